@@ -1,0 +1,170 @@
+"""The checked game model: what resolve and typecheck learn, and what both generators read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from compiler.types import Type
+from dsl import nodes as n
+from dsl.source import SourceFile, Span
+
+
+@dataclass
+class FieldInfo:
+    name: str
+    type: Type
+    per_player: bool
+    default: n.Expr | None
+    visibility: str
+    span: Span
+    doc: str = ""
+    type_expr: n.TypeExpr | None = None
+
+
+@dataclass
+class OptionInfo:
+    name: str
+    type: Type
+    default: n.Expr
+    description: str
+    span: Span
+
+
+@dataclass
+class EnumInfo:
+    name: str
+    members: list[str]
+    span: Span
+    doc: str = ""
+
+
+@dataclass
+class EntryInfo:
+    name: str
+    values: dict[str, n.Expr]
+    description: str
+    span: Span
+
+
+@dataclass
+class RecordInfo:
+    name: str
+    fields: dict[str, FieldInfo]
+    is_card: bool
+    span: Span
+    doc: str = ""
+    entries: list[EntryInfo] = field(default_factory=list)
+
+
+@dataclass
+class BoardInfo:
+    name: str
+    kind: str  # graph, grid, hex
+    nodes: list[str]
+    neighbours: list[list[int]]
+    fields: dict[str, FieldInfo]
+    span: Span
+    doc: str = ""
+    source: str = ""  # the map file, when the board is loaded from one
+    coords: list[tuple[int, int]] = field(default_factory=list)
+
+    def distances(self) -> list[list[int]]:
+        """All-pairs shortest path lengths (-1 when unreachable), computed at compile time."""
+        table: list[list[int]] = []
+        for start in range(len(self.nodes)):
+            row = [-1] * len(self.nodes)
+            row[start] = 0
+            frontier = [start]
+            while frontier:
+                following: list[int] = []
+                for node in frontier:
+                    for other in self.neighbours[node]:
+                        if row[other] < 0:
+                            row[other] = row[node] + 1
+                            following.append(other)
+                frontier = following
+            table.append(row)
+        return table
+
+
+@dataclass
+class ZoneInfo:
+    name: str
+    card_type: str
+    ordered: bool
+    visibility: str
+    per: list[str]  # "player", or the name of a board or enum
+    capacity: int | None
+    span: Span
+    doc: str = ""
+
+
+@dataclass
+class CallableInfo:
+    name: str
+    params: list[tuple[str, Type]]
+    span: Span
+    decl: n.FunctionDecl | n.ProcedureDecl | n.EventDecl
+    returns: Type | None = None
+    doc: str = ""
+
+
+@dataclass
+class ActionInfo:
+    name: str
+    phase: str
+    params: list[tuple[str, Type, n.Expr | None]]
+    decl: n.ActionDecl
+    requires: list[n.Require] = field(default_factory=list)
+    effects: list[n.Stmt] = field(default_factory=list)
+
+
+@dataclass
+class PhaseInfo:
+    name: str
+    decl: n.PhaseDecl
+    actions: list[ActionInfo] = field(default_factory=list)
+
+
+@dataclass
+class GameModel:
+    sources: dict[str, SourceFile]
+    modules: list[n.Module]
+    name: str = ""
+    title: str = ""
+    doc: str = ""
+    source_file: str = ""
+    game_span: Span | None = None
+    min_players: int = 2
+    max_players: int = 2
+    player_names: list[str] = field(default_factory=list)
+    options: dict[str, OptionInfo] = field(default_factory=dict)
+    enums: dict[str, EnumInfo] = field(default_factory=dict)
+    records: dict[str, RecordInfo] = field(default_factory=dict)
+    boards: dict[str, BoardInfo] = field(default_factory=dict)
+    zones: dict[str, ZoneInfo] = field(default_factory=dict)
+    game_fields: dict[str, FieldInfo] = field(default_factory=dict)
+    player_fields: dict[str, FieldInfo] = field(default_factory=dict)
+    events: dict[str, CallableInfo] = field(default_factory=dict)
+    functions: dict[str, CallableInfo] = field(default_factory=dict)
+    procedures: dict[str, CallableInfo] = field(default_factory=dict)
+    triggers: list[n.TriggerDecl] = field(default_factory=list)
+    checkpoints: list[n.CheckpointDecl] = field(default_factory=list)
+    setup: n.SetupDecl | None = None
+    phases: dict[str, PhaseInfo] = field(default_factory=dict)
+    seeds: list[n.SeedDecl] = field(default_factory=list)
+    decisions: list[n.DecisionDecl] = field(default_factory=list)
+    # Filled by typecheck: the type of every expression and what every name refers to,
+    # keyed by id() of the AST node (nodes compare by value, so equal nodes must not collide).
+    types: dict[int, Type] = field(default_factory=dict)
+    symbols: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def type_of(self, expr: n.Expr) -> Type:
+        return self.types[id(expr)]
+
+    def entry_names(self, record: str) -> list[str]:
+        return [e.name for e in self.records[record].entries]
+
+    @property
+    def player_count_names(self) -> list[str]:
+        return self.player_names or [chr(ord("A") + i) for i in range(self.max_players)]

@@ -1,0 +1,456 @@
+"""Pass 1 — resolve: collect every declaration into the game model.
+
+Reports duplicate declarations, unknown types, a missing or repeated game header, and problems
+with data files (maps). Bodies are left to typecheck.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from compiler import types as t
+from compiler.model import (
+    ActionInfo,
+    BoardInfo,
+    CallableInfo,
+    EntryInfo,
+    EnumInfo,
+    FieldInfo,
+    GameModel,
+    OptionInfo,
+    PhaseInfo,
+    RecordInfo,
+    ZoneInfo,
+)
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.source import Span
+
+BUILTIN_TYPES: dict[str, t.Type] = {
+    "int": t.INT,
+    "bool": t.BOOL,
+    "text": t.TEXT,
+    "player": t.PLAYER,
+}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+MAX_MAP_BYTES = 4 * 1024 * 1024
+
+
+class Resolver:
+    def __init__(self, model: GameModel, diagnostics: Diagnostics, root: Path | None) -> None:
+        self.model = model
+        self.diagnostics = diagnostics
+        self.root = root  # data files must stay inside this folder
+        self.seen: dict[tuple[str, str], Span] = {}
+
+    # -- helpers
+    def declare(self, namespace: str, name: str, span: Span, what: str) -> bool:
+        key = (namespace, name)
+        if key in self.seen:
+            first = self.seen[key]
+            self.diagnostics.add(
+                "E0102",
+                span,
+                f"{what} '{name}' is declared twice",
+                notes=[f"first declared at {first}"],
+            )
+            return False
+        self.seen[key] = span
+        return True
+
+    def type_names(self) -> list[str]:
+        m = self.model
+        return [*BUILTIN_TYPES, *m.enums, *m.records, *m.boards]
+
+    def resolve_type(self, expr: n.TypeExpr) -> t.Type:
+        if isinstance(expr, n.OptionalType):
+            return t.optional(self.resolve_type(expr.inner))
+        if isinstance(expr, n.ListType):
+            return t.ListT(self.resolve_type(expr.element))
+        assert isinstance(expr, n.NamedType)
+        name = expr.name
+        m = self.model
+        if name in BUILTIN_TYPES:
+            return BUILTIN_TYPES[name]
+        if name in m.enums:
+            return t.EnumT(name)
+        if name in m.records:
+            return t.CardT(name) if m.records[name].is_card else t.RecordT(name)
+        if name in m.boards:
+            return t.NodeT(name)
+        self.diagnostics.add(
+            "E0103",
+            expr.span,
+            f"unknown type '{name}'",
+            hint=did_you_mean(name, self.type_names()) or "declare it with enum, record or card",
+        )
+        return t.ANY
+
+    def fields(self, decls: tuple[n.FieldDecl, ...], owner: str) -> dict[str, FieldInfo]:
+        result: dict[str, FieldInfo] = {}
+        for f in decls:
+            if f.name in result:
+                self.diagnostics.add(
+                    "E0102",
+                    f.span,
+                    f"field '{f.name}' of {owner} is declared twice",
+                    notes=[f"first declared at {result[f.name].span}"],
+                )
+                continue
+            doc = ""
+            source = self.model.sources.get(f.span.file)
+            if source is not None:
+                above = source.line(f.span.line - 1).strip()
+                doc = above[2:].strip() if above.startswith("##") else ""
+            result[f.name] = FieldInfo(
+                f.name, t.ANY, f.per_player, f.default, f.visibility, f.span, doc, f.type
+            )
+        return result
+
+    # -- the pass
+    def run(self) -> None:
+        decls = [d for module in self.model.modules for d in module.declarations]
+        # Types first, so that any declaration may use any type, whatever the order.
+        for d in decls:
+            if isinstance(d, n.EnumDecl) and self.declare("type", d.name, d.span, "type"):
+                members: list[str] = []
+                for member, span in d.members:
+                    if member in members:
+                        self.diagnostics.add(
+                            "E0102", span, f"'{member}' appears twice in enum {d.name}"
+                        )
+                    else:
+                        members.append(member)
+                self.model.enums[d.name] = EnumInfo(d.name, members, d.span, d.doc)
+            elif isinstance(d, n.RecordDecl) and self.declare("type", d.name, d.span, "type"):
+                what = "card type" if d.is_card else "record"
+                self.model.records[d.name] = RecordInfo(
+                    d.name, self.fields(d.fields, f"{what} {d.name}"), d.is_card, d.span, d.doc
+                )
+            elif isinstance(d, n.BoardDecl) and self.declare("type", d.name, d.span, "type"):
+                self.board(d)
+        self.resolve_field_types()
+        games = [d for d in decls if isinstance(d, n.Game)]
+        if not games:
+            first = self.model.modules[0].span if self.model.modules else None
+            if first is not None:
+                self.diagnostics.add(
+                    "E0108",
+                    Span.point(first.file),
+                    "the rulebook has no game header",
+                    hint="start it with: game NAME { title \"...\" players 2 }",
+                )
+        for extra in games[1:]:
+            self.diagnostics.add(
+                "E0108", extra.span, "a second game header", notes=[f"first at {games[0].span}"]
+            )
+        for d in decls:
+            self.declaration(d, games[0] if games else None)
+
+    def resolve_field_types(self) -> None:
+        """Record and board fields may name types declared after them: resolved once all are."""
+        m = self.model
+        groups = [r.fields for r in m.records.values()] + [b.fields for b in m.boards.values()]
+        for group in groups:
+            for info in group.values():
+                if info.type_expr is not None:
+                    info.type = self.resolve_type(info.type_expr)
+
+    def declaration(self, d: n.Decl, game: n.Game | None) -> None:
+        m = self.model
+        if isinstance(d, n.Game) and d is game:
+            self.game(d)
+        elif isinstance(d, n.DataDecl):
+            self.data(d)
+        elif isinstance(d, n.ZoneDecl):
+            self.zone(d)
+        elif isinstance(d, n.StateDecl):
+            for name, info in self.fields(d.fields, "the game").items():
+                if self.declare("value", name, info.span, "game field"):
+                    info.type = self.resolve_type(info.type_expr) if info.type_expr else t.ANY
+                    m.game_fields[name] = info
+        elif isinstance(d, n.PlayerDecl):
+            for name, info in self.fields(d.fields, "players").items():
+                if self.declare("player_field", name, info.span, "player field"):
+                    info.type = self.resolve_type(info.type_expr) if info.type_expr else t.ANY
+                    m.player_fields[name] = info
+        elif isinstance(d, n.EventDecl):
+            if self.declare("callable", d.name, d.span, "event"):
+                m.events[d.name] = CallableInfo(d.name, self.params(d.params), d.span, d, doc=d.doc)
+        elif isinstance(d, n.FunctionDecl):
+            if self.declare("callable", d.name, d.span, "function"):
+                m.functions[d.name] = CallableInfo(
+                    d.name, self.params(d.params), d.span, d, self.resolve_type(d.returns), d.doc
+                )
+        elif isinstance(d, n.ProcedureDecl):
+            if self.declare("callable", d.name, d.span, "procedure"):
+                m.procedures[d.name] = CallableInfo(
+                    d.name, self.params(d.params), d.span, d, doc=d.doc
+                )
+        elif isinstance(d, n.TriggerDecl):
+            if self.declare("trigger", d.name, d.span, "trigger"):
+                m.triggers.append(d)
+        elif isinstance(d, n.CheckpointDecl):
+            if self.declare("checkpoint", d.name, d.span, "checkpoint"):
+                m.checkpoints.append(d)
+        elif isinstance(d, n.SetupDecl):
+            if m.setup is not None:
+                self.diagnostics.add(
+                    "E0102", d.span, "a second setup block", notes=[f"first at {m.setup.span}"]
+                )
+            else:
+                m.setup = d
+        elif isinstance(d, n.PhaseDecl):
+            self.phase(d)
+        elif isinstance(d, n.SeedDecl):
+            m.seeds.append(d)
+        elif isinstance(d, n.DecisionDecl):
+            if self.declare("decision", d.id, d.span, "decision"):
+                m.decisions.append(d)
+        elif isinstance(d, n.CardsDecl):
+            self.diagnostics.add(
+                "E0401",
+                d.span,
+                "card set files (*.cards.yaml) are not supported by this compiler version yet",
+                hint="declare the cards in the rulebook with a 'data' block",
+            )
+
+    def params(self, params: tuple[n.Param, ...]) -> list[tuple[str, t.Type]]:
+        result: list[tuple[str, t.Type]] = []
+        for p in params:
+            if any(p.name == name for name, _ in result):
+                self.diagnostics.add("E0102", p.span, f"parameter '{p.name}' is declared twice")
+            result.append((p.name, self.resolve_type(p.type)))
+        return result
+
+    def game(self, d: n.Game) -> None:
+        m = self.model
+        m.name, m.title, m.doc, m.game_span = d.name, d.title, d.doc, d.span
+        m.source_file = d.span.file
+        m.min_players, m.max_players = d.min_players, d.max_players
+        if d.min_players < 1 or d.max_players < d.min_players:
+            self.diagnostics.add("E0209", d.span, "the player count must be 1 or more, low..high")
+        if d.player_names:
+            if len(d.player_names) != d.max_players:
+                self.diagnostics.add(
+                    "E0209",
+                    d.span,
+                    f"{len(d.player_names)} player names for up to {d.max_players} players",
+                )
+            for name in d.player_names:
+                self.declare("value", name, d.span, "player name")
+        m.player_names = list(d.player_names) or [
+            chr(ord("A") + i) for i in range(max(d.max_players, 0))
+        ][:26]
+        for option in d.options:
+            if self.declare("value", option.name, option.span, "option"):
+                m.options[option.name] = OptionInfo(
+                    option.name,
+                    self.resolve_type(option.type),
+                    option.default,
+                    option.description,
+                    option.span,
+                )
+
+    def data(self, d: n.DataDecl) -> None:
+        record = self.model.records.get(d.type_name)
+        if record is None:
+            self.diagnostics.add(
+                "E0103",
+                d.span,
+                f"data for unknown type '{d.type_name}'",
+                hint=did_you_mean(d.type_name, self.model.records),
+            )
+            return
+        for entry in d.entries:
+            if not self.declare(f"entry:{record.name}", entry.name, entry.span, "entry"):
+                continue
+            values: dict[str, n.Expr] = {}
+            for fv in entry.values:
+                if fv.name not in record.fields:
+                    self.diagnostics.add(
+                        "E0104",
+                        fv.span,
+                        f"{record.name} has no field '{fv.name}'",
+                        hint=did_you_mean(fv.name, record.fields),
+                    )
+                elif fv.name in values:
+                    self.diagnostics.add("E0102", fv.span, f"field '{fv.name}' is given twice")
+                else:
+                    values[fv.name] = fv.value
+            for name, info in record.fields.items():
+                if name not in values and info.default is None:
+                    self.diagnostics.add(
+                        "E0201",
+                        entry.span,
+                        f"entry '{entry.name}' gives no value for field '{name}'",
+                        hint=f"add '{name}: ...' or give the field a default",
+                    )
+            record.entries.append(EntryInfo(entry.name, values, entry.description, entry.span))
+
+    def zone(self, d: n.ZoneDecl) -> None:
+        m = self.model
+        if not self.declare("value", d.name, d.span, "zone"):
+            return
+        record = m.records.get(d.card_type)
+        if record is None or not record.is_card:
+            self.diagnostics.add(
+                "E0103",
+                d.card_type_span,
+                f"zone '{d.name}' holds '{d.card_type}', which is not a card type",
+                hint=did_you_mean(d.card_type, [r for r in m.records if m.records[r].is_card]),
+            )
+        per: list[str] = []
+        for name, span in d.per:
+            if name != "player" and name not in m.boards and name not in m.enums:
+                self.diagnostics.add(
+                    "E0103",
+                    span,
+                    f"a zone can be 'per player', per board or per enum, not per '{name}'",
+                    hint=did_you_mean(name, ["player", *m.boards, *m.enums]),
+                )
+            per.append(name)
+        m.zones[d.name] = ZoneInfo(
+            d.name, d.card_type, d.ordered, d.visibility, per, d.capacity, d.span, d.doc
+        )
+
+    def phase(self, d: n.PhaseDecl) -> None:
+        if not self.declare("phase", d.name, d.span, "phase"):
+            return
+        info = PhaseInfo(d.name, d)
+        for a in d.actions:
+            if not self.declare("action", a.name, a.span, "action"):
+                continue
+            params: list[tuple[str, t.Type, n.Expr | None]] = []
+            for p in a.params:
+                if p.name in ("actor", *(name for name, _, _ in params)):
+                    self.diagnostics.add("E0102", p.span, f"parameter '{p.name}' is declared twice")
+                params.append((p.name, self.resolve_type(p.type), p.domain))
+            action = ActionInfo(a.name, d.name, params, a)
+            info.actions.append(action)
+        self.model.phases[d.name] = info
+
+    # -- boards
+    def board(self, d: n.BoardDecl) -> None:
+        shape = d.shape
+        board = BoardInfo(d.name, "graph", [], [], {}, d.span, d.doc)
+        if isinstance(shape, n.GraphInline):
+            board.nodes = list(shape.nodes)
+            index = {name: i for i, name in enumerate(board.nodes)}
+            board.neighbours = [[] for _ in board.nodes]
+            for a, b in shape.edges:
+                self._link(board, index[a], index[b])
+        elif isinstance(shape, n.GridShape):
+            board.kind = "grid"
+            self.grid(board, shape)
+        elif isinstance(shape, n.GraphFile):
+            board.source = shape.path
+            self.graph_file(board, shape)
+        else:
+            assert isinstance(shape, n.HexFile)
+            self.diagnostics.add(
+                "E0401",
+                shape.span,
+                "hex maps are not supported by this compiler version yet",
+            )
+        for i, name in enumerate(board.nodes):
+            if name in board.nodes[:i]:
+                self.diagnostics.add("E0102", shape.span, f"node '{name}' appears twice")
+        board.fields = self.fields(d.fields, f"board {d.name}")
+        self.model.boards[d.name] = board
+        for name in board.nodes:
+            self.declare("value", name, shape.span, "board node")
+
+    @staticmethod
+    def _link(board: BoardInfo, a: int, b: int) -> None:
+        if a != b and b not in board.neighbours[a]:
+            board.neighbours[a].append(b)
+            board.neighbours[b].append(a)
+
+    def grid(self, board: BoardInfo, shape: n.GridShape) -> None:
+        if not (1 <= shape.rows <= 26 and 1 <= shape.columns <= 99):
+            self.diagnostics.add("E0401", shape.span, "a grid has 1 to 26 rows, 1 to 99 columns")
+            return
+        for r in range(shape.rows):
+            for c in range(shape.columns):
+                board.nodes.append(f"{chr(ord('A') + r)}{c + 1}")
+                board.coords.append((r, c))
+        board.neighbours = [[] for _ in board.nodes]
+        for i, (r, c) in enumerate(board.coords):
+            for j, (r2, c2) in enumerate(board.coords):
+                if i != j and max(abs(r - r2), abs(c - c2)) == 1:
+                    board.neighbours[i].append(j)
+
+    def data_path(self, relative: str, span: Span) -> Path | None:
+        base = Path(span.file).resolve().parent
+        path = (base / relative).resolve()
+        root = (self.root or base).resolve()
+        if not path.is_relative_to(root):
+            self.diagnostics.add(
+                "E0401",
+                span,
+                f"'{relative}' is outside the rulebook's folder",
+                hint="keep data files beside the rulebook",
+            )
+            return None
+        if not path.is_file():
+            self.diagnostics.add("E0401", span, f"data file '{relative}' does not exist")
+            return None
+        if path.stat().st_size > MAX_MAP_BYTES:
+            self.diagnostics.add("E0401", span, f"data file '{relative}' is too large")
+            return None
+        return path
+
+    def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
+        path = self.data_path(shape.path, shape.span)
+        if path is None:
+            return
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (yaml.YAMLError, UnicodeDecodeError) as error:
+            self.diagnostics.add("E0401", shape.span, f"'{shape.path}' is not valid YAML: {error}")
+            return
+        nodes = data.get("nodes") if isinstance(data, dict) else None
+        if not isinstance(nodes, dict) or not nodes:
+            self.diagnostics.add(
+                "E0401",
+                shape.span,
+                f"'{shape.path}' must map 'nodes' to a mapping: node name → list of neighbours",
+            )
+            return
+        for name, neighbours in nodes.items():
+            if not isinstance(name, str) or not _IDENTIFIER.match(name):
+                self.diagnostics.add(
+                    "E0401", shape.span, f"map node name {name!r} is not a valid name"
+                )
+                return
+            if not isinstance(neighbours, list) or not all(
+                isinstance(x, str) for x in neighbours
+            ):
+                self.diagnostics.add(
+                    "E0401", shape.span, f"neighbours of '{name}' must be a list of node names"
+                )
+                return
+        board.nodes = list(nodes)
+        index = {name: i for i, name in enumerate(board.nodes)}
+        board.neighbours = [[] for _ in board.nodes]
+        for name, neighbours in nodes.items():
+            for other in neighbours:
+                if other not in index:
+                    self.diagnostics.add(
+                        "E0401",
+                        shape.span,
+                        f"'{name}' names unknown neighbour '{other}' in '{shape.path}'",
+                        hint=did_you_mean(other, index),
+                    )
+                    continue
+                self._link(board, index[name], index[other])
+        for row in board.neighbours:
+            row.sort()
+
+
+def resolve(model: GameModel, diagnostics: Diagnostics, root: Path | None = None) -> None:
+    Resolver(model, diagnostics, root).run()

@@ -1,0 +1,181 @@
+"""The one registry of diagnostic codes: E… errors, W… warnings, each with a long explanation.
+
+Codes are grouped like mypy's: 00xx reading and syntax, 01xx names, 02xx types, 03xx
+reachability and structure, 04xx data files and coverage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    title: str
+    explanation: str
+
+
+_ENTRIES = [
+    Code("E0000", "internal compiler error", """
+The compiler itself failed on this input. This is a bug in Rulecraft, not in the rulebook; the
+message says which stage failed. Please report it with the file that triggers it.
+"""),
+    Code("E0001", "syntax error", """
+The parser met a token it did not expect here. The message names what was found and what the
+language expects at that place (for example a '}' to close a block, or an expression after '=').
+
+    phase draw {
+      on enter { draw 2 from deck[p] to hand[p]   # missing '}'
+    }
+"""),
+    Code("E0002", "unexpected end of file", """
+The file ended while a block, string or list was still open. Every '{' needs its '}', every '('
+its ')' and every '"' its closing quote. The diagnostic points at the end of the file and notes
+where the still-open block began.
+"""),
+    Code("E0003", "invalid character", """
+A character that is not part of the language appears outside a string or comment. Names are
+letters, digits and underscores; strings use double quotes; comments start with '#'.
+"""),
+    Code("E0004", "unreadable source", """
+The file could not be read as UTF-8 text: it is binary, uses another encoding, or could not be
+opened. Save rulebooks as UTF-8.
+"""),
+    Code("E0005", "source too large", """
+Rulebooks and card sets are limited in size (see `dsl.parser.MAX_SOURCE_BYTES`) so that a broken
+or hostile input cannot exhaust memory. Split very large card sets into several files.
+"""),
+    Code("E0006", "nesting too deep", """
+Blocks or expressions are nested deeper than the compiler allows (see `dsl.parser.MAX_NESTING`).
+Real rules never need this; flatten the rule with `let` or a procedure.
+"""),
+    Code("E0007", "empty source", """
+The file contains no declarations. A rulebook starts with a `game NAME { ... }` header.
+"""),
+    Code("E0101", "unknown name", """
+A name is used that no declaration, parameter or `let` introduces in this scope. Check the
+spelling; the hint lists close matches. Names are case-sensitive.
+
+    move 2 armies from resreve to province    # 'resreve' is not declared
+"""),
+    Code("E0102", "duplicate declaration", """
+Two declarations share a name in the same namespace (types, phases, zones, fields, actions,
+functions, or entries of one enum). Rename one of them; the note points at the first.
+"""),
+    Code("E0103", "unknown type", """
+A type annotation names no built-in type (int, bool, text, player, list of T, T?) and no
+declared enum, record, card type or board.
+"""),
+    Code("E0104", "unknown field", """
+A field is read or written that the value's type does not declare. Players have the fields of
+the `player { }` block, board nodes the fields of their `board` block, records and cards the
+fields of their declaration.
+"""),
+    Code("E0105", "unknown phase", """
+`goto` names a phase that is not declared.
+"""),
+    Code("E0106", "unknown zone", """
+A zone is used that is not declared with `zone NAME: ...`.
+"""),
+    Code("E0107", "unknown rule reference", """
+An `@ID` annotation names a rule that the `seed { }` block does not list. Coverage annotations
+tie source lines to the rules of the seed document; add the rule to the seed block first.
+"""),
+    Code("E0108", "game header missing or repeated", """
+Every rulebook has exactly one `game NAME { ... }` header naming the game, its player count and
+its options.
+"""),
+    Code("E0201", "type mismatch", """
+An expression has a different type from the one its place requires: an assignment to a field of
+another type, an argument of the wrong type, a comparison between unrelated types, or a default
+value that does not fit its field.
+"""),
+    Code("E0202", "value may be none", """
+The value has an optional type (`T?`) and is used where a `T` is required. Test it first:
+
+    let t = first(placed[p, prov])
+    if t != none { ... t.value ... }
+"""),
+    Code("E0203", "wrong number of arguments", """
+A function, procedure, builtin or event is called with more or fewer arguments than it takes.
+"""),
+    Code("E0204", "not assignable", """
+Only fields of the game, of players and of board nodes, and `let` variables, can be assigned.
+Card and record fields are fixed data; parameters and loop variables are read-only.
+"""),
+    Code("E0205", "not iterable", """
+`for`, aggregates (`sum`, `count`, `any`, ...) and action parameter domains need a collection:
+a zone, a list, a board or enum or record or card type, `players`, or a range `a..b`.
+"""),
+    Code("E0206", "operator not applicable", """
+The operator is not defined for these operand types: arithmetic needs ints, `and`/`or`/`not`
+need bools, `+` on zones or lists concatenates them.
+"""),
+    Code("E0207", "wrong kind of statement here", """
+The statement is not allowed in this place: `actor` outside an action or phase, `require`
+outside an action, `goto`/`win` inside a function (functions are pure), or `return` missing.
+"""),
+    Code("E0208", "wrong zone index", """
+A zone is indexed with the wrong number or kind of keys. A zone declared `per player per
+Province` is written `placed[p, prov]`; a zone with no `per` clause takes no index.
+"""),
+    Code("E0209", "bad option value", """
+An option's default does not match its type, or an option is read with a type it does not have.
+"""),
+    Code("E0210", "bad action text", """
+An action's `says` template refers to a name that is not one of its parameters or `actor`, or
+two actions of one game could print the same text. Action texts are how scenarios and players
+name actions, so each must be unambiguous.
+"""),
+    Code("E0211", "recursion", """
+Functions and procedures may not call themselves, directly or through others: every rule must
+terminate, and the compiler proves it by forbidding recursion and unbounded loops.
+"""),
+    Code("E0301", "phase has no way on", """
+The phase's `on done` block (run when no player is left to act) neither moves to another phase
+with `goto` nor ends the game, so the game would stop with nobody to act.
+"""),
+    Code("E0302", "setup missing", """
+The rulebook has no `setup { }` block, or it never moves to a first phase with `goto`.
+"""),
+    Code("E0303", "game never ends", """
+No statement anywhere ends the game (`win`, `lose` or `end in draw`), so no play can finish.
+"""),
+    Code("W0301", "unreachable phase", """
+No `goto` reachable from `setup` leads to this phase, so none of its rules can ever apply.
+"""),
+    Code("W0302", "action never available", """
+The action belongs to a phase that is unreachable, or the phase has no `actor`, so no player can
+ever take it.
+"""),
+    Code("W0303", "trigger never fires", """
+The trigger listens for an event that no reachable rule raises.
+"""),
+    Code("W0304", "zone never entered", """
+No `move`, `draw` or `create` ever puts a card into this zone.
+"""),
+    Code("W0305", "unused declaration", """
+A function, procedure, event, enum, record, zone or field is declared but never used.
+"""),
+    Code("W0306", "seed rule not covered", """
+A rule listed in the `seed { }` block is neither referenced by an `@ID` annotation nor marked
+`omitted "reason"`. Every rule of the seed document is either encoded or explained.
+"""),
+    Code("E0401", "data file problem", """
+A data file the rulebook loads (a map) cannot be used: it is missing, outside the rulebook's
+folder, not valid YAML, or its content does not have the documented shape.
+"""),
+    Code("E0402", "statement has no effect", """
+An expression statement does nothing: only calls of procedures can stand alone as statements.
+"""),
+]
+
+CODES: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}
+
+
+def explain(code: str) -> str | None:
+    entry = CODES.get(code.upper())
+    if entry is None:
+        return None
+    return f"{entry.code}: {entry.title}\n{entry.explanation.rstrip()}\n"

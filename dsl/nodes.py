@@ -1,0 +1,488 @@
+"""The parsed AST: frozen dataclasses, each with the span it came from.
+
+Class names match the grammar's rule names (grammar/rulecraft.lark) where a rule makes a node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl.source import Span
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span = field(kw_only=True, compare=False)
+
+
+@dataclass(frozen=True)
+class Annotation(Node):
+    rule: str
+
+
+# ---- types ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TypeExpr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class NamedType(TypeExpr):
+    name: str
+
+
+@dataclass(frozen=True)
+class ListType(TypeExpr):
+    element: TypeExpr
+
+
+@dataclass(frozen=True)
+class OptionalType(TypeExpr):
+    inner: TypeExpr
+
+
+# ---- expressions ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class IntLit(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class StrLit(Expr):
+    value: str
+
+
+@dataclass(frozen=True)
+class BoolLit(Expr):
+    value: bool
+
+
+@dataclass(frozen=True)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True)
+class ActorRef(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class PlayersRef(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Attribute(Expr):
+    obj: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    obj: Expr
+    keys: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: str
+    func_span: Span
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Aggregate(Expr):
+    """`sum(e for x in domain where cond)`: sum, count, min, max, any, all, first, list."""
+
+    func: str
+    func_span: Span
+    element: Expr
+    var: str
+    domain: Expr
+    where: Expr | None
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class BinaryOp(Expr):
+    op: str  # and or == != < <= > >= in + - * / %
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Negate(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Range(Expr):
+    low: Expr
+    high: Expr
+
+
+# ---- statements -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Stmt(Node):
+    annotations: tuple[Annotation, ...] = field(kw_only=True, default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Block(Node):
+    statements: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    target: Expr
+    op: str  # = += -=
+    value: Expr
+
+
+@dataclass(frozen=True)
+class CallStmt(Stmt):
+    call: Expr
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    branches: tuple[tuple[Expr, Block], ...]
+    otherwise: Block | None
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    var: str
+    domain: Expr
+    where: Expr | None
+    order_by: Expr | None
+    descending: bool
+    body: Block
+
+
+@dataclass(frozen=True)
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    end: str | None  # "top", "bottom" or None (bottom)
+
+
+@dataclass(frozen=True)
+class Draw(Stmt):
+    count: Expr
+    source: Expr
+    dest: Expr
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class Create(Stmt):
+    what: Expr
+    dest: Expr
+
+
+@dataclass(frozen=True)
+class Reveal(Stmt):
+    what: Expr
+
+
+@dataclass(frozen=True)
+class Goto(Stmt):
+    phase: str
+
+
+@dataclass(frozen=True)
+class Win(Stmt):
+    player: Expr
+
+
+@dataclass(frozen=True)
+class Lose(Stmt):
+    player: Expr
+
+
+@dataclass(frozen=True)
+class DrawGame(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Raise(Stmt):
+    event: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Require(Stmt):
+    cond: Expr
+    message: str
+
+
+# ---- declarations -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Decl(Node):
+    annotations: tuple[Annotation, ...] = field(kw_only=True, default=(), compare=False)
+    doc: str = field(kw_only=True, default="", compare=False)
+
+
+@dataclass(frozen=True)
+class OptionDecl(Node):
+    name: str
+    type: TypeExpr
+    default: Expr
+    description: str
+
+
+@dataclass(frozen=True)
+class Game(Decl):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    player_names: tuple[str, ...]
+    options: tuple[OptionDecl, ...]
+
+
+@dataclass(frozen=True)
+class FieldDecl(Node):
+    name: str
+    type: TypeExpr
+    per_player: bool
+    default: Expr | None
+    visibility: str  # public, secret (owner only), hidden
+
+
+@dataclass(frozen=True)
+class EnumDecl(Decl):
+    name: str
+    members: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True)
+class RecordDecl(Decl):
+    name: str
+    fields: tuple[FieldDecl, ...]
+    is_card: bool
+
+
+@dataclass(frozen=True)
+class FieldValue(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Entry(Node):
+    name: str
+    values: tuple[FieldValue, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class DataDecl(Decl):
+    type_name: str
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
+class CardsDecl(Decl):
+    path: str
+
+
+@dataclass(frozen=True)
+class BoardShape(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class GraphFile(BoardShape):
+    path: str
+
+
+@dataclass(frozen=True)
+class GraphInline(BoardShape):
+    edges: tuple[tuple[str, str], ...]
+    nodes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GridShape(BoardShape):
+    rows: int
+    columns: int
+
+
+@dataclass(frozen=True)
+class HexFile(BoardShape):
+    path: str
+
+
+@dataclass(frozen=True)
+class BoardDecl(Decl):
+    name: str
+    shape: BoardShape
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class ZoneDecl(Decl):
+    name: str
+    card_type: str
+    card_type_span: Span
+    ordered: bool
+    visibility: str  # public, hidden, owner, secret
+    per: tuple[tuple[str, Span], ...]
+    capacity: int | None
+
+
+@dataclass(frozen=True)
+class StateDecl(Decl):
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class PlayerDecl(Decl):
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True)
+class EventDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+
+
+@dataclass(frozen=True)
+class TriggerDecl(Decl):
+    name: str
+    event: str
+    event_span: Span
+    when: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True)
+class FunctionDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    returns: TypeExpr
+    body: Expr
+
+
+@dataclass(frozen=True)
+class ProcedureDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    body: Block
+
+
+@dataclass(frozen=True)
+class SetupDecl(Decl):
+    body: Block
+
+
+@dataclass(frozen=True)
+class CheckpointDecl(Decl):
+    name: str
+    body: Block
+
+
+@dataclass(frozen=True)
+class ActionParam(Node):
+    name: str
+    type: TypeExpr
+    domain: Expr | None
+
+
+@dataclass(frozen=True)
+class ActionDecl(Decl):
+    name: str
+    params: tuple[ActionParam, ...]
+    says: str | None
+    says_span: Span | None
+    body: Block
+
+
+@dataclass(frozen=True)
+class PhaseDecl(Decl):
+    name: str
+    enter: Block | None
+    done: Block | None
+    actor: Expr | None
+    actions: tuple[ActionDecl, ...]
+    checkpoints: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class SeedRule(Node):
+    id: str
+    text: str
+    omitted: str | None
+
+
+@dataclass(frozen=True)
+class SeedDecl(Decl):
+    path: str
+    rules: tuple[SeedRule, ...]
+
+
+@dataclass(frozen=True)
+class DecisionDecl(Decl):
+    id: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Module(Node):
+    """One parsed source file."""
+
+    declarations: tuple[Decl, ...]

@@ -1,0 +1,786 @@
+"""Parsing: source text → AST (dsl.nodes). Lark trees never leave this module.
+
+Bad input of any kind becomes diagnostics: unreadable bytes, oversized files, runaway nesting and
+syntax errors, each with a location and, for common mistakes, a message in the language's words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics
+from dsl.source import SourceFile, Span
+
+GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rulecraft.lark"
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+MAX_NESTING = 200
+
+# Friendly names for the terminals Lark reports as expected.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "ANNOTATION": "an @annotation",
+    "CMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "ASSIGN_OP": "'=', '+=' or '-='",
+    "$END": "the end of the file",
+}
+
+# Labelled bad snippets, matched against the parser state of an error (Lark's match_examples).
+_EXAMPLES: dict[str, list[str]] = {
+    "use '==' to compare two values; '=' assigns": [
+        "setup { if x = 1 { } }",
+        "setup { let y = x = 1 }",
+        "function f() -> bool = a = b",
+    ],
+    "blocks are written with braces: 'if cond { ... }', not a colon": [
+        "setup { if x: }",
+        "setup { for p in players: }",
+    ],
+    "'require' needs a message: require COND else \"why not\"": [
+        "phase p { action a() { require x } }",
+        'phase p { action a() { require x "msg" } }',
+    ],
+    "an expression cannot stand alone as a statement; assign it or call a procedure": [
+        "setup { 1 }",
+        "setup { x + 1 }",
+        'setup { "text" }',
+    ],
+    "a field needs a type: 'name: int = 0'": [
+        "player { reserve = 21 }",
+        "state { dynasty 1 }",
+    ],
+}
+
+_NESTING_OPENERS = {"{": "}", "(": ")", "[": "]"}
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def read_source(path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
+    """Read a file as UTF-8, reporting instead of raising when it cannot be used."""
+    origin = Span.point(name)
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_BYTES:
+            diagnostics.add(
+                "E0005",
+                origin,
+                f"file is {size:,} bytes; the limit is {MAX_SOURCE_BYTES:,}",
+                hint="split it into several files",
+            )
+            return None
+        data = path.read_bytes()
+    except OSError as error:
+        diagnostics.add("E0004", origin, f"cannot read file: {error.strerror or error}")
+        return None
+    return decode_source(data, name, diagnostics)
+
+
+def decode_source(data: bytes, name: str, diagnostics: Diagnostics) -> SourceFile | None:
+    if b"\x00" in data:
+        diagnostics.add("E0004", Span.point(name), "file is binary (it contains NUL bytes)")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        diagnostics.add(
+            "E0004",
+            Span.point(name, line, column),
+            f"file is not valid UTF-8 (byte 0x{data[error.start]:02x})",
+            hint="save the file as UTF-8",
+        )
+        return None
+    return SourceFile(name, text.removeprefix("\ufeff"))
+
+
+def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
+    """Parse one rules file; None (with diagnostics) when it is not valid."""
+    if not source.text.strip():
+        diagnostics.add("E0007", Span.point(source.name), "file is empty")
+        return None
+    if not _nesting_ok(source, diagnostics):
+        return None
+    try:
+        tree = _parser().parse(source.text)
+    except UnexpectedInput as error:
+        _report_syntax_error(error, source, diagnostics)
+        return None
+    try:
+        module = _ToAst(source).transform(tree)
+    except RecursionError:
+        diagnostics.add(
+            "E0006", Span.point(source.name), "expression is nested too deeply to compile"
+        )
+        return None
+    assert isinstance(module, n.Module)
+    return module
+
+
+def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
+    """Brackets nested beyond MAX_NESTING are reported before Lark or any pass recurses."""
+    depth = 0
+    opened: list[tuple[int, int]] = []
+    for number, line in enumerate(source.lines, 1):
+        in_string = False
+        escaped = False
+        for column, char in enumerate(line, 1):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif char == "\\":
+                    escaped = True
+                elif char == '"':
+                    in_string = False
+                continue
+            if char == "#":
+                break
+            if char == '"':
+                in_string = True
+            elif char in _NESTING_OPENERS:
+                depth += 1
+                opened.append((number, column))
+                if depth > MAX_NESTING:
+                    diagnostics.add(
+                        "E0006",
+                        Span.point(source.name, number, column),
+                        f"brackets are nested more than {MAX_NESTING} deep",
+                        hint="flatten the rule with 'let' or a procedure",
+                    )
+                    return False
+            elif char in "})]" and depth > 0:
+                depth -= 1
+                opened.pop()
+    operators = re.search(r"(?:(?:\bnot\b|-)\s*){%d,}" % MAX_NESTING, source.text)
+    if operators:
+        line = source.text.count("\n", 0, operators.start()) + 1
+        column = operators.start() - (source.text.rfind("\n", 0, operators.start()) + 1) + 1
+        diagnostics.add(
+            "E0006",
+            Span.point(source.name, line, column),
+            f"more than {MAX_NESTING} prefix operators in a row",
+        )
+        return False
+    return True
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words: list[str] = []
+    for name in sorted(expected):
+        if name in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[name])
+            continue
+        try:
+            pattern = _parser().get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str":
+            words.append(f"'{pattern.value}'")
+        else:
+            words.append(name.lower())
+    words = sorted(set(words))
+    if len(words) > 8:
+        return "something else here"
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " or " + words[-1]
+    return words[0] if words else "something else"
+
+
+def _token_text(token: Token) -> str:
+    if token.type == "$END":
+        return "the end of the file"
+    text = str(token)
+    return f"'{text[:40]}'" if text else token.type.lower()
+
+
+def _report_syntax_error(
+    error: UnexpectedInput, source: SourceFile, diagnostics: Diagnostics
+) -> None:
+    line = max(1, getattr(error, "line", 1) or 1)
+    column = max(1, getattr(error, "column", 1) or 1)
+    if isinstance(error, UnexpectedCharacters):
+        char = source.text[error.pos_in_stream] if error.pos_in_stream < len(source.text) else ""
+        what = "string is never closed" if char == '"' else f"unexpected character {char!r}"
+        code = "E0002" if char == '"' else "E0003"
+        diagnostics.add(
+            code,
+            Span.point(source.name, line, column),
+            what,
+            hint="strings are closed on the same line" if char == '"' else None,
+        )
+        return
+    token = getattr(error, "token", None)
+    at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
+    expected = set(getattr(error, "expected", set()) or set())
+    if at_end:
+        last = len(source.lines) or 1
+        end_col = len(source.line(last)) + 1
+        diagnostics.add(
+            "E0002",
+            Span.point(source.name, last, end_col),
+            f"the file ended early; expected {_describe_expected(expected)}",
+            notes=_open_block_notes(source),
+            hint="close every '{' with '}'",
+        )
+        return
+    label = None
+    if isinstance(error, UnexpectedToken):
+        try:
+            label = error.match_examples(_parser().parse, _EXAMPLES, use_accepts=True)
+        except Exception:  # noqa: BLE001 - a failed match only costs the friendlier wording
+            label = None
+    assert token is not None
+    width = max(1, len(str(token)))
+    span = Span(source.name, line, column, line, column + width)
+    message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
+    diagnostics.add("E0001", span, message, hint=label)
+
+
+def _open_block_notes(source: SourceFile) -> list[str]:
+    stack: list[tuple[str, int, int]] = []
+    for number, line in enumerate(source.lines, 1):
+        in_string = False
+        for column, char in enumerate(line, 1):
+            if char == '"':
+                in_string = not in_string
+            elif in_string:
+                continue
+            elif char == "#":
+                break
+            elif char in _NESTING_OPENERS:
+                stack.append((char, number, column))
+            elif char in "})]" and stack:
+                stack.pop()
+    if not stack:
+        return []
+    char, line, column = stack[-1]
+    return [f"the '{char}' opened at {source.name}:{line}:{column} is never closed"]
+
+
+# ---- Lark tree → AST -----------------------------------------------------------------------
+def _unescape(token: str) -> str:
+    body = token[1:-1]
+    return re.sub(
+        r"\\(.)",
+        lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)),
+        body,
+    )
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """One method per grammar rule; each returns the AST node of the same name."""
+
+    def __init__(self, source: SourceFile) -> None:
+        super().__init__()
+        self.source = source
+        self.docs = self._doc_comments(source)
+
+    @staticmethod
+    def _doc_comments(source: SourceFile) -> dict[int, str]:
+        """`##` comment lines directly above a line become that line's documentation."""
+        docs: dict[int, str] = {}
+        pending: list[str] = []
+        for number, line in enumerate(source.lines, 1):
+            stripped = line.strip()
+            if stripped.startswith("##"):
+                pending.append(stripped[2:].strip())
+            elif stripped.startswith("@") and pending:
+                continue
+            else:
+                if pending and stripped:
+                    docs[number] = " ".join(pending)
+                pending = []
+        return docs
+
+    def _span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return Span.point(self.source.name)
+        return Span(self.source.name, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tspan(self, token: Token) -> Span:
+        return Span(
+            self.source.name,
+            token.line or 1,
+            token.column or 1,
+            token.end_line or token.line or 1,
+            token.end_column or (token.column or 1) + len(token),
+        )
+
+    def _doc(self, meta: Any) -> str:
+        return self.docs.get(getattr(meta, "line", 0), "")
+
+    # -- module and items
+    def start(self, meta: Any, items: list[n.Decl]) -> n.Module:
+        return n.Module(tuple(items), span=self._span(meta))
+
+    def item(self, meta: Any, children: list[Any]) -> n.Decl:
+        annotations, decl = children
+        doc = self.docs.get(decl.span.line, "")
+        first = annotations[0].span.line if annotations else decl.span.line
+        doc = doc or self.docs.get(first, "")
+        return type(decl)(  # type: ignore[no-any-return]
+            **{f: getattr(decl, f) for f in decl.__dataclass_fields__ if f not in ("span",)}
+            | {"annotations": tuple(annotations), "doc": doc},
+            span=decl.span,
+        )
+
+    def annotations(self, meta: Any, tokens: list[Token]) -> list[n.Annotation]:
+        return [n.Annotation(str(t)[1:], span=self._tspan(t)) for t in tokens]
+
+    def game(self, meta: Any, children: list[Any]) -> n.Game:
+        name, *items = children
+        title = str(name)
+        min_players = max_players = 2
+        names: tuple[str, ...] = ()
+        options = []
+        for kind, value in items:
+            if kind == "title":
+                title = value
+            elif kind == "players":
+                min_players, max_players = value
+            elif kind == "names":
+                names = value
+            else:
+                options.append(value)
+        return n.Game(
+            str(name), title, min_players, max_players, names, tuple(options),
+            span=self._span(meta),
+        )
+
+    def title(self, meta: Any, c: list[Token]) -> tuple[str, str]:
+        return ("title", _unescape(c[0]))
+
+    def player_count(self, meta: Any, c: list[Token | None]) -> tuple[str, tuple[int, int]]:
+        low = int(str(c[0]))
+        high = int(str(c[1])) if len(c) > 1 and c[1] is not None else low
+        return ("players", (low, high))
+
+    def player_names(self, meta: Any, c: list[Token]) -> tuple[str, tuple[str, ...]]:
+        return ("names", tuple(str(t) for t in c))
+
+    def option_decl(self, meta: Any, c: list[Any]) -> tuple[str, n.OptionDecl]:
+        name, type_, default, description = c
+        text = _unescape(description) if description is not None else ""
+        return ("option", n.OptionDecl(str(name), type_, default, text, span=self._span(meta)))
+
+    # -- types and data
+    def enum_decl(self, meta: Any, c: list[Token]) -> n.EnumDecl:
+        name, *members = c
+        return n.EnumDecl(
+            str(name),
+            tuple((str(m), self._tspan(m)) for m in members),
+            span=self._span(meta),
+        )
+
+    def record_decl(self, meta: Any, c: list[Any]) -> n.RecordDecl:
+        return n.RecordDecl(str(c[0]), tuple(c[1:]), False, span=self._span(meta))
+
+    def card_decl(self, meta: Any, c: list[Any]) -> n.RecordDecl:
+        return n.RecordDecl(str(c[0]), tuple(c[1:]), True, span=self._span(meta))
+
+    def field_decl(self, meta: Any, c: list[Any]) -> n.FieldDecl:
+        name, type_, per_player, default, visibility = c
+        return n.FieldDecl(
+            str(name),
+            type_,
+            per_player is not None,
+            default,
+            str(visibility) if visibility is not None else "public",
+            span=self._span(meta),
+        )
+
+    def per_player(self, meta: Any, c: list[Any]) -> bool:
+        return True
+
+    def visibility(self, meta: Any, c: list[Token]) -> str:
+        return str(c[0])
+
+    def data_decl(self, meta: Any, c: list[Any]) -> n.DataDecl:
+        return n.DataDecl(str(c[0]), tuple(c[1:]), span=self._span(meta))
+
+    def entry(self, meta: Any, c: list[Any]) -> n.Entry:
+        name, description, *values = c
+        text = _unescape(name) if name.type == "STRING" else str(name)
+        return n.Entry(
+            text,
+            tuple(v for v in values if v is not None),
+            description or "",
+            span=self._span(meta),
+        )
+
+    def description(self, meta: Any, c: list[Token]) -> str:
+        return _unescape(c[0])
+
+    def field_value(self, meta: Any, c: list[Any]) -> n.FieldValue:
+        return n.FieldValue(str(c[0]), c[1], span=self._span(meta))
+
+    def cards_decl(self, meta: Any, c: list[Token]) -> n.CardsDecl:
+        return n.CardsDecl(_unescape(c[0]), span=self._span(meta))
+
+    def named_type(self, meta: Any, c: list[Token]) -> n.NamedType:
+        return n.NamedType(str(c[0]), span=self._span(meta))
+
+    def list_type(self, meta: Any, c: list[n.TypeExpr]) -> n.ListType:
+        return n.ListType(c[0], span=self._span(meta))
+
+    def optional_type(self, meta: Any, c: list[n.TypeExpr]) -> n.OptionalType:
+        return n.OptionalType(c[0], span=self._span(meta))
+
+    # -- boards and zones
+    def board_decl(self, meta: Any, c: list[Any]) -> n.BoardDecl:
+        return n.BoardDecl(str(c[0]), c[1], tuple(c[2:]), span=self._span(meta))
+
+    def graph_file(self, meta: Any, c: list[Token]) -> n.GraphFile:
+        return n.GraphFile(_unescape(c[0]), span=self._span(meta))
+
+    def graph_inline(self, meta: Any, c: list[list[str]]) -> n.GraphInline:
+        edges: list[tuple[str, str]] = []
+        nodes: dict[str, None] = {}
+        for chain in c:
+            nodes.update(dict.fromkeys(chain))
+            edges.extend(zip(chain, chain[1:], strict=False))
+        return n.GraphInline(tuple(edges), tuple(nodes), span=self._span(meta))
+
+    def edge(self, meta: Any, c: list[Token]) -> list[str]:
+        return [str(t) for t in c]
+
+    def grid_shape(self, meta: Any, c: list[Token]) -> n.GridShape:
+        return n.GridShape(int(str(c[0])), int(str(c[1])), span=self._span(meta))
+
+    def hex_file(self, meta: Any, c: list[Token]) -> n.HexFile:
+        return n.HexFile(_unescape(c[0]), span=self._span(meta))
+
+    def zone_decl(self, meta: Any, c: list[Any]) -> n.ZoneDecl:
+        name, card_type, *attrs = c
+        ordered = False
+        visibility = "public"
+        per: list[tuple[str, Span]] = []
+        capacity = None
+        for kind, value in attrs:
+            if kind == "ordered":
+                ordered = True
+            elif kind == "visibility":
+                visibility = value
+            elif kind == "per":
+                per.append(value)
+            else:
+                capacity = value
+        return n.ZoneDecl(
+            str(name), str(card_type), self._tspan(card_type), ordered, visibility,
+            tuple(per), capacity, span=self._span(meta),
+        )
+
+    def zone_order(self, meta: Any, c: list[Token]) -> tuple[str, bool]:
+        return ("ordered", True)
+
+    def zone_visibility(self, meta: Any, c: list[str]) -> tuple[str, str]:
+        return ("visibility", c[0])
+
+    def zone_per(self, meta: Any, c: list[Token]) -> tuple[str, tuple[str, Span]]:
+        return ("per", (str(c[0]), self._tspan(c[0])))
+
+    def zone_capacity(self, meta: Any, c: list[Token]) -> tuple[str, int]:
+        return ("capacity", int(str(c[0])))
+
+    def state_decl(self, meta: Any, c: list[n.FieldDecl]) -> n.StateDecl:
+        return n.StateDecl(tuple(c), span=self._span(meta))
+
+    def player_decl(self, meta: Any, c: list[n.FieldDecl]) -> n.PlayerDecl:
+        return n.PlayerDecl(tuple(c), span=self._span(meta))
+
+    # -- events and rules
+    def param(self, meta: Any, c: list[Any]) -> n.Param:
+        return n.Param(str(c[0]), c[1], span=self._span(meta))
+
+    def event_decl(self, meta: Any, c: list[Any]) -> n.EventDecl:
+        params = tuple(p for p in c[1:] if p is not None)
+        return n.EventDecl(str(c[0]), params, span=self._span(meta))
+
+    def trigger_decl(self, meta: Any, c: list[Any]) -> n.TriggerDecl:
+        name, event, when, body = c
+        return n.TriggerDecl(
+            str(name), str(event), self._tspan(event), when, body, span=self._span(meta)
+        )
+
+    def function_decl(self, meta: Any, c: list[Any]) -> n.FunctionDecl:
+        name, *params, returns, body = c
+        return n.FunctionDecl(
+            str(name), tuple(p for p in params if p is not None), returns, body,
+            span=self._span(meta),
+        )
+
+    def procedure_decl(self, meta: Any, c: list[Any]) -> n.ProcedureDecl:
+        name, *params, body = c
+        return n.ProcedureDecl(
+            str(name), tuple(p for p in params if p is not None), body, span=self._span(meta)
+        )
+
+    def setup_decl(self, meta: Any, c: list[n.Block]) -> n.SetupDecl:
+        return n.SetupDecl(c[0], span=self._span(meta))
+
+    def checkpoint_decl(self, meta: Any, c: list[Any]) -> n.CheckpointDecl:
+        return n.CheckpointDecl(str(c[0]), c[1], span=self._span(meta))
+
+    def phase_decl(self, meta: Any, c: list[Any]) -> n.PhaseDecl:
+        name, *items = c
+        enter = done = actor = None
+        actions: list[n.ActionDecl] = []
+        checkpoints: list[n.Block] = []
+        for kind, value in items:
+            if kind == "enter":
+                enter = value
+            elif kind == "done":
+                done = value
+            elif kind == "actor":
+                actor = value
+            elif kind == "action":
+                actions.append(value)
+            else:
+                checkpoints.append(value)
+        return n.PhaseDecl(
+            str(name), enter, done, actor, tuple(actions), tuple(checkpoints),
+            span=self._span(meta),
+        )
+
+    def on_enter(self, meta: Any, c: list[n.Block]) -> tuple[str, n.Block]:
+        return ("enter", c[0])
+
+    def on_done(self, meta: Any, c: list[n.Block]) -> tuple[str, n.Block]:
+        return ("done", c[0])
+
+    def actor_clause(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Expr]:
+        return ("actor", c[0])
+
+    def phase_checkpoint(self, meta: Any, c: list[n.Block]) -> tuple[str, n.Block]:
+        return ("checkpoint", c[0])
+
+    def action_decl(self, meta: Any, c: list[Any]) -> tuple[str, n.ActionDecl]:
+        annotations, name, *params, says, body = c
+        says_text = says[0] if says is not None else None
+        says_span = says[1] if says is not None else None
+        action = n.ActionDecl(
+            str(name), tuple(p for p in params if p is not None), says_text, says_span, body,
+            span=self._span(meta), annotations=tuple(annotations), doc=self._doc(meta),
+        )
+        return ("action", action)
+
+    def action_param(self, meta: Any, c: list[Any]) -> n.ActionParam:
+        name, type_, *rest = c
+        domain = rest[-1] if rest else None
+        return n.ActionParam(str(name), type_, domain, span=self._span(meta))
+
+    def says(self, meta: Any, c: list[Token]) -> tuple[str, Span]:
+        return (_unescape(c[0]), self._tspan(c[0]))
+
+    def seed_decl(self, meta: Any, c: list[Any]) -> n.SeedDecl:
+        return n.SeedDecl(_unescape(c[0]), tuple(c[1:]), span=self._span(meta))
+
+    def seed_rule(self, meta: Any, c: list[Any]) -> n.SeedRule:
+        return n.SeedRule(str(c[0]), _unescape(c[1]), c[2], span=self._span(meta))
+
+    def omitted(self, meta: Any, c: list[Token]) -> str:
+        return _unescape(c[0])
+
+    def decision_decl(self, meta: Any, c: list[Token]) -> n.DecisionDecl:
+        return n.DecisionDecl(
+            str(c[0]), _unescape(c[1]), _unescape(c[2]), span=self._span(meta)
+        )
+
+    # -- statements
+    def block(self, meta: Any, c: list[n.Stmt]) -> n.Block:
+        return n.Block(tuple(c), span=self._span(meta))
+
+    def statement(self, meta: Any, c: list[Any]) -> n.Stmt:
+        annotations, stmt = c
+        if not annotations:
+            return stmt  # type: ignore[no-any-return]
+        fields = {f: getattr(stmt, f) for f in stmt.__dataclass_fields__ if f != "span"}
+        fields["annotations"] = tuple(annotations)
+        return type(stmt)(**fields, span=stmt.span)  # type: ignore[no-any-return]
+
+    def let_stmt(self, meta: Any, c: list[Any]) -> n.Let:
+        return n.Let(str(c[0]), c[1], span=self._span(meta))
+
+    def assign_stmt(self, meta: Any, c: list[Any]) -> n.Assign:
+        return n.Assign(c[0], str(c[1]), c[2], span=self._span(meta))
+
+    def call_stmt(self, meta: Any, c: list[n.Expr]) -> n.CallStmt:
+        return n.CallStmt(c[0], span=self._span(meta))
+
+    def if_stmt(self, meta: Any, c: list[Any]) -> n.If:
+        cond, body, *rest = c
+        branches = [(cond, body)]
+        otherwise = None
+        for item in rest:
+            if isinstance(item, tuple):
+                branches.append(item)
+            else:
+                otherwise = item
+        return n.If(tuple(branches), otherwise, span=self._span(meta))
+
+    def elif_clause(self, meta: Any, c: list[Any]) -> tuple[n.Expr, n.Block]:
+        return (c[0], c[1])
+
+    def else_clause(self, meta: Any, c: list[n.Block]) -> n.Block:
+        return c[0]
+
+    def for_stmt(self, meta: Any, c: list[Any]) -> n.For:
+        var, _in, domain, *rest = c
+        body = rest[-1]
+        where = order = None
+        descending = False
+        for item in rest[:-1]:
+            if item is None:
+                continue
+            if item[0] == "where":
+                where = item[1]
+            else:
+                order, descending = item[1], item[2]
+        return n.For(str(var), domain, where, order, descending, body, span=self._span(meta))
+
+    def where_clause(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Expr]:
+        return ("where", c[0])
+
+    def order_clause(self, meta: Any, c: list[Any]) -> tuple[str, n.Expr, bool]:
+        return ("order", c[0], len(c) > 1 and c[1] is not None)
+
+    def repeat_stmt(self, meta: Any, c: list[Any]) -> n.Repeat:
+        return n.Repeat(c[0], c[1], span=self._span(meta))
+
+    def move_stmt(self, meta: Any, c: list[Any]) -> n.Move:
+        what, end, dest = c
+        return n.Move(what, dest, end, span=self._span(meta))
+
+    def zone_end(self, meta: Any, c: list[Token]) -> str:
+        return str(c[0])
+
+    def draw_stmt(self, meta: Any, c: list[Any]) -> n.Draw:
+        return n.Draw(c[0], c[1], c[2], span=self._span(meta))
+
+    def shuffle_stmt(self, meta: Any, c: list[Any]) -> n.Shuffle:
+        return n.Shuffle(c[0], span=self._span(meta))
+
+    def create_stmt(self, meta: Any, c: list[Any]) -> n.Create:
+        return n.Create(c[0], c[1], span=self._span(meta))
+
+    def reveal_stmt(self, meta: Any, c: list[Any]) -> n.Reveal:
+        return n.Reveal(c[0], span=self._span(meta))
+
+    def goto_stmt(self, meta: Any, c: list[Token]) -> n.Goto:
+        return n.Goto(str(c[0]), span=self._span(meta))
+
+    def win_stmt(self, meta: Any, c: list[n.Expr]) -> n.Win:
+        return n.Win(c[0], span=self._span(meta))
+
+    def lose_stmt(self, meta: Any, c: list[n.Expr]) -> n.Lose:
+        return n.Lose(c[0], span=self._span(meta))
+
+    def draw_game_stmt(self, meta: Any, c: list[Any]) -> n.DrawGame:
+        return n.DrawGame(span=self._span(meta))
+
+    def raise_stmt(self, meta: Any, c: list[Any]) -> n.Raise:
+        return n.Raise(str(c[0]), tuple(a for a in c[1:] if a is not None), span=self._span(meta))
+
+    def require_stmt(self, meta: Any, c: list[Any]) -> n.Require:
+        return n.Require(c[0], _unescape(c[1]), span=self._span(meta))
+
+    # -- expressions
+    def conditional(self, meta: Any, c: list[n.Expr]) -> n.Conditional:
+        return n.Conditional(c[0], c[1], c[2], span=self._span(meta))
+
+    def binary_or(self, meta: Any, c: list[n.Expr]) -> n.BinaryOp:
+        return n.BinaryOp("or", c[0], c[1], span=self._span(meta))
+
+    def binary_and(self, meta: Any, c: list[n.Expr]) -> n.BinaryOp:
+        return n.BinaryOp("and", c[0], c[1], span=self._span(meta))
+
+    def not_op(self, meta: Any, c: list[n.Expr]) -> n.Not:
+        return n.Not(c[0], span=self._span(meta))
+
+    def comparison(self, meta: Any, c: list[Any]) -> n.BinaryOp:
+        return n.BinaryOp(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    def range(self, meta: Any, c: list[n.Expr]) -> n.Range:
+        return n.Range(c[0], c[1], span=self._span(meta))
+
+    def arith(self, meta: Any, c: list[Any]) -> n.BinaryOp:
+        return n.BinaryOp(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    def negate(self, meta: Any, c: list[n.Expr]) -> n.Expr:
+        if isinstance(c[0], n.IntLit):
+            return n.IntLit(-c[0].value, span=self._span(meta))
+        return n.Negate(c[0], span=self._span(meta))
+
+    def attribute(self, meta: Any, c: list[Any]) -> n.Attribute:
+        return n.Attribute(c[0], str(c[1]), self._tspan(c[1]), span=self._span(meta))
+
+    def index(self, meta: Any, c: list[Any]) -> n.Index:
+        return n.Index(c[0], tuple(c[1:]), span=self._span(meta))
+
+    def call(self, meta: Any, c: list[Any]) -> n.Expr:
+        func, arguments = c[0], c[1] if len(c) > 1 else None
+        span = self._span(meta)
+        if not isinstance(func, n.Name):
+            # Only named builtins, functions and procedures can be called; the checker says so.
+            return n.Call("<expression>", func.span, (), span=span)
+        if isinstance(arguments, tuple) and arguments and arguments[0] == "comprehension":
+            _, element, var, domain, where = arguments
+            return n.Aggregate(func.id, func.span, element, var, domain, where, span=span)
+        args = tuple(arguments) if isinstance(arguments, list) else ()
+        return n.Call(func.id, func.span, args, span=span)
+
+    def args(self, meta: Any, c: list[n.Expr]) -> list[n.Expr]:
+        return list(c)
+
+    def comprehension(self, meta: Any, c: list[Any]) -> tuple[Any, ...]:
+        element, var, _in, domain, where = c
+        return ("comprehension", element, str(var), domain, where[1] if where else None)
+
+    def int_lit(self, meta: Any, c: list[Token]) -> n.IntLit:
+        return n.IntLit(int(str(c[0])), span=self._span(meta))
+
+    def str_lit(self, meta: Any, c: list[Token]) -> n.StrLit:
+        return n.StrLit(_unescape(c[0]), span=self._span(meta))
+
+    def true_lit(self, meta: Any, c: list[Any]) -> n.BoolLit:
+        return n.BoolLit(True, span=self._span(meta))
+
+    def false_lit(self, meta: Any, c: list[Any]) -> n.BoolLit:
+        return n.BoolLit(False, span=self._span(meta))
+
+    def none_lit(self, meta: Any, c: list[Any]) -> n.NoneLit:
+        return n.NoneLit(span=self._span(meta))
+
+    def name(self, meta: Any, c: list[Token]) -> n.Name:
+        return n.Name(str(c[0]), span=self._span(meta))
+
+    def actor_ref(self, meta: Any, c: list[Any]) -> n.ActorRef:
+        return n.ActorRef(span=self._span(meta))
+
+    def players_ref(self, meta: Any, c: list[Any]) -> n.PlayersRef:
+        return n.PlayersRef(span=self._span(meta))
+
+    def list_lit(self, meta: Any, c: list[Any]) -> n.ListLit:
+        return n.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
+
+
