@@ -157,7 +157,9 @@ class GameModel:
     # Filled by typecheck: the type of every expression and what every name refers to,
     # keyed by id() of the AST node (nodes compare by value, so equal nodes must not collide).
     types: dict[int, Type] = field(default_factory=dict)
-    symbols: dict[int, tuple[str, str]] = field(default_factory=dict)
+    symbols: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # Uses of an optional value that a `!= none` test has narrowed to its inner type.
+    narrowed: set[int] = field(default_factory=set)
 
     def type_of(self, expr: n.Expr) -> Type:
         return self.types[id(expr)]

@@ -486,3 +486,31 @@ class Module(Node):
     """One parsed source file."""
 
     declarations: tuple[Decl, ...]
+
+
+def children(node: Node) -> list[Node]:
+    """The direct child nodes of any AST node, in source order."""
+    found: list[Node] = []
+
+    def collect(value: object) -> None:
+        if isinstance(value, Node):
+            found.append(value)
+        elif isinstance(value, tuple):
+            for item in value:
+                collect(item)
+
+    for name in node.__dataclass_fields__:
+        if name not in ("span", "annotations"):
+            collect(getattr(node, name))
+    return found
+
+
+def walk(node: Node) -> list[Node]:
+    """Every node below and including `node`, iteratively (no recursion limit)."""
+    order: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        order.append(current)
+        stack.extend(reversed(children(current)))
+    return order

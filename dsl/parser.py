@@ -170,13 +170,14 @@ def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
             elif char in "})]" and depth > 0:
                 depth -= 1
                 opened.pop()
-    operators = re.search(r"(?:(?:\bnot\b|-)\s*){%d,}" % MAX_NESTING, source.text)
+    operators = re.search(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}", source.text)
     if operators:
-        line = source.text.count("\n", 0, operators.start()) + 1
-        column = operators.start() - (source.text.rfind("\n", 0, operators.start()) + 1) + 1
+        start = operators.start()
+        line_number = source.text.count("\n", 0, start) + 1
+        column_number = start - (source.text.rfind("\n", 0, start) + 1) + 1
         diagnostics.add(
             "E0006",
-            Span.point(source.name, line, column),
+            Span.point(source.name, line_number, column_number),
             f"more than {MAX_NESTING} prefix operators in a row",
         )
         return False
@@ -218,7 +219,8 @@ def _report_syntax_error(
     line = max(1, getattr(error, "line", 1) or 1)
     column = max(1, getattr(error, "column", 1) or 1)
     if isinstance(error, UnexpectedCharacters):
-        char = source.text[error.pos_in_stream] if error.pos_in_stream < len(source.text) else ""
+        position = error.pos_in_stream or 0
+        char = source.text[position] if position < len(source.text) else ""
         what = "string is never closed" if char == '"' else f"unexpected character {char!r}"
         code = "E0002" if char == '"' else "E0003"
         diagnostics.add(
@@ -272,8 +274,8 @@ def _open_block_notes(source: SourceFile) -> list[str]:
                 stack.pop()
     if not stack:
         return []
-    char, line, column = stack[-1]
-    return [f"the '{char}' opened at {source.name}:{line}:{column} is never closed"]
+    bracket, at_line, at_column = stack[-1]
+    return [f"the '{bracket}' opened at {source.name}:{at_line}:{at_column} is never closed"]
 
 
 # ---- Lark tree → AST -----------------------------------------------------------------------

@@ -1,0 +1,1146 @@
+"""Code generation: the checked model → a Python module of straight-line rules.
+
+Every rule becomes a typed function specialised to its game: zones are integer slots, players,
+nodes, enum members and cards are ints, and tables of data are tuples. Names from the rulebook
+only ever reach the output behind a prefix (`v_`, `f_`, `p_`, ...) after the grammar has limited
+them to ASCII identifiers, and every string is written with repr(), so no rulebook text can
+become code. Output is deterministic: same model, same bytes.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from compiler import types as t
+from compiler.model import ActionInfo, BoardInfo, FieldInfo, GameModel
+from dsl import nodes as n
+from dsl.source import Span
+
+VERSION = "0.1.0"
+
+
+LINE_LIMIT = 100
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def _scan(text: str) -> list[tuple[int, int]]:
+    """(position, depth) of every character outside string literals."""
+    result: list[tuple[int, int]] = []
+    depth = 0
+    quote = ""
+    escaped = False
+    for i, char in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+            continue
+        if char in "'\"":
+            quote = char
+            continue
+        if char in _CLOSE:
+            depth -= 1
+        result.append((i, depth))
+        if char in _OPEN:
+            depth += 1
+    return result
+
+
+def _split_top(text: str) -> tuple[list[str], bool]:
+    """Split bracket contents at depth-0 commas (True), else before depth-0 operators."""
+    positions = [i for i, depth in _scan(text) if depth == 0]
+    commas = [i + 1 for i in positions if text[i] == ","]
+    cuts = commas
+    if not cuts:
+        for separators in ((" and ", " or "), (" if ", " else ", " for "), (" + ", " - ")):
+            cuts = [i for i in positions if any(text.startswith(sep, i) for sep in separators)]
+            if cuts:
+                break
+    pieces: list[str] = []
+    start = 0
+    for cut in [*cuts, len(text)]:
+        piece = text[start:cut].strip()
+        if piece:
+            pieces.append(piece)
+        start = cut
+    return pieces, bool(commas)
+
+
+def wrap(line: str, limit: int = LINE_LIMIT) -> list[str]:
+    """Break a too-long line of Python inside its widest bracket pair, recursively."""
+    if len(line) <= limit or line.lstrip().startswith("#"):
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    best: tuple[int, int] | None = None
+    stack: list[int] = []
+    for i, _depth in _scan(line):
+        if line[i] in _OPEN:
+            stack.append(i)
+        elif line[i] in _CLOSE and stack:
+            start = stack.pop()
+            if not stack and (best is None or i - start > best[1] - best[0]):
+                best = (start, i)
+    if best is None or best[1] - best[0] < 2:
+        return [line]
+    start, end = best
+    pieces, by_comma = _split_top(line[start + 1 : end])
+    out = [line[: start + 1]]
+    for piece in pieces:
+        text = indent + "    " + piece
+        if by_comma and not piece.endswith(","):
+            text += ","
+        out.extend(wrap(text, limit))
+    out.append(indent + line[end:])
+    return out
+
+
+class Writer:
+    """An indenting line writer, as in Jinja2's CodeGenerator."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.level = 0
+
+    def line(self, text: str = "") -> None:
+        if not text:
+            self.lines.append("")
+            return
+        for part in text.split("\n"):
+            self.lines.extend(wrap("    " * self.level + part))
+
+    def source(self, span: Span) -> None:
+        self.line(f"# {span.file}:{span.line}")
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        self.line(header)
+        self.level += 1
+        mark = len(self.lines)
+        yield
+        if len(self.lines) == mark:
+            self.line("pass")
+        self.level -= 1
+
+    def docstring(self, text: str) -> None:
+        width = LINE_LIMIT - 4 * self.level - 6
+        lines = textwrap.wrap(_docstring(text), width) or [""]
+        if len(lines) == 1:
+            self.line(f'"""{lines[0]}"""')
+            return
+        self.line(f'"""{lines[0]}')
+        for line in lines[1:]:
+            self.line(line)
+        self.line('"""')
+
+    def text(self) -> str:
+        return "\n".join(self.lines).rstrip() + "\n"
+
+
+def upper(name: str) -> str:
+    return name.upper()
+
+
+def py_type(type_: t.Type) -> str:
+    if isinstance(type_, t.BoolT):
+        return "bool"
+    if isinstance(type_, t.TextT):
+        return "str"
+    if isinstance(type_, t.OptionT):
+        return f"{py_type(type_.inner)} | None"
+    if isinstance(type_, (t.ListT, t.PerPlayerT)):
+        return f"list[{py_type(type_.element)}]"
+    if isinstance(type_, t.NoneT):
+        return "None"
+    return "int"
+
+
+def codec(type_: t.Type, model: GameModel) -> str:
+    """The runtime codec (see dsl.runtime.Codec) of a type, as Python source."""
+    if isinstance(type_, t.OptionT):
+        return f'("option", {codec(type_.inner, model)})'
+    if isinstance(type_, (t.ListT, t.PerPlayerT)):
+        return f'("list", {codec(type_.element, model)})'
+    if isinstance(type_, t.PlayerT):
+        return '("player",)'
+    if isinstance(type_, t.BoolT):
+        return '("bool",)'
+    if isinstance(type_, t.TextT):
+        return '("text",)'
+    if isinstance(type_, t.EnumT):
+        return f'("names", E_{upper(type_.name)}_NAMES)'
+    if isinstance(type_, t.NodeT):
+        return f'("names", N_{upper(type_.board)}_NAMES)'
+    if isinstance(type_, t.RecordT):
+        return f'("names", R_{upper(type_.name)}_NAMES)'
+    if isinstance(type_, t.DefT):
+        return '("names", DEF_NAMES)'
+    if isinstance(type_, t.CardT):
+        return '("card",)'
+    return '("int",)'
+
+
+def list_depth(info: FieldInfo, per: int) -> int:
+    """How deep a state attribute's lists nest: one level per player/node, one per list."""
+    depth = per + (1 if info.per_player else 0)
+    return depth + (1 if isinstance(info.type, t.ListT) else 0)
+
+
+def copy_expr(source: str, depth: int) -> str:
+    if depth == 0:
+        return source
+    if depth == 1:
+        return f"{source}[:]"
+    var = f"x{depth}"
+    return f"[{copy_expr(var, depth - 1)} for {var} in {source}]"
+
+
+@dataclass
+class Bindings:
+    """DSL names → Python names within one generated function (unique per binding)."""
+
+    used: set[str] = field(default_factory=set)
+    frames: list[dict[str, str]] = field(default_factory=lambda: [{}])
+
+    def bind(self, name: str) -> str:
+        candidate = f"v_{name}"
+        k = 2
+        while candidate in self.used:
+            candidate = f"v_{name}_{k}"
+            k += 1
+        self.used.add(candidate)
+        self.frames[-1][name] = candidate
+        return candidate
+
+    def lookup(self, name: str) -> str:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        raise KeyError(name)
+
+    @contextmanager
+    def frame(self) -> Iterator[None]:
+        self.frames.append({})
+        try:
+            yield
+        finally:
+            self.frames.pop()
+
+
+class PythonGenerator:
+    def __init__(self, model: GameModel) -> None:
+        self.model = model
+        self.w = Writer()
+        self.bindings = Bindings()
+        m = model
+        self.max_players = m.max_players
+        self.phase_index = {name: i for i, name in enumerate(m.phases)}
+        self.card_types = [r for r in m.records.values() if r.is_card]
+        self.def_offset: dict[str, int] = {}
+        offset = 0
+        for record in self.card_types:
+            self.def_offset[record.name] = offset
+            offset += len(record.entries)
+        self.def_count = offset
+        self.zone_base: dict[str, int] = {}
+        self.zone_dims: dict[str, list[int]] = {}
+        slots = 0
+        for zone in m.zones.values():
+            dims = [self.dimension(per) for per in zone.per]
+            self.zone_base[zone.name] = slots
+            self.zone_dims[zone.name] = dims
+            size = 1
+            for d in dims:
+                size *= d
+            slots += size
+        self.slot_count = slots
+        self.action_kinds: list[ActionInfo] = [a for p in m.phases.values() for a in p.actions]
+
+    def dimension(self, per: str) -> int:
+        m = self.model
+        if per == "player":
+            return self.max_players
+        if per in m.boards:
+            return len(m.boards[per].nodes)
+        return len(m.enums[per].members)
+
+    def dimension_names(self, per: str) -> str:
+        if per == "player":
+            return "PLAYER_NAMES"
+        if per in self.model.boards:
+            return f"N_{upper(per)}_NAMES"
+        return f"E_{upper(per)}_NAMES"
+
+    # ---- the module
+    def generate(self) -> str:
+        m = self.model
+        w = self.w
+        w.line(f"# Generated by Rulecraft {VERSION} from {m.source_file}. Do not edit:")
+        w.line("# change the rulebook and run `rulecraft build`.")
+        w.line(f'"""{_docstring(m.title)}: the rules compiled to Python."""')
+        w.line()
+        w.line("from __future__ import annotations")
+        w.line()
+        w.line("from typing import Any, Final")
+        w.line()
+        w.line("from dsl import runtime as rt")
+        w.line("from dsl.runtime import Action, IllegalAction, RuleError")
+        w.line()
+        w.line('__all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",')
+        w.line('           "IllegalAction", "RuleError", "State", "from_json", "new_game"]')
+        w.line()
+        w.line("TERMINAL: Final = rt.TERMINAL")
+        self.tables()
+        self.state_class()
+        self.functions()
+        self.procedures()
+        self.events()
+        self.checkpoints()
+        self.setup()
+        self.phases()
+        self.wiring()
+        self.api()
+        return w.text()
+
+    def tables(self) -> None:
+        m = self.model
+        w = self.w
+        w.line(f"PLAYER_NAMES: Final = {tuple(m.player_names)!r}")
+        w.line(f"PHASES: Final = {tuple(m.phases)!r}")
+        for enum in m.enums.values():
+            w.line(f"E_{upper(enum.name)}_NAMES: Final = {tuple(enum.members)!r}")
+        for record in m.records.values():
+            if record.is_card:
+                continue
+            w.line(f"R_{upper(record.name)}_NAMES: Final = "
+                   f"{tuple(e.name for e in record.entries)!r}")
+            for name, info in record.fields.items():
+                values = [self.constant(e.values.get(name, info.default)) for e in record.entries]
+                w.line(f"R_{upper(record.name)}_{upper(name)}: Final[tuple[{py_type(info.type)},"
+                       f" ...]] = ({''.join(v + ', ' for v in values)})")
+        names = [e.name for r in self.card_types for e in r.entries]
+        w.line(f"DEF_NAMES: Final = {tuple(names)!r}")
+        for record in self.card_types:
+            offset = self.def_offset[record.name]
+            for name, info in record.fields.items():
+                values = ["0"] * self.def_count
+                for i, entry in enumerate(record.entries):
+                    values[offset + i] = self.constant(entry.values.get(name, info.default))
+                w.line(f"C_{upper(record.name)}_{upper(name)}: Final[tuple[{py_type(info.type)},"
+                       f" ...]] = ({''.join(v + ', ' for v in values)})")
+        for board in m.boards.values():
+            self.board_tables(board)
+        for zone in m.zones.values():
+            w.line(f"Z_{upper(zone.name)}: Final = {self.zone_base[zone.name]}")
+        owners: list[int] = []
+        capacity: list[int] = []
+        slot_names: list[str] = []
+        visibility: list[str] = []
+        for zone in m.zones.values():
+            keys: list[list[str]] = [[]]
+            for per in zone.per:
+                names_of = (m.player_names[: self.max_players] if per == "player"
+                            else m.boards[per].nodes if per in m.boards else m.enums[per].members)
+                keys = [k + [x] for k in keys for x in names_of]
+            for key in keys:
+                owner = -1
+                if "player" in zone.per:
+                    owner = m.player_names.index(key[zone.per.index("player")])
+                owners.append(owner)
+                capacity.append(zone.capacity if zone.capacity is not None else -1)
+                slot_names.append(".".join([zone.name, *key]))
+                visibility.append(zone.visibility)
+        w.line(f"SLOT_OWNER: Final = {tuple(owners)!r}")
+        w.line(f"SLOT_CAPACITY: Final = {tuple(capacity)!r}")
+        w.line(f"SLOT_NAMES: Final = {tuple(slot_names)!r}")
+        w.line(f"SLOT_VISIBILITY: Final = {tuple(visibility)!r}")
+        for i, action in enumerate(self.action_kinds):
+            w.line(f"K_{upper(action.name)}: Final = {i}")
+        w.line(f"ACTIONS: Final = {tuple(a.name for a in self.action_kinds)!r}")
+
+    def board_tables(self, board: BoardInfo) -> None:
+        w = self.w
+        name = upper(board.name)
+        w.line(f"N_{name}_NAMES: Final = {tuple(board.nodes)!r}")
+        w.line(f"N_{name}_NEIGHBOURS: Final = {tuple(tuple(r) for r in board.neighbours)!r}")
+        w.line(f"N_{name}_DISTANCE: Final = {tuple(tuple(r) for r in board.distances())!r}")
+
+    def constant(self, expr: n.Expr | None) -> str:
+        if expr is None:
+            return "None"
+        return self.expr(expr, "None")
+
+    # ---- the state class
+    def state_attrs(self) -> list[tuple[str, str, str]]:
+        """(attribute, python type, initial value source) for every rulebook-declared value."""
+        m = self.model
+        attrs: list[tuple[str, str, str]] = []
+        for option in m.options.values():
+            attrs.append((f"o_{option.name}", py_type(option.type),
+                          f"opts[{option.name!r}]"))
+        for info in m.game_fields.values():
+            attrs.append((f"g_{info.name}", py_type(info.type), self.default(info)))
+        for info in m.player_fields.values():
+            inner = self.per_player_default(info)
+            attrs.append((f"p_{info.name}", f"list[{self.stored_type(info)}]",
+                          f"[{inner} for _ in range(players)]"))
+        for board in m.boards.values():
+            for info in board.fields.values():
+                inner = self.per_player_default(info)
+                attrs.append((f"n_{board.name}_{info.name}", f"list[{self.stored_type(info)}]",
+                              f"[{inner} for _ in range({len(board.nodes)})]"))
+        return attrs
+
+    def stored_type(self, info: FieldInfo) -> str:
+        base = py_type(info.type)
+        return f"list[{base}]" if info.per_player else base
+
+    def default(self, info: FieldInfo) -> str:
+        if info.default is not None:
+            return self.expr(info.default, "self")
+        return {
+            "int": "0", "bool": "False", "str": '""'
+        }.get(py_type(info.type), "[]" if isinstance(info.type, t.ListT) else "None")
+
+    def per_player_default(self, info: FieldInfo) -> str:
+        value = self.default(info)
+        return f"[{value} for _ in range(players)]" if info.per_player else value
+
+    def state_class(self) -> None:
+        m = self.model
+        w = self.w
+        attrs = self.state_attrs()
+        w.line()
+        w.line()
+        with w.block("class State(rt.GameState):"):
+            w.line(f'"""A position of {_docstring(m.title)}."""')
+            w.line()
+            w.line("__slots__ = (")
+            for attr, _, _ in attrs:
+                w.line(f"    {attr!r},")
+            for name in ("num_players", "phase", "pending", "actor", "result", "rng", "zones",
+                         "card_def", "card_owner", "card_zone", "card_up"):
+                w.line(f"    {name!r},")
+            w.line(")")
+            w.line()
+            for attr, type_, _ in attrs:
+                w.line(f"{attr}: {type_}")
+            w.line()
+            with w.block("def __init__(self, seed: int, players: int, opts: dict[str, Any]) "
+                         "-> None:"):
+                w.line(f"self.init_runtime(seed, players, {self.slot_count})")
+                for attr, _type, value in attrs:
+                    w.line(f"self.{attr} = {value}")
+            w.line()
+            with w.block("def clone(self) -> State:"):
+                w.line('"""An independent copy: same position, same future under the same '
+                       'actions."""')
+                w.line("c = State.__new__(State)")
+                w.line("c.num_players = self.num_players")
+                w.line("c.phase = self.phase")
+                w.line("c.pending = self.pending")
+                w.line("c.actor = self.actor")
+                w.line("c.result = None if self.result is None else self.result[:]")
+                w.line("c.rng = self.rng.clone()")
+                w.line("c.zones = [z[:] for z in self.zones]")
+                for name in ("card_def", "card_owner", "card_zone", "card_up"):
+                    w.line(f"c.{name} = self.{name}[:]")
+                for attr, depth in self.attr_depths():
+                    w.line(f"c.{attr} = {copy_expr('self.' + attr, depth)}")
+                w.line("return c")
+
+    def attr_depths(self) -> list[tuple[str, int]]:
+        m = self.model
+        result: list[tuple[str, int]] = [(f"o_{o}", 0) for o in m.options]
+        result += [(f"g_{f.name}", list_depth(f, 0)) for f in m.game_fields.values()]
+        result += [(f"p_{f.name}", list_depth(f, 1)) for f in m.player_fields.values()]
+        for board in m.boards.values():
+            result += [(f"n_{board.name}_{f.name}", list_depth(f, 1))
+                       for f in board.fields.values()]
+        return result
+
+    # ---- rule bodies
+    @contextmanager
+    def function(self, header: str, span: Span, doc: str = "") -> Iterator[None]:
+        self.w.line()
+        self.w.line()
+        self.w.source(span)
+        with self.w.block(header):
+            if doc:
+                self.w.docstring(doc)
+            yield
+
+    def params(self, params: list[tuple[str, t.Type]]) -> str:
+        return "".join(f", {self.bindings.bind(name)}: {py_type(type_)}"
+                       for name, type_ in params)
+
+    def functions(self) -> None:
+        for info in self.model.functions.values():
+            decl = info.decl
+            assert isinstance(decl, n.FunctionDecl) and info.returns is not None
+            self.bindings = Bindings()
+            params = self.params(info.params)
+            with self.function(f"def f_{info.name}(s: State{params}) -> "
+                               f"{py_type(info.returns)}:", decl.span, info.doc):
+                self.w.line(f"return {self.expr(decl.body)}")
+
+    def procedures(self) -> None:
+        for info in self.model.procedures.values():
+            decl = info.decl
+            assert isinstance(decl, n.ProcedureDecl)
+            self.callable_body(f"p_{info.name}", info.params, decl.body, decl.span, info.doc)
+
+    def callable_body(
+        self, name: str, params: list[tuple[str, t.Type]], body: n.Block, span: Span,
+        doc: str = "", extra: str = "",
+    ) -> None:
+        self.bindings = Bindings()
+        signature = self.params(params)
+        with self.function(f"def {name}(s: State{extra}{signature}) -> None:", span, doc):
+            self.block(body)
+
+    def events(self) -> None:
+        m = self.model
+        for event in m.events.values():
+            self.bindings = Bindings()
+            signature = self.params(event.params)
+            with self.function(f"def raise_{event.name}(s: State{signature}) -> None:",
+                               event.span):
+                for trigger in m.triggers:
+                    if trigger.event != event.name:
+                        continue
+                    self.w.source(trigger.span)
+                    if trigger.when is not None:
+                        with self.w.block(f"if {self.expr(trigger.when)}:"):
+                            self.block(trigger.body)
+                    else:
+                        self.block(trigger.body)
+
+    def checkpoints(self) -> None:
+        for checkpoint in self.model.checkpoints:
+            self.callable_body(f"checkpoint_{checkpoint.name}", [], checkpoint.body,
+                               checkpoint.span, checkpoint.doc)
+
+    def setup(self) -> None:
+        setup = self.model.setup
+        assert setup is not None
+        self.callable_body("setup", [], setup.body, setup.span, "The game's setup.")
+
+    def phases(self) -> None:
+        for phase in self.model.phases.values():
+            decl = phase.decl
+            if decl.enter is not None:
+                self.callable_body(f"enter_{phase.name}", [], decl.enter, decl.enter.span)
+            if decl.done is not None:
+                self.callable_body(f"done_{phase.name}", [], decl.done, decl.done.span)
+            if decl.actor is not None:
+                self.bindings = Bindings()
+                with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
+                                   decl.actor.span):
+                    self.w.line(f"return {self.expr(decl.actor)}")
+            for i, block in enumerate(decl.checkpoints):
+                self.callable_body(f"checkpoint_{phase.name}_{i}", [], block, block.span,
+                                   extra=", actor: int")
+            if decl.checkpoints:
+                with self.function(f"def checkpoints_{phase.name}(s: State, actor: int) -> None:",
+                                   decl.span):
+                    for i in range(len(decl.checkpoints)):
+                        self.w.line(f"checkpoint_{phase.name}_{i}(s, actor)")
+            for action in phase.actions:
+                self.action(action)
+            with self.function(f"def legal_{phase.name}(s: State, actor: int, out: list[Action],"
+                               " check: bool) -> None:", decl.span):
+                for action in phase.actions:
+                    self.w.line(f"legal_{action.name}(s, actor, out, check)")
+
+    # ---- actions
+    def action(self, action: ActionInfo) -> None:
+        decl = action.decl
+        w = self.w
+        params = [(name, type_) for name, type_, _ in action.params]
+        # the text
+        with self.function(f"def text_{action.name}(actor: int, args: tuple[int, ...]) -> str:",
+                           decl.span):
+            template = decl.says or "{actor} " + action.name.replace("_", " ") + "".join(
+                f" {{{name}}}" for name, _, _ in action.params)
+            parts = {"actor": "PLAYER_NAMES[actor]"}
+            for i, (name, type_, _) in enumerate(action.params):
+                parts[name] = self.display(type_, f"args[{i}]", card_as_def=True)
+            w.line(f"return {self.template(template, parts)}")
+        # the preconditions
+        self.bindings = Bindings()
+        signature = self.params(params)
+        with self.function(f"def check_{action.name}(s: State, actor: int"
+                           f"{signature}) -> str | None:", decl.span):
+            for require in action.requires:
+                w.source(require.span)
+                parts = {"actor": "PLAYER_NAMES[actor]"}
+                for name, type_ in params:
+                    parts[name] = self.display(type_, self.bindings.lookup(name))
+                with w.block(f"if {self.negated(require.cond)}:"):
+                    w.line(f"return {self.template(require.message, parts)}")
+            w.line("return None")
+        # the effects
+        self.bindings = Bindings()
+        signature = self.params(params)
+        with self.function(f"def do_{action.name}(s: State, actor: int{signature}) -> None:",
+                           decl.span, decl.doc):
+            self.statements(action.effects)
+        # enumerating the legal actions
+        self.bindings = Bindings()
+        with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
+                           "check: bool) -> None:", decl.span):
+            has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
+            if has_cards:
+                w.line("seen: set[tuple[int, ...]] = set()")
+            self.legal_loops(action, 0, has_cards)
+        # applying one
+        self.bindings = Bindings()
+        with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
+                           decl.span):
+            w.line("actor = a.actor")
+            with w.block(f"if len(a.args) != {len(action.params)}:"):
+                w.line('return "malformed action"')
+            names: list[str] = []
+            for i, (name, type_, domain) in enumerate(action.params):
+                var = self.bindings.bind(name)
+                names.append(var)
+                collection = self.domain(type_, domain)
+                if isinstance(type_, t.CardT):
+                    w.line(f"{var} = s.find_card({collection}, a.args[{i}])")
+                    with w.block(f"if {var} < 0:"):
+                        w.line(f"return 'no ' + {self.display(type_, f'a.args[{i}]', True)}"
+                               f" + ' is available'")
+                else:
+                    w.line(f"{var} = a.args[{i}]")
+                    with w.block(f"if {var} not in {collection}:"):
+                        w.line(f"return {self.display(type_, var)!s} + ' is not a choice here'"
+                               if not isinstance(type_, t.IntT) else
+                               f"return str({var}) + ' is not a choice here'")
+            args = "".join(f", {v}" for v in names)
+            w.line(f"reason = check_{action.name}(s, actor{args})")
+            with w.block("if reason is None:"):
+                w.line(f"do_{action.name}(s, actor{args})")
+            w.line("return reason")
+
+    def legal_loops(self, action: ActionInfo, i: int, has_cards: bool) -> None:
+        w = self.w
+        if i == len(action.params):
+            values = [self.bindings.lookup(name) for name, _, _ in action.params]
+            encoded = [f"s.card_def[{v}]" if isinstance(type_, t.CardT) else v
+                       for v, (_, type_, _) in zip(values, action.params, strict=True)]
+            key = "(" + "".join(f"{e}, " for e in encoded) + ")"
+            if has_cards:
+                w.line(f"key = {key}")
+                with w.block("if key in seen:"):
+                    w.line("continue" if action.params else "return")
+                w.line("seen.add(key)")
+                key = "key"
+            args = "".join(f", {v}" for v in values)
+            with w.block(f"if not check or check_{action.name}(s, actor{args}) is None:"):
+                w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
+                       f"text_{action.name}))")
+            return
+        name, type_, domain = action.params[i]
+        collection = self.domain(type_, domain)
+        var = self.bindings.bind(name)
+        with w.block(f"for {var} in {collection}:"):
+            self.legal_loops(action, i + 1, has_cards)
+
+    def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
+        if domain is not None:
+            return self.collection(domain)
+        return self.type_domain(type_)
+
+    def type_domain(self, type_: t.Type) -> str:
+        m = self.model
+        if isinstance(type_, t.PlayerT):
+            return "range(s.num_players)"
+        if isinstance(type_, t.EnumT):
+            return f"range({len(m.enums[type_.name].members)})"
+        if isinstance(type_, t.RecordT):
+            return f"range({len(m.records[type_.name].entries)})"
+        if isinstance(type_, t.NodeT):
+            return f"range({len(m.boards[type_.board].nodes)})"
+        if isinstance(type_, t.DefT):
+            offset = self.def_offset[type_.name]
+            return f"range({offset}, {offset + len(m.records[type_.name].entries)})"
+        raise AssertionError(type_)
+
+    def display(self, type_: t.Type, value: str, card_as_def: bool = False) -> str:
+        """Python source for the text a value shows in messages and action texts."""
+        if isinstance(type_, t.PlayerT):
+            return f"PLAYER_NAMES[{value}]"
+        if isinstance(type_, t.NodeT):
+            return f"N_{upper(type_.board)}_NAMES[{value}]"
+        if isinstance(type_, t.EnumT):
+            return f"E_{upper(type_.name)}_NAMES[{value}]"
+        if isinstance(type_, t.RecordT):
+            return f"R_{upper(type_.name)}_NAMES[{value}]"
+        if isinstance(type_, t.DefT) or (isinstance(type_, t.CardT) and card_as_def):
+            return f"DEF_NAMES[{value}]"
+        if isinstance(type_, t.CardT):
+            return f"DEF_NAMES[s.card_def[{value}]]"
+        if isinstance(type_, t.TextT):
+            return value
+        return f"str({value})"
+
+    def template(self, text: str, parts: dict[str, str]) -> str:
+        pieces: list[str] = []
+        position = 0
+        for start, end, name in _template_fields(text):
+            if start > position:
+                pieces.append(repr(text[position:start]))
+            pieces.append(parts[name])
+            position = end
+        if position < len(text) or not pieces:
+            pieces.append(repr(text[position:]))
+        return " + ".join(pieces)
+
+    # ---- wiring the tables into the class
+    def wiring(self) -> None:
+        m = self.model
+        w = self.w
+        w.line()
+        w.line()
+        w.line("State.GAME = " + repr(m.name))
+        w.line("State.PLAYER_NAMES = PLAYER_NAMES")
+        w.line("State.PHASES = PHASES")
+        w.line("State.DEF_NAMES = DEF_NAMES")
+        w.line("State.SLOT_OWNER = SLOT_OWNER")
+        w.line("State.SLOT_CAPACITY = SLOT_CAPACITY")
+        w.line("State.SLOT_NAMES = SLOT_NAMES")
+        w.line("State.SLOT_VISIBILITY = SLOT_VISIBILITY")
+        zones = []
+        for zone in m.zones.values():
+            dims = "(" + "".join(self.dimension_names(per) + ", " for per in zone.per) + ")"
+            zones.append(f"({zone.name!r}, Z_{upper(zone.name)}, {dims})")
+        self.tuple_assign("State.ZONES", zones)
+        self.tuple_assign("State.OPTION_FIELDS", [f"({o!r}, 'o_{o}')" for o in m.options])
+        self.tuple_assign("State.GAME_FIELDS", [
+            f"({f.name!r}, 'g_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
+            for f in m.game_fields.values()])
+        self.tuple_assign("State.PLAYER_FIELDS", [
+            f"({f.name!r}, 'p_{f.name}', {codec(f.type, m)}, {f.visibility!r}, {f.per_player})"
+            for f in m.player_fields.values()])
+        self.tuple_assign("State.NODE_FIELDS", [
+            f"({b.name!r}, N_{upper(b.name)}_NAMES, {f.name!r}, 'n_{b.name}_{f.name}', "
+            f"{codec(f.type, m)}, {f.per_player})"
+            for b in m.boards.values() for f in b.fields.values()])
+        self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
+        phases = list(m.phases.values())
+        self.tuple_assign("State.ENTER", [
+            f"enter_{p.name}" if p.decl.enter is not None else "None" for p in phases])
+        self.tuple_assign("State.DONE", [
+            f"done_{p.name}" if p.decl.done is not None else "None" for p in phases])
+        self.tuple_assign("State.ACTOR", [
+            f"actor_{p.name}" if p.decl.actor is not None else "None" for p in phases])
+        self.tuple_assign("State.PHASE_CHECKPOINTS", [
+            f"checkpoints_{p.name}" if p.decl.checkpoints else "None" for p in phases])
+        self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
+        self.tuple_assign("State.LEGAL", [
+            f"legal_{p.name}" if p.actions else "None" for p in phases])
+        w.line("State.APPLY = {")
+        for phase in phases:
+            for action in phase.actions:
+                w.line(f"    ({self.phase_index[phase.name]}, K_{upper(action.name)}): "
+                       f"apply_{action.name},")
+        w.line("}")
+        encodings: list[str] = []
+        offset = 0
+        for action in self.action_kinds:
+            params = []
+            size = 1
+            for _, type_, domain in action.params:
+                base, count = self.encoding(type_, domain)
+                params.append(f"({base}, {count})")
+                size *= count
+            encodings.append(f"({offset}, ({''.join(p + ', ' for p in params)}))")
+            offset += size
+        self.tuple_assign("State.ENCODING", encodings)
+        w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
+
+    def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
+        m = self.model
+        if isinstance(type_, t.CardT):
+            return self.def_offset[type_.name], len(m.records[type_.name].entries)
+        if isinstance(type_, t.IntT):
+            assert isinstance(domain, n.Range)
+            assert isinstance(domain.low, n.IntLit) and isinstance(domain.high, n.IntLit)
+            return domain.low.value, domain.high.value - domain.low.value + 1
+        if isinstance(type_, t.PlayerT):
+            return 0, self.max_players
+        if isinstance(type_, t.DefT):
+            return self.def_offset[type_.name], len(m.records[type_.name].entries)
+        domain_source = self.type_domain(type_)
+        return 0, int(domain_source.removeprefix("range(").removesuffix(")"))
+
+    def tuple_assign(self, target: str, items: list[str]) -> None:
+        if not items:
+            self.w.line(f"{target} = ()")
+            return
+        self.w.line(f"{target} = (")
+        for item in items:
+            self.w.line(f"    {item},")
+        self.w.line(")")
+
+    def api(self) -> None:
+        m = self.model
+        w = self.w
+        w.line()
+        options = ", ".join(
+            f"{o.name!r}: ({py_type(o.type)}, {self.constant(o.default)})"
+            for o in m.options.values())
+        w.line(f"OPTIONS: Final[dict[str, tuple[type, object]]] = {{{options}}}")
+        w.line("INFO: Final[dict[str, Any]] = {")
+        w.line(f"    'name': {m.name!r},")
+        w.line(f"    'title': {m.title!r},")
+        w.line(f"    'players': ({m.min_players}, {m.max_players}),")
+        w.line("    'player_names': PLAYER_NAMES,")
+        w.line("    'options': {name: default for name, (_, default) in OPTIONS.items()},")
+        w.line("    'phases': PHASES,")
+        w.line("    'actions': ACTIONS,")
+        w.line(f"    'source': {m.source_file!r},")
+        w.line(f"    'compiler': {VERSION!r},")
+        w.line("}")
+        w.line()
+        w.line()
+        with w.block("def new_game(\n    seed: int = 0,\n    players: int = "
+                     f"{m.min_players},\n    options: dict[str, object] | None = None,\n"
+                     "    decks: object = None,\n) -> State:"):
+            w.line('"""A new game, set up and advanced to the first decision."""')
+            with w.block(f"if not {m.min_players} <= players <= {m.max_players}:"):
+                w.line(f"raise ValueError(f'{m.name} is for {m.min_players}"
+                       f"{'' if m.min_players == m.max_players else '-' + str(m.max_players)}"
+                       f" players, not {{players}}')")
+            with w.block("if decks is not None:"):
+                w.line(f"raise ValueError('{m.name} takes no decks')")
+            w.line("s = State(seed, players, rt.merge_options(OPTIONS, options))")
+            w.line("setup(s)")
+            w.line("s.advance()")
+            w.line("return s")
+        w.line()
+        w.line()
+        with w.block("def from_json(text: str) -> State:"):
+            w.line('"""The state that State.to_json() saved."""')
+            w.line("s = State.__new__(State)")
+            w.line("s.load_json(text)")
+            w.line("return s")
+
+    # ---- statements
+    def block(self, block: n.Block) -> None:
+        with self.bindings.frame():
+            self.statements(list(block.statements))
+
+    def statements(self, statements: list[n.Stmt]) -> None:
+        if not statements:
+            self.w.line("pass")
+        for stmt in statements:
+            self.stmt(stmt)
+
+    def stmt(self, stmt: n.Stmt) -> None:
+        w = self.w
+        m = self.model
+        w.source(stmt.span)
+        if isinstance(stmt, n.Let):
+            value = self.expr(stmt.value)
+            var = self.bindings.bind(stmt.name)
+            value_type = m.type_of(stmt.value)
+            if isinstance(value_type, t.ListT) and isinstance(value_type.element, t.AnyT):
+                w.line(f"{var}: list[Any] = {value}")
+            else:
+                w.line(f"{var} = {value}")
+        elif isinstance(stmt, n.Assign):
+            target = self.lvalue(stmt.target)
+            w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
+        elif isinstance(stmt, n.CallStmt):
+            w.line(self.expr(stmt.call))
+        elif isinstance(stmt, n.If):
+            for i, (cond, body) in enumerate(stmt.branches):
+                with w.block(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:"):
+                    self.block(body)
+            if stmt.otherwise is not None:
+                with w.block("else:"):
+                    self.block(stmt.otherwise)
+        elif isinstance(stmt, n.For):
+            self.for_stmt(stmt)
+        elif isinstance(stmt, n.Repeat):
+            with w.block(f"for _ in range({self.expr(stmt.count)}):"):
+                self.block(stmt.body)
+        elif isinstance(stmt, n.Move):
+            top = "True" if stmt.end == "top" else "False"
+            what_type = m.type_of(stmt.what)
+            dest = self.expr(stmt.dest)
+            if isinstance(what_type, t.CardT):
+                w.line(f"s.move({self.expr(stmt.what)}, {dest}, {top})")
+            else:
+                w.line(f"s.move_all({self.collection(stmt.what)}, {dest}, {top})")
+        elif isinstance(stmt, n.Draw):
+            w.line(f"s.draw({self.expr(stmt.count)}, {self.expr(stmt.source)}, "
+                   f"{self.expr(stmt.dest)})")
+        elif isinstance(stmt, n.Shuffle):
+            w.line(f"s.rng.shuffle({self.collection(stmt.zone)})")
+        elif isinstance(stmt, n.Create):
+            w.line(f"s.create({self.expr(stmt.what)}, {self.expr(stmt.dest)})")
+        elif isinstance(stmt, n.Reveal):
+            if isinstance(m.type_of(stmt.what), t.CardT):
+                w.line(f"s.card_up[{self.expr(stmt.what)}] = True")
+            else:
+                w.line(f"s.reveal({self.collection(stmt.what)})")
+        elif isinstance(stmt, n.Goto):
+            w.line(f"s.goto({self.phase_index[stmt.phase]})  # {stmt.phase}")
+        elif isinstance(stmt, n.Win):
+            w.line(f"s.win({self.expr(stmt.player)})")
+        elif isinstance(stmt, n.Lose):
+            w.line(f"s.lose({self.expr(stmt.player)})")
+        elif isinstance(stmt, n.DrawGame):
+            w.line("s.end_draw()")
+        elif isinstance(stmt, n.Raise):
+            args = "".join(f", {self.expr(a)}" for a in stmt.args)
+            w.line(f"raise_{stmt.event}(s{args})")
+        else:  # pragma: no cover - requires are compiled into check_ functions
+            raise AssertionError(type(stmt).__name__)
+
+    def for_stmt(self, stmt: n.For) -> None:
+        w = self.w
+        domain_type = self.model.type_of(stmt.domain)
+        collection = self.collection(stmt.domain)
+        if isinstance(domain_type, t.ZoneT):
+            collection = f"list({collection})"  # the body may move cards out of the zone
+        with self.bindings.frame():
+            var = self.bindings.bind(stmt.var)
+            if stmt.order_by is not None:
+                where = f" if {self.expr(stmt.where)}" if stmt.where is not None else ""
+                items = f"[{var} for {var} in {collection}{where}]"
+                reverse = ", reverse=True" if stmt.descending else ""
+                header = (f"for {var} in sorted({items}, key=lambda {var}: "
+                          f"{self.expr(stmt.order_by)}{reverse}):")
+                with w.block(header):
+                    self.block(stmt.body)
+            elif stmt.where is not None:
+                with w.block(f"for {var} in {collection}:"), \
+                        w.block(f"if {self.expr(stmt.where)}:"):
+                    self.block(stmt.body)
+            else:
+                with w.block(f"for {var} in {collection}:"):
+                    self.block(stmt.body)
+
+    def lvalue(self, target: n.Expr) -> str:
+        symbol = self.model.symbols.get(id(target), ("",))
+        if isinstance(target, n.Name):
+            if symbol[0] == "local":
+                return self.bindings.lookup(target.id)
+            return f"s.g_{target.id}"
+        return self.expr(target, narrow=False)
+
+    # ---- expressions
+    def collection(self, expr: n.Expr) -> str:
+        """Python source for iterating the value of expr."""
+        type_ = self.model.type_of(expr)
+        source = self.expr(expr)
+        if isinstance(type_, t.ZoneT):
+            return f"s.zones[{source}]"
+        return source
+
+    def expr(self, e: n.Expr, state: str = "s", narrow: bool = True) -> str:
+        source = self._expr(e, state)
+        if narrow and id(e) in self.model.narrowed:
+            return f"rt.some({source})"
+        return source
+
+    def _expr(self, e: n.Expr, s: str) -> str:
+        m = self.model
+        symbol = m.symbols.get(id(e), ("",))
+        if isinstance(e, n.IntLit):
+            return str(e.value)
+        if isinstance(e, n.StrLit):
+            return repr(e.value)
+        if isinstance(e, n.BoolLit):
+            return "True" if e.value else "False"
+        if isinstance(e, n.NoneLit):
+            return "None"
+        if isinstance(e, n.ActorRef):
+            return "actor"
+        if isinstance(e, n.PlayersRef):
+            return f"range({s}.num_players)"
+        if isinstance(e, n.Name):
+            kind = symbol[0]
+            if kind == "local":
+                return self.bindings.lookup(e.id)
+            if kind == "option":
+                return f"{s}.o_{e.id}"
+            if kind == "game_field":
+                return f"{s}.g_{e.id}"
+            if kind in ("player", "node", "enum_member"):
+                return symbol[-1]
+            if kind == "entry":
+                record = m.records[symbol[1]]
+                offset = self.def_offset.get(record.name, 0) if record.is_card else 0
+                return str(offset + int(symbol[2]))
+            if kind == "zone":
+                return f"Z_{upper(e.id)}"
+            if kind == "domain":
+                element = m.type_of(e)
+                assert isinstance(element, t.ListT)
+                return self.type_domain(element.element)
+            raise AssertionError(f"unresolved name {e.id}")
+        if isinstance(e, n.ListLit):
+            return "[" + ", ".join(self.expr(item, s) for item in e.items) + "]"
+        if isinstance(e, n.Attribute):
+            return self.attribute(e, symbol, s)
+        if isinstance(e, n.Index):
+            if symbol[0] == "zone_index":
+                return self.zone_slot(symbol[1], e.keys, s)
+            return f"{self.expr(e.obj, s)}[{self.expr(e.keys[0], s)}]"
+        if isinstance(e, n.Call):
+            return self.call(e, symbol, s)
+        if isinstance(e, n.Aggregate):
+            return self.aggregate(e, s)
+        if isinstance(e, n.Conditional):
+            return (f"({self.expr(e.then, s)} if {self.expr(e.cond, s)} "
+                    f"else {self.expr(e.otherwise, s)})")
+        if isinstance(e, n.BinaryOp):
+            return self.binary(e, s)
+        if isinstance(e, n.Not):
+            return f"(not {self.expr(e.operand, s)})"
+        if isinstance(e, n.Negate):
+            return f"(-{self.expr(e.operand, s)})"
+        if isinstance(e, n.Range):
+            return f"range({self.expr(e.low, s)}, {self.expr(e.high, s)} + 1)"
+        raise AssertionError(type(e).__name__)  # pragma: no cover
+
+    def attribute(self, e: n.Attribute, symbol: tuple[str, ...], s: str) -> str:
+        m = self.model
+        obj = self.expr(e.obj, s)
+        kind = symbol[0]
+        if kind == "player_field":
+            return f"{s}.p_{e.name}[{obj}]"
+        if kind == "node_field":
+            return f"{s}.n_{symbol[1]}_{e.name}[{obj}]"
+        if kind == "record_field":
+            return f"R_{upper(symbol[1])}_{upper(e.name)}[{obj}]"
+        if kind == "card_field":
+            return f"C_{upper(symbol[1])}_{upper(e.name)}[{s}.card_def[{obj}]]"
+        if kind == "def_field":
+            return f"C_{upper(symbol[1])}_{upper(e.name)}[{obj}]"
+        if kind == "card_owner":
+            return f"{s}.card_owner[{obj}]"
+        if kind == "name_of":
+            return self.display(m.type_of(e.obj), obj).replace("s.card_def", f"{s}.card_def")
+        raise AssertionError(f"unresolved field {e.name}")
+
+    def zone_slot(self, zone: str, keys: tuple[n.Expr, ...], s: str) -> str:
+        dims = self.zone_dims[zone]
+        index = ""
+        for i, key in enumerate(keys):
+            value = self.expr(key, s)
+            index = value if i == 0 else f"({index}) * {dims[i]} + {value}"
+        return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
+
+    def call(self, e: n.Call, symbol: tuple[str, ...], s: str) -> str:
+        m = self.model
+        args = [self.expr(a, s) for a in e.args]
+        if symbol[0] == "function":
+            return f"f_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+        if symbol[0] == "procedure":
+            return f"p_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+        name = e.func
+        coll = [self.collection(a) for a in e.args] if name in (
+            "size", "empty", "first", "last", "shuffled") else []
+        if name == "size":
+            return f"len({coll[0]})"
+        if name == "empty":
+            return f"(not {coll[0]})"
+        if name in ("first", "last"):
+            return f"rt.{name}({coll[0]})"
+        if name == "shuffled":
+            return f"{s}.rng.shuffled({coll[0]})"
+        if name == "opponent":
+            if self.max_players == 2:
+                return f"(1 - {args[0]})"
+            return f"(({args[0]}) + 1) % {s}.num_players"
+        if name == "next_player":
+            return f"(({args[0]}) + 1) % {s}.num_players"
+        if name in ("abs", "min", "max"):
+            return f"{name}({', '.join(args)})"
+        if name == "roll":
+            return f"{s}.rng.roll({args[0]})"
+        if name == "flip":
+            return f"{s}.rng.flip()"
+        node_type = m.type_of(e.args[0]) if e.args else None
+        board = upper(node_type.board) if isinstance(node_type, t.NodeT) else ""
+        if name == "neighbours":
+            return f"N_{board}_NEIGHBOURS[{args[0]}]"
+        if name == "adjacent":
+            return f"({args[1]} in N_{board}_NEIGHBOURS[{args[0]}])"
+        if name == "distance":
+            return f"N_{board}_DISTANCE[{args[0]}][{args[1]}]"
+        if name == "within":
+            return (f"[x for x, d in enumerate(N_{board}_DISTANCE[{args[0]}]) "
+                    f"if 0 <= d <= {args[1]}]")
+        raise AssertionError(name)
+
+    def aggregate(self, e: n.Aggregate, s: str) -> str:
+        collection = self.collection(e.domain)
+        with self.bindings.frame():
+            var = self.bindings.bind(e.var)
+            where = f" if {self.expr(e.where, s)}" if e.where is not None else ""
+            element = self.expr(e.element, s)
+            loop = f"for {var} in {collection}{where}"
+            self.bindings.used.discard(var)  # comprehension variables have their own scope
+        func = e.func
+        if func == "sum":
+            return f"sum({element} {loop})"
+        if func == "count":
+            return f"sum(1 {loop})"
+        if func in ("min", "max"):
+            return f"{func}(({element} {loop}), default=0)"
+        if func in ("any", "all"):
+            return f"{func}({element} {loop})"
+        if func == "first":
+            return f"next(({element} {loop}), None)"
+        return f"[{element} {loop}]"
+
+    def negated(self, e: n.Expr) -> str:
+        """Python source that is true exactly when e is false, without double negations."""
+        flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+        if isinstance(e, n.Not):
+            return self.expr(e.operand)
+        if isinstance(e, n.BinaryOp) and e.op in flipped:
+            return self.expr(n.BinaryOp(flipped[e.op], e.left, e.right, span=e.span))
+        if isinstance(e, n.Call) and e.func == "empty" and not self.model.narrowed & {id(e)}:
+            return self.collection(e.args[0])
+        return f"not {self.expr(e)}"
+
+    def binary(self, e: n.BinaryOp, s: str) -> str:
+        m = self.model
+        op = e.op
+        if op in ("==", "!=") and (isinstance(e.left, n.NoneLit) or isinstance(e.right, n.NoneLit)):
+            other = e.right if isinstance(e.left, n.NoneLit) else e.left
+            return f"({self.expr(other, s, narrow=False)} {'is' if op == '==' else 'is not'} None)"
+        if op == "in":
+            return f"({self.expr(e.left, s)} in {self.collection(e.right)})"
+        left_type = m.type_of(e.left)
+        if op == "+" and t.element_type(left_type) is not None:
+            return f"[*{self.collection(e.left)}, *{self.collection(e.right)}]"
+        python_op = {"/": "//"}.get(op, op)
+        return f"({self.expr(e.left, s)} {python_op} {self.expr(e.right, s)})"
+
+
+def _template_fields(text: str) -> list[tuple[int, int, str]]:
+    from compiler.typecheck import TEMPLATE_FIELD
+
+    return [(match.start(), match.end(), match.group(1)) for match in TEMPLATE_FIELD.finditer(text)]
+
+
+def _docstring(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').replace("\n", " ")
+
+
+def generate_python(model: GameModel) -> str:
+    return PythonGenerator(model).generate()

@@ -1,0 +1,959 @@
+"""Pass 2 — typecheck: resolve every name in its scope and give every expression a type.
+
+Records, in the model, the type of each expression and what each name, attribute, index and call
+refers to, for the generators. Errors are collected; an expression with an error gets the type
+`?`, which fits everywhere, so one mistake does not cascade into many.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from compiler import types as t
+from compiler.model import ActionInfo, GameModel
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.source import Span
+
+AGGREGATES = {"sum", "count", "min", "max", "any", "all", "first", "list"}
+BUILTINS = {
+    "size": "size(zone or list) -> int",
+    "empty": "empty(zone or list) -> bool",
+    "first": "first(zone or list) -> element?",
+    "last": "last(zone or list) -> element?",
+    "opponent": "opponent(player) -> player",
+    "next_player": "next_player(player) -> player",
+    "abs": "abs(int) -> int",
+    "min": "min(int, int, ...) -> int",
+    "max": "max(int, int, ...) -> int",
+    "roll": "roll(sides: int) -> int, from 1 to sides",
+    "flip": "flip() -> bool, a coin flip",
+    "shuffled": "shuffled(list) -> list in random order",
+    "neighbours": "neighbours(node) -> list of node",
+    "adjacent": "adjacent(node, node) -> bool",
+    "distance": "distance(node, node) -> int",
+    "within": "within(node, radius: int) -> list of node",
+}
+TEMPLATE_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass
+class Scope:
+    names: dict[str, tuple[t.Type, str]] = field(default_factory=dict)  # type, kind
+    narrowed: dict[str, t.Type] = field(default_factory=dict)
+    parent: Scope | None = None
+
+    def lookup(self, name: str) -> tuple[t.Type, str] | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def narrowed_type(self, key: str) -> t.Type | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if key in scope.narrowed:
+                return scope.narrowed[key]
+            scope = scope.parent
+        return None
+
+    def child(self) -> Scope:
+        return Scope(parent=self)
+
+    def all_names(self) -> list[str]:
+        names: list[str] = []
+        scope: Scope | None = self
+        while scope is not None:
+            names.extend(scope.names)
+            scope = scope.parent
+        return names
+
+
+@dataclass(frozen=True)
+class Context:
+    kind: str  # setup, enter, done, action, checkpoint, procedure, function, trigger, constant
+    actor: bool = False
+    effects: bool = True
+
+
+def narrowing_key(expr: n.Expr) -> str | None:
+    """Names and one-step attributes of names (`x`, `p.warlord`) can be narrowed."""
+    if isinstance(expr, n.Name):
+        return expr.id
+    if isinstance(expr, n.Attribute) and isinstance(expr.obj, n.Name):
+        return f"{expr.obj.id}.{expr.name}"
+    return None
+
+
+def narrowings(cond: n.Expr) -> list[str]:
+    """The paths a condition proves are not none when it holds."""
+    if isinstance(cond, n.BinaryOp):
+        if cond.op == "and":
+            return narrowings(cond.left) + narrowings(cond.right)
+        if cond.op == "!=":
+            if isinstance(cond.right, n.NoneLit):
+                key = narrowing_key(cond.left)
+            elif isinstance(cond.left, n.NoneLit):
+                key = narrowing_key(cond.right)
+            else:
+                key = None
+            return [key] if key else []
+    return []
+
+
+class Checker:
+    def __init__(self, model: GameModel, diagnostics: Diagnostics) -> None:
+        self.model = model
+        self.diagnostics = diagnostics
+        self.calls: dict[str, set[str]] = {}  # callable → callables its body calls
+        self.current: str | None = None
+
+    # ---- reporting helpers
+    def error(self, code: str, span: Span, message: str, hint: str | None = None) -> t.Type:
+        self.diagnostics.add(code, span, message, hint=hint)
+        return t.ANY
+
+    def expect(self, expr: n.Expr, actual: t.Type, wanted: t.Type, what: str) -> None:
+        if not t.assignable(actual, wanted):
+            if isinstance(actual, t.OptionT) and t.assignable(actual.inner, wanted):
+                self.error(
+                    "E0202",
+                    expr.span,
+                    f"{what} may be none here, but {wanted} is required",
+                    hint="test it first: if x != none { ... }",
+                )
+            else:
+                self.error("E0201", expr.span, f"{what} must be {wanted}, not {actual}")
+
+    @contextmanager
+    def body_of(self, name: str) -> Iterator[None]:
+        previous, self.current = self.current, name
+        self.calls.setdefault(name, set())
+        try:
+            yield
+        finally:
+            self.current = previous
+
+    # ---- the pass
+    def run(self) -> None:
+        m = self.model
+        constant = Context("constant", effects=False)
+        for option in m.options.values():
+            actual = self.expr(option.default, Scope(), constant)
+            if not t.assignable(actual, option.type):
+                self.error(
+                    "E0209",
+                    option.default.span,
+                    f"option '{option.name}' is {option.type}, its default is {actual}",
+                )
+        for record in m.records.values():
+            for entry in record.entries:
+                for name, value in entry.values.items():
+                    info = record.fields[name]
+                    self.expect(value, self.expr(value, Scope(), constant), info.type,
+                                f"field '{name}'")
+            self.field_defaults(record.fields.values())
+        for board in m.boards.values():
+            self.field_defaults(board.fields.values())
+        self.field_defaults(m.game_fields.values())
+        self.field_defaults(m.player_fields.values())
+        for function in m.functions.values():
+            body = function.decl
+            assert isinstance(body, n.FunctionDecl)
+            with self.body_of(function.name):
+                scope = self.params_scope(function.params)
+                actual = self.expr(body.body, scope, Context("function", effects=False))
+                if function.returns is not None:
+                    self.expect(body.body, actual, function.returns,
+                                f"the result of '{function.name}'")
+        for procedure in m.procedures.values():
+            proc = procedure.decl
+            assert isinstance(proc, n.ProcedureDecl)
+            with self.body_of(procedure.name):
+                self.block(proc.body, self.params_scope(procedure.params), Context("procedure"))
+        for trigger in m.triggers:
+            event = m.events.get(trigger.event)
+            if event is None:
+                self.error(
+                    "E0101",
+                    trigger.event_span,
+                    f"unknown event '{trigger.event}'",
+                    hint=did_you_mean(trigger.event, m.events),
+                )
+                params: list[tuple[str, t.Type]] = []
+            else:
+                params = event.params
+            with self.body_of(f"trigger {trigger.name}"):
+                scope = self.params_scope(params)
+                if trigger.when is not None:
+                    self.condition(trigger.when, scope, Context("trigger", effects=False))
+                self.block(trigger.body, scope, Context("trigger"))
+        for checkpoint in m.checkpoints:
+            with self.body_of(f"checkpoint {checkpoint.name}"):
+                self.block(checkpoint.body, Scope(), Context("checkpoint"))
+        if m.setup is not None:
+            with self.body_of("setup"):
+                self.block(m.setup.body, Scope(), Context("setup"))
+        for phase in m.phases.values():
+            decl = phase.decl
+            with self.body_of(f"phase {phase.name}"):
+                if decl.enter is not None:
+                    self.block(decl.enter, Scope(), Context("enter"))
+                if decl.actor is not None:
+                    actual = self.expr(decl.actor, Scope(), Context("actor", effects=False))
+                    self.expect(decl.actor, actual, t.optional(t.PLAYER), "the actor")
+                if decl.done is not None:
+                    self.block(decl.done, Scope(), Context("done"))
+                for checkpoint_block in decl.checkpoints:
+                    self.block(checkpoint_block, Scope(), Context("checkpoint", actor=True))
+                for action in phase.actions:
+                    self.action(action)
+        self.recursion()
+
+    def field_defaults(self, fields: object) -> None:
+        from compiler.model import FieldInfo
+
+        assert not isinstance(fields, str)
+        for info in fields:  # type: ignore[attr-defined]
+            assert isinstance(info, FieldInfo)
+            if info.default is None:
+                continue
+            actual = self.expr(info.default, Scope(), Context("constant", effects=False))
+            self.expect(info.default, actual, info.type, f"the default of '{info.name}'")
+
+    def params_scope(self, params: list[tuple[str, t.Type]]) -> Scope:
+        scope = Scope()
+        for name, type_ in params:
+            scope.names[name] = (type_, "param")
+        return scope
+
+    # ---- actions
+    def action(self, action: ActionInfo) -> None:
+        decl = action.decl
+        ctx = Context("action", actor=True)
+        scope = Scope()
+        for (name, type_, domain), param in zip(action.params, decl.params, strict=True):
+            if domain is not None:
+                domain_type = self.expr(domain, scope, Context("action", actor=True,
+                                                              effects=False))
+                element = t.element_type(domain_type)
+                if element is None:
+                    self.error("E0205", domain.span, f"a parameter's domain must be a "
+                               f"collection, not {domain_type}")
+                elif not t.assignable(element, type_):
+                    self.error("E0201", domain.span,
+                               f"'{name}' is {type_} but its domain holds {element}")
+                if isinstance(type_, t.IntT) and not (
+                    isinstance(domain, n.Range)
+                    and isinstance(domain.low, n.IntLit)
+                    and isinstance(domain.high, n.IntLit)
+                ):
+                    self.error("E0201", domain.span,
+                               "an int parameter's domain must be a range of numbers, like 1..3")
+            elif not isinstance(type_, (t.PlayerT, t.EnumT, t.RecordT, t.NodeT, t.AnyT)):
+                self.error(
+                    "E0205",
+                    param.span,
+                    f"parameter '{name}' of type {type_} needs a domain: '{name}: {type_} in ...'",
+                )
+            scope.names[name] = (type_, "param")
+        names = {name for name, _, _ in action.params} | {"actor"}
+        if decl.says is not None and decl.says_span is not None:
+            self.template(decl.says, decl.says_span, names)
+        leading = True
+        with self.body_of(f"action {action.name}"):
+            for stmt in decl.body.statements:
+                if isinstance(stmt, n.Require) and leading:
+                    self.condition(stmt.cond, scope, Context("action", actor=True, effects=False))
+                    self.template(stmt.message, stmt.span, names)
+                    action.requires.append(stmt)
+                    continue
+                leading = False
+                action.effects.append(stmt)
+                self.stmt(stmt, scope, ctx)
+
+    def template(self, text: str, span: Span, names: set[str]) -> None:
+        for match in TEMPLATE_FIELD.finditer(text):
+            if match.group(1) not in names:
+                self.error(
+                    "E0210",
+                    span,
+                    f"'{{{match.group(1)}}}' in the text is not a parameter of the action",
+                    hint=did_you_mean(match.group(1), names)
+                    or "use {actor} or a parameter's name",
+                )
+
+    # ---- statements
+    def block(self, block: n.Block, scope: Scope, ctx: Context) -> None:
+        inner = scope.child()
+        for stmt in block.statements:
+            self.stmt(stmt, inner, ctx)
+
+    def condition(self, expr: n.Expr, scope: Scope, ctx: Context) -> None:
+        actual = self.expr(expr, scope, ctx)
+        self.expect(expr, actual, t.BOOL, "the condition")
+
+    def narrowed_scope(self, cond: n.Expr, scope: Scope) -> Scope:
+        inner = scope.child()
+        for key in narrowings(cond):
+            base = self.path_type(key, scope)
+            if isinstance(base, t.OptionT):
+                inner.narrowed[key] = base.inner
+        return inner
+
+    def path_type(self, key: str, scope: Scope) -> t.Type | None:
+        head, _, attr = key.partition(".")
+        found = scope.lookup(head)
+        base: t.Type | None
+        if found is not None:
+            base = found[0]
+        elif head in self.model.game_fields and not attr:
+            base = self.model.game_fields[head].type
+        else:
+            return None
+        if not attr:
+            return scope.narrowed_type(key) or base
+        return self.field_type(t.strip_optional(base), attr)
+
+    def field_type(self, base: t.Type, attr: str) -> t.Type | None:
+        m = self.model
+        info = None
+        if isinstance(base, t.PlayerT):
+            info = m.player_fields.get(attr)
+        elif isinstance(base, t.NodeT) and base.board in m.boards:
+            info = m.boards[base.board].fields.get(attr)
+        elif isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name in m.records:
+            info = m.records[base.name].fields.get(attr)
+        if info is None:
+            return None
+        return t.PerPlayerT(info.type) if info.per_player else info.type
+
+    def stmt(self, stmt: n.Stmt, scope: Scope, ctx: Context) -> None:
+        m = self.model
+        if not ctx.effects:
+            self.error("E0207", stmt.span, "statements are not allowed here")
+            return
+        if isinstance(stmt, n.Let):
+            value = self.expr(stmt.value, scope, ctx)
+            if isinstance(value, t.NoneT):
+                self.error("E0201", stmt.value.span, "cannot tell the type of 'none' here",
+                           hint="give the variable a value of its real type first")
+            scope.names[stmt.name] = (value, "let")
+        elif isinstance(stmt, n.Assign):
+            self.assign(stmt, scope, ctx)
+        elif isinstance(stmt, n.CallStmt):
+            call = stmt.call
+            if isinstance(call, n.Call) and call.func in m.procedures:
+                self.call_procedure(call, scope, ctx)
+            elif isinstance(call, n.Call) and call.func not in (
+                m.functions.keys() | BUILTINS.keys() | AGGREGATES | {"<expression>"}
+            ):
+                for arg in call.args:
+                    self.expr(arg, scope, ctx)
+                self.error("E0101", call.func_span, f"unknown procedure '{call.func}'",
+                           hint=did_you_mean(call.func, [*m.procedures, *m.functions]))
+            else:
+                if isinstance(call, n.Call | n.Aggregate):
+                    self.expr(call, scope, ctx)
+                what = (
+                    f"the result of '{call.func}' is not used"
+                    if isinstance(call, n.Call) and call.func in m.functions | BUILTINS
+                    else "this expression does nothing on its own"
+                )
+                self.error("E0402", stmt.span, what,
+                           hint="only procedure calls can stand alone as statements")
+        elif isinstance(stmt, n.If):
+            for cond, body in stmt.branches:
+                self.condition(cond, scope, ctx)
+                self.block(body, self.narrowed_scope(cond, scope), ctx)
+            if stmt.otherwise is not None:
+                self.block(stmt.otherwise, scope, ctx)
+        elif isinstance(stmt, n.For):
+            element = self.iterable(stmt.domain, scope, ctx)
+            inner = scope.child()
+            inner.names[stmt.var] = (element, "loop")
+            if stmt.where is not None:
+                self.condition(stmt.where, inner, ctx)
+                inner = self.narrowed_scope(stmt.where, inner)
+            if stmt.order_by is not None:
+                key = self.expr(stmt.order_by, inner, ctx)
+                self.expect(stmt.order_by, key, t.INT, "the sort key")
+            self.block(stmt.body, inner, ctx)
+        elif isinstance(stmt, n.Repeat):
+            self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
+            self.block(stmt.body, scope, ctx)
+        elif isinstance(stmt, n.Move):
+            moved = self.expr(stmt.what, scope, ctx)
+            dest = self.zone(stmt.dest, scope, ctx)
+            card = (
+                moved if isinstance(moved, t.CardT)
+                else t.CardT(moved.card_type) if isinstance(moved, t.ZoneT)
+                else moved.element if isinstance(moved, t.ListT) else moved
+            )
+            if not isinstance(card, (t.CardT, t.AnyT)):
+                self.error("E0201", stmt.what.span,
+                           f"only cards can be moved, not {moved}",
+                           hint="move a card, a zone's cards, or a list of cards")
+            elif dest is not None and isinstance(card, t.CardT) and card.name != dest.card_type:
+                self.error("E0201", stmt.dest.span,
+                           f"zone '{dest.zone}' holds {dest.card_type}, not {card.name}")
+        elif isinstance(stmt, n.Draw):
+            self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
+            source = self.zone(stmt.source, scope, ctx)
+            dest = self.zone(stmt.dest, scope, ctx)
+            if source and dest and source.card_type != dest.card_type:
+                self.error("E0201", stmt.dest.span,
+                           f"cannot draw {source.card_type} into a zone of {dest.card_type}")
+        elif isinstance(stmt, n.Shuffle):
+            self.zone(stmt.zone, scope, ctx)
+        elif isinstance(stmt, n.Create):
+            created = self.expr(stmt.what, scope, ctx)
+            into = self.zone(stmt.dest, scope, ctx)
+            if not isinstance(created, (t.DefT, t.AnyT)):
+                self.error("E0201", stmt.what.span,
+                           f"'create' needs a card definition, not {created}",
+                           hint="iterate the card type: for d in Tile { create d into ... }")
+            elif (into is not None and isinstance(created, t.DefT)
+                    and created.name != into.card_type):
+                self.error("E0201", stmt.dest.span,
+                           f"zone '{into.zone}' holds {into.card_type}, not {created.name}")
+        elif isinstance(stmt, n.Reveal):
+            revealed = self.expr(stmt.what, scope, ctx)
+            if not isinstance(revealed, (t.ZoneT, t.CardT, t.AnyT)):
+                self.error("E0201", stmt.what.span,
+                           f"only zones and cards are revealed, not {revealed}")
+        elif isinstance(stmt, n.Goto):
+            if stmt.phase not in m.phases:
+                self.error("E0105", stmt.span, f"unknown phase '{stmt.phase}'",
+                           hint=did_you_mean(stmt.phase, m.phases))
+        elif isinstance(stmt, (n.Win, n.Lose)):
+            self.expect(stmt.player, self.expr(stmt.player, scope, ctx), t.PLAYER, "the player")
+        elif isinstance(stmt, n.DrawGame):
+            pass
+        elif isinstance(stmt, n.Raise):
+            event = m.events.get(stmt.event)
+            if event is None:
+                self.error("E0101", stmt.span, f"unknown event '{stmt.event}'",
+                           hint=did_you_mean(stmt.event, m.events))
+                for arg in stmt.args:
+                    self.expr(arg, scope, ctx)
+            else:
+                self.arguments(stmt.event, event.params, stmt.args, stmt.span, scope, ctx)
+        elif isinstance(stmt, n.Require):
+            self.error("E0207", stmt.span,
+                       "'require' may only open an action, before its effects",
+                       hint="move it to the top of the action")
+        else:  # pragma: no cover - every statement class is handled above
+            raise AssertionError(type(stmt).__name__)
+
+    def assign(self, stmt: n.Assign, scope: Scope, ctx: Context) -> None:
+        target = stmt.target
+        value = self.expr(stmt.value, scope, ctx)
+        target_type: t.Type | None = None
+        if isinstance(target, n.Name):
+            found = scope.lookup(target.id)
+            if found is not None:
+                if found[1] != "let":
+                    self.error("E0204", target.span,
+                               f"{found[1]} '{target.id}' cannot be assigned",
+                               hint="copy it into a variable with let")
+                    return
+                target_type = found[0]
+                self.model.symbols[id(target)] = ("local", target.id)
+                self.model.types[id(target)] = target_type
+            elif target.id in self.model.game_fields:
+                target_type = self.model.game_fields[target.id].type
+                self.model.symbols[id(target)] = ("game_field", target.id)
+                self.model.types[id(target)] = target_type
+            else:
+                self.expr(target, scope, ctx)
+                if id(target) in self.model.types:
+                    self.error("E0204", target.span, f"'{target.id}' cannot be assigned")
+                return
+        elif isinstance(target, (n.Attribute, n.Index)):
+            target_type = self.expr(target, scope, ctx)
+            symbol = self.model.symbols.get(id(target), ("",))
+            assignable_field = symbol[0] in ("player_field", "node_field")
+            if isinstance(target, n.Index):
+                base = self.model.symbols.get(id(target.obj), ("",))
+                assignable_field = symbol[0] == "per_player_index" and base[0] in (
+                    "player_field", "node_field")
+            if isinstance(target_type, t.PerPlayerT):
+                self.error("E0204", target.span, "index a 'per player' field with a player")
+                return
+            if not assignable_field and not isinstance(target_type, t.AnyT):
+                self.error("E0204", target.span,
+                           "only fields of the game, of players and of board nodes can be "
+                           "assigned; card and record fields are fixed data")
+                return
+        else:
+            self.error("E0204", target.span, "this cannot be assigned")
+            return
+        if stmt.op in ("+=", "-="):
+            self.expect(target, target_type, t.INT, f"the target of '{stmt.op}'")
+            self.expect(stmt.value, value, t.INT, f"the value of '{stmt.op}'")
+        else:
+            self.expect(stmt.value, value, target_type, "the assigned value")
+
+    def call_procedure(self, call: n.Call, scope: Scope, ctx: Context) -> None:
+        info = self.model.procedures[call.func]
+        self.model.symbols[id(call)] = ("procedure", call.func)
+        if self.current is not None:
+            self.calls[self.current].add(call.func)
+        self.arguments(call.func, info.params, call.args, call.span, scope, ctx)
+
+    def arguments(
+        self,
+        name: str,
+        params: list[tuple[str, t.Type]],
+        args: tuple[n.Expr, ...],
+        span: Span,
+        scope: Scope,
+        ctx: Context,
+    ) -> None:
+        actual = [self.expr(arg, scope, ctx) for arg in args]
+        if len(args) != len(params):
+            self.error("E0203", span,
+                       f"'{name}' takes {len(params)} argument{'s' * (len(params) != 1)}, "
+                       f"{len(args)} given",
+                       hint=f"{name}(" + ", ".join(f"{p}: {ty}" for p, ty in params) + ")")
+            return
+        for arg, type_, (pname, wanted) in zip(args, actual, params, strict=True):
+            self.expect(arg, type_, wanted, f"argument '{pname}'")
+
+    def zone(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.ZoneT | None:
+        actual = self.expr(expr, scope, ctx)
+        if isinstance(actual, t.ZoneT):
+            return actual
+        if isinstance(actual, t.ZoneFamilyT):
+            per = self.model.zones[actual.zone].per
+            self.error("E0208", expr.span,
+                       f"zone '{actual.zone}' is per {' per '.join(per)}: index it",
+                       hint=f"{actual.zone}[" + ", ".join(per) + "]")
+        elif not isinstance(actual, t.AnyT):
+            self.error("E0201", expr.span, f"a zone is needed here, not {actual}")
+        return None
+
+    def iterable(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.Type:
+        actual = self.expr(expr, scope, ctx)
+        element = t.element_type(actual)
+        if element is None:
+            if isinstance(actual, t.ZoneFamilyT):
+                self.zone(expr, scope, ctx)
+            else:
+                self.error("E0205", expr.span, f"{actual} cannot be iterated",
+                           hint="iterate a zone, a list, a type, players or a range a..b")
+            return t.ANY
+        return element
+
+    # ---- expressions
+    def expr(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.Type:
+        result = self._expr(expr, scope, ctx)
+        self.model.types[id(expr)] = result
+        return result
+
+    def _expr(self, e: n.Expr, scope: Scope, ctx: Context) -> t.Type:
+        if isinstance(e, n.IntLit):
+            return t.INT
+        if isinstance(e, n.StrLit):
+            return t.TEXT
+        if isinstance(e, n.BoolLit):
+            return t.BOOL
+        if isinstance(e, n.NoneLit):
+            return t.NONE
+        if isinstance(e, n.Name):
+            return self.name(e, scope, ctx)
+        if isinstance(e, n.ActorRef):
+            if not ctx.actor:
+                return self.error("E0207", e.span,
+                                  "'actor' is only known inside an action",
+                                  hint="pass the player as a parameter")
+            return t.PLAYER
+        if isinstance(e, n.PlayersRef):
+            return t.ListT(t.PLAYER)
+        if isinstance(e, n.ListLit):
+            items = [self.expr(item, scope, ctx) for item in e.items]
+            element: t.Type = t.ANY
+            for item_expr, item in zip(e.items, items, strict=True):
+                if isinstance(element, t.AnyT):
+                    element = item
+                elif not t.assignable(item, element):
+                    self.error("E0201", item_expr.span,
+                               f"list items must share a type: {item} among {element}")
+            return t.ListT(element)
+        if isinstance(e, n.Attribute):
+            return self.attribute(e, scope, ctx)
+        if isinstance(e, n.Index):
+            return self.index(e, scope, ctx)
+        if isinstance(e, n.Call):
+            return self.call(e, scope, ctx)
+        if isinstance(e, n.Aggregate):
+            return self.aggregate(e, scope, ctx)
+        if isinstance(e, n.Conditional):
+            self.condition(e.cond, scope, ctx)
+            then = self.expr(e.then, self.narrowed_scope(e.cond, scope), ctx)
+            otherwise = self.expr(e.otherwise, scope, ctx)
+            return self.unify(then, otherwise, e.otherwise)
+        if isinstance(e, n.BinaryOp):
+            return self.binary(e, scope, ctx)
+        if isinstance(e, n.Not):
+            self.condition(e.operand, scope, ctx)
+            return t.BOOL
+        if isinstance(e, n.Negate):
+            self.expect(e.operand, self.expr(e.operand, scope, ctx), t.INT, "the operand of '-'")
+            return t.INT
+        if isinstance(e, n.Range):
+            self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
+            self.expect(e.high, self.expr(e.high, scope, ctx), t.INT, "the end of a range")
+            return t.ListT(t.INT)
+        raise AssertionError(type(e).__name__)  # pragma: no cover
+
+    def unify(self, a: t.Type, b: t.Type, where: n.Expr) -> t.Type:
+        if t.assignable(b, a):
+            return a if not isinstance(b, t.NoneT) else t.optional(a)
+        if t.assignable(a, b):
+            return b if not isinstance(a, t.NoneT) else t.optional(b)
+        if isinstance(a, t.NoneT):
+            return t.optional(b)
+        return self.error("E0201", where.span, f"the two branches differ: {a} and {b}")
+
+    def visible_names(self, scope: Scope) -> list[str]:
+        m = self.model
+        names = scope.all_names() + list(m.options) + list(m.game_fields) + m.player_names
+        names += list(m.zones) + list(m.enums) + list(m.records) + list(m.boards)
+        for enum in m.enums.values():
+            names += enum.members
+        for board in m.boards.values():
+            names += board.nodes
+        return names
+
+    def name(self, e: n.Name, scope: Scope, ctx: Context) -> t.Type:
+        m = self.model
+        symbols = m.symbols
+        found = scope.lookup(e.id)
+        if found is not None:
+            symbols[id(e)] = ("local", e.id)
+            narrowed = scope.narrowed_type(e.id)
+            if narrowed is not None:
+                m.narrowed.add(id(e))
+                return narrowed
+            return found[0]
+        if e.id in m.options:
+            symbols[id(e)] = ("option", e.id)
+            return m.options[e.id].type
+        if e.id in m.game_fields:
+            if ctx.kind == "constant":
+                return self.error("E0201", e.span,
+                                  f"game field '{e.id}' cannot be used in a default or data")
+            symbols[id(e)] = ("game_field", e.id)
+            narrowed = scope.narrowed_type(e.id)
+            if narrowed is not None:
+                m.narrowed.add(id(e))
+                return narrowed
+            return m.game_fields[e.id].type
+        if e.id in m.player_names:
+            symbols[id(e)] = ("player", str(m.player_names.index(e.id)))
+            return t.PLAYER
+        if e.id in m.zones:
+            zone = m.zones[e.id]
+            symbols[id(e)] = ("zone", e.id)
+            return t.ZoneFamilyT(e.id) if zone.per else t.ZoneT(e.id, zone.card_type)
+        for board in m.boards.values():
+            if e.id in board.nodes:
+                symbols[id(e)] = ("node", board.name, str(board.nodes.index(e.id)))
+                return t.NodeT(board.name)
+        for enum in m.enums.values():
+            if e.id in enum.members:
+                symbols[id(e)] = ("enum_member", enum.name, str(enum.members.index(e.id)))
+                return t.EnumT(enum.name)
+        for record in m.records.values():
+            names = [entry.name for entry in record.entries]
+            if e.id in names:
+                symbols[id(e)] = ("entry", record.name, str(names.index(e.id)))
+                return t.DefT(record.name) if record.is_card else t.RecordT(record.name)
+        domain: t.Type | None = None
+        if e.id in m.enums:
+            domain = t.EnumT(e.id)
+        elif e.id in m.records:
+            record = m.records[e.id]
+            domain = t.DefT(e.id) if record.is_card else t.RecordT(e.id)
+        elif e.id in m.boards:
+            domain = t.NodeT(e.id)
+        if domain is not None:
+            symbols[id(e)] = ("domain", e.id)
+            return t.ListT(domain)
+        if e.id in m.functions or e.id in m.procedures or e.id in BUILTINS:
+            return self.error("E0201", e.span, f"'{e.id}' must be called: {e.id}(...)")
+        return self.error("E0101", e.span, f"unknown name '{e.id}'",
+                          hint=did_you_mean(e.id, self.visible_names(scope)))
+
+    def attribute(self, e: n.Attribute, scope: Scope, ctx: Context) -> t.Type:
+        m = self.model
+        base = self.expr(e.obj, scope, ctx)
+        key = narrowing_key(e)
+        if isinstance(base, t.AnyT):
+            return t.ANY
+        if isinstance(base, t.OptionT):
+            return self.error("E0202", e.obj.span,
+                              f"this may be none, so it has no field '{e.name}'",
+                              hint="test it first: if x != none { ... }")
+        named = (t.NodeT, t.RecordT, t.CardT, t.DefT, t.EnumT, t.PlayerT)
+        if (e.name == "name" and isinstance(base, named)
+                and not (isinstance(base, t.PlayerT) and "name" in m.player_fields)):
+            m.symbols[id(e)] = ("name_of",)
+            return t.TEXT
+        if e.name == "owner" and isinstance(base, t.CardT):
+            m.symbols[id(e)] = ("card_owner",)
+            return t.PLAYER
+        result = self.field_type(base, e.name)
+        if result is None:
+            candidates: list[str] = []
+            if isinstance(base, t.PlayerT):
+                candidates = list(m.player_fields)
+            elif isinstance(base, t.NodeT):
+                candidates = list(m.boards[base.board].fields)
+            elif isinstance(base, (t.RecordT, t.CardT, t.DefT)):
+                candidates = list(m.records[base.name].fields)
+            return self.error("E0104", e.name_span, f"{base} has no field '{e.name}'",
+                              hint=did_you_mean(e.name, candidates))
+        kind = {
+            t.PlayerT: "player_field",
+            t.NodeT: "node_field",
+            t.RecordT: "record_field",
+            t.CardT: "card_field",
+            t.DefT: "def_field",
+        }[type(base)]
+        owner = getattr(base, "board", getattr(base, "name", ""))
+        m.symbols[id(e)] = (kind, str(owner), e.name)
+        if key is not None:
+            narrowed = scope.narrowed_type(key)
+            if narrowed is not None:
+                m.narrowed.add(id(e))
+                return narrowed
+        return result
+
+    def index(self, e: n.Index, scope: Scope, ctx: Context) -> t.Type:
+        m = self.model
+        base = self.expr(e.obj, scope, ctx)
+        keys = [self.expr(k, scope, ctx) for k in e.keys]
+        if isinstance(base, t.AnyT):
+            return t.ANY
+        if isinstance(base, t.ZoneFamilyT):
+            zone = m.zones[base.zone]
+            if len(keys) != len(zone.per):
+                return self.error("E0208", e.span,
+                                  f"zone '{zone.name}' takes {len(zone.per)} "
+                                  f"ke{'ys' if len(zone.per) != 1 else 'y'}, "
+                                  f"{len(keys)} given",
+                                  hint=f"{zone.name}[" + ", ".join(zone.per) + "]")
+            for key_expr, key, per in zip(e.keys, keys, zone.per, strict=True):
+                wanted = (t.PLAYER if per == "player" else
+                          t.NodeT(per) if per in m.boards else t.EnumT(per))
+                self.expect(key_expr, key, wanted, f"the {per} key of zone '{zone.name}'")
+            m.symbols[id(e)] = ("zone_index", zone.name)
+            return t.ZoneT(zone.name, zone.card_type)
+        if isinstance(base, t.ZoneT):
+            return self.error("E0208", e.span, f"zone '{base.zone}' takes no index")
+        if len(keys) != 1:
+            return self.error("E0208", e.span, "only zones take more than one key")
+        if isinstance(base, t.PerPlayerT):
+            self.expect(e.keys[0], keys[0], t.PLAYER, "the index of a 'per player' field")
+            m.symbols[id(e)] = ("per_player_index",)
+            return base.element
+        if isinstance(base, t.ListT):
+            self.expect(e.keys[0], keys[0], t.INT, "a list index")
+            m.symbols[id(e)] = ("list_index",)
+            return base.element
+        return self.error("E0208", e.span, f"{base} cannot be indexed")
+
+    def call(self, e: n.Call, scope: Scope, ctx: Context) -> t.Type:
+        m = self.model
+        if e.func in m.functions:
+            info = m.functions[e.func]
+            m.symbols[id(e)] = ("function", e.func)
+            if self.current is not None:
+                self.calls[self.current].add(e.func)
+            self.arguments(e.func, info.params, e.args, e.span, scope, ctx)
+            return info.returns or t.ANY
+        if e.func in m.procedures:
+            for arg in e.args:
+                self.expr(arg, scope, ctx)
+            return self.error("E0207", e.span,
+                              f"procedure '{e.func}' has no value; call it as a statement")
+        if e.func in BUILTINS:
+            m.symbols[id(e)] = ("builtin", e.func)
+            return self.builtin(e, [self.expr(a, scope, ctx) for a in e.args])
+        for arg in e.args:
+            self.expr(arg, scope, ctx)
+        if e.func in AGGREGATES:
+            return self.error("E0201", e.span,
+                              f"'{e.func}' takes a comprehension: {e.func}(x for x in ...)")
+        if e.func == "<expression>":
+            return self.error("E0201", e.span, "only named functions can be called")
+        return self.error("E0101", e.func_span, f"unknown function '{e.func}'",
+                          hint=did_you_mean(e.func, [*m.functions, *BUILTINS]))
+
+    def builtin(self, e: n.Call, args: list[t.Type]) -> t.Type:
+        name = e.func
+        signature = BUILTINS[name]
+
+        def arity(count: int) -> bool:
+            if len(args) != count:
+                self.error("E0203", e.span,
+                           f"'{name}' takes {count} argument{'s' * (count != 1)}, "
+                           f"{len(args)} given", hint=signature)
+                return False
+            return True
+
+        def want(i: int, wanted: t.Type) -> None:
+            self.expect(e.args[i], args[i], wanted, f"argument {i + 1} of '{name}'")
+
+        def collection(i: int) -> t.Type:
+            element = t.element_type(args[i])
+            if element is None:
+                self.error("E0205", e.args[i].span,
+                           f"'{name}' needs a zone or a list, not {args[i]}", hint=signature)
+                return t.ANY
+            return element
+
+        def node(i: int) -> t.Type:
+            if not isinstance(args[i], (t.NodeT, t.AnyT)):
+                self.error("E0201", e.args[i].span,
+                           f"argument {i + 1} of '{name}' must be a board node, not {args[i]}")
+                return t.ANY
+            return args[i]
+
+        if name in ("size", "empty"):
+            if arity(1):
+                collection(0)
+            return t.INT if name == "size" else t.BOOL
+        if name in ("first", "last"):
+            return t.optional(collection(0)) if arity(1) else t.ANY
+        if name in ("opponent", "next_player"):
+            if arity(1):
+                want(0, t.PLAYER)
+            return t.PLAYER
+        if name in ("abs", "roll"):
+            if arity(1):
+                want(0, t.INT)
+            return t.INT
+        if name in ("min", "max"):
+            if len(args) < 2:
+                self.error("E0203", e.span, f"'{name}' takes two or more ints", hint=signature)
+            for i in range(len(args)):
+                want(i, t.INT)
+            return t.INT
+        if name == "flip":
+            arity(0)
+            return t.BOOL
+        if name == "shuffled":
+            return t.ListT(collection(0)) if arity(1) else t.ANY
+        if name in ("neighbours", "within"):
+            if not arity(1 if name == "neighbours" else 2):
+                return t.ANY
+            if name == "within":
+                want(1, t.INT)
+            return t.ListT(node(0))
+        if name in ("adjacent", "distance"):
+            if arity(2):
+                a, b = node(0), node(1)
+                if not isinstance(a, t.AnyT) and not isinstance(b, t.AnyT) and a != b:
+                    self.error("E0201", e.span, f"'{name}' needs two nodes of one board")
+            return t.BOOL if name == "adjacent" else t.INT
+        raise AssertionError(name)  # pragma: no cover
+
+    def aggregate(self, e: n.Aggregate, scope: Scope, ctx: Context) -> t.Type:
+        m = self.model
+        if e.func not in AGGREGATES:
+            self.iterable(e.domain, scope, ctx)
+            return self.error("E0101", e.func_span,
+                              f"'{e.func}' is not an aggregate",
+                              hint="aggregates: " + ", ".join(sorted(AGGREGATES)))
+        element = self.iterable(e.domain, scope, ctx)
+        inner = scope.child()
+        inner.names[e.var] = (element, "loop")
+        if e.where is not None:
+            self.condition(e.where, inner, ctx)
+            inner = self.narrowed_scope(e.where, inner)
+        value = self.expr(e.element, inner, ctx)
+        m.symbols[id(e)] = ("aggregate", e.func)
+        if e.func in ("sum", "min", "max"):
+            self.expect(e.element, value, t.INT, f"what '{e.func}' adds up")
+            return t.INT
+        if e.func in ("any", "all"):
+            self.expect(e.element, value, t.BOOL, f"what '{e.func}' tests")
+            return t.BOOL
+        if e.func == "count":
+            return t.INT
+        if e.func == "first":
+            return t.optional(value)
+        return t.ListT(value)
+
+    def binary(self, e: n.BinaryOp, scope: Scope, ctx: Context) -> t.Type:
+        op = e.op
+        left = self.expr(e.left, scope, ctx)
+        if op in ("and", "or"):
+            self.expect(e.left, left, t.BOOL, f"the left side of '{op}'")
+            right_scope = self.narrowed_scope(e.left, scope) if op == "and" else scope
+            right = self.expr(e.right, right_scope, ctx)
+            self.expect(e.right, right, t.BOOL, f"the right side of '{op}'")
+            return t.BOOL
+        right = self.expr(e.right, scope, ctx)
+        if isinstance(left, t.AnyT) or isinstance(right, t.AnyT):
+            return t.BOOL if op in ("==", "!=", "<", "<=", ">", ">=", "in") else t.ANY
+        if op in ("==", "!="):
+            if not t.comparable(left, right):
+                self.error("E0201", e.span, f"cannot compare {left} with {right}")
+            return t.BOOL
+        if op in ("<", "<=", ">", ">="):
+            if left != t.INT or right != t.INT:
+                self.error("E0206", e.span, f"'{op}' compares ints, not {left} and {right}")
+            return t.BOOL
+        if op == "in":
+            element = t.element_type(right)
+            if element is None:
+                self.error("E0205", e.right.span, f"'in' needs a zone or a list, not {right}")
+            elif not t.comparable(left, element):
+                self.error("E0201", e.span, f"{left} can never be in a collection of {element}")
+            return t.BOOL
+        if op == "+":
+            le, re_ = t.element_type(left), t.element_type(right)
+            if le is not None and re_ is not None:
+                if not t.comparable(le, re_):
+                    self.error("E0206", e.span, f"cannot join {left} and {right}")
+                return t.ListT(le)
+            if left == t.TEXT and right == t.TEXT:
+                return t.TEXT
+        if left == t.INT and right == t.INT:
+            return t.INT
+        return self.error("E0206", e.span, f"'{op}' is not defined for {left} and {right}")
+
+    # ---- termination
+    def recursion(self) -> None:
+        m = self.model
+        callables = {**m.functions, **m.procedures}
+        state: dict[str, int] = {}
+
+        def visit(name: str, path: list[str]) -> None:
+            state[name] = 1
+            for callee in sorted(self.calls.get(name, ())):
+                if state.get(callee) == 1:
+                    cycle = path[path.index(callee):] + [callee] if callee in path else [callee]
+                    self.error("E0211", callables[callee].span,
+                               f"'{callee}' calls itself: " + " → ".join(cycle))
+                elif callee not in state:
+                    visit(callee, [*path, callee])
+            state[name] = 2
+
+        for name in sorted(callables):
+            if name not in state:
+                visit(name, [name])
+
+
+def typecheck(model: GameModel, diagnostics: Diagnostics) -> None:
+    Checker(model, diagnostics).run()

@@ -1,0 +1,634 @@
+"""The small runtime that generated game modules import.
+
+Generated modules hold the rules as straight-line Python; this module holds what every game
+shares: the seeded random generator, actions, cards moving between zones, the phase loop, and
+the generic views of a state (JSON, observations, get/set by rulebook path).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
+
+TERMINAL = -4
+_MASK64 = (1 << 64) - 1
+
+# A codec says how a stored value reads in rulebook terms: ("int",), ("bool",), ("text",),
+# ("player",), ("names", (name, ...)) for enums/nodes/records/card definitions, ("card",) for
+# card instances, ("option", codec) and ("list", codec).
+Codec = tuple[Any, ...]
+
+
+class IllegalAction(Exception):  # noqa: N818 - the name is part of the module contract
+    """An action that the rules do not allow now; the message says why."""
+
+
+class RuleError(Exception):
+    """The rules reached a state they do not define (for example a phase with no way on)."""
+
+
+class Rng:
+    """SplitMix64: tiny state (one int), fast to clone, identical on every platform."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise RuleError(f"cannot choose among {n} possibilities")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def roll(self, sides: int) -> int:
+        return 1 + self.below(sides)
+
+    def flip(self) -> bool:
+        return self.below(2) == 1
+
+    def shuffle(self, items: list[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        result = list(items)
+        self.shuffle(result)
+        return result
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def clone(self) -> Rng:
+        other = Rng(0)
+        other.state = self.state
+        return other
+
+
+class Action:
+    """One move: a kind, the acting player and integer arguments. Hashable; str() reads well."""
+
+    __slots__ = ("kind", "actor", "args", "_text")
+
+    def __init__(
+        self,
+        kind: int,
+        actor: int,
+        args: tuple[int, ...],
+        text: Callable[[int, tuple[int, ...]], str],
+    ) -> None:
+        self.kind = kind
+        self.actor = actor
+        self.args = args
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text(self.actor, self.args)
+
+    def __repr__(self) -> str:
+        return f"Action({self})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Action)
+            and self.kind == other.kind
+            and self.actor == other.actor
+            and self.args == other.args
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.actor, self.args))
+
+
+def some(value: T | None) -> T:
+    """A value the rules have proved is not none (a narrowed optional)."""
+    if value is None:
+        raise RuleError("a value tested as present is none")
+    return value
+
+
+def first(items: Sequence[T]) -> T | None:
+    return items[0] if items else None
+
+
+def last(items: Sequence[T]) -> T | None:
+    return items[-1] if items else None
+
+
+def merge_options(spec: dict[str, tuple[type, object]], given: dict[str, object] | None) -> dict[
+    str, object
+]:
+    """Defaults overridden by the caller's options, each checked for name and type."""
+    result = {name: default for name, (_, default) in spec.items()}
+    for name, value in (given or {}).items():
+        if name not in spec:
+            raise ValueError(f"unknown option {name!r}; options: {', '.join(spec) or 'none'}")
+        kind = spec[name][0]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            raise ValueError(f"option {name!r} must be {kind.__name__}, not {value!r}")
+        result[name] = value
+    return result
+
+
+class GameState:
+    """What every generated game state shares. Subclasses fill the class tables."""
+
+    # Filled in by the generated module.
+    GAME: ClassVar[str] = ""
+    PLAYER_NAMES: ClassVar[tuple[str, ...]] = ()
+    PHASES: ClassVar[tuple[str, ...]] = ()
+    DEF_NAMES: ClassVar[tuple[str, ...]] = ()
+    SLOT_OWNER: ClassVar[tuple[int, ...]] = ()
+    SLOT_CAPACITY: ClassVar[tuple[int, ...]] = ()
+    SLOT_NAMES: ClassVar[tuple[str, ...]] = ()
+    SLOT_VISIBILITY: ClassVar[tuple[str, ...]] = ()
+    ZONES: ClassVar[tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]] = ()
+    # (name, path prefix, attribute, codec, visibility, per-player) per kind of field
+    GAME_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str], ...]] = ()
+    PLAYER_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str, bool], ...]] = ()
+    NODE_FIELDS: ClassVar[tuple[tuple[str, tuple[str, ...], str, str, Codec, bool], ...]] = ()
+    OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
+    ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
+    DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
+    ACTOR: ClassVar[tuple[Callable[[Any], int | None] | None, ...]] = ()
+    PHASE_CHECKPOINTS: ClassVar[tuple[Callable[[Any, int], None] | None, ...]] = ()
+    CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
+    LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
+    APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
+    ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
+
+    num_players: int
+    phase: int
+    pending: int
+    actor: int
+    result: list[float] | None
+    rng: Rng
+    zones: list[list[int]]
+    card_def: list[int]
+    card_owner: list[int]
+    card_zone: list[int]
+    card_up: list[bool]
+
+    def init_runtime(self, seed: int, players: int, slots: int) -> None:
+        self.rng = Rng(seed)
+        self.num_players = players
+        self.phase = -1
+        self.pending = -1
+        self.actor = -1
+        self.result = None
+        self.zones = [[] for _ in range(slots)]
+        self.card_def = []
+        self.card_owner = []
+        self.card_zone = []
+        self.card_up = []
+
+    # ---- the public API (DESIGN.md §4)
+    def current_player(self) -> int:
+        return TERMINAL if self.result is not None else self.actor
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        return list(self.result) if self.result is not None else [0.0] * self.num_players
+
+    def legal_actions(self) -> list[Action]:
+        if self.result is not None or self.actor < 0:
+            return []
+        out: list[Action] = []
+        legal = self.LEGAL[self.phase]
+        if legal is not None:
+            legal(self, self.actor, out, True)
+        return out
+
+    def apply_action(self, action: Action) -> None:
+        if self.result is not None:
+            raise IllegalAction("the game is over")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        if action.actor != self.actor:
+            raise IllegalAction(
+                f"it is {self.player_name(self.actor)}'s turn, not "
+                f"{self.player_name(action.actor)}'s"
+            )
+        handler = self.APPLY.get((self.phase, action.kind))
+        if handler is None:
+            raise IllegalAction(f"'{action}' is not possible in phase {self.PHASES[self.phase]}")
+        reason = handler(self, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        checkpoint = self.PHASE_CHECKPOINTS[self.phase]
+        if checkpoint is not None:
+            checkpoint(self, action.actor)
+        self.advance()
+
+    def parse_action(self, text: str) -> Action:
+        """The action whose text is `text`, checked only for shape: apply_action says why an
+        action that reads right is not allowed (scenarios rely on that message)."""
+        wanted = " ".join(text.split())
+        if self.result is not None:
+            raise IllegalAction("the game is over")
+        candidates: list[Action] = []
+        legal = self.LEGAL[self.phase] if self.actor >= 0 else None
+        if legal is not None:
+            legal(self, self.actor, candidates, False)
+        for action in candidates:
+            if str(action) == wanted:
+                return action
+        allowed = ", ".join(sorted({str(a) for a in self.legal_actions()})[:12])
+        raise IllegalAction(
+            f"no action '{wanted}' for {self.player_name(self.actor)} in phase "
+            f"{self.PHASES[self.phase]}; legal: {allowed or 'none'}"
+        )
+
+    def action_id(self, action: Action) -> int:
+        offset, params = self.ENCODING[action.kind]
+        code = 0
+        for (base, size), value in zip(params, action.args, strict=True):
+            code = code * size + (value - base)
+        return offset + code
+
+    # ---- the phase loop
+    def goto(self, phase: int) -> None:
+        self.pending = phase
+
+    def win(self, player: int) -> None:
+        if self.result is None:
+            self.result = [-1.0] * self.num_players
+            self.result[player] = 1.0
+
+    def lose(self, player: int) -> None:
+        if self.result is None:
+            self.result = [1.0] * self.num_players
+            self.result[player] = -1.0
+
+    def end_draw(self) -> None:
+        if self.result is None:
+            self.result = [0.0] * self.num_players
+
+    def run_checkpoints(self) -> None:
+        for checkpoint in self.CHECKPOINTS:
+            if self.result is None:
+                checkpoint(self)
+
+    def advance(self) -> None:
+        """Follow gotos and automatic phases until a player must act or the game is over."""
+        self.run_checkpoints()
+        for _ in range(10_000):
+            if self.result is not None:
+                self.actor = TERMINAL
+                return
+            if self.pending >= 0:
+                self.phase, self.pending = self.pending, -1
+                enter = self.ENTER[self.phase]
+                if enter is not None:
+                    enter(self)
+                    self.run_checkpoints()
+                continue
+            actor_of = self.ACTOR[self.phase]
+            actor = actor_of(self) if actor_of is not None else None
+            if actor is not None:
+                self.actor = actor
+                return
+            done = self.DONE[self.phase]
+            if done is not None:
+                done(self)
+                self.run_checkpoints()
+            if self.pending < 0 and self.result is None:
+                raise RuleError(
+                    f"phase {self.PHASES[self.phase]} has nobody to act and no way on"
+                )
+        raise RuleError("the rules loop through phases without anyone acting")
+
+    # ---- cards and zones
+    def create(self, definition: int, slot: int) -> int:
+        card = len(self.card_def)
+        self.card_def.append(definition)
+        self.card_owner.append(max(self.SLOT_OWNER[slot], 0))
+        self.card_zone.append(slot)
+        self.card_up.append(False)
+        self._put(card, slot, False)
+        return card
+
+    def _put(self, card: int, slot: int, top: bool) -> None:
+        zone = self.zones[slot]
+        capacity = self.SLOT_CAPACITY[slot]
+        if 0 <= capacity <= len(zone):
+            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
+        if top:
+            zone.insert(0, card)
+        else:
+            zone.append(card)
+        self.card_zone[card] = slot
+
+    def move(self, card: int, slot: int, top: bool = False) -> None:
+        self.zones[self.card_zone[card]].remove(card)
+        self.card_up[card] = False
+        self._put(card, slot, top)
+
+    def move_all(self, cards: Iterable[int], slot: int, top: bool = False) -> None:
+        moving = list(cards)
+        if top:
+            moving.reverse()
+        for card in moving:
+            self.move(card, slot, top)
+
+    def draw(self, count: int, source: int, slot: int) -> None:
+        pile = self.zones[source]
+        for _ in range(min(count, len(pile))):
+            self.move(pile[0], slot)
+
+    def reveal(self, cards: Iterable[int]) -> None:
+        for card in cards:
+            self.card_up[card] = True
+
+    def find_card(self, cards: Iterable[int], definition: int) -> int:
+        for card in cards:
+            if self.card_def[card] == definition:
+                return card
+        return -1
+
+    # ---- views
+    def player_name(self, player: int) -> str:
+        if 0 <= player < len(self.PLAYER_NAMES):
+            return self.PLAYER_NAMES[player]
+        return "nobody"
+
+    def decode(self, codec: Codec, raw: Any) -> Any:
+        kind = codec[0]
+        if raw is None:
+            return None
+        if kind == "player":
+            return self.player_name(raw)
+        if kind == "names":
+            return codec[1][raw]
+        if kind == "card":
+            return self.DEF_NAMES[self.card_def[raw]]
+        if kind == "option":
+            return self.decode(codec[1], raw)
+        if kind == "list":
+            return [self.decode(codec[1], item) for item in raw]
+        return raw
+
+    def encode(self, codec: Codec, value: Any) -> Any:
+        kind = codec[0]
+        if value is None:
+            if kind == "option":
+                return None
+            raise ValueError("none is not allowed here")
+        if kind == "option":
+            return self.encode(codec[1], value)
+        if kind == "list":
+            if not isinstance(value, list):
+                raise ValueError(f"a list is needed, not {value!r}")
+            return [self.encode(codec[1], item) for item in value]
+        if kind == "player":
+            return _index_of(self.PLAYER_NAMES[: self.num_players], value, "player")
+        if kind == "names":
+            return _index_of(codec[1], value, "name")
+        if kind == "card":
+            definition = _index_of(self.DEF_NAMES, value, "card")
+            for card, card_definition in enumerate(self.card_def):
+                if card_definition == definition:
+                    return card
+            raise ValueError(f"no card {value!r} exists in this game")
+        if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"an int is needed, not {value!r}")
+        if kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"true or false is needed, not {value!r}")
+        if kind == "text" and not isinstance(value, str):
+            raise ValueError(f"a text is needed, not {value!r}")
+        return value
+
+    def _resolve(self, path: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        parts = path.split(".")
+        head = parts[0]
+        if path == "phase":
+            return (
+                lambda: self.PHASES[self.phase] if self.phase >= 0 else None,
+                lambda v: setattr(self, "phase", _index_of(self.PHASES, v, "phase")),
+            )
+        if path in ("actor", "current"):
+            return (lambda: self.player_name(self.actor) if self.actor >= 0 else None,
+                    _read_only(path))
+        if head == "options" and len(parts) == 2:
+            for name, attr in self.OPTION_FIELDS:
+                if name == parts[1]:
+                    return self._attribute(attr, ("int",))[0], _read_only(path)
+        for name, attr, codec, _vis in self.GAME_FIELDS:
+            if path == name:
+                return self._attribute(attr, codec)
+        if head == "player" and len(parts) > 1:
+            parts = parts[1:]
+            head = parts[0]
+        if head in self.PLAYER_NAMES and len(parts) >= 2:
+            player = self.PLAYER_NAMES.index(head)
+            for name, attr, codec, _vis, per_player in self.PLAYER_FIELDS:
+                if name == parts[1]:
+                    return self._cell(getattr(self, attr), player, codec, per_player, parts[2:])
+        for board, nodes, name, attr, codec, per_player in self.NODE_FIELDS:
+            if head in (board, board.lower()) and len(parts) >= 3 and parts[2] == name:
+                node = _index_of(nodes, parts[1], board)
+                return self._cell(getattr(self, attr), node, codec, per_player, parts[3:])
+        if head == "zone":
+            parts = parts[1:]
+        for name, base, dims in self.ZONES:
+            if parts and parts[0] == name:
+                keys = parts[1:]
+                if len(keys) != len(dims):
+                    raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
+                return self._zone(base + _flat_index(keys, dims))
+        raise KeyError(f"no path {path!r} in {self.GAME}")
+
+    def _attribute(
+        self, attr: str, codec: Codec
+    ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        return (lambda: self.decode(codec, getattr(self, attr)),
+                lambda v: setattr(self, attr, self.encode(codec, v)))
+
+    def _zone(self, slot: int) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        return (lambda: [self.DEF_NAMES[self.card_def[c]] for c in self.zones[slot]],
+                lambda v: self._set_zone(slot, v))
+
+    def _cell(
+        self, table: list[Any], index: int, codec: Codec, per_player: bool, rest: list[str]
+    ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        if per_player:
+            if len(rest) != 1:
+                raise KeyError("a 'per player' field needs a player name at the end of the path")
+            row: list[Any] = table[index]
+            player = _index_of(self.PLAYER_NAMES[: self.num_players], rest[0], "player")
+            return (lambda: self.decode(codec, row[player]),
+                    lambda v: row.__setitem__(player, self.encode(codec, v)))
+        if rest:
+            raise KeyError(f"unexpected {'.'.join(rest)!r} at the end of the path")
+        return (lambda: self.decode(codec, table[index]),
+                lambda v: table.__setitem__(index, self.encode(codec, v)))
+
+    def _set_zone(self, slot: int, names: Any) -> None:
+        """Fill a zone with the named cards, taken from the same owner's other zones first.
+
+        Cards leaving the zone go to the first zone of the owner that they came from the
+        start of the game in (their creation slot order); new cards are never created."""
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise ValueError("a zone is set with a list of card names")
+        owner = self.SLOT_OWNER[slot]
+        wanted = [_index_of(self.DEF_NAMES, name, "card") for name in names]
+        current = list(self.zones[slot])
+        keep: list[int] = []
+        for definition in wanted:
+            card = next((c for c in current if self.card_def[c] == definition and c not in keep),
+                        -1)
+            if card < 0:
+                card = next(
+                    (c for c in range(len(self.card_def))
+                     if self.card_def[c] == definition and self.card_zone[c] != slot
+                     and c not in keep and (owner < 0 or self.card_owner[c] == owner)),
+                    -1,
+                )
+            if card < 0:
+                raise ValueError(f"no spare card {self.DEF_NAMES[definition]!r} to put there")
+            keep.append(card)
+        leaving = [c for c in current if c not in keep]
+        spare = next((s for s in range(len(self.zones))
+                      if s != slot and self.SLOT_OWNER[s] == owner
+                      and self.SLOT_CAPACITY[s] < 0), slot)
+        for card in leaving:
+            self.move(card, spare)
+        for card in keep:
+            if self.card_zone[card] != slot:
+                self.zones[self.card_zone[card]].remove(card)
+                self.card_zone[card] = slot
+        self.zones[slot][:] = keep
+
+    def get(self, path: str) -> Any:
+        """Read a value by its rulebook name: `dynasty`, `player.A.reserve`,
+        `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`."""
+        return self._resolve(path)[0]()
+
+    def set(self, path: str, value: Any) -> None:
+        """Write a value by its rulebook name (scenarios use this to build a position)."""
+        self._resolve(path)[1](value)
+        if self.result is None:
+            self.advance()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may see: hidden zones and other players' secrets show counts only."""
+        view: dict[str, Any] = {
+            "game": self.GAME,
+            "player": self.player_name(player),
+            "phase": self.PHASES[self.phase] if self.phase >= 0 else None,
+            "actor": self.player_name(self.actor) if self.actor >= 0 else None,
+            "terminal": self.result is not None,
+            "options": {name: getattr(self, attr) for name, attr in self.OPTION_FIELDS},
+        }
+        view["state"] = {
+            name: self.decode(codec, getattr(self, attr))
+            for name, attr, codec, visibility in self.GAME_FIELDS
+            if visibility == "public"
+        }
+        players: dict[str, Any] = {}
+        for p in range(self.num_players):
+            fields: dict[str, Any] = {}
+            for name, attr, codec, visibility, per_player in self.PLAYER_FIELDS:
+                if visibility == "hidden" or (visibility == "secret" and p != player):
+                    continue
+                value = getattr(self, attr)[p]
+                fields[name] = (
+                    [self.decode(codec, v) for v in value] if per_player
+                    else self.decode(codec, value)
+                )
+            players[self.PLAYER_NAMES[p]] = fields
+        view["players"] = players
+        boards: dict[str, dict[str, dict[str, Any]]] = {}
+        for board, nodes, name, attr, codec, per_player in self.NODE_FIELDS:
+            table = getattr(self, attr)
+            for i, node in enumerate(nodes):
+                value = table[i]
+                boards.setdefault(board, {}).setdefault(node, {})[name] = (
+                    [self.decode(codec, v) for v in value] if per_player
+                    else self.decode(codec, value)
+                )
+        view["board"] = boards
+        zones: dict[str, Any] = {}
+        for slot, cards in enumerate(self.zones):
+            visibility = self.SLOT_VISIBILITY[slot]
+            owner = self.SLOT_OWNER[slot]
+            mine = owner == player
+            if visibility == "public" or (visibility in ("owner", "secret") and mine):
+                shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
+            elif visibility == "secret":
+                shown = {
+                    "count": len(cards),
+                    "revealed": [self.DEF_NAMES[self.card_def[c]] for c in cards
+                                 if self.card_up[c]],
+                }
+            else:
+                shown = {"count": len(cards)}
+            zones[self.SLOT_NAMES[slot]] = shown
+        view["zones"] = zones
+        return view
+
+    def to_json(self) -> str:
+        data = {attr: getattr(self, attr) for attr in self.STATE_ATTRS}
+        data.update(
+            game=self.GAME,
+            rng=self.rng.state,
+            num_players=self.num_players,
+            phase=self.phase,
+            pending=self.pending,
+            actor=self.actor,
+            result=self.result,
+            zones=self.zones,
+            card_def=self.card_def,
+            card_owner=self.card_owner,
+            card_zone=self.card_zone,
+            card_up=self.card_up,
+        )
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def load_json(self, text: str) -> None:
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("game") != self.GAME:
+            raise ValueError(f"not a saved {self.GAME} state")
+        for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
+                     "zones", "card_def", "card_owner", "card_zone", "card_up"):
+            setattr(self, attr, data[attr])
+        self.rng = Rng(0)
+        self.rng.state = int(data["rng"])
+
+
+def _index_of(names: Sequence[str], value: Any, what: str) -> int:
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    raise ValueError(f"unknown {what} {value!r}; expected one of {', '.join(names)}")
+
+
+def _flat_index(keys: list[str], dims: tuple[tuple[str, ...], ...]) -> int:
+    index = 0
+    for key, names in zip(keys, dims, strict=True):
+        index = index * len(names) + _index_of(names, key, "key")
+    return index
+
+
+def _read_only(path: str) -> Callable[[Any], None]:
+    def refuse(value: Any) -> None:
+        raise KeyError(f"{path!r} cannot be set")
+
+    return refuse
