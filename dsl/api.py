@@ -1,0 +1,64 @@
+"""The public Python API: check, build, load and run games compiled from rulebooks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from compiler.build import BuildResult, build, find_rulebooks
+from compiler.driver import Compilation, check_rulebook
+from compiler.pygen import generate_python
+from dsl.diagnostics import Diagnostics
+
+DEFAULT_RULEBOOKS = Path("rulebooks")
+
+
+class GameNotFound(Exception):  # noqa: N818 - reads as a sentence at the call site
+    """No rulebook by that name, or the rulebook does not compile."""
+
+
+def check(paths: list[Path] | None = None) -> tuple[list[Compilation], Diagnostics]:
+    """Parse and check rulebooks; the returned compilations carry their diagnostics."""
+    diagnostics = Diagnostics()
+    rulebooks = find_rulebooks(paths or [DEFAULT_RULEBOOKS], diagnostics)
+    return [check_rulebook(path) for path in rulebooks], diagnostics
+
+
+def build_all(
+    paths: list[Path] | None = None, out: Path = Path("generated"), check_only: bool = False
+) -> tuple[BuildResult, Diagnostics]:
+    diagnostics = Diagnostics()
+    return build(paths or [DEFAULT_RULEBOOKS], out, check_only, diagnostics), diagnostics
+
+
+def rulebook_path(game: str, search: Path = DEFAULT_RULEBOOKS) -> Path:
+    """A game's name (`dynasties`) or the path of its `.rules` file → the rules file."""
+    path = Path(game)
+    if path.suffix == ".rules" and path.is_file():
+        return path
+    matches = sorted(search.rglob(f"{game}.rules")) if search.is_dir() else []
+    if not matches:
+        raise GameNotFound(f"no rulebook named {game!r} under {search}/")
+    return matches[0]
+
+
+_LOADED: dict[Path, ModuleType] = {}
+
+
+def load_game(game: str) -> ModuleType:
+    """Compile a rulebook now and return its module, as `generated/<game>.py` would be."""
+    path = rulebook_path(game).resolve()
+    if path in _LOADED:
+        return _LOADED[path]
+    compilation = check_rulebook(path)
+    if not compilation.ok or compilation.model is None:
+        raise GameNotFound(f"{path} does not compile; run `rulecraft check {path}`")
+    source = generate_python(compilation.model)
+    module = ModuleType(f"rulecraft_games.{compilation.model.name}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module
+    exec(compile(source, f"<{compilation.model.name} compiled from {path}>", "exec"),  # noqa: S102
+         module.__dict__)
+    _LOADED[path] = module
+    return module

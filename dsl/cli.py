@@ -1,0 +1,337 @@
+"""The `rulecraft` command line (DESIGN.md §2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+from dsl import api
+from dsl.codes import CODES, explain
+from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
+from dsl.source import SourceFile, display_name
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _print_diagnostics(
+    diagnostics: list[Diagnostic], sources: dict[str, SourceFile], fmt: str, out: TextIO
+) -> None:
+    if fmt == "json":
+        print(render(diagnostics, sources, "json"), file=out)
+    elif diagnostics:
+        print(render(diagnostics, sources, fmt), file=out)
+
+
+def _gather(compilations: list[Any], extra: Diagnostics) -> tuple[list[Diagnostic], dict[
+    str, SourceFile
+]]:
+    diagnostics = list(extra.sorted())
+    sources: dict[str, SourceFile] = {}
+    for compilation in compilations:
+        diagnostics.extend(compilation.diagnostics.sorted())
+        sources.update(compilation.sources)
+    return diagnostics, sources
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    compilations, extra = api.check(args.paths or None)
+    diagnostics, sources = _gather(compilations, extra)
+    _print_diagnostics(diagnostics, sources, args.format, sys.stdout)
+    failed = any(d.code.startswith("E") for d in diagnostics)
+    if args.format == "text":
+        names = ", ".join(display_name(c.path) for c in compilations) or "no rulebooks"
+        print(f"checked {names}: {summary(diagnostics)}", file=sys.stderr)
+    return EXIT_FAIL if failed or not compilations else EXIT_OK
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    result, extra = api.build_all(args.paths or None, Path(args.output), args.check)
+    diagnostics, sources = _gather(result.compilations, extra)
+    _print_diagnostics(diagnostics, sources, args.format, sys.stdout)
+    if any(d.code.startswith("E") for d in diagnostics) or not result.compilations:
+        print(f"build failed: {summary(diagnostics)}", file=sys.stderr)
+        return EXIT_FAIL
+    if args.check:
+        for path in result.stale:
+            message = f"{display_name(path)} is not what the rulebooks produce"
+            if args.format == "github":
+                print(f"::error file={display_name(path)}::{message}; run rulecraft build")
+            else:
+                print(f"stale: {message}", file=sys.stderr)
+        if result.stale:
+            print("run `rulecraft build` and commit the result", file=sys.stderr)
+            return EXIT_FAIL
+        print(f"{len(result.compilations)} rulebook(s): generated files are up to date",
+              file=sys.stderr)
+        return EXIT_OK
+    for path in result.written:
+        print(f"wrote {display_name(path)}", file=sys.stderr)
+    print(f"built {len(result.compilations)} rulebook(s), {len(result.written)} file(s) changed",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    from dsl.scenarios import ScenarioResult, load_scenarios, run_scenario
+
+    files: list[Path] = []
+    for path in [Path(p) for p in args.paths] or [api.DEFAULT_RULEBOOKS]:
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.scenario.yaml")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            print(f"{path}: no such file or folder", file=sys.stderr)
+            return EXIT_USAGE
+    results: list[ScenarioResult] = []
+    for file in files:
+        name = display_name(file)
+        try:
+            documents = load_scenarios(file)
+        except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
+            results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
+            continue
+        for data, line in documents:
+            if not isinstance(data, dict) or "game" not in data:
+                results.append(ScenarioResult(name, "(document)", line,
+                                              ["a scenario is a mapping with a 'game' key"]))
+                continue
+            try:
+                game = api.load_game(str(data["game"]))
+            except api.GameNotFound as error:
+                results.append(ScenarioResult(name, str(data.get("name", "?")), line,
+                                              [str(error)]))
+                continue
+            results.append(run_scenario(game, data, name, line))
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    if args.format == "json":
+        print(json.dumps([{"file": r.file, "line": r.line, "name": r.name, "passed": r.passed,
+                           "failures": r.failures} for r in results], indent=2))
+    else:
+        for r in results:
+            if r.passed:
+                if args.format == "text":
+                    print(f"PASS {r.file}:{r.line} {r.name}")
+                continue
+            for failure in r.failures:
+                if args.format == "github":
+                    print(f"::error file={r.file},line={r.line}::{r.name}: {failure}")
+                else:
+                    print(f"FAIL {r.file}:{r.line} {r.name}: {failure}")
+        print(f"scenarios: {passed} passed, {failed} failed")
+    return EXIT_FAIL if failed or not results else EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    text = explain(args.code)
+    if text is None:
+        print(f"unknown code {args.code!r}; known codes: {', '.join(sorted(CODES))}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    print(text, end="")
+    return EXIT_OK
+
+
+def _load(game: str) -> ModuleType | None:
+    try:
+        return api.load_game(game)
+    except api.GameNotFound as error:
+        print(error, file=sys.stderr)
+        return None
+
+
+def _options(pairs: list[str]) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        lowered = value.lower()
+        options[name] = (lowered in ("true", "yes", "1", "")) if lowered in (
+            "true", "false", "yes", "no", "") else int(value) if value.lstrip("-").isdigit() \
+            else value
+    return options
+
+
+def _show(view: dict[str, Any], out: TextIO) -> None:
+    print(f"-- {view['game']} · phase {view['phase']} · you are {view['player']}", file=out)
+    for name, value in view["state"].items():
+        print(f"   {name}: {value}", file=out)
+    for player, fields in view["players"].items():
+        shown = ", ".join(f"{k}={v}" for k, v in fields.items())
+        print(f"   {player}: {shown}", file=out)
+    for board, nodes in view["board"].items():
+        for node, fields in nodes.items():
+            shown = ", ".join(f"{k}={v}" for k, v in fields.items())
+            print(f"   {board} {node}: {shown}", file=out)
+    for zone, content in view["zones"].items():
+        if content and content != {"count": 0}:
+            print(f"   [{zone}] {content}", file=out)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = _load(args.game)
+    if game is None:
+        return EXIT_FAIL
+    try:
+        state = game.new_game(seed=args.seed, options=_options(args.option))
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    names = list(game.INFO["player_names"])
+    if args.as_player not in names:
+        print(f"--as must be one of {', '.join(names)}", file=sys.stderr)
+        return EXIT_USAGE
+    me = names.index(args.as_player)
+    agent = random.Random(args.seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if state.current_player() != me:
+            action = agent.choice(actions)
+            print(f"{names[state.current_player()]}: {action}")
+            state.apply_action(action)
+            continue
+        _show(state.observation(me), sys.stdout)
+        for i, action in enumerate(actions, 1):
+            print(f"  {i:>3}. {action}")
+        while True:
+            try:
+                line = input("your move (number or text, q to quit): ").strip()
+            except EOFError:
+                print()
+                return EXIT_OK
+            if line in ("q", "quit"):
+                return EXIT_OK
+            chosen = None
+            if line.isdigit() and 1 <= int(line) <= len(actions):
+                chosen = actions[int(line) - 1]
+            else:
+                chosen = next((a for a in actions if str(a) == line), None)
+            if chosen is not None:
+                state.apply_action(chosen)
+                break
+            print("not one of the moves listed")
+    outcome = state.returns()
+    print("game over: " + ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(outcome)))
+    return EXIT_OK
+
+
+def _simulate_one(game_name: str, seed: int, options: dict[str, object]) -> tuple[
+    list[float], int
+]:
+    game = api.load_game(game_name)
+    state = game.new_game(seed=seed, options=options)
+    agent = random.Random(seed)
+    plies = 0
+    while not state.is_terminal():
+        state.apply_action(agent.choice(state.legal_actions()))
+        plies += 1
+    return state.returns(), plies
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = _load(args.game)
+    if game is None:
+        return EXIT_FAIL
+    if args.agents not in ("random", "random,random"):
+        print("only random agents are available: --agents random,random", file=sys.stderr)
+        return EXIT_USAGE
+    options = _options(args.option)
+    seeds = [args.seed + i for i in range(args.n)]
+    started = time.perf_counter()
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(_simulate_one, [args.game] * len(seeds), seeds,
+                                     [options] * len(seeds)))
+    else:
+        outcomes = [_simulate_one(args.game, seed, options) for seed in seeds]
+    elapsed = time.perf_counter() - started
+    names = list(game.INFO["player_names"])
+    wins = [sum(1 for r, _ in outcomes if r[i] > 0) for i in range(len(names))]
+    draws = sum(1 for r, _ in outcomes if all(x == 0 for x in r))
+    plies = [p for _, p in outcomes]
+    report = {
+        "game": game.INFO["name"],
+        "games": len(outcomes),
+        "wins": dict(zip(names, wins, strict=False)),
+        "draws": draws,
+        "mean_plies": sum(plies) / max(len(plies), 1),
+        "games_per_second": len(outcomes) / elapsed if elapsed else 0.0,
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {value}")
+    return EXIT_OK
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="rulecraft", description=__doc__)
+    root.add_argument("--version", action="version", version="rulecraft 0.1.0")
+    sub = root.add_subparsers(dest="command", required=True)
+    formats = ("text", "json", "github")
+
+    check = sub.add_parser("check", help="parse and check rulebooks")
+    check.add_argument("paths", nargs="*", type=Path)
+    check.add_argument("--format", choices=formats, default="text")
+    check.set_defaults(run=cmd_check)
+
+    build = sub.add_parser("build", help="check, then write modules and docs")
+    build.add_argument("paths", nargs="*", type=Path)
+    build.add_argument("-o", "--output", default="generated")
+    build.add_argument("--check", action="store_true",
+                       help="fail if the output on disk is not what the sources produce")
+    build.add_argument("--format", choices=formats, default="text")
+    build.set_defaults(run=cmd_build)
+
+    test = sub.add_parser("test", help="run scenario files")
+    test.add_argument("paths", nargs="*")
+    test.add_argument("--format", choices=formats, default="text")
+    test.set_defaults(run=cmd_test)
+
+    play = sub.add_parser("play", help="play in the terminal against an agent")
+    play.add_argument("game")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--as", dest="as_player", default="A")
+    play.add_argument("--vs", default="random", choices=["random"])
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.set_defaults(run=cmd_play)
+
+    simulate = sub.add_parser("simulate", help="run N games and report balance figures")
+    simulate.add_argument("game")
+    simulate.add_argument("-n", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--agents", default="random,random")
+    simulate.add_argument("--jobs", type=int, default=1)
+    simulate.add_argument("--json", action="store_true")
+    simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    simulate.set_defaults(run=cmd_simulate)
+
+    explain_cmd = sub.add_parser("explain", help="the long explanation of a diagnostic code")
+    explain_cmd.add_argument("code")
+    explain_cmd.set_defaults(run=cmd_explain)
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except KeyboardInterrupt:
+        return EXIT_FAIL
+    except BrokenPipeError:
+        return EXIT_OK
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Scenario files (`*.scenario.yaml`): a start, some actions, the expected outcome.
+
+See DESIGN.md §5. Beyond state paths, `expect` also takes `error` (a substring of the message
+of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal` (action
+texts that must or must not be among the legal actions at the end). `options` and `players`
+choose the variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from dsl.runtime import IllegalAction, RuleError
+
+SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")
+
+
+@dataclass
+class ScenarioResult:
+    file: str
+    name: str
+    line: int
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that remembers the line of each top-level document."""
+
+
+def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
+    """The scenario documents of a file (one or several, separated by ---), with their lines."""
+    text = path.read_text(encoding="utf-8")
+    loader = _LineLoader(text)
+    documents: list[tuple[dict[str, Any], int]] = []
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is None:
+                break
+            data = loader.construct_document(node)
+            documents.append((data, node.start_mark.line + 1))
+    finally:
+        loader.dispose()
+    return documents
+
+
+def run_scenario(
+    game: ModuleType, data: dict[str, Any], file: str, line: int
+) -> ScenarioResult:
+    result = ScenarioResult(file, str(data.get("name", f"line {line}")), line)
+    fail = result.failures.append
+    try:
+        state = game.new_game(
+            seed=int(data.get("seed", 0)),
+            players=int(data.get("players", game.INFO["players"][0])),
+            options=data.get("options") or None,
+        )
+        for path, value in (data.get("setup") or {}).items():
+            state.set(str(path), value)
+    except (KeyError, ValueError, RuleError, IllegalAction, TypeError) as error:
+        fail(f"setup failed: {error}")
+        return result
+    expect: dict[str, Any] = dict(data.get("expect") or {})
+    wanted_error = expect.get("error")
+    actions = [str(a) for a in data.get("actions") or []]
+    for number, text in enumerate(actions, 1):
+        try:
+            action = state.parse_action(text)
+            state.apply_action(action)
+        except IllegalAction as error:
+            if wanted_error is not None and number == len(actions):
+                if str(wanted_error) not in str(error):
+                    fail(f"action {number} '{text}' was refused with '{error}', "
+                         f"expected a message containing '{wanted_error}'")
+                wanted_error = None
+                break
+            fail(f"action {number} '{text}' is illegal: {error}")
+            return result
+        except RuleError as error:
+            fail(f"action {number} '{text}' broke the rules engine: {error}")
+            return result
+    if wanted_error is not None:
+        fail(f"expected the last action to be refused with '{wanted_error}', but it was legal")
+    for path, value in expect.items():
+        if path in SPECIAL_EXPECTATIONS:
+            continue
+        try:
+            actual = state.get(str(path))
+        except (KeyError, ValueError) as error:
+            fail(f"expect {path}: {error}")
+            continue
+        if actual != value:
+            fail(f"expected {path} = {value!r}, got {actual!r}")
+    if "terminal" in expect and state.is_terminal() != bool(expect["terminal"]):
+        fail(f"expected terminal = {expect['terminal']}, got {state.is_terminal()}")
+    if "returns" in expect and state.returns() != [float(x) for x in expect["returns"]]:
+        fail(f"expected returns {expect['returns']}, got {state.returns()}")
+    legal = {str(a) for a in state.legal_actions()}
+    for text in expect.get("legal") or []:
+        if text not in legal:
+            fail(f"expected '{text}' to be legal; legal: {', '.join(sorted(legal)[:10])}")
+    for text in expect.get("illegal") or []:
+        if text in legal:
+            fail(f"expected '{text}' not to be legal")
+    return result
