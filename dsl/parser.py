@@ -251,6 +251,8 @@ def _report_syntax_error(
         except Exception:  # noqa: BLE001 - a failed match only costs the friendlier wording
             label = None
     assert token is not None
+    if label is None and re.fullmatch(r"[a-z_]+", str(token)) and token.type != "NAME":
+        label = f"'{token}' is a reserved word of the language; choose another name"
     width = max(1, len(str(token)))
     span = Span(source.name, line, column, line, column + width)
     message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
