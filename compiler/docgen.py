@@ -238,17 +238,17 @@ class DocBuilder:
             })
         callables = []
         for info in [*m.procedures.values(), *m.functions.values()]:
-            decl = info.decl
-            is_function = isinstance(decl, n.FunctionDecl)
-            body = ([f"- It is {en.expr(decl.body)}."] if isinstance(decl, n.FunctionDecl)
-                    else en.block(decl.body.statements) if isinstance(decl, n.ProcedureDecl)
+            rule = info.decl
+            is_function = isinstance(rule, n.FunctionDecl)
+            body = ([f"- It is {en.expr(rule.body)}."] if isinstance(rule, n.FunctionDecl)
+                    else en.block(rule.body.statements) if isinstance(rule, n.ProcedureDecl)
                     else [])
             callables.append({
                 "name": md(words(info.name)), "anchor": anchor(info.name),
                 "kind": "function" if is_function else "procedure",
                 "params": ", ".join(f"*{md(p)}* ({md(str(ty))})" for p, ty in info.params),
                 "returns": md(str(info.returns)) if info.returns is not None else "",
-                "doc": md(info.doc), "body": body, "line": decl.span.line,
+                "doc": md(info.doc), "body": body, "line": rule.span.line,
             })
         options = []
         for option in m.options.values():

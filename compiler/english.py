@@ -8,6 +8,7 @@ that comes from a rulebook goes through `md` (escaped) before it reaches the pag
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from compiler import types as t
 from compiler.model import GameModel
@@ -130,7 +131,7 @@ class English:
         if symbol[0] in ("function", "procedure"):
             return f"[{md(words(e.func))}](#{anchor(e.func)})({', '.join(args)})"
         name = e.func
-        phrases = {
+        phrases: dict[str, Callable[[list[str]], str]] = {
             "size": lambda a: f"the number of cards in {a[0]}",
             "empty": lambda a: f"{a[0]} is empty",
             "first": lambda a: f"the first card of {a[0]}",
@@ -152,7 +153,7 @@ class English:
         return phrase(args) if phrase else f"{md(name)}({', '.join(args)})"
 
     # ---- statements, as nested Markdown lists
-    def block(self, statements: tuple[n.Stmt, ...] | list[n.Stmt], depth: int = 0) -> list[str]:
+    def block(self, statements: Sequence[n.Stmt], depth: int = 0) -> list[str]:
         lines: list[str] = []
         for stmt in statements:
             lines.extend(self.stmt(stmt, depth))
