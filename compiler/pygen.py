@@ -424,7 +424,7 @@ class PythonGenerator:
             for attr, _, _ in attrs:
                 w.line(f"    {attr!r},")
             for name in ("num_players", "phase", "pending", "actor", "result", "rng", "zones",
-                         "card_def", "card_owner", "card_zone", "card_up"):
+                         "card_def", "card_owner", "card_zone", "card_up", "card_home"):
                 w.line(f"    {name!r},")
             w.line(")")
             w.line()
@@ -448,7 +448,7 @@ class PythonGenerator:
                 w.line("c.result = None if self.result is None else self.result[:]")
                 w.line("c.rng = self.rng.clone()")
                 w.line("c.zones = [z[:] for z in self.zones]")
-                for name in ("card_def", "card_owner", "card_zone", "card_up"):
+                for name in ("card_def", "card_owner", "card_zone", "card_up", "card_home"):
                     w.line(f"c.{name} = self.{name}[:]")
                 for attr, depth in self.attr_depths():
                     w.line(f"c.{attr} = {copy_expr('self.' + attr, depth)}")

@@ -184,6 +184,7 @@ class GameState:
     card_owner: list[int]
     card_zone: list[int]
     card_up: list[bool]
+    card_home: list[int]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
         self.rng = Rng(seed)
@@ -197,6 +198,7 @@ class GameState:
         self.card_owner = []
         self.card_zone = []
         self.card_up = []
+        self.card_home = []
 
     # ---- the public API (DESIGN.md §4)
     def current_player(self) -> int:
@@ -251,6 +253,11 @@ class GameState:
         for action in candidates:
             if str(action) == wanted:
                 return action
+        who = wanted.split(" ", 1)[0]
+        if who in self.PLAYER_NAMES[: self.num_players] and who != self.player_name(self.actor):
+            raise IllegalAction(
+                f"it is {self.player_name(self.actor)}'s turn, not {who}'s: '{wanted}'"
+            )
         allowed = ", ".join(sorted({str(a) for a in self.legal_actions()})[:12])
         raise IllegalAction(
             f"no action '{wanted}' for {self.player_name(self.actor)} in phase "
@@ -323,6 +330,7 @@ class GameState:
         self.card_owner.append(max(self.SLOT_OWNER[slot], 0))
         self.card_zone.append(slot)
         self.card_up.append(False)
+        self.card_home.append(slot)
         self._put(card, slot, False)
         return card
 
@@ -484,8 +492,9 @@ class GameState:
     def _set_zone(self, slot: int, names: Any) -> None:
         """Fill a zone with the named cards, taken from the same owner's other zones first.
 
-        Cards leaving the zone go to the first zone of the owner that they came from the
-        start of the game in (their creation slot order); new cards are never created."""
+        Cards leaving the zone go back to the zone they were created in; when that is the zone
+        being set, the call is refused rather than guessing. No card is created or destroyed,
+        so card counts stay conserved."""
         if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
             raise ValueError("a zone is set with a list of card names")
         owner = self.SLOT_OWNER[slot]
@@ -506,11 +515,15 @@ class GameState:
                 raise ValueError(f"no spare card {self.DEF_NAMES[definition]!r} to put there")
             keep.append(card)
         leaving = [c for c in current if c not in keep]
-        spare = next((s for s in range(len(self.zones))
-                      if s != slot and self.SLOT_OWNER[s] == owner
-                      and self.SLOT_CAPACITY[s] < 0), slot)
+        homeless = [self.DEF_NAMES[self.card_def[c]] for c in leaving
+                    if self.card_home[c] == slot]
+        if homeless:
+            raise ValueError(
+                f"setting {self.SLOT_NAMES[slot]} would leave {', '.join(homeless)} with no "
+                "zone to go to; put them in another zone first (set that zone to include them)"
+            )
         for card in leaving:
-            self.move(card, spare)
+            self.move(card, self.card_home[card])
         for card in keep:
             if self.card_zone[card] != slot:
                 self.zones[self.card_zone[card]].remove(card)
@@ -600,6 +613,7 @@ class GameState:
             card_owner=self.card_owner,
             card_zone=self.card_zone,
             card_up=self.card_up,
+            card_home=self.card_home,
         )
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
@@ -608,7 +622,7 @@ class GameState:
         if not isinstance(data, dict) or data.get("game") != self.GAME:
             raise ValueError(f"not a saved {self.GAME} state")
         for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
-                     "zones", "card_def", "card_owner", "card_zone", "card_up"):
+                     "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
             setattr(self, attr, data[attr])
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])

@@ -186,6 +186,7 @@ class State(rt.GameState):
         'card_owner',
         'card_zone',
         'card_up',
+        'card_home',
     )
 
     o_warlords: bool
@@ -242,6 +243,7 @@ class State(rt.GameState):
         c.card_owner = self.card_owner[:]
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
+        c.card_home = self.card_home[:]
         c.o_warlords = self.o_warlords
         c.g_dynasty = self.g_dynasty
         c.g_track = self.g_track

@@ -76,6 +76,7 @@ class State(rt.GameState):
         'card_owner',
         'card_zone',
         'card_up',
+        'card_home',
     )
 
     o_target: int
@@ -108,6 +109,7 @@ class State(rt.GameState):
         c.card_owner = self.card_owner[:]
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
+        c.card_home = self.card_home[:]
         c.o_target = self.o_target
         c.g_turn = self.g_turn
         c.g_announced = self.g_announced
