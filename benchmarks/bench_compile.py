@@ -15,6 +15,7 @@ Usage: python -m benchmarks.bench_compile [--runs N] [--cli-runs N]
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import shutil
 import statistics
@@ -77,6 +78,7 @@ def timings(action: Callable[[], None], runs: int) -> tuple[float, list[float]]:
     cold = (time.perf_counter() - start) * 1000
     samples = []
     for _ in range(runs):
+        gc.collect()
         start = time.perf_counter()
         action()
         samples.append((time.perf_counter() - start) * 1000)

@@ -21,7 +21,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 import generated.dynasties as generated_game
@@ -84,9 +84,8 @@ def measure(games: int, rounds: int, warlords: bool) -> dict[str, list[tuple[flo
     return results
 
 
-def records(games: int, rounds: int) -> list[dict[str, Any]]:
-    """The benchmark's JSON records, three per variant."""
-    out: list[dict[str, Any]] = []
+def records(games: int, rounds: int) -> Iterator[dict[str, Any]]:
+    """The benchmark's JSON records, three per variant, as each variant is measured."""
     for variant, warlords in VARIANTS:
         results = measure(games, rounds, warlords)
         median_rate: dict[str, float] = {}
@@ -96,7 +95,7 @@ def records(games: int, rounds: int) -> list[dict[str, Any]]:
             plies = runs[0][1]
             if any(round_plies != plies for _, round_plies in runs):
                 raise RuntimeError(f"{name} {variant}: the same seeds played different games")
-            out.append({
+            yield {
                 "name": f"dynasties.{name}.playouts_per_s",
                 "value": round(median_rate[name], 1),
                 "unit": "playouts/s",
@@ -107,7 +106,7 @@ def records(games: int, rounds: int) -> list[dict[str, Any]]:
                 "best": round(max(rates), 1),
                 "plies_per_game": round(plies / games, 1),
                 "plies_per_s": round(statistics.median(plies / seconds for seconds, _ in runs)),
-            })
+            }
         speedup = median_rate["generated"] / median_rate["handwritten"]
         paired = statistics.median(
             hand_seconds / gen_seconds
@@ -115,7 +114,7 @@ def records(games: int, rounds: int) -> list[dict[str, Any]]:
                 results["generated"], results["handwritten"], strict=True
             )
         )
-        out.append({
+        yield {
             "name": "dynasties.speedup",
             "value": round(speedup, 3),
             "unit": "x",
@@ -124,8 +123,7 @@ def records(games: int, rounds: int) -> list[dict[str, Any]]:
             "rounds": rounds,
             "paired_median": round(paired, 3),
             "target": SPEEDUP_TARGET,
-        })
-    return out
+        }
 
 
 def main(argv: Sequence[str] | None = None) -> int:

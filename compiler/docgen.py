@@ -192,6 +192,7 @@ class DocBuilder:
                     "owner": "its owner sees the cards; others see how many",
                     "hidden": "nobody sees the cards, only how many",
                     "secret": "face down: its owner sees them, others only once revealed",
+                    "private": "its owner sees the cards; others see nothing, not even how many",
                 }[zone.visibility],
                 "capacity": str(zone.capacity) if zone.capacity is not None else "—",
                 "doc": md(zone.doc),

@@ -584,7 +584,9 @@ class GameState:
             visibility = self.SLOT_VISIBILITY[slot]
             owner = self.SLOT_OWNER[slot]
             mine = owner == player
-            if visibility == "public" or (visibility in ("owner", "secret") and mine):
+            if visibility == "private" and not mine:
+                continue  # not even the count: it would tell which kind of card was played
+            if visibility == "public" or (visibility in ("owner", "secret", "private") and mine):
                 shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
             elif visibility == "secret":
                 shown = {
