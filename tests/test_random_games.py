@@ -88,7 +88,6 @@ def check_ply(state: State, warlords: bool) -> list[Any]:
     assert view["actor"] == (None if terminal else PLAYERS[current])
     players = view["players"]
     board = view["board"]["Province"]
-    zones = view["zones"]
 
     # (b) one owner per province, owner none iff no armies
     for province in PROVINCES:
