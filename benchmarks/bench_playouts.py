@@ -96,7 +96,7 @@ def records(games: int, rounds: int) -> Iterator[dict[str, Any]]:
             if any(round_plies != plies for _, round_plies in runs):
                 raise RuntimeError(f"{name} {variant}: the same seeds played different games")
             yield {
-                "name": f"dynasties.{name}.playouts_per_s",
+                "name": f"dynasties.{variant}.{name}.playouts_per_s",
                 "value": round(median_rate[name], 1),
                 "unit": "playouts/s",
                 "variant": variant,
@@ -115,7 +115,7 @@ def records(games: int, rounds: int) -> Iterator[dict[str, Any]]:
             )
         )
         yield {
-            "name": "dynasties.speedup",
+            "name": f"dynasties.{variant}.speedup",
             "value": round(speedup, 3),
             "unit": "x",
             "variant": variant,

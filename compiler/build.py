@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.docgen import generate_docs
 from compiler.driver import Compilation, check_rulebook
 from compiler.pygen import generate_python
 from dsl.diagnostics import Diagnostics
@@ -37,6 +36,8 @@ class BuildResult:
 
 def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
+    from compiler.docgen import generate_docs  # Jinja2 is needed only when writing docs
+
     model = compilation.model
     assert model is not None and compilation.ok
     return {
