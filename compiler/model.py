@@ -55,6 +55,9 @@ class RecordInfo:
     doc: str = ""
     entries: list[EntryInfo] = field(default_factory=list)
 
+    def entry_names(self) -> list[str]:
+        return [entry.name for entry in self.entries]
+
 
 @dataclass
 class BoardInfo:

@@ -730,7 +730,7 @@ class PythonGenerator:
             for f in m.player_fields.values()])
         self.tuple_assign("State.NODE_FIELDS", [
             f"({b.name!r}, N_{upper(b.name)}_NAMES, {f.name!r}, 'n_{b.name}_{f.name}', "
-            f"{codec(f.type, m)}, {f.per_player})"
+            f"{codec(f.type, m)}, {f.per_player}, {f.visibility!r})"
             for b in m.boards.values() for f in b.fields.values()])
         self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
         phases = list(m.phases.values())

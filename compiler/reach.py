@@ -132,14 +132,15 @@ class Reach:
             for body in (decl.enter, decl.done):
                 if body is not None:
                     inner = self.closure(direct_effects(m, body))
-                    ways_on.gotos |= inner.gotos
+                    # re-entering itself from here would spin with nobody to act
+                    ways_on.gotos |= inner.gotos - {name}
                     ways_on.ends |= inner.ends
             if decl.actor is not None:
                 for action in info.actions:
                     inner = self.closure(direct_effects(m, action.decl))
                     ways_on.gotos |= inner.gotos
                     ways_on.ends |= inner.ends
-            if not ways_on.gotos - {name} and not ways_on.ends:
+            if not ways_on.gotos and not ways_on.ends:  # an action may restart its own phase
                 self.diagnostics.add(
                     "E0301", decl.span,
                     f"phase '{name}' never moves on: nothing in it has a goto or ends the game",
@@ -148,6 +149,7 @@ class Reach:
             span = m.game_span or m.setup.span
             self.diagnostics.add("E0303", span, "no rule ever ends the game",
                                  hint="use 'win PLAYER', 'lose PLAYER' or 'draw game'")
+        self.trigger_cycles()
         for trigger in m.triggers:
             if trigger.event in m.events and trigger.event not in everything.raises:
                 self.diagnostics.add("W0303", trigger.span,
@@ -156,6 +158,31 @@ class Reach:
         self.zones_entered()
         self.unused(everything)
         self.coverage()
+
+    def trigger_cycles(self) -> None:
+        """A trigger whose effects raise its own event again would never stop."""
+        m = self.model
+        raised_by: dict[str, set[str]] = {}
+        for trigger in m.triggers:
+            own = self.trigger_effects[trigger.name]
+            total = set(own.raises)
+            for callee in self.closure(Effects(calls=set(own.calls))).raises:
+                total.add(callee)
+            raised_by.setdefault(trigger.event, set()).update(total)
+        for trigger in m.triggers:
+            seen: set[str] = set()
+            pending = list(raised_by.get(trigger.event, ()))
+            while pending:
+                event = pending.pop()
+                if event == trigger.event:
+                    self.diagnostics.add(
+                        "E0211", trigger.span,
+                        f"trigger '{trigger.name}' raises '{trigger.event}' again, directly or "
+                        "through other triggers, so it would never stop")
+                    break
+                if event not in seen:
+                    seen.add(event)
+                    pending.extend(raised_by.get(event, ()))
 
     def zones_entered(self) -> None:
         m = self.model

@@ -105,8 +105,11 @@ class Resolver:
             if source is not None:
                 above = source.line(f.span.line - 1).strip()
                 doc = above[2:].strip() if above.startswith("##") else ""
+            # A field has no cards to count, so `owner` and `private` mean the same as
+            # `secret`: only its own player sees it (game and node fields: nobody).
+            visibility = "secret" if f.visibility in ("owner", "private") else f.visibility
             result[f.name] = FieldInfo(
-                f.name, t.ANY, f.per_player, f.default, f.visibility, f.span, doc, f.type
+                f.name, t.ANY, f.per_player, f.default, visibility, f.span, doc, f.type
             )
         return result
 

@@ -402,15 +402,18 @@ class Checker:
             elif dest is not None and isinstance(card, t.CardT) and card.name != dest.card_type:
                 self.error("E0201", stmt.dest.span,
                            f"zone '{dest.zone}' holds {dest.card_type}, not {card.name}")
+            if stmt.end is not None:
+                self.needs_order(dest, stmt.dest, f"put cards on the {stmt.end} of")
         elif isinstance(stmt, n.Draw):
             self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
             source = self.zone(stmt.source, scope, ctx)
+            self.needs_order(source, stmt.source, "draw from")
             dest = self.zone(stmt.dest, scope, ctx)
             if source and dest and source.card_type != dest.card_type:
                 self.error("E0201", stmt.dest.span,
                            f"cannot draw {source.card_type} into a zone of {dest.card_type}")
         elif isinstance(stmt, n.Shuffle):
-            self.zone(stmt.zone, scope, ctx)
+            self.needs_order(self.zone(stmt.zone, scope, ctx), stmt.zone, "shuffle")
         elif isinstance(stmt, n.Create):
             created = self.expr(stmt.what, scope, ctx)
             into = self.zone(stmt.dest, scope, ctx)
@@ -526,7 +529,32 @@ class Checker:
         for arg, type_, (pname, wanted) in zip(args, actual, params, strict=True):
             self.expect(arg, type_, wanted, f"argument '{pname}'")
 
+    def needs_order(self, zone: t.ZoneT | None, expr: n.Expr, what: str) -> None:
+        if zone is not None and not self.model.zones[zone.zone].ordered:
+            self.error("E0208", expr.span,
+                       f"cannot {what} zone '{zone.zone}': it is not ordered",
+                       hint=f"declare it: zone {zone.zone}: {zone.card_type} ordered ...")
+
+    def known_name(self, name: str, scope: Scope) -> bool:
+        m = self.model
+        return (
+            scope.lookup(name) is not None or name in m.options or name in m.game_fields
+            or name in m.player_names or name in m.zones or name in m.enums
+            or name in m.records or name in m.boards
+            or any(name in b.nodes for b in m.boards.values())
+            or any(name in e.members for e in m.enums.values())
+            or any(name in r.entry_names() for r in m.records.values())
+        )
+
     def zone(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.ZoneT | None:
+        base = expr.obj if isinstance(expr, n.Index) else expr
+        if isinstance(base, n.Name) and not self.known_name(base.id, scope):
+            if isinstance(expr, n.Index):
+                for key in expr.keys:
+                    self.expr(key, scope, ctx)
+            self.error("E0106", base.span, f"unknown zone '{base.id}'",
+                       hint=did_you_mean(base.id, self.model.zones))
+            return None
         actual = self.expr(expr, scope, ctx)
         if isinstance(actual, t.ZoneT):
             return actual
@@ -614,6 +642,8 @@ class Checker:
         raise AssertionError(type(e).__name__)  # pragma: no cover
 
     def unify(self, a: t.Type, b: t.Type, where: n.Expr) -> t.Type:
+        if isinstance(b, t.NoneT) and not isinstance(a, t.NoneT):
+            return t.optional(a)
         if t.assignable(b, a):
             return a if not isinstance(b, t.NoneT) else t.optional(a)
         if t.assignable(a, b):

@@ -76,7 +76,8 @@ fields of their declaration.
 `goto` names a phase that is not declared.
 """),
     Code("E0106", "unknown zone", """
-A zone is used that is not declared with `zone NAME: ...`.
+A zone is used (in move, draw, shuffle, create or reveal) that is not declared with
+`zone NAME: CardType ...`. The hint lists declared zones with similar names.
 """),
     Code("E0107", "unknown rule reference", """
 An `@ID` annotation names a rule that the `seed { }` block does not list. Coverage annotations
@@ -116,9 +117,11 @@ need bools, `+` on zones or lists concatenates them.
 The statement is not allowed in this place: `actor` outside an action or phase, `require`
 outside an action, `goto`/`win` inside a function (functions are pure), or `return` missing.
 """),
-    Code("E0208", "wrong zone index", """
+    Code("E0208", "wrong zone index or order", """
 A zone is indexed with the wrong number or kind of keys. A zone declared `per player per
-Province` is written `placed[p, prov]`; a zone with no `per` clause takes no index.
+Province` is written `placed[p, prov]`; a zone with no `per` clause takes no index. Also
+reported when an order-dependent statement (draw from, shuffle, move to the top or bottom of)
+is used on a zone that is not declared `ordered`.
 """),
     Code("E0209", "bad option value", """
 An option's default does not match its type, or an option is read with a type it does not have.
@@ -129,8 +132,9 @@ two actions of one game could print the same text. Action texts are how scenario
 name actions, so each must be unambiguous.
 """),
     Code("E0211", "recursion", """
-Functions and procedures may not call themselves, directly or through others: every rule must
-terminate, and the compiler proves it by forbidding recursion and unbounded loops.
+Functions and procedures may not call themselves, directly or through others, and a trigger may
+not raise the event it listens to, directly or through other triggers: every rule must terminate,
+and the compiler proves it by forbidding recursion and unbounded loops.
 """),
     Code("E0301", "phase has no way on", """
 The phase's `on done` block (run when no player is left to act) neither moves to another phase

@@ -161,7 +161,9 @@ class GameState:
     # (name, path prefix, attribute, codec, visibility, per-player) per kind of field
     GAME_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str], ...]] = ()
     PLAYER_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str, bool], ...]] = ()
-    NODE_FIELDS: ClassVar[tuple[tuple[str, tuple[str, ...], str, str, Codec, bool], ...]] = ()
+    NODE_FIELDS: ClassVar[
+        tuple[tuple[str, tuple[str, ...], str, str, Codec, bool, str], ...]
+    ] = ()
     OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
     ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
@@ -450,7 +452,7 @@ class GameState:
             for name, attr, codec, _vis, per_player in self.PLAYER_FIELDS:
                 if name == parts[1]:
                     return self._cell(getattr(self, attr), player, codec, per_player, parts[2:])
-        for board, nodes, name, attr, codec, per_player in self.NODE_FIELDS:
+        for board, nodes, name, attr, codec, per_player, _vis in self.NODE_FIELDS:
             if head in (board, board.lower()) and len(parts) >= 3 and parts[2] == name:
                 node = _index_of(nodes, parts[1], board)
                 return self._cell(getattr(self, attr), node, codec, per_player, parts[3:])
@@ -570,7 +572,9 @@ class GameState:
             players[self.PLAYER_NAMES[p]] = fields
         view["players"] = players
         boards: dict[str, dict[str, dict[str, Any]]] = {}
-        for board, nodes, name, attr, codec, per_player in self.NODE_FIELDS:
+        for board, nodes, name, attr, codec, per_player, visibility in self.NODE_FIELDS:
+            if visibility != "public":
+                continue  # a node belongs to no player: secret node fields are hidden from all
             table = getattr(self, attr)
             for i, node in enumerate(nodes):
                 value = table[i]

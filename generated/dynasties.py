@@ -1112,11 +1112,35 @@ State.PLAYER_FIELDS = (
     ('decided', 'p_decided', ("bool",), 'public', False),
 )
 State.NODE_FIELDS = (
-    ('Province', N_PROVINCE_NAMES, 'owner', 'n_Province_owner', ("option", ("player",)), False),
-    ('Province', N_PROVINCE_NAMES, 'armies', 'n_Province_armies', ("int",), False),
-    ('Province', N_PROVINCE_NAMES, 'marker', 'n_Province_marker', ("int",), True),
-    ('Province', N_PROVINCE_NAMES, 'six_played', 'n_Province_six_played', ("bool",), True),
-    ('Province', N_PROVINCE_NAMES, 'scores', 'n_Province_scores', ("list", ("int",)), False),
+    (
+        'Province',
+        N_PROVINCE_NAMES,
+        'owner',
+        'n_Province_owner',
+        ("option", ("player",)),
+        False,
+        'public',
+    ),
+    ('Province', N_PROVINCE_NAMES, 'armies', 'n_Province_armies', ("int",), False, 'public'),
+    ('Province', N_PROVINCE_NAMES, 'marker', 'n_Province_marker', ("int",), True, 'public'),
+    (
+        'Province',
+        N_PROVINCE_NAMES,
+        'six_played',
+        'n_Province_six_played',
+        ("bool",),
+        True,
+        'public',
+    ),
+    (
+        'Province',
+        N_PROVINCE_NAMES,
+        'scores',
+        'n_Province_scores',
+        ("list", ("int",)),
+        False,
+        'public',
+    ),
 )
 State.STATE_ATTRS = (
     'o_warlords',

@@ -348,7 +348,7 @@ State.PLAYER_FIELDS = (
     ('at', 'p_at', ("option", ("names", N_CELL_NAMES)), 'public', False),
 )
 State.NODE_FIELDS = (
-    ('Cell', N_CELL_NAMES, 'marks', 'n_Cell_marks', ("int",), True),
+    ('Cell', N_CELL_NAMES, 'marks', 'n_Cell_marks', ("int",), True, 'public'),
 )
 State.STATE_ATTRS = (
     'o_target',
