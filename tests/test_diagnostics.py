@@ -1,0 +1,132 @@
+"""Diagnostic fixtures, mypy-test style.
+
+Every `tests/cases/*.rules` file is checked with `compiler.driver.check_rulebook`, and the
+multiset of (line, code) pairs it produces must equal the one its comments announce:
+
+    round = over  # E: E0201             one expected diagnostic on this line
+    if x { ... }  # E: E0201 E0201       two on the same line
+    zone discard: Chip  # E: W0304       warnings are listed the same way
+
+A fixture with no `# E:` comment must produce no diagnostic at all (not even a warning). A
+line `# xfail: REASON` marks a fixture that exposes a known compiler bug: it runs as a strict
+xfail, so it fails loudly once the bug is fixed and the marker can be removed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from compiler.driver import check_rulebook
+from dsl.codes import CODES
+from dsl.diagnostics import Diagnostic
+
+CASES = Path(__file__).resolve().parent / "cases"
+FIXTURES = sorted(CASES.glob("*.rules"))
+MIN_FIXTURES = 30
+
+# Codes no fixture can trigger: E0000 is an internal compiler error (never expected), and
+# unreadable (E0004), oversized (E0005) and too deeply nested (E0006) sources cannot be
+# written as small annotated fixtures; test_robustness.py covers those three.
+EXEMPT_FROM_FIXTURES = {"E0000", "E0004", "E0005", "E0006"}
+
+EXPECT = re.compile(r"#\s*E:\s*(?P<codes>[A-Z]\d{4}(?:\s+[A-Z]\d{4})*)\s*$")
+XFAIL = re.compile(r"^#\s*xfail:\s*(?P<reason>.+)$")
+
+Key = tuple[int, str]
+
+
+def expected_diagnostics(path: Path) -> Counter[Key]:
+    expected: Counter[Key] = Counter()
+    # Lines are counted at '\n' only, as the parser does ('\f' or U+2028 start no new line).
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        match = EXPECT.search(line)
+        if match:
+            for code in match.group("codes").split():
+                expected[(number, code)] += 1
+    return expected
+
+
+def xfail_reason(path: Path) -> str | None:
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        match = XFAIL.match(line.strip())
+        if match:
+            return match.group("reason").strip()
+    return None
+
+
+def fixture_params() -> list[object]:
+    params: list[object] = []
+    for path in FIXTURES:
+        reason = xfail_reason(path)
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        params.append(pytest.param(path, id=path.stem, marks=marks))
+    return params
+
+
+def describe(key: Key, found: list[Diagnostic]) -> str:
+    line, code = key
+    messages = [d.message for d in found if (d.span.line, d.code) == key]
+    title = CODES[code].title if code in CODES else "UNREGISTERED CODE"
+    text = f"  line {line}: {code} ({title})"
+    if messages:
+        text += "".join(f"\n      {d}" for d in dict.fromkeys(messages))
+    return text
+
+
+@pytest.mark.parametrize("path", fixture_params())
+def test_fixture_diagnostics(path: Path) -> None:
+    expected = expected_diagnostics(path)
+    for _line, code in expected:
+        assert code in CODES, f"{path.name}: '# E: {code}' names no registered code"
+    compilation = check_rulebook(path)
+    found = compilation.diagnostics.sorted()
+    actual: Counter[Key] = Counter((d.span.line, d.code) for d in found)
+    if actual == expected:
+        return
+    missing = expected - actual
+    unexpected = actual - expected
+    report = [f"{path.name}: diagnostics differ from the '# E:' comments"]
+    if missing:
+        report.append("missing (expected but not reported):")
+        report.extend(describe(k, found) for k in sorted(missing.elements()))
+    if unexpected:
+        report.append("unexpected (reported but not expected):")
+        report.extend(describe(k, found) for k in sorted(unexpected.elements()))
+    report.append("all reported:")
+    report.extend(
+        f"  {d.span.line}:{d.span.column} {d.code} {d.message}" for d in found
+    )
+    pytest.fail("\n".join(report), pytrace=False)
+
+
+def test_there_are_enough_fixtures() -> None:
+    assert len(FIXTURES) >= MIN_FIXTURES, (
+        f"only {len(FIXTURES)} fixtures in {CASES}; the suite must keep at least {MIN_FIXTURES}"
+    )
+
+
+def test_a_valid_minimal_fixture_exists() -> None:
+    path = CASES / "valid_minimal.rules"
+    assert path.is_file()
+    assert not expected_diagnostics(path)
+    assert check_rulebook(path).diagnostics.sorted() == []
+
+
+def test_every_code_is_exercised_by_a_fixture() -> None:
+    exercised = {code for path in FIXTURES for _line, code in expected_diagnostics(path)}
+    assert CODES.keys() >= EXEMPT_FROM_FIXTURES, "an exemption names an unknown code"
+    wanted = set(CODES) - EXEMPT_FROM_FIXTURES
+    missing = sorted(wanted - exercised)
+    assert not missing, f"no fixture in tests/cases expects: {', '.join(missing)}"
+    assert not exercised & {"E0000"}, "no fixture may expect an internal compiler error"
+
+
+def test_xfail_fixtures_say_why() -> None:
+    for path in FIXTURES:
+        text = path.read_text(encoding="utf-8")
+        if "xfail" in text.split("\n", 1)[0].lower():
+            assert xfail_reason(path), f"{path.name}: the xfail line needs a reason"
