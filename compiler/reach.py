@@ -228,6 +228,17 @@ class Reach:
         for name, enum in m.enums.items():
             if name not in used_names and not any(member in used_names for member in enum.members):
                 self.diagnostics.add("W0305", enum.span, f"enum '{name}' is never used")
+        used_names |= {zone.card_type for zone in m.zones.values()}
+        for name, record in m.records.items():
+            if not record.is_card and name not in used_names:
+                self.diagnostics.add("W0305", record.span, f"record '{name}' is never used")
+        read_fields = {node.name for module in m.modules for node in n.walk(module)
+                       if isinstance(node, n.Attribute)}
+        for board in m.boards.values():
+            for name, field_info in board.fields.items():
+                if name not in read_fields:
+                    self.diagnostics.add("W0305", field_info.span,
+                                         f"field '{name}' of {board.name} is never used")
         for group in (m.game_fields, m.player_fields):
             for name, field_info in group.items():
                 if name not in used_names and name not in used_fields:

@@ -125,7 +125,9 @@ class Resolver:
                         self.diagnostics.add(
                             "E0102", span, f"'{member}' appears twice in enum {d.name}"
                         )
-                    else:
+                        continue
+                    # members are used by bare name, so one name means one member
+                    if self.declare("enum_member", member, span, "enum member"):
                         members.append(member)
                 self.model.enums[d.name] = EnumInfo(d.name, members, d.span, d.doc)
             elif isinstance(d, n.RecordDecl) and self.declare("type", d.name, d.span, "type"):

@@ -82,11 +82,14 @@ class Context:
 
 
 def narrowing_key(expr: n.Expr) -> str | None:
-    """Names and one-step attributes of names (`x`, `p.warlord`) can be narrowed."""
+    """Names and one-step attributes of names or of `actor` (`x`, `p.warlord`,
+    `actor.target`) can be narrowed."""
     if isinstance(expr, n.Name):
         return expr.id
     if isinstance(expr, n.Attribute) and isinstance(expr.obj, n.Name):
         return f"{expr.obj.id}.{expr.name}"
+    if isinstance(expr, n.Attribute) and isinstance(expr.obj, n.ActorRef):
+        return f"actor.{expr.name}"
     return None
 
 
@@ -111,6 +114,7 @@ class Checker:
         self.model = model
         self.diagnostics = diagnostics
         self.calls: dict[str, set[str]] = {}  # callable → callables its body calls
+        self.texts: dict[str, str] = {}  # an action text's shape → the action that has it
         self.current: str | None = None
 
     # ---- reporting helpers
@@ -265,6 +269,14 @@ class Checker:
         names = {name for name, _, _ in action.params} | {"actor"}
         if decl.says is not None and decl.says_span is not None:
             self.template(decl.says, decl.says_span, names)
+            shape = TEMPLATE_FIELD.sub("{}", " ".join(decl.says.split()))
+            other = self.texts.get(shape)
+            if other is not None:
+                self.error("E0210", decl.says_span,
+                           f"actions '{other}' and '{action.name}' could print the same text",
+                           hint="scenarios and players name actions by their text: reword one")
+            else:
+                self.texts[shape] = action.name
         leading = True
         with self.body_of(f"action {action.name}"):
             for stmt in decl.body.statements:
@@ -310,7 +322,9 @@ class Checker:
         head, _, attr = key.partition(".")
         found = scope.lookup(head)
         base: t.Type | None
-        if found is not None:
+        if head == "actor":
+            base = t.PLAYER
+        elif found is not None:
             base = found[0]
         elif head in self.model.game_fields and not attr:
             base = self.model.game_fields[head].type
@@ -344,6 +358,7 @@ class Checker:
                 self.error("E0201", stmt.value.span, "cannot tell the type of 'none' here",
                            hint="give the variable a value of its real type first")
             scope.names[stmt.name] = (value, "let")
+            self.unnarrow(stmt.name, scope)
         elif isinstance(stmt, n.Assign):
             self.assign(stmt, scope, ctx)
         elif isinstance(stmt, n.CallStmt):
@@ -395,7 +410,11 @@ class Checker:
                 else t.CardT(moved.card_type) if isinstance(moved, t.ZoneT)
                 else moved.element if isinstance(moved, t.ListT) else moved
             )
-            if not isinstance(card, (t.CardT, t.AnyT)):
+            if isinstance(card, t.OptionT) and isinstance(card.inner, t.CardT):
+                self.error("E0202", stmt.what.span,
+                           f"this may be none, so it cannot be moved ({moved})",
+                           hint="test it first: if x != none { move x to ... }")
+            elif not isinstance(card, (t.CardT, t.AnyT)):
                 self.error("E0201", stmt.what.span,
                            f"only cards can be moved, not {moved}",
                            hint="move a card, a zone's cards, or a list of cards")
@@ -454,6 +473,24 @@ class Checker:
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(stmt).__name__)
 
+    def unnarrow(self, key: str, scope: Scope) -> None:
+        """A new binding or an assignment ends what a `!= none` test proved about a path."""
+        keys = {key}
+        ancestor: Scope | None = scope
+        while ancestor is not None:
+            keys |= {k for k in ancestor.narrowed if k.startswith(key + ".")}
+            ancestor = ancestor.parent
+        for k in keys:
+            head, _, attr = k.partition(".")
+            found = scope.lookup(head)
+            if not attr and found is not None:
+                scope.narrowed[k] = found[0]
+            elif attr:
+                base = t.PLAYER if head == "actor" else found[0] if found else None
+                declared = self.field_type(t.strip_optional(base), attr) if base else None
+                if declared is not None:
+                    scope.narrowed[k] = declared
+
     def assign(self, stmt: n.Assign, scope: Scope, ctx: Context) -> None:
         target = stmt.target
         value = self.expr(stmt.value, scope, ctx)
@@ -469,17 +506,26 @@ class Checker:
                 target_type = found[0]
                 self.model.symbols[id(target)] = ("local", target.id)
                 self.model.types[id(target)] = target_type
+                self.unnarrow(target.id, scope)
             elif target.id in self.model.game_fields:
                 target_type = self.model.game_fields[target.id].type
                 self.model.symbols[id(target)] = ("game_field", target.id)
                 self.model.types[id(target)] = target_type
             else:
                 self.expr(target, scope, ctx)
-                if id(target) in self.model.types:
+                if id(target) in self.model.symbols:  # known, but not something assignable
                     self.error("E0204", target.span, f"'{target.id}' cannot be assigned")
                 return
         elif isinstance(target, (n.Attribute, n.Index)):
             target_type = self.expr(target, scope, ctx)
+            if id(target) in self.model.narrowed and isinstance(target, n.Attribute):
+                self.model.narrowed.discard(id(target))
+                obj_type = self.model.types.get(id(target.obj), t.ANY)
+                target_type = self.field_type(t.strip_optional(obj_type), target.name) or t.ANY
+                self.model.types[id(target)] = target_type
+                key = narrowing_key(target)
+                if key is not None:
+                    self.unnarrow(key, scope)
             symbol = self.model.symbols.get(id(target), ("",))
             assignable_field = symbol[0] in ("player_field", "node_field")
             if isinstance(target, n.Index):
@@ -630,10 +676,10 @@ class Checker:
         if isinstance(e, n.BinaryOp):
             return self.binary(e, scope, ctx)
         if isinstance(e, n.Not):
-            self.condition(e.operand, scope, ctx)
+            self.operand(e.operand, self.expr(e.operand, scope, ctx), t.BOOL, "not")
             return t.BOOL
         if isinstance(e, n.Negate):
-            self.expect(e.operand, self.expr(e.operand, scope, ctx), t.INT, "the operand of '-'")
+            self.operand(e.operand, self.expr(e.operand, scope, ctx), t.INT, "-")
             return t.INT
         if isinstance(e, n.Range):
             self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
@@ -728,6 +774,8 @@ class Checker:
         key = narrowing_key(e)
         if isinstance(base, t.AnyT):
             return t.ANY
+        if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name not in m.records:
+            return t.ANY  # the unknown type was reported where it was named
         if isinstance(base, t.OptionT):
             return self.error("E0202", e.obj.span,
                               f"this may be none, so it has no field '{e.name}'",
@@ -747,7 +795,7 @@ class Checker:
                 candidates = list(m.player_fields)
             elif isinstance(base, t.NodeT):
                 candidates = list(m.boards[base.board].fields)
-            elif isinstance(base, (t.RecordT, t.CardT, t.DefT)):
+            elif isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name in m.records:
                 candidates = list(m.records[base.name].fields)
             return self.error("E0104", e.name_span, f"{base} has no field '{e.name}'",
                               hint=did_you_mean(e.name, candidates))
@@ -782,6 +830,8 @@ class Checker:
                                   f"{len(keys)} given",
                                   hint=f"{zone.name}[" + ", ".join(zone.per) + "]")
             for key_expr, key, per in zip(e.keys, keys, zone.per, strict=True):
+                if per != "player" and per not in m.boards and per not in m.enums:
+                    continue  # already reported where the zone is declared
                 wanted = (t.PLAYER if per == "player" else
                           t.NodeT(per) if per in m.boards else t.EnumT(per))
                 self.expect(key_expr, key, wanted, f"the {per} key of zone '{zone.name}'")
@@ -924,14 +974,20 @@ class Checker:
             return t.optional(value)
         return t.ListT(value)
 
+    def operand(self, expr: n.Expr, actual: t.Type, wanted: t.Type, op: str) -> None:
+        if isinstance(actual, t.OptionT) and t.assignable(actual.inner, wanted):
+            self.expect(expr, actual, wanted, f"the operand of '{op}'")
+        elif not t.assignable(actual, wanted):
+            self.error("E0206", expr.span, f"'{op}' needs {wanted}, not {actual}")
+
     def binary(self, e: n.BinaryOp, scope: Scope, ctx: Context) -> t.Type:
         op = e.op
         left = self.expr(e.left, scope, ctx)
         if op in ("and", "or"):
-            self.expect(e.left, left, t.BOOL, f"the left side of '{op}'")
+            self.operand(e.left, left, t.BOOL, op)
             right_scope = self.narrowed_scope(e.left, scope) if op == "and" else scope
             right = self.expr(e.right, right_scope, ctx)
-            self.expect(e.right, right, t.BOOL, f"the right side of '{op}'")
+            self.operand(e.right, right, t.BOOL, op)
             return t.BOOL
         right = self.expr(e.right, scope, ctx)
         if isinstance(left, t.AnyT) or isinstance(right, t.AnyT):

@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
@@ -21,6 +27,13 @@ from dsl.source import SourceFile, Span
 GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rulecraft.lark"
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
 MAX_NESTING = 200
+MAX_INT_DIGITS = 18
+
+
+class _TooLarge(Exception):  # noqa: N818 - internal signal, turned into a diagnostic
+    def __init__(self, span: Span) -> None:
+        super().__init__("number too large")
+        self.span = span
 
 # Friendly names for the terminals Lark reports as expected.
 _TERMINAL_WORDS = {
@@ -127,13 +140,33 @@ def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
         return None
     try:
         module = _ToAst(source).transform(tree)
+    except VisitError as error:
+        cause = error.orig_exc
+        if isinstance(cause, _TooLarge):
+            diagnostics.add("E0001", cause.span, "this number is too large",
+                            hint=f"numbers have at most {MAX_INT_DIGITS} digits")
+            return None
+        if not isinstance(cause, RecursionError):
+            raise
+        _too_deep(source, diagnostics)
+        return None
     except RecursionError:
-        diagnostics.add(
-            "E0006", Span.point(source.name), "expression is nested too deeply to compile"
-        )
+        _too_deep(source, diagnostics)
         return None
     assert isinstance(module, n.Module)
+    if not module.declarations:
+        diagnostics.add("E0007", Span.point(source.name), "file has no declarations",
+                        hint="a rulebook starts with: game NAME { ... }")
+        return None
     return module
+
+
+def _too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
+    """Report runaway nesting at the longest line: where such expressions are written."""
+    number = max(range(len(source.lines)), key=lambda i: len(source.lines[i]), default=0) + 1
+    diagnostics.add("E0006", Span.point(source.name, number, 1),
+                    "this expression is nested too deeply to compile",
+                    hint="split it with 'let' or a function")
 
 
 def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
@@ -170,11 +203,12 @@ def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
             elif char in "})]" and depth > 0:
                 depth -= 1
                 opened.pop()
-    operators = re.search(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}", source.text)
+    code = _code_only(source.text)
+    operators = re.search(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}", code)
     if operators:
         start = operators.start()
-        line_number = source.text.count("\n", 0, start) + 1
-        column_number = start - (source.text.rfind("\n", 0, start) + 1) + 1
+        line_number = code.count("\n", 0, start) + 1
+        column_number = start - (code.rfind("\n", 0, start) + 1) + 1
         diagnostics.add(
             "E0006",
             Span.point(source.name, line_number, column_number),
@@ -182,6 +216,32 @@ def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
         )
         return False
     return True
+
+
+def _code_only(text: str) -> str:
+    """The text with strings and comments blanked out, keeping every position."""
+    out = list(text)
+    in_string = escaped = in_comment = False
+    for i, char in enumerate(text):
+        if char == "\n":
+            in_comment = in_string = False
+            continue
+        if in_comment:
+            out[i] = " "
+        elif in_string:
+            out[i] = " "
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == "#":
+            in_comment = True
+            out[i] = " "
+        elif char == '"':
+            in_string = True
+    return "".join(out)
 
 
 def _describe_expected(expected: set[str]) -> str:
@@ -244,19 +304,37 @@ def _report_syntax_error(
             hint="close every '{' with '}'",
         )
         return
-    label = None
-    if isinstance(error, UnexpectedToken):
+    assert token is not None
+    label = _hint_from_context(token, expected, source)
+    if label is None and isinstance(error, UnexpectedToken):
         try:
             label = error.match_examples(_parser().parse, _EXAMPLES, use_accepts=True)
         except Exception:  # noqa: BLE001 - a failed match only costs the friendlier wording
             label = None
-    assert token is not None
-    if label is None and re.fullmatch(r"[a-z_]+", str(token)) and token.type != "NAME":
-        label = f"'{token}' is a reserved word of the language; choose another name"
     width = max(1, len(str(token)))
     span = Span(source.name, line, column, line, column + width)
     message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
     diagnostics.add("E0001", span, message, hint=label)
+
+
+def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> str | None:
+    """Hints for the commonest mistakes, read from the token and what the parser expected.
+
+    match_examples alone compares whole parser states (stack depth included), so it only
+    recognises a mistake at the depth of its example; these rules work at any depth."""
+    text = str(token)
+    before = _code_only(source.text)[: token.start_pos or 0]
+    if text == "=" and ("CMP_OP" in expected or "IN" in expected):
+        return "use '==' to compare two values; '=' assigns"
+    if "ELSE" in expected and text != "else":
+        statement = before[max(before.rfind("{"), before.rfind("}")) + 1 :]
+        if re.search(r"\brequire\b", statement):
+            return "'require' needs a message: require COND else \"why not\""
+    if text == ":" and "LBRACE" in expected:
+        return "blocks are written with braces: 'if cond { ... }', not a colon"
+    if "NAME" in expected and re.fullmatch(r"[a-z_]+", text) and token.type != "NAME":
+        return f"'{text}' is a reserved word of the language; choose another name"
+    return None
 
 
 def _open_block_notes(source: SourceFile) -> list[str]:
@@ -582,9 +660,16 @@ class _ToAst(Transformer[Token, Any]):
         annotations, name, *params, says, body = c
         says_text = says[0] if says is not None else None
         says_span = says[1] if says is not None else None
+        # The span starts at the 'action' keyword's line, not at its annotations, like every
+        # other declaration; the keyword is on the name's line.
+        whole = self._span(meta)
+        start = self._tspan(name)
+        line = self.source.line(start.line)
+        column = line.find("action") + 1 if "action" in line else start.column
+        span = Span(whole.file, start.line, column, whole.end_line, whole.end_column)
         action = n.ActionDecl(
             str(name), tuple(p for p in params if p is not None), says_text, says_span, body,
-            span=self._span(meta), annotations=tuple(annotations), doc=self._doc(meta),
+            span=span, annotations=tuple(annotations), doc=self.docs.get(start.line, ""),
         )
         return ("action", action)
 
@@ -761,6 +846,8 @@ class _ToAst(Transformer[Token, Any]):
         return ("comprehension", element, str(var), domain, where[1] if where else None)
 
     def int_lit(self, meta: Any, c: list[Token]) -> n.IntLit:
+        if len(c[0]) > MAX_INT_DIGITS:
+            raise _TooLarge(self._span(meta))
         return n.IntLit(int(str(c[0])), span=self._span(meta))
 
     def str_lit(self, meta: Any, c: list[Token]) -> n.StrLit:

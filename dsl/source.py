@@ -37,7 +37,12 @@ class SourceFile:
     lines: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "lines", tuple(self.text.splitlines()))
+        # Only "\n" ends a line, as for Lark: splitlines() would also break at form feeds and
+        # other separators and shift every line number after them.
+        lines = self.text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        object.__setattr__(self, "lines", tuple(line.removesuffix("\r") for line in lines))
 
     def line(self, number: int) -> str:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""

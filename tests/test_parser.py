@@ -390,9 +390,6 @@ def test_doc_comments_on_actions() -> None:
     assert phase.actions[0].doc == "Take a chip."
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the action_decl rule contains its annotations, so an annotated action's span starts at "
-    "the '@' line and its '##' doc (attached by _doc_comments to the 'action' line) is lost"))
 def test_doc_comments_and_span_of_an_annotated_action() -> None:
     module = parse_ok(
         "phase p {\n"
@@ -452,19 +449,11 @@ def test_equals_in_a_condition_location_in_a_rulebook() -> None:
     assert "'='" in error.message
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "match_examples compares whole LALR parser states, including the stack depth, so the "
-    "friendly '=='/require hints only appear when the mistake sits at exactly the depth of the "
-    "example snippet; after a game header, or inside a phase, there is no hint"))
 def test_equals_in_a_condition_hint_in_a_rulebook() -> None:
     error = only_error(EQUALS_IN_RULEBOOK)
     assert error.hint is not None and "use '=='" in error.hint
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "no 'require' hint when the require is not at the example's stack depth; when the next "
-    "statement starts with a keyword the fallback hint even says \"'goto' is a reserved word "
-    "of the language; choose another name\", which is wrong: nothing was used as a name"))
 def test_require_without_else_hint_in_a_rulebook() -> None:
     error = only_error(REQUIRE_IN_RULEBOOK)
     assert error.code == "E0001"
