@@ -160,6 +160,21 @@ def py_type(type_: t.Type) -> str:
     return "int"
 
 
+def names_table(type_: t.Type) -> str | None:
+    """The generated table of display names for values of this type, if it has one."""
+    if isinstance(type_, t.PlayerT):
+        return "PLAYER_NAMES"
+    if isinstance(type_, t.EnumT):
+        return f"E_{upper(type_.name)}_NAMES"
+    if isinstance(type_, t.NodeT):
+        return f"N_{upper(type_.board)}_NAMES"
+    if isinstance(type_, t.RecordT):
+        return f"R_{upper(type_.name)}_NAMES"
+    if isinstance(type_, t.DefT):
+        return "DEF_NAMES"
+    return None
+
+
 def codec(type_: t.Type, model: GameModel) -> str:
     """The runtime codec (see dsl.runtime.Codec) of a type, as Python source."""
     if isinstance(type_, t.OptionT):
@@ -172,14 +187,9 @@ def codec(type_: t.Type, model: GameModel) -> str:
         return '("bool",)'
     if isinstance(type_, t.TextT):
         return '("text",)'
-    if isinstance(type_, t.EnumT):
-        return f'("names", E_{upper(type_.name)}_NAMES)'
-    if isinstance(type_, t.NodeT):
-        return f'("names", N_{upper(type_.board)}_NAMES)'
-    if isinstance(type_, t.RecordT):
-        return f'("names", R_{upper(type_.name)}_NAMES)'
-    if isinstance(type_, t.DefT):
-        return '("names", DEF_NAMES)'
+    table = names_table(type_)
+    if table is not None:
+        return f'("names", {table})'
     if isinstance(type_, t.CardT):
         return '("card",)'
     return '("int",)'
@@ -674,15 +684,10 @@ class PythonGenerator:
 
     def display(self, type_: t.Type, value: str, card_as_def: bool = False) -> str:
         """Python source for the text a value shows in messages and action texts."""
-        if isinstance(type_, t.PlayerT):
-            return f"PLAYER_NAMES[{value}]"
-        if isinstance(type_, t.NodeT):
-            return f"N_{upper(type_.board)}_NAMES[{value}]"
-        if isinstance(type_, t.EnumT):
-            return f"E_{upper(type_.name)}_NAMES[{value}]"
-        if isinstance(type_, t.RecordT):
-            return f"R_{upper(type_.name)}_NAMES[{value}]"
-        if isinstance(type_, t.DefT) or (isinstance(type_, t.CardT) and card_as_def):
+        table = names_table(type_)
+        if table is not None:
+            return f"{table}[{value}]"
+        if isinstance(type_, t.CardT) and card_as_def:
             return f"DEF_NAMES[{value}]"
         if isinstance(type_, t.CardT):
             return f"DEF_NAMES[s.card_def[{value}]]"

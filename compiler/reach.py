@@ -24,6 +24,15 @@ class Effects:
     calls: set[str] = field(default_factory=set)
     ends: bool = False
 
+    def absorb(self, other: Effects) -> set[str]:
+        """Add what `other` does; return the procedures it calls that were not known yet."""
+        self.gotos |= other.gotos
+        self.raises |= other.raises
+        self.ends |= other.ends
+        new = other.calls - self.calls
+        self.calls |= new
+        return new
+
 
 def direct_effects(model: GameModel, body: n.Node) -> Effects:
     effects = Effects()
@@ -57,16 +66,9 @@ class Reach:
         seen_triggers: set[str] = set()
         while True:
             while pending:
-                name = pending.pop()
-                inner = self.procedure_effects.get(name)
-                if inner is None:
-                    continue
-                total.gotos |= inner.gotos
-                total.raises |= inner.raises
-                total.ends |= inner.ends
-                for callee in inner.calls - total.calls:
-                    total.calls.add(callee)
-                    pending.append(callee)
+                inner = self.procedure_effects.get(pending.pop())
+                if inner is not None:
+                    pending.extend(total.absorb(inner))
             fired = [
                 trigger for trigger in self.model.triggers
                 if trigger.event in total.raises and trigger.name not in seen_triggers
@@ -75,13 +77,7 @@ class Reach:
                 return total
             for trigger in fired:
                 seen_triggers.add(trigger.name)
-                inner = self.trigger_effects[trigger.name]
-                total.gotos |= inner.gotos
-                total.raises |= inner.raises
-                total.ends |= inner.ends
-                for callee in inner.calls - total.calls:
-                    total.calls.add(callee)
-                    pending.append(callee)
+                pending.extend(total.absorb(self.trigger_effects[trigger.name]))
 
     def run(self) -> None:
         m = self.model
@@ -105,17 +101,10 @@ class Reach:
             if name in reachable:
                 continue
             reachable.add(name)
-            effects = phase_effects[name]
-            everything.gotos |= effects.gotos
-            everything.raises |= effects.raises
-            everything.calls |= effects.calls
-            everything.ends |= effects.ends
-            pending.extend(p for p in effects.gotos if p in m.phases)
+            everything.absorb(phase_effects[name])
+            pending.extend(p for p in phase_effects[name].gotos if p in m.phases)
         for checkpoint in m.checkpoints:
-            effects = self.closure(direct_effects(m, checkpoint))
-            everything.raises |= effects.raises
-            everything.ends |= effects.ends
-            everything.calls |= effects.calls
+            everything.absorb(self.closure(direct_effects(m, checkpoint)))
         for name, info in m.phases.items():
             decl = info.decl
             if name not in reachable:

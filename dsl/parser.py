@@ -172,26 +172,10 @@ def _too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
 def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
     """Brackets nested beyond MAX_NESTING are reported before Lark or any pass recurses."""
     depth = 0
-    opened: list[tuple[int, int]] = []
-    for number, line in enumerate(source.lines, 1):
-        in_string = False
-        escaped = False
+    for number, line in enumerate(_code_only(source.text).split("\n"), 1):
         for column, char in enumerate(line, 1):
-            if in_string:
-                if escaped:
-                    escaped = False
-                elif char == "\\":
-                    escaped = True
-                elif char == '"':
-                    in_string = False
-                continue
-            if char == "#":
-                break
-            if char == '"':
-                in_string = True
-            elif char in _NESTING_OPENERS:
+            if char in _NESTING_OPENERS:
                 depth += 1
-                opened.append((number, column))
                 if depth > MAX_NESTING:
                     diagnostics.add(
                         "E0006",
@@ -202,7 +186,6 @@ def _nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
                     return False
             elif char in "})]" and depth > 0:
                 depth -= 1
-                opened.pop()
     code = _code_only(source.text)
     operators = re.search(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}", code)
     if operators:
@@ -339,16 +322,9 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
 
 def _open_block_notes(source: SourceFile) -> list[str]:
     stack: list[tuple[str, int, int]] = []
-    for number, line in enumerate(source.lines, 1):
-        in_string = False
+    for number, line in enumerate(_code_only(source.text).split("\n"), 1):
         for column, char in enumerate(line, 1):
-            if char == '"':
-                in_string = not in_string
-            elif in_string:
-                continue
-            elif char == "#":
-                break
-            elif char in _NESTING_OPENERS:
+            if char in _NESTING_OPENERS:
                 stack.append((char, number, column))
             elif char in "})]" and stack:
                 stack.pop()
