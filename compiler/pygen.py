@@ -667,20 +667,26 @@ class PythonGenerator:
             return self.collection(domain)
         return self.type_domain(type_)
 
-    def type_domain(self, type_: t.Type) -> str:
+    def type_bounds(self, type_: t.Type) -> tuple[int, int]:
+        """(first value, number of values) of a type whose values are all known statically."""
         m = self.model
+        if isinstance(type_, t.EnumT):
+            return 0, len(m.enums[type_.name].members)
+        if isinstance(type_, t.RecordT):
+            return 0, len(m.records[type_.name].entries)
+        if isinstance(type_, t.NodeT):
+            return 0, len(m.boards[type_.board].nodes)
+        if isinstance(type_, (t.DefT, t.CardT)):
+            return self.def_offset[type_.name], len(m.records[type_.name].entries)
+        raise AssertionError(type_)
+
+    def type_domain(self, type_: t.Type) -> str:
         if isinstance(type_, t.PlayerT):
             return "range(s.num_players)"
-        if isinstance(type_, t.EnumT):
-            return f"range({len(m.enums[type_.name].members)})"
-        if isinstance(type_, t.RecordT):
-            return f"range({len(m.records[type_.name].entries)})"
-        if isinstance(type_, t.NodeT):
-            return f"range({len(m.boards[type_.board].nodes)})"
-        if isinstance(type_, t.DefT):
-            offset = self.def_offset[type_.name]
-            return f"range({offset}, {offset + len(m.records[type_.name].entries)})"
-        raise AssertionError(type_)
+        first, count = self.type_bounds(type_)
+        if isinstance(type_, t.DefT):  # card definitions are numbered across card types
+            return f"range({first}, {first + count})"
+        return f"range({count})"
 
     def display(self, type_: t.Type, value: str, card_as_def: bool = False) -> str:
         """Python source for the text a value shows in messages and action texts."""
@@ -771,19 +777,13 @@ class PythonGenerator:
         w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
 
     def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
-        m = self.model
-        if isinstance(type_, t.CardT):
-            return self.def_offset[type_.name], len(m.records[type_.name].entries)
         if isinstance(type_, t.IntT):
             assert isinstance(domain, n.Range)
             assert isinstance(domain.low, n.IntLit) and isinstance(domain.high, n.IntLit)
             return domain.low.value, domain.high.value - domain.low.value + 1
         if isinstance(type_, t.PlayerT):
             return 0, self.max_players
-        if isinstance(type_, t.DefT):
-            return self.def_offset[type_.name], len(m.records[type_.name].entries)
-        domain_source = self.type_domain(type_)
-        return 0, int(domain_source.removeprefix("range(").removesuffix(")"))
+        return self.type_bounds(type_)
 
     def tuple_assign(self, target: str, items: list[str]) -> None:
         if not items:

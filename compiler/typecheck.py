@@ -8,12 +8,12 @@ refers to, for the generators. Errors are collected; an expression with an error
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from compiler import types as t
-from compiler.model import ActionInfo, GameModel
+from compiler.model import ActionInfo, FieldInfo, GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import Span
@@ -219,12 +219,8 @@ class Checker:
                     self.action(action)
         self.recursion()
 
-    def field_defaults(self, fields: object) -> None:
-        from compiler.model import FieldInfo
-
-        assert not isinstance(fields, str)
-        for info in fields:  # type: ignore[attr-defined]
-            assert isinstance(info, FieldInfo)
+    def field_defaults(self, fields: Iterable[FieldInfo]) -> None:
+        for info in fields:
             if info.default is None:
                 continue
             actual = self.expr(info.default, Scope(), Context("constant", effects=False))

@@ -149,13 +149,19 @@ def _load(game: str) -> ModuleType | None:
 
 
 def _options(pairs: list[str]) -> dict[str, object]:
+    """`NAME=VALUE` pairs: true/yes/false/no (or a bare NAME) are bools, digits are ints."""
     options: dict[str, object] = {}
     for pair in pairs:
         name, _, value = pair.partition("=")
-        lowered = value.lower()
-        options[name] = (lowered in ("true", "yes", "1", "")) if lowered in (
-            "true", "false", "yes", "no", "") else int(value) if value.lstrip("-").isdigit() \
-            else value
+        word = value.lower()
+        if word in ("", "true", "yes"):
+            options[name] = True
+        elif word in ("false", "no"):
+            options[name] = False
+        elif value.lstrip("-").isdigit():
+            options[name] = int(value)
+        else:
+            options[name] = value
     return options
 
 
