@@ -19,6 +19,7 @@ class FieldInfo:
     span: Span
     doc: str = ""
     type_expr: n.TypeExpr | None = None
+    per_card: bool = False  # state of each physical card, not data of its definition
 
 
 @dataclass
@@ -54,6 +55,11 @@ class RecordInfo:
     span: Span
     doc: str = ""
     entries: list[EntryInfo] = field(default_factory=list)
+    requires: list[n.CardRequire] = field(default_factory=list)
+
+    def data_fields(self) -> dict[str, FieldInfo]:
+        """Fields every definition gives a value for (not the per-card state)."""
+        return {name: f for name, f in self.fields.items() if not f.per_card}
 
     def entry_names(self) -> list[str]:
         return [entry.name for entry in self.entries]
@@ -157,6 +163,10 @@ class GameModel:
     phases: dict[str, PhaseInfo] = field(default_factory=dict)
     seeds: list[n.SeedDecl] = field(default_factory=list)
     decisions: list[n.DecisionDecl] = field(default_factory=list)
+    keywords: dict[str, n.KeywordDecl] = field(default_factory=dict)
+    deck_rules: n.DeckDecl | None = None
+    decks: list[n.DeckList] = field(default_factory=list)  # the shipped *.deck.yaml files
+    card_sets: list[str] = field(default_factory=list)  # source names of *.cards.yaml files
     # Filled by typecheck: the type of every expression and what every name refers to,
     # keyed by id() of the AST node (nodes compare by value, so equal nodes must not collide).
     types: dict[int, Type] = field(default_factory=dict)

@@ -9,10 +9,12 @@ become code. Output is deterministic: same model, same bytes.
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from compiler import types as t
 from compiler.model import ActionInfo, BoardInfo, FieldInfo, GameModel
@@ -270,6 +272,9 @@ class PythonGenerator:
             slots += size
         self.slot_count = slots
         self.action_kinds: list[ActionInfo] = [a for p in m.phases.values() for a in p.actions]
+        self.deck_types: dict[str, t.Type] = {}
+        self.has_effects = any(isinstance(f.type, t.EffectT)
+                               for r in self.card_types for f in r.fields.values())
 
     def dimension(self, per: str) -> int:
         m = self.model
@@ -296,6 +301,8 @@ class PythonGenerator:
         w.line()
         w.line("from __future__ import annotations")
         w.line()
+        if self.has_effects:
+            w.line("from collections.abc import Callable")
         w.line("from typing import Any, Final")
         w.line()
         w.line("from dsl import runtime as rt")
@@ -309,6 +316,8 @@ class PythonGenerator:
         self.state_class()
         self.functions()
         self.procedures()
+        self.effects()
+        self.deck_rules()
         self.events()
         self.checkpoints()
         self.setup()
@@ -338,6 +347,8 @@ class PythonGenerator:
         for record in self.card_types:
             offset = self.def_offset[record.name]
             for name, info in record.fields.items():
+                if info.per_card or isinstance(info.type, t.EffectT):
+                    continue
                 values = ["0"] * self.def_count
                 for i, entry in enumerate(record.entries):
                     values[offset + i] = self.constant(entry.values.get(name, info.default))
@@ -404,7 +415,15 @@ class PythonGenerator:
                 inner = self.per_player_default(info)
                 attrs.append((f"n_{board.name}_{info.name}", f"list[{self.stored_type(info)}]",
                               f"[{inner} for _ in range({len(board.nodes)})]"))
+        for record, info in self.card_state():
+            attrs.append((f"k_{record}_{info.name}", f"list[{py_type(info.type)}]", "[]"))
+        if m.deck_rules is not None:
+            attrs.append(("d_decklists", "list[list[int]]", "[[] for _ in range(players)]"))
         return attrs
+
+    def card_state(self) -> list[tuple[str, FieldInfo]]:
+        """The 'per card' fields: one list per field, indexed by card."""
+        return [(r.name, f) for r in self.card_types for f in r.fields.values() if f.per_card]
 
     def stored_type(self, info: FieldInfo) -> str:
         base = py_type(info.type)
@@ -446,6 +465,11 @@ class PythonGenerator:
                 w.line(f"self.init_runtime(seed, players, {self.slot_count})")
                 for attr, _type, value in attrs:
                     w.line(f"self.{attr} = {value}")
+            if self.card_state():
+                w.line()
+                with w.block("def init_card(self) -> None:"):
+                    for record, info in self.card_state():
+                        w.line(f"self.k_{record}_{info.name}.append({self.default(info)})")
             w.line()
             with w.block("def clone(self) -> State:"):
                 w.line('"""An independent copy: same position, same future under the same '
@@ -472,6 +496,9 @@ class PythonGenerator:
         for board in m.boards.values():
             result += [(f"n_{board.name}_{f.name}", list_depth(f, 1))
                        for f in board.fields.values()]
+        result += [(f"k_{record}_{f.name}", list_depth(f, 1)) for record, f in self.card_state()]
+        if m.deck_rules is not None:
+            result.append(("d_decklists", 2))
         return result
 
     # ---- rule bodies
@@ -513,6 +540,105 @@ class PythonGenerator:
         signature = self.params(params)
         with self.function(f"def {name}(s: State{extra}{signature}) -> None:", span, doc):
             self.block(body)
+
+    def effects(self) -> None:
+        """Each card's effect compiles to a function; FX_ tables map definitions to them."""
+        for record in self.card_types:
+            for name, info in record.fields.items():
+                if not isinstance(info.type, t.EffectT):
+                    continue
+                prefix = f"fx_{record.name}_{name}"
+                default = f"{prefix}_default"
+                params = [("this", t.CardT(record.name)), *info.type.params]
+                body = info.default.body if isinstance(info.default, n.EffectLit) else None
+                self.callable_body(default, params, body or n.Block((), span=info.span),
+                                   info.span, f"The {name} of cards that give none.")
+                table = [default] * self.def_count
+                offset = self.def_offset[record.name]
+                for i, entry in enumerate(record.entries):
+                    value = entry.values.get(name)
+                    if isinstance(value, n.EffectLit):
+                        table[offset + i] = f"{prefix}_{i}"
+                        self.callable_body(f"{prefix}_{i}", params, value.body, value.span,
+                                           f"The {name} of {entry.name}.")
+                signature = ", ".join(["State", "int", *(py_type(p) for _, p in
+                                                         info.type.params)])
+                self.w.line()
+                self.w.line()
+                self.tuple_assign(f"FX_{upper(record.name)}_{upper(name)}: "
+                                  f"Final[tuple[Callable[[{signature}], None], ...]]", table)
+
+    def deck_rules(self) -> None:
+        """deck_problem(cards): the first deck rule the list of definitions breaks, if any,
+        with the rule's line."""
+        deck = self.model.deck_rules
+        if deck is None:
+            return
+        self.bindings = Bindings()
+        with self.function("def deck_problem(cards: list[int]) -> tuple[str, int] | None:",
+                           deck.span, "The first deck-construction rule broken, if any."):
+            with self.bindings.frame():
+                self.bindings.frames[-1]["cards"] = "cards"
+                self.deck_types = {"cards": t.ListT(t.DefT(deck.card_type))}
+                self.deck_statements(deck.body.statements)
+            self.w.line("return None")
+
+    def deck_statements(self, statements: tuple[n.Stmt, ...]) -> None:
+        w = self.w
+        m = self.model
+        for stmt in statements:
+            w.source(stmt.span)
+            if isinstance(stmt, n.Require):
+                parts = {name: self.display(self.deck_types[name], var)
+                         for name, var in self.visible_bindings().items()
+                         if name in self.deck_types}
+                with w.block(f"if {self.negated(stmt.cond)}:"):
+                    w.line(f"return {self.template(stmt.message, parts)}, {stmt.span.line}")
+            elif isinstance(stmt, n.Let):
+                value = self.expr(stmt.value)
+                self.deck_types[stmt.name] = m.type_of(stmt.value)
+                w.line(f"{self.bindings.bind(stmt.name)} = {value}")
+            elif isinstance(stmt, n.For):
+                collection = self.collection(stmt.domain)
+                with self.bindings.frame():
+                    var = self.bindings.bind(stmt.var)
+                    self.deck_types[stmt.var] = t.element_type(m.type_of(stmt.domain)) or t.ANY
+                    with w.block(f"for {var} in {collection}:"):
+                        if stmt.where is not None:
+                            with w.block(f"if {self.negated(stmt.where)}:"):
+                                w.line("continue")
+                        self.deck_statements(stmt.body.statements)
+            elif isinstance(stmt, n.If):
+                for i, (cond, body) in enumerate(stmt.branches):
+                    header = f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:"
+                    with w.block(header), self.bindings.frame():
+                        w.line("pass")
+                        self.deck_statements(body.statements)
+                if stmt.otherwise is not None:
+                    with w.block("else:"), self.bindings.frame():
+                        w.line("pass")
+                        self.deck_statements(stmt.otherwise.statements)
+
+    def decks_table(self) -> None:
+        """The shipped decks, by file name: definitions, one per copy."""
+        m = self.model
+        index = {e.name: self.def_offset[r.name] + i
+                 for r in self.card_types for i, e in enumerate(r.entries)}
+        self.w.line("DECKS: Final[dict[str, tuple[int, ...]]] = {")
+        for deck in sorted(m.decks, key=lambda d: d.name):
+            cards = [index[e.card] for e in deck.entries if e.card in index for _ in range(e.count)]
+            self.w.line(f"    {deck.name!r}: ({''.join(f'{c}, ' for c in cards)}),")
+        self.w.line("}")
+        self.w.line("DECK_TITLES: Final[dict[str, str]] = {")
+        for deck in sorted(m.decks, key=lambda d: d.name):
+            self.w.line(f"    {deck.name!r}: {deck.title!r},")
+        self.w.line("}")
+
+    def visible_bindings(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for frame in self.bindings.frames:
+            found.update(frame)
+        return found
 
     def events(self) -> None:
         m = self.model
@@ -798,6 +924,8 @@ class PythonGenerator:
         m = self.model
         w = self.w
         w.line()
+        if m.deck_rules is not None:
+            self.decks_table()
         options = ", ".join(
             f"{o.name!r}: ({py_type(o.type)}, {self.constant(o.default)})"
             for o in m.options.values())
@@ -811,6 +939,8 @@ class PythonGenerator:
         w.line("    'phases': PHASES,")
         w.line("    'actions': ACTIONS,")
         w.line(f"    'source': {m.source_file!r},")
+        if m.deck_rules is not None:
+            w.line("    'decks': tuple(DECKS),")
         w.line(f"    'compiler': {VERSION!r},")
         w.line("}")
         w.line()
@@ -823,9 +953,13 @@ class PythonGenerator:
                 w.line(f"raise ValueError(f'{m.name} is for {m.min_players}"
                        f"{'' if m.min_players == m.max_players else '-' + str(m.max_players)}"
                        f" players, not {{players}}')")
-            with w.block("if decks is not None:"):
-                w.line(f"raise ValueError('{m.name} takes no decks')")
+            if m.deck_rules is None:
+                with w.block("if decks is not None:"):
+                    w.line(f"raise ValueError('{m.name} takes no decks')")
             w.line("s = State(seed, players, rt.merge_options(OPTIONS, options))")
+            if m.deck_rules is not None:
+                w.line("s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, "
+                       "deck_problem, PLAYER_NAMES)")
             w.line("setup(s)")
             w.line("s.advance()")
             w.line("return s")
@@ -1004,6 +1138,11 @@ class PythonGenerator:
             return f"{self.expr(e.obj, s)}[{self.expr(e.keys[0], s)}]"
         if isinstance(e, n.Call):
             return self.call(e, symbol, s)
+        if isinstance(e, n.EffectCall):
+            card = self.expr(e.card, s)
+            args = "".join(f", {self.expr(a, s)}" for a in e.args)
+            table = f"FX_{upper(symbol[1])}_{upper(symbol[2])}"
+            return f"{table}[{s}.card_def[{card}]]({s}, {card}{args})"
         if isinstance(e, n.Aggregate):
             return self.aggregate(e, s)
         if isinstance(e, n.Conditional):
@@ -1012,6 +1151,10 @@ class PythonGenerator:
         if isinstance(e, n.BinaryOp):
             return self.binary(e, s)
         if isinstance(e, n.Not):
+            operand = e.operand
+            if (isinstance(operand, n.Call) and operand.func == "empty"
+                    and m.symbols.get(id(operand), ("",))[0] == "builtin"):
+                return f"bool({self.collection(operand.args[0])})"
             return f"(not {self.expr(e.operand, s)})"
         if isinstance(e, n.Negate):
             return f"(-{self.expr(e.operand, s)})"
@@ -1030,6 +1173,8 @@ class PythonGenerator:
         if kind == "record_field":
             return f"R_{upper(symbol[1])}_{upper(e.name)}[{obj}]"
         if kind == "card_field":
+            if m.records[symbol[1]].fields[e.name].per_card:
+                return f"{s}.k_{symbol[1]}_{e.name}[{obj}]"
             return f"C_{upper(symbol[1])}_{upper(e.name)}[{s}.card_def[{obj}]]"
         if kind == "def_field":
             return f"C_{upper(symbol[1])}_{upper(e.name)}[{obj}]"
@@ -1077,6 +1222,8 @@ class PythonGenerator:
             return f"{s}.rng.roll({args[0]})"
         if name == "flip":
             return f"{s}.rng.flip()"
+        if name == "decklist":
+            return f"{s}.d_decklists[{args[0]}][:]"
         node_type = m.type_of(e.args[0]) if e.args else None
         board = upper(node_type.board) if isinstance(node_type, t.NodeT) else ""
         if name == "neighbours":
@@ -1149,3 +1296,14 @@ def _docstring(text: str) -> str:
 
 def generate_python(model: GameModel) -> str:
     return PythonGenerator(model).generate()
+
+
+def load_python(model: GameModel) -> ModuleType:
+    """Generate the model's module and load it in memory, as `generated/<game>.py` would be."""
+    source = generate_python(model)
+    module = ModuleType(f"rulecraft_games.{model.name}")
+    module.__file__ = model.source_file
+    sys.modules[module.__name__] = module
+    exec(compile(source, f"<{model.name} compiled from {model.source_file}>", "exec"),  # noqa: S102
+         module.__dict__)
+    return module

@@ -66,6 +66,10 @@ class Resolver:
         return [*BUILTIN_TYPES, *m.enums, *m.records, *m.boards]
 
     def resolve_type(self, expr: n.TypeExpr) -> t.Type:
+        if isinstance(expr, n.EffectType):
+            params = tuple(self.params(expr.params))
+            reaches = tuple(name for name, _ in expr.reaches) if expr.reaches else None
+            return t.EffectT(params, reaches)
         if isinstance(expr, n.OptionalType):
             return t.optional(self.resolve_type(expr.inner))
         if isinstance(expr, n.ListType):
@@ -108,8 +112,21 @@ class Resolver:
             # A field has no cards to count, so `owner` and `private` mean the same as
             # `secret`: only its own player sees it (game and node fields: nobody).
             visibility = "secret" if f.visibility in ("owner", "private") else f.visibility
+            if f.per_card and not owner.startswith("card type"):
+                self.diagnostics.add(
+                    "E0207", f.span, f"'per card' fields belong in a card type, not in {owner}",
+                    hint="each physical card has its own value of a 'per card' field",
+                )
+            if isinstance(f.type, n.EffectType) and (
+                f.per_card or f.per_player or not owner.startswith("card type")
+            ):
+                self.diagnostics.add(
+                    "E0207", f.type.span,
+                    "an effect is data of a card type: declare it as a plain card field",
+                )
             result[f.name] = FieldInfo(
-                f.name, t.ANY, f.per_player, f.default, visibility, f.span, doc, f.type
+                f.name, t.ANY, f.per_player, f.default, visibility, f.span, doc, f.type,
+                per_card=f.per_card,
             )
         return result
 
@@ -133,10 +150,12 @@ class Resolver:
             elif isinstance(d, n.RecordDecl) and self.declare("type", d.name, d.span, "type"):
                 what = "card type" if d.is_card else "record"
                 self.model.records[d.name] = RecordInfo(
-                    d.name, self.fields(d.fields, f"{what} {d.name}"), d.is_card, d.span, d.doc
+                    d.name, self.fields(d.fields, f"{what} {d.name}"), d.is_card, d.span, d.doc,
+                    requires=list(d.requires),
                 )
             elif isinstance(d, n.BoardDecl) and self.declare("type", d.name, d.span, "type"):
                 self.board(d)
+        self.keywords([d for d in decls if isinstance(d, n.KeywordDecl)])
         self.resolve_field_types()
         games = [d for d in decls if isinstance(d, n.Game)]
         if not games:
@@ -154,6 +173,17 @@ class Resolver:
             )
         for d in decls:
             self.declaration(d, games[0] if games else None)
+
+    def keywords(self, decls: list[n.KeywordDecl]) -> None:
+        """Keywords are the members of the built-in enum `keyword`."""
+        if not decls or not self.declare("type", "keyword", decls[0].span, "type"):
+            return
+        info = EnumInfo("keyword", [], decls[0].span, "The keywords cards can have.")
+        for d in decls:
+            if self.declare("enum_member", d.name, d.span, "keyword"):
+                info.members.append(d.name)
+                self.model.keywords[d.name] = d
+        self.model.enums["keyword"] = info
 
     def resolve_field_types(self) -> None:
         """Record and board fields may name types declared after them: resolved once all are."""
@@ -215,13 +245,8 @@ class Resolver:
         elif isinstance(d, n.DecisionDecl):
             if self.declare("decision", d.id, d.span, "decision"):
                 m.decisions.append(d)
-        elif isinstance(d, n.CardsDecl):
-            self.diagnostics.add(
-                "E0401",
-                d.span,
-                "card set files (*.cards.yaml) are not supported by this compiler version yet",
-                hint="declare the cards in the rulebook with a 'data' block",
-            )
+        elif isinstance(d, n.DeckDecl):
+            self.deck(d)
 
     def params(self, params: tuple[n.Param, ...]) -> list[tuple[str, t.Type]]:
         result: list[tuple[str, t.Type]] = []
@@ -260,6 +285,43 @@ class Resolver:
                     option.span,
                 )
 
+    def deck(self, d: n.DeckDecl) -> None:
+        m = self.model
+        if m.deck_rules is not None:
+            self.diagnostics.add("E0102", d.span, "a second deck block",
+                                 notes=[f"first at {m.deck_rules.span}"])
+            return
+        record = m.records.get(d.card_type)
+        if record is None or not record.is_card:
+            cards = [r.name for r in m.records.values() if r.is_card]
+            self.diagnostics.add(
+                "E0103", d.card_type_span, f"'{d.card_type}' is not a card type",
+                hint=did_you_mean(d.card_type, cards) or "deck rules name the card type decks hold",
+            )
+            return
+        m.deck_rules = d
+
+    def data_value(self, value: n.Expr, type_: t.Type, what: str) -> n.Expr:
+        """A value from a data file, where bare words are names or texts by the field's type."""
+        inner = t.strip_optional(type_)
+        if isinstance(value, n.ListLit) and isinstance(inner, t.ListT):
+            items = tuple(self.data_value(v, inner.element, what) for v in value.items)
+            return n.ListLit(items, span=value.span)
+        if not isinstance(value, n.DataWord):
+            return value
+        if isinstance(inner, t.TextT):
+            return n.StrLit(value.text, span=value.span)
+        if isinstance(inner, t.EnumT):
+            members = self.model.enums[inner.name].members
+            if value.text not in members:
+                noun = "keyword" if inner.name == "keyword" else f"{inner.name} value"
+                self.diagnostics.add(
+                    "E0101", value.span, f"unknown {noun} '{value.text}' in {what}",
+                    hint=did_you_mean(value.text, members)
+                    or f"one of: {', '.join(members[:12])}",
+                )
+        return n.Name(value.text, span=value.span)
+
     def data(self, d: n.DataDecl) -> None:
         record = self.model.records.get(d.type_name)
         if record is None:
@@ -274,19 +336,25 @@ class Resolver:
             if not self.declare(f"entry:{record.name}", entry.name, entry.span, "entry"):
                 continue
             values: dict[str, n.Expr] = {}
+            fields = record.data_fields()
             for fv in entry.values:
-                if fv.name not in record.fields:
+                if fv.name not in fields:
+                    per_card = fv.name in record.fields
                     self.diagnostics.add(
                         "E0104",
                         fv.span,
-                        f"{record.name} has no field '{fv.name}'",
-                        hint=did_you_mean(fv.name, record.fields),
+                        f"'{fv.name}' is the state of each {record.name}, not data"
+                        if per_card else f"{record.name} has no field '{fv.name}'",
+                        hint=None if per_card else did_you_mean(fv.name, fields)
+                        or f"its fields: {', '.join(list(fields)[:12])}",
                     )
                 elif fv.name in values:
                     self.diagnostics.add("E0102", fv.span, f"field '{fv.name}' is given twice")
                 else:
-                    values[fv.name] = fv.value
-            for name, info in record.fields.items():
+                    values[fv.name] = self.data_value(
+                        fv.value, fields[fv.name].type, f"'{entry.name}'"
+                    )
+            for name, info in fields.items():
                 if name not in values and info.default is None:
                     self.diagnostics.add(
                         "E0201",
@@ -390,24 +458,7 @@ class Resolver:
                     board.neighbours[i].append(j)
 
     def data_path(self, relative: str, span: Span) -> Path | None:
-        base = Path(span.file).resolve().parent
-        path = (base / relative).resolve()
-        root = (self.root or base).resolve()
-        if not path.is_relative_to(root):
-            self.diagnostics.add(
-                "E0401",
-                span,
-                f"'{relative}' is outside the rulebook's folder",
-                hint="keep data files beside the rulebook",
-            )
-            return None
-        if not path.is_file():
-            self.diagnostics.add("E0401", span, f"data file '{relative}' does not exist")
-            return None
-        if path.stat().st_size > MAX_MAP_BYTES:
-            self.diagnostics.add("E0401", span, f"data file '{relative}' is too large")
-            return None
-        return path
+        return data_file(relative, span, self.root, self.diagnostics, MAX_MAP_BYTES)
 
     def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
         path = self.data_path(shape.path, shape.span)
@@ -455,6 +506,29 @@ class Resolver:
                 self._link(board, index[name], index[other])
         for row in board.neighbours:
             row.sort()
+
+
+def data_file(
+    relative: str, span: Span, root: Path | None, diagnostics: Diagnostics, limit: int
+) -> Path | None:
+    """A data file named by the rulebook, which must stay inside the rulebook's folder."""
+    base = Path(span.file).resolve().parent
+    path = (base / relative).resolve()
+    if not path.is_relative_to((root or base).resolve()):
+        diagnostics.add(
+            "E0401",
+            span,
+            f"'{relative}' is outside the rulebook's folder",
+            hint="keep data files beside the rulebook",
+        )
+        return None
+    if not path.is_file():
+        diagnostics.add("E0401", span, f"data file '{relative}' does not exist")
+        return None
+    if path.stat().st_size > limit:
+        diagnostics.add("E0401", span, f"data file '{relative}' is larger than {limit:,} bytes")
+        return None
+    return path
 
 
 def resolve(model: GameModel, diagnostics: Diagnostics, root: Path | None = None) -> None:

@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from compiler import types as t
-from compiler.model import ActionInfo, FieldInfo, GameModel
+from compiler.consteval import evaluate
+from compiler.model import ActionInfo, FieldInfo, GameModel, RecordInfo
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import Span
@@ -36,6 +37,7 @@ BUILTINS = {
     "adjacent": "adjacent(node, node) -> bool",
     "distance": "distance(node, node) -> int",
     "within": "within(node, radius: int) -> list of node",
+    "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
 }
 TEMPLATE_FIELD = re.compile(r"\{([^{}]*)\}")
 
@@ -76,9 +78,11 @@ class Scope:
 
 @dataclass(frozen=True)
 class Context:
-    kind: str  # setup, enter, done, action, checkpoint, procedure, function, trigger, constant
+    kind: str  # setup, enter, done, action, checkpoint, procedure, function, trigger, constant,
+    #            effect, deck
     actor: bool = False
     effects: bool = True
+    reaches: tuple[str, ...] | None = None  # an effect may name only these zones
 
 
 def narrowing_key(expr: n.Expr) -> str | None:
@@ -159,9 +163,15 @@ class Checker:
             for entry in record.entries:
                 for name, value in entry.values.items():
                     info = record.fields[name]
+                    if isinstance(info.type, t.EffectT) or isinstance(value, n.EffectLit):
+                        self.effect_value(record.name, entry.name, value, info.type)
+                        continue
                     self.expect(value, self.expr(value, Scope(), constant), info.type,
                                 f"field '{name}'")
-            self.field_defaults(record.fields.values())
+            self.field_defaults(record.fields.values(), record.name)
+            self.card_requires(record)
+        if m.deck_rules is not None:
+            self.deck_rules(m.deck_rules)
         for board in m.boards.values():
             self.field_defaults(board.fields.values())
         self.field_defaults(m.game_fields.values())
@@ -219,12 +229,92 @@ class Checker:
                     self.action(action)
         self.recursion()
 
-    def field_defaults(self, fields: Iterable[FieldInfo]) -> None:
+    def field_defaults(self, fields: Iterable[FieldInfo], card_type: str = "") -> None:
         for info in fields:
             if info.default is None:
                 continue
+            if isinstance(info.type, t.EffectT) or isinstance(info.default, n.EffectLit):
+                self.effect_value(card_type, "", info.default, info.type)
+                continue
             actual = self.expr(info.default, Scope(), Context("constant", effects=False))
             self.expect(info.default, actual, info.type, f"the default of '{info.name}'")
+
+    def effect_value(self, card_type: str, entry: str, value: n.Expr, wanted: t.Type) -> None:
+        """An effect is checked like a procedure whose parameters are the effect type's, plus
+        `this`, the card whose effect runs."""
+        if not isinstance(value, n.EffectLit) or not isinstance(wanted, t.EffectT):
+            self.error("E0201", value.span,
+                       f"this must be {wanted}" if not isinstance(value, n.EffectLit)
+                       else f"statements are given where {wanted} is expected")
+            return
+        scope = self.params_scope(list(wanted.params))
+        if card_type:
+            scope.names["this"] = (t.CardT(card_type), "param")
+        with self.body_of(f"effect of {entry or card_type}"):
+            self.block(value.body, scope, Context("effect", reaches=wanted.reaches))
+
+    def card_requires(self, record: RecordInfo) -> None:
+        """`require` lines of a card type: typed here, then tested on every definition."""
+        if not record.requires:
+            return
+        scope = Scope()
+        data = {name: f for name, f in record.data_fields().items()
+                if not isinstance(f.type, t.EffectT)}
+        for name, f in data.items():
+            scope.names[name] = (f.type, "card_field")
+        ctx = Context("constant", effects=False)
+        for rule in record.requires:
+            self.condition(rule.cond, scope, ctx)
+        for entry in record.entries:
+            values = {name: entry.values.get(name, f.default) for name, f in data.items()}
+            for rule in record.requires:
+                verdict = evaluate(rule.cond, values, self.model)
+                if verdict is False:
+                    self.error("E0406", entry.span,
+                               f"{record.name} '{entry.name}' can never be played: "
+                               f"{rule.message}",
+                               hint=f"the rule is at {rule.span}")
+                elif verdict is None:
+                    self.error("E0207", rule.cond.span,
+                               "a card's require can use only its own fields, options and "
+                               "constants", hint="it is checked when the cards are compiled")
+                    return
+
+    def deck_rules(self, deck: n.DeckDecl) -> None:
+        scope = Scope()
+        scope.names["cards"] = (t.ListT(t.DefT(deck.card_type)), "param")
+        with self.body_of("deck rules"):
+            self.deck_block(deck.body, scope)
+
+    def deck_block(self, block: n.Block, scope: Scope) -> None:
+        """Deck rules: requires, with let, for and if around them."""
+        ctx = Context("deck", effects=False)
+        inner = scope.child()
+        for stmt in block.statements:
+            if isinstance(stmt, n.Require):
+                self.condition(stmt.cond, inner, ctx)
+                self.template(stmt.message, stmt.span, set(inner.all_names()),
+                              "a name bound by 'for' or 'let' in the deck rules")
+            elif isinstance(stmt, n.Let):
+                inner.names[stmt.name] = (self.expr(stmt.value, inner, ctx), "let")
+            elif isinstance(stmt, n.For):
+                element = self.iterable(stmt.domain, inner, ctx)
+                loop = inner.child()
+                loop.names[stmt.var] = (element, "loop")
+                if stmt.where is not None:
+                    self.condition(stmt.where, loop, ctx)
+                    loop = self.narrowed_scope(stmt.where, loop)
+                self.deck_block(stmt.body, loop)
+            elif isinstance(stmt, n.If):
+                for cond, body in stmt.branches:
+                    self.condition(cond, inner, ctx)
+                    self.deck_block(body, self.narrowed_scope(cond, inner))
+                if stmt.otherwise is not None:
+                    self.deck_block(stmt.otherwise, inner)
+            else:
+                self.error("E0207", stmt.span,
+                           "deck rules hold only require, let, for and if",
+                           hint="a deck rule says what a legal deck is; it changes nothing")
 
     def params_scope(self, params: list[tuple[str, t.Type]]) -> Scope:
         scope = Scope()
@@ -285,13 +375,14 @@ class Checker:
                 action.effects.append(stmt)
                 self.stmt(stmt, scope, ctx)
 
-    def template(self, text: str, span: Span, names: set[str]) -> None:
+    def template(self, text: str, span: Span, names: set[str],
+                 what: str = "a parameter of the action") -> None:
         for match in TEMPLATE_FIELD.finditer(text):
             if match.group(1) not in names:
                 self.error(
                     "E0210",
                     span,
-                    f"'{{{match.group(1)}}}' in the text is not a parameter of the action",
+                    f"'{{{match.group(1)}}}' in the text is not {what}",
                     hint=did_you_mean(match.group(1), names)
                     or "use {actor} or a parameter's name",
                 )
@@ -359,7 +450,9 @@ class Checker:
             self.assign(stmt, scope, ctx)
         elif isinstance(stmt, n.CallStmt):
             call = stmt.call
-            if isinstance(call, n.Call) and call.func in m.procedures:
+            if isinstance(call, n.EffectCall):
+                self.effect_call(call, scope, ctx)
+            elif isinstance(call, n.Call) and call.func in m.procedures:
                 self.call_procedure(call, scope, ctx)
             elif isinstance(call, n.Call) and call.func not in (
                 m.functions.keys() | BUILTINS.keys() | AGGREGATES | {"<expression>"}
@@ -469,6 +562,11 @@ class Checker:
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(stmt).__name__)
 
+    def card_state(self, symbol: tuple[str, ...]) -> bool:
+        record = self.model.records.get(symbol[1])
+        info = record.fields.get(symbol[2]) if record is not None else None
+        return info is not None and info.per_card
+
     def unnarrow(self, key: str, scope: Scope) -> None:
         """A new binding or an assignment ends what a `!= none` test proved about a path."""
         keys = {key}
@@ -523,7 +621,9 @@ class Checker:
                 if key is not None:
                     self.unnarrow(key, scope)
             symbol = self.model.symbols.get(id(target), ("",))
-            assignable_field = symbol[0] in ("player_field", "node_field")
+            assignable_field = symbol[0] in ("player_field", "node_field") or (
+                symbol[0] == "card_field" and self.card_state(symbol)
+            )
             if isinstance(target, n.Index):
                 base = self.model.symbols.get(id(target.obj), ("",))
                 assignable_field = symbol[0] == "per_player_index" and base[0] in (
@@ -533,8 +633,8 @@ class Checker:
                 return
             if not assignable_field and not isinstance(target_type, t.AnyT):
                 self.error("E0204", target.span,
-                           "only fields of the game, of players and of board nodes can be "
-                           "assigned; card and record fields are fixed data")
+                           "only fields of the game, of players, of board nodes and 'per card' "
+                           "fields can be assigned; card and record data is fixed")
                 return
         else:
             self.error("E0204", target.span, "this cannot be assigned")
@@ -544,6 +644,34 @@ class Checker:
             self.expect(stmt.value, value, t.INT, f"the value of '{stmt.op}'")
         else:
             self.expect(stmt.value, value, target_type, "the assigned value")
+
+    def effect_call(self, call: n.EffectCall, scope: Scope, ctx: Context) -> None:
+        m = self.model
+        card = self.expr(call.card, scope, ctx)
+        if isinstance(card, t.AnyT):
+            for arg in call.args:
+                self.expr(arg, scope, ctx)
+            return
+        if isinstance(card, t.OptionT):
+            self.error("E0202", call.card.span, f"this may be none, so it has no "
+                       f"'{call.field}' to run", hint="test it first: if x != none { ... }")
+            return
+        record = m.records.get(card.name) if isinstance(card, t.CardT) else None
+        info = record.fields.get(call.field) if record is not None else None
+        if record is None or info is None or not isinstance(info.type, t.EffectT):
+            effects = [name for name, f in record.fields.items()
+                       if isinstance(f.type, t.EffectT)] if record is not None else []
+            for arg in call.args:
+                self.expr(arg, scope, ctx)
+            self.error("E0201", call.field_span,
+                       f"'{call.field}' is not an effect of {card}",
+                       hint=did_you_mean(call.field, effects)
+                       or "only a card's effect fields can be run: card.effect(...)")
+            return
+        m.symbols[id(call)] = ("effect", record.name, call.field)
+        if self.current is not None:
+            self.calls[self.current].add(f"effects {record.name}.{call.field}")
+        self.arguments(call.field, list(info.type.params), call.args, call.span, scope, ctx)
 
     def call_procedure(self, call: n.Call, scope: Scope, ctx: Context) -> None:
         info = self.model.procedures[call.func]
@@ -677,6 +805,16 @@ class Checker:
         if isinstance(e, n.Negate):
             self.operand(e.operand, self.expr(e.operand, scope, ctx), t.INT, "-")
             return t.INT
+        if isinstance(e, n.EffectCall):
+            for arg in e.args:
+                self.expr(arg, scope, ctx)
+            self.expr(e.card, scope, ctx)
+            return self.error("E0207", e.span,
+                              f"running '{e.field}' gives no value; use it as a statement")
+        if isinstance(e, n.EffectLit):
+            return self.error("E0201", e.span, "statements cannot be used as a value here")
+        if isinstance(e, n.DataWord):  # resolve turns these into names or texts
+            return t.ANY
         if isinstance(e, n.Range):
             self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
             self.expect(e.high, self.expr(e.high, scope, ctx), t.INT, "the end of a range")
@@ -734,6 +872,10 @@ class Checker:
         if e.id in m.zones:
             zone = m.zones[e.id]
             symbols[id(e)] = ("zone", e.id)
+            if ctx.reaches is not None and e.id not in ctx.reaches:
+                self.error("E0407", e.span, f"this effect reaches zone '{e.id}', which is not "
+                           "in its card type's 'reaches' list",
+                           hint="reachable zones: " + (", ".join(ctx.reaches) or "none"))
             return t.ZoneFamilyT(e.id) if zone.per else t.ZoneT(e.id, zone.card_type)
         for board in m.boards.values():
             if e.id in board.nodes:
@@ -804,6 +946,12 @@ class Checker:
         }[type(base)]
         owner = getattr(base, "board", getattr(base, "name", ""))
         m.symbols[id(e)] = (kind, str(owner), e.name)
+        if isinstance(result, t.EffectT):
+            return self.error("E0207", e.name_span, f"'{e.name}' is an effect: run it as a "
+                              f"statement, {e.name}(...) on a card")
+        if kind in ("def_field", "record_field") and self.card_state(m.symbols[id(e)]):
+            return self.error("E0104", e.name_span, f"'{e.name}' is the state of each physical "
+                              "card, and a definition is not a card", hint="read it on a card")
         if key is not None:
             narrowed = scope.narrowed_type(key)
             if narrowed is not None:
@@ -927,6 +1075,14 @@ class Checker:
         if name == "flip":
             arity(0)
             return t.BOOL
+        if name == "decklist":
+            if arity(1):
+                want(0, t.PLAYER)
+            deck = self.model.deck_rules
+            if deck is None:
+                return self.error("E0201", e.span, "decklist() needs deck rules: deck CardType "
+                                  "{ ... }", hint="the deck rules say which card type decks hold")
+            return t.ListT(t.DefT(deck.card_type))
         if name == "shuffled":
             return t.ListT(collection(0)) if arity(1) else t.ANY
         if name in ("neighbours", "within"):

@@ -143,6 +143,17 @@ class OptionT(Type):
         return f"{self.inner}?"
 
 
+@dataclass(frozen=True)
+class EffectT(Type):
+    """A card field holding rule statements: run as `card.field(args)` with `this` bound."""
+
+    params: tuple[tuple[str, Type], ...]
+    reaches: tuple[str, ...] | None  # the only zones the body may name; None: any
+
+    def __str__(self) -> str:
+        return "effect(" + ", ".join(f"{name}: {t}" for name, t in self.params) + ")"
+
+
 INT = IntT()
 BOOL = BoolT()
 TEXT = TextT()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import ModuleType
 
 from compiler.build import BuildResult, build, find_rulebooks
 from compiler.driver import Compilation, check_rulebook
-from compiler.pygen import generate_python
+from compiler.pygen import load_python
 from dsl.diagnostics import Diagnostics
 
 DEFAULT_RULEBOOKS = Path("rulebooks")
@@ -54,11 +53,6 @@ def load_game(game: str) -> ModuleType:
     compilation = check_rulebook(path)
     if not compilation.ok or compilation.model is None:
         raise GameNotFound(f"{path} does not compile; run `rulecraft check {path}`")
-    source = generate_python(compilation.model)
-    module = ModuleType(f"rulecraft_games.{compilation.model.name}")
-    module.__file__ = str(path)
-    sys.modules[module.__name__] = module
-    exec(compile(source, f"<{compilation.model.name} compiled from {path}>", "exec"),  # noqa: S102
-         module.__dict__)
+    module = load_python(compilation.model)
     _LOADED[path] = module
     return module

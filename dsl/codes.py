@@ -173,6 +173,48 @@ folder, not valid YAML, or its content does not have the documented shape.
     Code("E0402", "statement has no effect", """
 An expression statement does nothing: only calls of procedures can stand alone as statements.
 """),
+    Code("E0403", "card set problem", """
+A card set file (`*.cards.yaml`) does not have the documented shape: it must be a YAML mapping
+with `cards:`, a list of cards, each a mapping with a `name`, an optional `description`, and
+values for the card type's fields. `type:` names the card type when the rulebook has several.
+YAML tags (`!!python/...`) and anchors are refused: card sets are data, never code.
+
+    type: Card
+    cards:
+      - name: Ember Scout
+        cost: 1
+        keywords: [first_strike]
+        effect: |
+          damage(opponent(you), 1)
+"""),
+    Code("E0404", "deck file problem", """
+A deck file (`*.deck.yaml`) does not have the documented shape, or names a card that no card
+set or data block defines. A deck maps card names to how many copies it holds:
+
+    name: Red Rush
+    cards:
+      Crimson Kingdom: 1
+      Ember Scout: 2
+"""),
+    Code("E0405", "deck breaks a deck rule", """
+A deck file breaks one of the rulebook's deck-construction rules (`deck Card { require ... }`).
+The message is the rule's own text; the note points at the rule in the rulebook.
+"""),
+    Code("E0406", "card can never be played", """
+A card definition fails a `require` of its card type, checked when the card set is compiled:
+for example a cost above the mana cap. Such a card could sit in a deck but never be played.
+
+    card Card {
+      cost: int = 0
+      require cost <= 12 else "its cost is above the 12-mana cap"
+    }
+"""),
+    Code("E0407", "effect reaches a zone it may not", """
+An effect names a zone that is not in the `reaches` list of its field's type. The list says
+which zones a card type's effects can touch; anything else is a designer error.
+
+    card Spell { effect: effect(you: player) reaches hand, graveyard = {} }
+"""),
 ]
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

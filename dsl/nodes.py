@@ -41,6 +41,20 @@ class OptionalType(TypeExpr):
     inner: TypeExpr
 
 
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True)
+class EffectType(TypeExpr):
+    """`effect(you: player, target: Card?) reaches hand, deck`: rule text stored with a card."""
+
+    params: tuple[Param, ...]
+    reaches: tuple[tuple[str, Span], ...] | None
+
+
 # ---- expressions ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Expr(Node):
@@ -70,6 +84,13 @@ class NoneLit(Expr):
 @dataclass(frozen=True)
 class Name(Expr):
     id: str
+
+
+@dataclass(frozen=True)
+class DataWord(Expr):
+    """A bare word from a data file: a name or a text, decided by the type of its field."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -120,6 +141,16 @@ class Aggregate(Expr):
 
 
 @dataclass(frozen=True)
+class EffectCall(Expr):
+    """`c.effect(actor, t)`: run the effect field of card instance c's definition."""
+
+    card: Expr
+    field: str
+    field_span: Span
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Conditional(Expr):
     cond: Expr
     then: Expr
@@ -158,6 +189,13 @@ class Stmt(Node):
 @dataclass(frozen=True)
 class Block(Node):
     statements: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class EffectLit(Expr):
+    """An effect value: statements written as `{ ... }` in a rulebook or as text in a card set."""
+
+    body: Block
 
 
 @dataclass(frozen=True)
@@ -294,6 +332,7 @@ class FieldDecl(Node):
     per_player: bool
     default: Expr | None
     visibility: str  # public, secret (owner only), hidden
+    per_card: bool = field(default=False, kw_only=True)  # state of each physical card
 
 
 @dataclass(frozen=True)
@@ -303,10 +342,36 @@ class EnumDecl(Decl):
 
 
 @dataclass(frozen=True)
+class CardRequire(Node):
+    """`require cost <= 12 else "..."` in a card type: every definition must satisfy it."""
+
+    cond: Expr
+    message: str
+
+
+@dataclass(frozen=True)
 class RecordDecl(Decl):
     name: str
     fields: tuple[FieldDecl, ...]
     is_card: bool
+    requires: tuple[CardRequire, ...] = ()
+
+
+@dataclass(frozen=True)
+class KeywordDecl(Decl):
+    """`keyword trample "reminder text"`: a value of the built-in type `keyword`."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DeckDecl(Decl):
+    """`deck Card { require ... }`: deck-construction rules; `cards` is the deck's list."""
+
+    card_type: str
+    card_type_span: Span
+    body: Block
 
 
 @dataclass(frozen=True)
@@ -331,6 +396,28 @@ class DataDecl(Decl):
 @dataclass(frozen=True)
 class CardsDecl(Decl):
     path: str
+
+
+@dataclass(frozen=True)
+class DecksDecl(Decl):
+    """`decks "decks"`: the folder of `*.deck.yaml` files that `rulecraft check` validates."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class DeckEntry(Node):
+    card: str
+    count: int
+
+
+@dataclass(frozen=True)
+class DeckList(Node):
+    """A `*.deck.yaml` file: card names and counts, spans in the YAML file."""
+
+    name: str
+    title: str
+    entries: tuple[DeckEntry, ...]
 
 
 @dataclass(frozen=True)
@@ -386,12 +473,6 @@ class StateDecl(Decl):
 @dataclass(frozen=True)
 class PlayerDecl(Decl):
     fields: tuple[FieldDecl, ...]
-
-
-@dataclass(frozen=True)
-class Param(Node):
-    name: str
-    type: TypeExpr
 
 
 @dataclass(frozen=True)

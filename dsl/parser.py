@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,7 @@ def _parser() -> Lark:
     return Lark(
         GRAMMAR_PATH.read_text(encoding="utf-8"),
         parser="lalr",
+        start=["start", "effect_body"],
         propagate_positions=True,
         maybe_placeholders=True,
     )
@@ -134,7 +136,7 @@ def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
     if not _nesting_ok(source, diagnostics):
         return None
     try:
-        tree = _parser().parse(source.text)
+        tree = _parser().parse(source.text, start="start")
     except UnexpectedInput as error:
         _report_syntax_error(error, source, diagnostics)
         return None
@@ -159,6 +161,60 @@ def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
                         hint="a rulebook starts with: game NAME { ... }")
         return None
     return module
+
+
+def parse_effect(
+    text: str, source: SourceFile, shift: tuple[int, int], diagnostics: Diagnostics
+) -> n.Block | None:
+    """Parse the statements of an effect held in a data file (a card set). Positions in `text`
+    plus `shift` (lines, columns) are positions in `source`, the data file."""
+    local = Diagnostics()
+    block = _parse_effect_text(text, SourceFile(source.name, text), shift, local)
+    dl, dc = shift
+    for d in local.items:
+        s = d.span
+        if s.file == source.name and d.code != "E0000":
+            d = replace(d, span=Span(s.file, s.line + dl, s.column + dc,
+                                     s.end_line + dl, s.end_column + dc))
+        diagnostics.items.append(d)
+    return block
+
+
+def _parse_effect_text(
+    text: str, local: SourceFile, shift: tuple[int, int], diagnostics: Diagnostics
+) -> n.Block | None:
+    if not text.strip():
+        return n.Block((), span=Span.point(local.name, 1 + shift[0], 1 + shift[1]))
+    if not _nesting_ok(local, diagnostics):
+        return None
+    try:
+        tree = _parser().parse(text, start="effect_body")
+    except UnexpectedInput as error:
+        _report_syntax_error(error, local, diagnostics)
+        return None
+    try:
+        # The AST is built with shifted spans directly; only diagnostics need shifting after.
+        block = _ToAst(local, shift).transform(tree)
+    except VisitError as error:
+        cause = error.orig_exc
+        if isinstance(cause, _TooLarge):
+            span = cause.span
+            diagnostics.add("E0001", replace(span, line=span.line - shift[0],
+                                             end_line=span.end_line - shift[0],
+                                             column=span.column - shift[1],
+                                             end_column=span.end_column - shift[1]),
+                            "this number is too large",
+                            hint=f"numbers have at most {MAX_INT_DIGITS} digits")
+            return None
+        if not isinstance(cause, RecursionError):
+            raise
+        _too_deep(local, diagnostics)
+        return None
+    except RecursionError:
+        _too_deep(local, diagnostics)
+        return None
+    assert isinstance(block, n.Block)
+    return block
 
 
 def _too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
@@ -291,7 +347,9 @@ def _report_syntax_error(
     label = _hint_from_context(token, expected, source)
     if label is None and isinstance(error, UnexpectedToken):
         try:
-            label = error.match_examples(_parser().parse, _EXAMPLES, use_accepts=True)
+            label = error.match_examples(
+                functools.partial(_parser().parse, start="start"), _EXAMPLES, use_accepts=True
+            )
         except Exception:  # noqa: BLE001 - a failed match only costs the friendlier wording
             label = None
     width = max(1, len(str(token)))
@@ -348,10 +406,12 @@ def _unescape(token: str) -> str:
 class _ToAst(Transformer[Token, Any]):
     """One method per grammar rule; each returns the AST node of the same name."""
 
-    def __init__(self, source: SourceFile) -> None:
+    def __init__(self, source: SourceFile, shift: tuple[int, int] = (0, 0)) -> None:
         super().__init__()
         self.source = source
         self.docs = self._doc_comments(source)
+        # An effect parsed out of a data file: (lines, columns) to add to every position.
+        self.line_shift, self.column_shift = shift
 
     @staticmethod
     def _doc_comments(source: SourceFile) -> dict[int, str]:
@@ -372,17 +432,20 @@ class _ToAst(Transformer[Token, Any]):
 
     def _span(self, meta: Any) -> Span:
         if getattr(meta, "empty", True):
-            return Span.point(self.source.name)
-        return Span(self.source.name, meta.line, meta.column, meta.end_line, meta.end_column)
+            return Span.point(self.source.name, 1 + self.line_shift, 1 + self.column_shift)
+        return self._shifted(meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _tspan(self, token: Token) -> Span:
-        return Span(
-            self.source.name,
+        return self._shifted(
             token.line or 1,
             token.column or 1,
             token.end_line or token.line or 1,
             token.end_column or (token.column or 1) + len(token),
         )
+
+    def _shifted(self, line: int, column: int, end_line: int, end_column: int) -> Span:
+        dl, dc = self.line_shift, self.column_shift
+        return Span(self.source.name, line + dl, column + dc, end_line + dl, end_column + dc)
 
     def _doc(self, meta: Any) -> str:
         return self.docs.get(getattr(meta, "line", 0), "")
@@ -454,21 +517,50 @@ class _ToAst(Transformer[Token, Any]):
         return n.RecordDecl(str(c[0]), tuple(c[1:]), False, span=self._span(meta))
 
     def card_decl(self, meta: Any, c: list[Any]) -> n.RecordDecl:
-        return n.RecordDecl(str(c[0]), tuple(c[1:]), True, span=self._span(meta))
+        fields = tuple(x for x in c[1:] if isinstance(x, n.FieldDecl))
+        requires = tuple(x for x in c[1:] if isinstance(x, n.CardRequire))
+        return n.RecordDecl(str(c[0]), fields, True, requires, span=self._span(meta))
+
+    def card_require(self, meta: Any, c: list[Any]) -> n.CardRequire:
+        return n.CardRequire(c[0], _unescape(c[1]), span=self._span(meta))
 
     def field_decl(self, meta: Any, c: list[Any]) -> n.FieldDecl:
-        name, type_, per_player, default, visibility = c
+        name, type_, per, default, visibility = c
         return n.FieldDecl(
             str(name),
             type_,
-            per_player is not None,
+            per == "player",
             default,
             str(visibility) if visibility is not None else "public",
+            per_card=per == "card",
             span=self._span(meta),
         )
 
-    def per_player(self, meta: Any, c: list[Any]) -> bool:
-        return True
+    def per_player(self, meta: Any, c: list[Any]) -> str:
+        return "player"
+
+    def per_card(self, meta: Any, c: list[Any]) -> str:
+        return "card"
+
+    def effect_lit(self, meta: Any, c: list[n.Block]) -> n.EffectLit:
+        return n.EffectLit(c[0], span=self._span(meta))
+
+    def effect_body(self, meta: Any, c: list[n.Stmt]) -> n.Block:
+        return n.Block(tuple(c), span=self._span(meta))
+
+    def keyword_decl(self, meta: Any, c: list[Token]) -> n.KeywordDecl:
+        return n.KeywordDecl(str(c[0]), _unescape(c[1]), span=self._span(meta))
+
+    def deck_decl(self, meta: Any, c: list[Any]) -> n.DeckDecl:
+        return n.DeckDecl(str(c[0]), self._tspan(c[0]), c[1], span=self._span(meta))
+
+    def effect_type(self, meta: Any, c: list[Any]) -> n.EffectType:
+        reaches = c[-1] if c and isinstance(c[-1], tuple) else None
+        params = tuple(p for p in c if isinstance(p, n.Param))
+        return n.EffectType(params, reaches, span=self._span(meta))
+
+    def reaches(self, meta: Any, c: list[Token]) -> tuple[tuple[str, Span], ...]:
+        return tuple((str(t), self._tspan(t)) for t in c)
 
     def visibility(self, meta: Any, c: list[Token]) -> str:
         return str(c[0])
@@ -494,6 +586,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def cards_decl(self, meta: Any, c: list[Token]) -> n.CardsDecl:
         return n.CardsDecl(_unescape(c[0]), span=self._span(meta))
+
+    def decks_decl(self, meta: Any, c: list[Token]) -> n.DecksDecl:
+        return n.DecksDecl(_unescape(c[0]), span=self._span(meta))
 
     def named_type(self, meta: Any, c: list[Token]) -> n.NamedType:
         return n.NamedType(str(c[0]), span=self._span(meta))
@@ -805,6 +900,11 @@ class _ToAst(Transformer[Token, Any]):
     def call(self, meta: Any, c: list[Any]) -> n.Expr:
         func, arguments = c[0], c[1] if len(c) > 1 else None
         span = self._span(meta)
+        if isinstance(func, n.Attribute) and not (
+            isinstance(arguments, tuple) and arguments and arguments[0] == "comprehension"
+        ):
+            args = tuple(arguments) if isinstance(arguments, list) else ()
+            return n.EffectCall(func.obj, func.name, func.name_span, args, span=span)
         if not isinstance(func, n.Name):
             # Only named builtins, functions and procedures can be called; the checker says so.
             return n.Call("<expression>", func.span, (), span=span)

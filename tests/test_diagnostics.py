@@ -7,6 +7,9 @@ multiset of (line, code) pairs it produces must equal the one its comments annou
     if x { ... }  # E: E0201 E0201       two on the same line
     zone discard: Chip  # E: W0304       warnings are listed the same way
 
+Card sets and deck files that a fixture loads carry their own `# E:` comments (YAML comments),
+and their diagnostics are compared by file, line and code the same way.
+
 A fixture with no `# E:` comment must produce no diagnostic at all (not even a warning). A
 line `# xfail: REASON` marks a fixture that exposes a known compiler bug: it runs as a strict
 xfail, so it fails loudly once the bug is fixed and the marker can be removed.
@@ -36,7 +39,7 @@ EXEMPT_FROM_FIXTURES = {"E0000", "E0004", "E0005", "E0006"}
 EXPECT = re.compile(r"#\s*E:\s*(?P<codes>[A-Z]\d{4}(?:\s+[A-Z]\d{4})*)\s*$")
 XFAIL = re.compile(r"^#\s*xfail:\s*(?P<reason>.+)$")
 
-Key = tuple[int, str]
+Key = tuple[str, int, str]  # file name, line, code
 
 
 def expected_diagnostics(path: Path) -> Counter[Key]:
@@ -46,7 +49,7 @@ def expected_diagnostics(path: Path) -> Counter[Key]:
         match = EXPECT.search(line)
         if match:
             for code in match.group("codes").split():
-                expected[(number, code)] += 1
+                expected[(path.name, number, code)] += 1
     return expected
 
 
@@ -67,11 +70,15 @@ def fixture_params() -> list[object]:
     return params
 
 
+def key_of(d: Diagnostic) -> Key:
+    return (Path(d.span.file).name, d.span.line, d.code)
+
+
 def describe(key: Key, found: list[Diagnostic]) -> str:
-    line, code = key
-    messages = [d.message for d in found if (d.span.line, d.code) == key]
+    file, line, code = key
+    messages = [d.message for d in found if key_of(d) == key]
     title = CODES[code].title if code in CODES else "UNREGISTERED CODE"
-    text = f"  line {line}: {code} ({title})"
+    text = f"  {file} line {line}: {code} ({title})"
     if messages:
         text += "".join(f"\n      {d}" for d in dict.fromkeys(messages))
     return text
@@ -79,12 +86,15 @@ def describe(key: Key, found: list[Diagnostic]) -> str:
 
 @pytest.mark.parametrize("path", fixture_params())
 def test_fixture_diagnostics(path: Path) -> None:
-    expected = expected_diagnostics(path)
-    for _line, code in expected:
-        assert code in CODES, f"{path.name}: '# E: {code}' names no registered code"
     compilation = check_rulebook(path)
+    expected = expected_diagnostics(path)
+    for name in compilation.sources:
+        if name.endswith(".yaml"):
+            expected += expected_diagnostics(Path(name))
+    for _file, _line, code in expected:
+        assert code in CODES, f"{path.name}: '# E: {code}' names no registered code"
     found = compilation.diagnostics.sorted()
-    actual: Counter[Key] = Counter((d.span.line, d.code) for d in found)
+    actual: Counter[Key] = Counter(key_of(d) for d in found)
     if actual == expected:
         return
     missing = expected - actual
@@ -98,7 +108,8 @@ def test_fixture_diagnostics(path: Path) -> None:
         report.extend(describe(k, found) for k in sorted(unexpected.elements()))
     report.append("all reported:")
     report.extend(
-        f"  {d.span.line}:{d.span.column} {d.code} {d.message}" for d in found
+        f"  {Path(d.span.file).name}:{d.span.line}:{d.span.column} {d.code} {d.message}"
+        for d in found
     )
     pytest.fail("\n".join(report), pytrace=False)
 
@@ -117,7 +128,9 @@ def test_a_valid_minimal_fixture_exists() -> None:
 
 
 def test_every_code_is_exercised_by_a_fixture() -> None:
-    exercised = {code for path in FIXTURES for _line, code in expected_diagnostics(path)}
+    data_files = sorted(CASES.rglob("*.cards.yaml")) + sorted(CASES.rglob("*.deck.yaml"))
+    exercised = {code for path in [*FIXTURES, *data_files]
+                 for _file, _line, code in expected_diagnostics(path)}
     assert CODES.keys() >= EXEMPT_FROM_FIXTURES, "an exemption names an unknown code"
     wanted = set(CODES) - EXEMPT_FROM_FIXTURES
     missing = sorted(wanted - exercised)

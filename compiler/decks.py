@@ -1,0 +1,65 @@
+"""Pass 4 — decks: the shipped deck files against the card sets and the deck rules.
+
+Card names are resolved here, with did-you-mean. The deck rules themselves are run through the
+code they compile to (`deck_problem` in the generated module), so `rulecraft check` and
+`new_game(decks=...)` can never disagree about what a legal deck is.
+"""
+
+from __future__ import annotations
+
+from compiler.model import GameModel
+from compiler.pygen import load_python
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics, did_you_mean
+
+
+def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
+    if not model.decks:
+        return
+    rules = model.deck_rules
+    if rules is None:
+        first = model.decks[0]
+        diagnostics.add("E0404", first.span, "deck files are given but the rulebook has no "
+                        "deck rules", hint="declare them: deck CardType { require ... }")
+        return
+    record = model.records[rules.card_type]
+    index = _definition_index(model, record.name)
+    names = record.entry_names()
+    resolved: list[tuple[n.DeckList, list[int]]] = []
+    for deck in model.decks:
+        cards: list[int] = []
+        known = True
+        for entry in deck.entries:
+            if entry.card not in names:
+                known = False
+                diagnostics.add(
+                    "E0404", entry.span, f"deck '{deck.name}' names unknown card '{entry.card}'",
+                    hint=did_you_mean(entry.card, names) or f"no {record.name} has that name",
+                )
+                continue
+            cards += [index[entry.card]] * entry.count
+        if known:
+            resolved.append((deck, cards))
+    if diagnostics.has_errors or not resolved:
+        return  # a model with errors has no code to run the rules with
+    problem = load_python(model).deck_problem
+    for deck, cards in resolved:
+        broken = problem(cards)
+        if broken is not None:
+            message, line = broken
+            diagnostics.add(
+                "E0405", deck.span, f"deck '{deck.title}' breaks a deck rule: {message}",
+                notes=[f"the rule is at {rules.span.file}:{line}"],
+            )
+
+
+def _definition_index(model: GameModel, card_type: str) -> dict[str, int]:
+    """Names of card_type's definitions → their numbers, as the generated module numbers
+    definitions: card types in declaration order, entries in order."""
+    offset = 0
+    for record in model.records.values():
+        if record.name == card_type:
+            return {entry.name: offset + i for i, entry in enumerate(record.entries)}
+        if record.is_card:
+            offset += len(record.entries)
+    return {}

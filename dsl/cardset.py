@@ -1,0 +1,246 @@
+"""Card sets (`*.cards.yaml`) and deck files (`*.deck.yaml`): YAML → AST, with spans in the YAML.
+
+Nothing in these files is ever run. YAML is only *composed* (never constructed), so tags that
+would build Python objects are reported, not honoured; anchors are refused, so a small file
+cannot expand into a huge one. A card's values become the same AST nodes a `data` block gives,
+and its effect text is parsed by the rules parser, so card sets are checked exactly like the
+rulebook.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics
+from dsl.parser import MAX_INT_DIGITS, parse_effect
+from dsl.source import SourceFile, Span
+
+_STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:(str|int|bool|null|seq|map)\Z")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+MAX_NAME_LENGTH = 200
+CARD_SET_KEYS = ("type", "set", "cards")
+DECK_KEYS = ("name", "cards")
+
+
+class _Refused(Exception):  # noqa: N818 - internal signal, already reported
+    pass
+
+
+def _span(source: SourceFile, node: Node) -> Span:
+    start, end = node.start_mark, node.end_mark
+    if end.line > start.line and end.column == 0:  # a block ends at the start of the next line
+        end_line, end_column = end.line, len(source.line(end.line)) + 1
+    else:
+        end_line, end_column = end.line + 1, end.column + 1
+    return Span(source.name, start.line + 1, start.column + 1, end_line, end_column)
+
+
+class _Reader:
+    def __init__(self, source: SourceFile, diagnostics: Diagnostics, code: str) -> None:
+        self.source = source
+        self.diagnostics = diagnostics
+        self.code = code
+        self.seen: set[int] = set()
+
+    def fail(self, node: Node | None, message: str, hint: str | None = None) -> _Refused:
+        span = _span(self.source, node) if node is not None else Span.point(self.source.name)
+        self.diagnostics.add(self.code, span, message, hint=hint)
+        return _Refused()
+
+    def compose(self) -> Node | None:
+        try:
+            return yaml.compose(self.source.text, Loader=yaml.SafeLoader)
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            self.diagnostics.add(
+                self.code, Span.point(self.source.name, line, column),
+                f"not valid YAML: {error.problem or error}",
+            )
+        except yaml.YAMLError as error:
+            self.diagnostics.add(self.code, Span.point(self.source.name),
+                                 f"not valid YAML: {error}")
+        except RecursionError:
+            self.diagnostics.add("E0006", Span.point(self.source.name),
+                                 "the YAML is nested too deeply")
+        return None
+
+    def check(self, node: Node) -> None:
+        """Refuse aliases (the same node reached twice) and non-standard tags."""
+        if id(node) in self.seen:
+            raise self.fail(node, "anchors and aliases are not allowed in card and deck files",
+                            hint="write each value out in full")
+        self.seen.add(id(node))
+        if not _STANDARD_TAG.match(node.tag):
+            raise self.fail(node, f"the YAML tag '{node.tag}' is not allowed here",
+                            hint="card and deck files hold plain text, numbers, lists and maps")
+
+    def mapping(self, node: Node, what: str) -> Iterator[tuple[str, ScalarNode, Node]]:
+        self.check(node)
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, f"{what} must be a mapping of keys to values")
+        keys: set[str] = set()
+        for key, value in node.value:
+            self.check(key)
+            if not isinstance(key, ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+                raise self.fail(key, f"the keys of {what} must be words")
+            if key.value in keys:
+                raise self.fail(key, f"'{key.value}' is given twice in {what}")
+            keys.add(key.value)
+            yield key.value, key, value
+
+    def text(self, node: Node, what: str) -> str:
+        self.check(node)
+        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+            raise self.fail(node, f"{what} must be text")
+        return str(node.value)
+
+    def value(self, node: Node) -> n.Expr:
+        """A field's value as an expression node."""
+        self.check(node)
+        span = _span(self.source, node)
+        if isinstance(node, SequenceNode):
+            return n.ListLit(tuple(self.value(item) for item in node.value), span=span)
+        if isinstance(node, MappingNode):
+            raise self.fail(node, "a field's value cannot be a mapping",
+                            hint="give a number, a word, a text or a list")
+        assert isinstance(node, ScalarNode)
+        kind = node.tag.rsplit(":", 1)[-1]
+        if kind == "int":
+            digits = node.value.lstrip("+-")
+            if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
+                raise self.fail(node, f"'{node.value}' is not a whole number the rules can use")
+            number = int(digits)
+            return n.IntLit(-number if node.value.startswith("-") else number, span=span)
+        if kind == "bool":
+            return n.BoolLit(node.value.lower() in ("true", "yes", "on"), span=span)
+        if kind == "null":
+            return n.NoneLit(span=span)
+        if node.style is None and _IDENTIFIER.match(node.value):
+            return n.DataWord(node.value, span=span)
+        return n.StrLit(node.value, span=span)
+
+    def effect(self, node: Node) -> n.Expr:
+        self.check(node)
+        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+            raise self.fail(node, "an effect must be rule text",
+                            hint="write it as a block: 'effect: |' then the statements, indented")
+        block = parse_effect(node.value, self.source, self.shift(node), self.diagnostics)
+        if block is None:
+            raise _Refused()
+        return n.EffectLit(block, span=_span(self.source, node))
+
+    def shift(self, node: ScalarNode) -> tuple[int, int]:
+        """Where the scalar's text starts in the file, as (lines, columns) to add."""
+        start = node.start_mark
+        if node.style in ("|", ">"):
+            # The text begins on the line after the indicator, at the block's indentation.
+            for number in range(start.line + 2, len(self.source.lines) + 1):
+                line = self.source.line(number)
+                if line.strip():
+                    return number - 1, len(line) - len(line.lstrip(" "))
+            return start.line + 1, 0
+        quote = 1 if node.style in ("'", '"') else 0
+        return start.line, start.column + quote
+
+
+def load_card_set(
+    source: SourceFile, effect_fields: dict[str, set[str]], diagnostics: Diagnostics
+) -> n.Module | None:
+    """The cards of a card set as `data` declarations. `effect_fields` maps each card type to
+    the names of its effect fields, whose text is parsed as statements."""
+    reader = _Reader(source, diagnostics, "E0403")
+    root = reader.compose()
+    if root is None:
+        return None
+    try:
+        top = {key: (key_node, value) for key, key_node, value in
+               reader.mapping(root, "a card set")}
+        for key, (key_node, _) in top.items():
+            if key not in CARD_SET_KEYS:
+                raise reader.fail(key_node, f"unknown key '{key}' in a card set",
+                                  hint=f"a card set has: {', '.join(CARD_SET_KEYS)}")
+        if "cards" not in top:
+            raise reader.fail(root, "a card set needs a 'cards:' list")
+        if "type" in top:
+            type_node = top["type"][1]
+            type_name = reader.text(type_node, "'type'")
+        elif len(effect_fields) == 1:
+            type_node, type_name = root, next(iter(effect_fields))
+        else:
+            raise reader.fail(root, "say which card type these cards are: 'type: NAME'")
+        cards_node = top["cards"][1]
+        reader.check(cards_node)
+        if not isinstance(cards_node, SequenceNode):
+            raise reader.fail(cards_node, "'cards' must be a list of cards")
+    except _Refused:
+        return None
+    entries: list[n.Entry] = []
+    effects = effect_fields.get(type_name, set())
+    for card in cards_node.value:
+        try:
+            entries.append(_card(reader, card, effects))
+        except _Refused:
+            continue
+    data = n.DataDecl(type_name, tuple(entries), span=_span(source, type_node))
+    return n.Module((data,), span=_span(source, root))
+
+
+def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
+    name: str | None = None
+    description = ""
+    values: list[n.FieldValue] = []
+    for key, key_node, value in reader.mapping(node, "a card"):
+        if key == "name":
+            name = reader.text(value, "a card's name").strip()
+            if not name or len(name) > MAX_NAME_LENGTH:
+                raise reader.fail(value, f"a card's name has 1 to {MAX_NAME_LENGTH} characters")
+        elif key == "description":
+            description = reader.text(value, "a card's description")
+        else:
+            field_span = _span(reader.source, key_node).to(_span(reader.source, value))
+            expr = reader.effect(value) if key in effects else reader.value(value)
+            values.append(n.FieldValue(key, expr, span=field_span))
+    if name is None:
+        raise reader.fail(node, "this card has no 'name'")
+    return n.Entry(name, tuple(values), description, span=_span(reader.source, node))
+
+
+def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
+    """A deck file: `cards:` maps card names to how many copies."""
+    reader = _Reader(source, diagnostics, "E0404")
+    root = reader.compose()
+    if root is None:
+        return None
+    title = name
+    entries: list[n.DeckEntry] = []
+    try:
+        found_cards = False
+        for key, key_node, value in reader.mapping(root, "a deck"):
+            if key == "name":
+                title = reader.text(value, "the deck's name")
+            elif key == "cards":
+                found_cards = True
+                for card, card_node, count in reader.mapping(value, "the deck's cards"):
+                    reader.check(count)
+                    if (not isinstance(count, ScalarNode)
+                            or count.tag != "tag:yaml.org,2002:int"
+                            or not count.value.isdigit() or len(count.value) > 6
+                            or int(count.value) < 1):
+                        raise reader.fail(count, f"the count of '{card}' must be a whole "
+                                                 "number, 1 or more")
+                    entries.append(n.DeckEntry(card.strip(), int(count.value),
+                                               span=_span(source, card_node)))
+            else:
+                raise reader.fail(key_node, f"unknown key '{key}' in a deck",
+                                  hint=f"a deck has: {', '.join(DECK_KEYS)}")
+        if not found_cards:
+            raise reader.fail(root, "a deck needs 'cards:', a mapping of card names to counts")
+    except _Refused:
+        return None
+    return n.DeckList(name, title, tuple(entries), span=_span(source, root))
