@@ -20,8 +20,17 @@ def find_rulebooks(paths: list[Path], diagnostics: Diagnostics) -> list[Path]:
         if path.is_dir():
             for rules in sorted(path.rglob("*.rules")):
                 found[rules] = None
-        elif path.is_file():
+        elif path.is_file() and path.suffix == ".rules":
             found[path] = None
+        elif path.is_file():
+            # A card set or deck file is checked with the rulebook of its folder (or above).
+            owners = next((sorted(folder.glob("*.rules")) for folder in path.resolve().parents
+                           if any(folder.glob("*.rules"))), [])
+            if not owners:
+                diagnostics.add("E0004", Span.point(display_name(path)),
+                                "no rulebook (.rules) in this file's folder or above")
+            for rules in owners:
+                found[rules] = None
         else:
             diagnostics.add("E0004", Span.point(display_name(path)), "no such file or folder")
     return list(found)

@@ -869,6 +869,10 @@ class PythonGenerator:
             f"({b.name!r}, N_{upper(b.name)}_NAMES, {f.name!r}, 'n_{b.name}_{f.name}', "
             f"{codec(f.type, m)}, {f.per_player}, {f.visibility!r})"
             for b in m.boards.values() for f in b.fields.values()])
+        if self.card_state():
+            self.tuple_assign("State.CARD_FIELDS", [
+                f"({f.name!r}, 'k_{record}_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
+                for record, f in self.card_state()])
         self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
         phases = list(m.phases.values())
         self.tuple_assign("State.ENTER", [

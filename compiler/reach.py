@@ -45,7 +45,32 @@ def direct_effects(model: GameModel, body: n.Node) -> Effects:
             effects.ends = True
         elif isinstance(node, n.Call) and node.func in model.procedures:
             effects.calls.add(node.func)
+        elif isinstance(node, n.EffectCall):
+            symbol = model.symbols.get(id(node))
+            if symbol is not None:
+                effects.calls.add(effect_key(symbol[1], symbol[2]))
     return effects
+
+
+def effect_key(record: str, field: str) -> str:
+    """The name under which the effects of every card's `field` count as one procedure."""
+    return f"{record}.{field} effects"
+
+
+def card_effects(model: GameModel) -> dict[str, Effects]:
+    """What running a card type's effect field can do, over all of its cards."""
+    result: dict[str, Effects] = {}
+    for record in model.records.values():
+        for name, info in record.fields.items():
+            values = [info.default, *(entry.values.get(name) for entry in record.entries)]
+            bodies = [v for v in values if isinstance(v, n.EffectLit)]
+            if not bodies:
+                continue
+            total = Effects()
+            for body in bodies:
+                total.absorb(direct_effects(model, body))
+            result[effect_key(record.name, name)] = total
+    return result
 
 
 class Reach:
@@ -55,6 +80,7 @@ class Reach:
         self.procedure_effects = {
             name: direct_effects(model, info.decl) for name, info in model.procedures.items()
         }
+        self.procedure_effects.update(card_effects(model))
         self.trigger_effects = {
             trigger.name: direct_effects(model, trigger) for trigger in model.triggers
         }

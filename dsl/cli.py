@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
+from compiler.driver import Compilation
 from dsl import api
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
@@ -40,13 +41,27 @@ def _gather(compilations: list[Any], extra: Diagnostics) -> tuple[list[Diagnosti
     return diagnostics, sources
 
 
+def _checked(compilation: Compilation) -> str:
+    """A rulebook's name, with the card sets and decks checked along with it."""
+    name = display_name(compilation.path)
+    model = compilation.model
+    if model is None:
+        return name
+    extra = []
+    if model.card_sets:
+        extra.append(f"{len(model.card_sets)} card set{'s' * (len(model.card_sets) != 1)}")
+    if model.decks:
+        extra.append(f"{len(model.decks)} deck{'s' * (len(model.decks) != 1)}")
+    return f"{name} ({', '.join(extra)})" if extra else name
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     compilations, extra = api.check(args.paths or None)
     diagnostics, sources = _gather(compilations, extra)
     _print_diagnostics(diagnostics, sources, args.format, sys.stdout)
     failed = any(d.code.startswith("E") for d in diagnostics)
     if args.format == "text":
-        names = ", ".join(display_name(c.path) for c in compilations) or "no rulebooks"
+        names = ", ".join(_checked(c) for c in compilations) or "no rulebooks"
         print(f"checked {names}: {summary(diagnostics)}", file=sys.stderr)
     return EXIT_FAIL if failed or not compilations else EXIT_OK
 

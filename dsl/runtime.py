@@ -214,6 +214,8 @@ class GameState:
         tuple[tuple[str, tuple[str, ...], str, str, Codec, bool, str], ...]
     ] = ()
     OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    # (name, attribute, codec, visibility) of every 'per card' field: one list entry per card
+    CARD_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str], ...]] = ()
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
     ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
@@ -509,6 +511,8 @@ class GameState:
             if head in (board, board.lower()) and len(parts) >= 3 and parts[2] == name:
                 node = _index_of(nodes, parts[1], board)
                 return self._cell(getattr(self, attr), node, codec, per_player, parts[3:])
+        if head == "card" and len(parts) >= 4:
+            return self._card_field(parts[1:])
         if head == "zone":
             parts = parts[1:]
         for name, base, dims in self.ZONES:
@@ -518,6 +522,25 @@ class GameState:
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
                 return self._zone(base + _flat_index(keys, dims))
         raise KeyError(f"no path {path!r} in {self.GAME}")
+
+    def _card_field(self, parts: list[str]) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        """`card.ZONE[.KEY...].INDEX.FIELD`: a 'per card' field of the card at a zone position
+        (0 is the first card), e.g. `card.units.A.0.rested`."""
+        *where, position, field_name = parts
+        for name, base, dims in self.ZONES:
+            if where and where[0] == name:
+                if len(where) - 1 != len(dims):
+                    raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
+                zone = self.zones[base + _flat_index(where[1:], dims)]
+                if not position.isdigit() or int(position) >= len(zone):
+                    raise KeyError(f"zone {'.'.join(where)} has no card at position {position}")
+                card = zone[int(position)]
+                for field_name_, attr, codec, _vis in self.CARD_FIELDS:
+                    if field_name_ == field_name:
+                        return self._cell(getattr(self, attr), card, codec, False, [])
+                names = ", ".join(f for f, _, _, _ in self.CARD_FIELDS) or "none"
+                raise KeyError(f"no 'per card' field {field_name!r}; fields: {names}")
+        raise KeyError(f"no zone {'.'.join(where)!r} in {self.GAME}")
 
     def _attribute(
         self, attr: str, codec: Codec
@@ -637,6 +660,7 @@ class GameState:
                 )
         view["board"] = boards
         zones: dict[str, Any] = {}
+        card_fields: dict[str, list[dict[str, Any]]] = {}
         for slot, cards in enumerate(self.zones):
             visibility = self.SLOT_VISIBILITY[slot]
             owner = self.SLOT_OWNER[slot]
@@ -654,7 +678,15 @@ class GameState:
             else:
                 shown = {"count": len(cards)}
             zones[self.SLOT_NAMES[slot]] = shown
+            if isinstance(shown, list) and cards and self.CARD_FIELDS:
+                card_fields[self.SLOT_NAMES[slot]] = [
+                    {name: self.decode(codec, getattr(self, attr)[c])
+                     for name, attr, codec, vis in self.CARD_FIELDS if vis == "public"}
+                    for c in cards
+                ]
         view["zones"] = zones
+        if self.CARD_FIELDS:
+            view["cards"] = card_fields  # the public 'per card' state of the cards shown
         return view
 
     def to_json(self) -> str:

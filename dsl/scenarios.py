@@ -2,8 +2,9 @@
 
 See DESIGN.md §5. Beyond state paths, `expect` also takes `error` (a substring of the message
 of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal` (action
-texts that must or must not be among the legal actions at the end). `options` and `players`
-choose the variant.
+texts that must or must not be among the legal actions at the end). `options`, `players` and
+`decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B: [..]}`
+or a list) choose the variant.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def run_scenario(
             seed=int(data.get("seed", 0)),
             players=int(data.get("players", game.INFO["players"][0])),
             options=data.get("options") or None,
+            decks=data.get("decks"),
         )
         for path, value in (data.get("setup") or {}).items():
             state.set(str(path), value)
