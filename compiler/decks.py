@@ -8,7 +8,7 @@ code they compile to (`deck_problem` in the generated module), so `rulecraft che
 from __future__ import annotations
 
 from compiler.model import GameModel
-from compiler.pygen import load_python
+from compiler.pygen import generate_deck_checker, load_python
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 
@@ -42,7 +42,7 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
             resolved.append((deck, cards))
     if diagnostics.has_errors or not resolved:
         return  # a model with errors has no code to run the rules with
-    problem = load_python(model).deck_problem
+    problem = load_python(model, generate_deck_checker(model)).deck_problem
     for deck, cards in resolved:
         broken = problem(cards)
         if broken is not None:

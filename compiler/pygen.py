@@ -555,12 +555,17 @@ class PythonGenerator:
                                    info.span, f"The {name} of cards that give none.")
                 table = [default] * self.def_count
                 offset = self.def_offset[record.name]
+                compiled: dict[int, str] = {}  # cards sharing an effect text share its function
                 for i, entry in enumerate(record.entries):
                     value = entry.values.get(name)
-                    if isinstance(value, n.EffectLit):
-                        table[offset + i] = f"{prefix}_{i}"
-                        self.callable_body(f"{prefix}_{i}", params, value.body, value.span,
+                    if not isinstance(value, n.EffectLit):
+                        continue
+                    function = compiled.get(id(value.body))
+                    if function is None:
+                        function = compiled[id(value.body)] = f"{prefix}_{i}"
+                        self.callable_body(function, params, value.body, value.span,
                                            f"The {name} of {entry.name}.")
+                    table[offset + i] = function
                 signature = ", ".join(["State", "int", *(py_type(p) for _, p in
                                                          info.type.params)])
                 self.w.line()
@@ -1302,9 +1307,19 @@ def generate_python(model: GameModel) -> str:
     return PythonGenerator(model).generate()
 
 
-def load_python(model: GameModel) -> ModuleType:
+def generate_deck_checker(model: GameModel) -> str:
+    """Just the data tables and deck_problem: what `rulecraft check` runs on deck files,
+    the same code as in the full module without compiling every rule."""
+    generator = PythonGenerator(model)
+    generator.w.line("from typing import Final")
+    generator.tables()
+    generator.deck_rules()
+    return generator.w.text()
+
+
+def load_python(model: GameModel, source: str | None = None) -> ModuleType:
     """Generate the model's module and load it in memory, as `generated/<game>.py` would be."""
-    source = generate_python(model)
+    source = generate_python(model) if source is None else source
     module = ModuleType(f"rulecraft_games.{model.name}")
     module.__file__ = model.source_file
     sys.modules[module.__name__] = module

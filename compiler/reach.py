@@ -63,7 +63,8 @@ def card_effects(model: GameModel) -> dict[str, Effects]:
     for record in model.records.values():
         for name, info in record.fields.items():
             values = [info.default, *(entry.values.get(name) for entry in record.entries)]
-            bodies = [v for v in values if isinstance(v, n.EffectLit)]
+            bodies = list({id(v.body): v.body for v in values if isinstance(v, n.EffectLit)}
+                          .values())
             if not bodies:
                 continue
             total = Effects()
@@ -71,6 +72,23 @@ def card_effects(model: GameModel) -> dict[str, Effects]:
                 total.absorb(direct_effects(model, body))
             result[effect_key(record.name, name)] = total
     return result
+
+
+def every_node(model: GameModel) -> list[n.Node]:
+    """Every node of every module, each effect text that cards share walked once."""
+    found: list[n.Node] = []
+    shared: set[int] = set()
+    for module in model.modules:
+        stack: list[n.Node] = [module]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.EffectLit):
+                if id(node.body) in shared:
+                    continue
+                shared.add(id(node.body))
+            found.append(node)
+            stack.extend(reversed(n.children(node)))
+    return found
 
 
 class Reach:
@@ -81,6 +99,7 @@ class Reach:
             name: direct_effects(model, info.decl) for name, info in model.procedures.items()
         }
         self.procedure_effects.update(card_effects(model))
+        self.all_nodes = every_node(model)
         self.trigger_effects = {
             trigger.name: direct_effects(model, trigger) for trigger in model.triggers
         }
@@ -202,15 +221,14 @@ class Reach:
     def zones_entered(self) -> None:
         m = self.model
         entered: set[str] = set()
-        for module in m.modules:
-            for node in n.walk(module):
-                dest = None
-                if isinstance(node, (n.Move, n.Draw, n.Create)):
-                    dest = node.dest
-                if dest is not None:
-                    base = dest.obj if isinstance(dest, n.Index) else dest
-                    if isinstance(base, n.Name):
-                        entered.add(base.id)
+        for node in self.all_nodes:
+            dest = None
+            if isinstance(node, (n.Move, n.Draw, n.Create)):
+                dest = node.dest
+            if dest is not None:
+                base = dest.obj if isinstance(dest, n.Index) else dest
+                if isinstance(base, n.Name):
+                    entered.add(base.id)
         for zone in m.zones.values():
             if zone.name not in entered:
                 self.diagnostics.add("W0304", zone.span,
@@ -222,18 +240,17 @@ class Reach:
         used_names: set[str] = set()
         used_fields: set[str] = set()
         called: set[str] = set()
-        for module in m.modules:
-            for node in n.walk(module):
-                if isinstance(node, n.Name):
-                    used_names.add(node.id)
-                elif isinstance(node, n.Attribute):
-                    used_fields.add(node.name)
-                elif isinstance(node, n.Call):
-                    called.add(node.func)
-                elif isinstance(node, n.NamedType):
-                    used_names.add(node.name)
-                elif isinstance(node, (n.FieldValue,)):
-                    used_fields.add(node.name)
+        for node in self.all_nodes:
+            if isinstance(node, n.Name):
+                used_names.add(node.id)
+            elif isinstance(node, n.Attribute):
+                used_fields.add(node.name)
+            elif isinstance(node, n.Call):
+                called.add(node.func)
+            elif isinstance(node, n.NamedType):
+                used_names.add(node.name)
+            elif isinstance(node, (n.FieldValue,)):
+                used_fields.add(node.name)
         for name, info in {**m.functions, **m.procedures}.items():
             if name not in called:
                 self.diagnostics.add("W0305", info.span, f"'{name}' is never called")
@@ -247,8 +264,7 @@ class Reach:
         for name, record in m.records.items():
             if not record.is_card and name not in used_names:
                 self.diagnostics.add("W0305", record.span, f"record '{name}' is never used")
-        read_fields = {node.name for module in m.modules for node in n.walk(module)
-                       if isinstance(node, n.Attribute)}
+        read_fields = {node.name for node in self.all_nodes if isinstance(node, n.Attribute)}
         for board in m.boards.values():
             for name, field_info in board.fields.items():
                 if name not in read_fields:
@@ -264,16 +280,15 @@ class Reach:
         m = self.model
         rules = {rule.id: rule for seed in m.seeds for rule in seed.rules}
         covered: set[str] = set()
-        for module in m.modules:
-            for node in n.walk(module):
-                for annotation in getattr(node, "annotations", ()):
-                    if annotation.rule in rules:
-                        covered.add(annotation.rule)
-                    else:
-                        self.diagnostics.add(
-                            "E0107", annotation.span,
-                            f"'@{annotation.rule}' names no rule of the seed block",
-                            hint=did_you_mean(annotation.rule, rules))
+        for node in self.all_nodes:
+            for annotation in getattr(node, "annotations", ()):
+                if annotation.rule in rules:
+                    covered.add(annotation.rule)
+                else:
+                    self.diagnostics.add(
+                        "E0107", annotation.span,
+                        f"'@{annotation.rule}' names no rule of the seed block",
+                        hint=did_you_mean(annotation.rule, rules))
         for rule in rules.values():
             if rule.id not in covered and rule.omitted is None:
                 self.diagnostics.add(

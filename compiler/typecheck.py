@@ -119,6 +119,7 @@ class Checker:
         self.diagnostics = diagnostics
         self.calls: dict[str, set[str]] = {}  # callable → callables its body calls
         self.texts: dict[str, str] = {}  # an action text's shape → the action that has it
+        self.checked_effects: set[int] = set()
         self.current: str | None = None
 
     # ---- reporting helpers
@@ -247,6 +248,9 @@ class Checker:
                        f"this must be {wanted}" if not isinstance(value, n.EffectLit)
                        else f"statements are given where {wanted} is expected")
             return
+        if id(value.body) in self.checked_effects:
+            return  # a text several cards share: its tree is shared, and checked once
+        self.checked_effects.add(id(value.body))
         scope = self.params_scope(list(wanted.params))
         if card_type:
             scope.names["this"] = (t.CardT(card_type), "param")
@@ -856,6 +860,9 @@ class Checker:
         if e.id in m.options:
             symbols[id(e)] = ("option", e.id)
             return m.options[e.id].type
+        if ctx.kind == "deck" and (e.id in m.game_fields or e.id in m.zones):
+            return self.error("E0207", e.span, f"deck rules see only the deck's cards, not "
+                              f"'{e.id}'", hint="a deck is checked before any game exists")
         if e.id in m.game_fields:
             if ctx.kind == "constant":
                 return self.error("E0201", e.span,
@@ -997,6 +1004,11 @@ class Checker:
 
     def call(self, e: n.Call, scope: Scope, ctx: Context) -> t.Type:
         m = self.model
+        if e.func in m.functions and ctx.kind == "deck":
+            for arg in e.args:
+                self.expr(arg, scope, ctx)
+            return self.error("E0207", e.span, "deck rules cannot call functions: functions "
+                              "may read the game, and a deck is checked before any game exists")
         if e.func in m.functions:
             info = m.functions[e.func]
             m.symbols[id(e)] = ("function", e.func)

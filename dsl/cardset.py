@@ -50,6 +50,10 @@ class _Reader:
         self.diagnostics = diagnostics
         self.code = code
         self.seen: set[int] = set()
+        # Effect texts repeat across a card set ("draw_cards(you, 1)"): each distinct text is
+        # parsed once and its tree shared, so it is also checked and compiled once; the tree's
+        # spans point at the first card that has it, each EffectLit's span at its own card.
+        self.parsed: dict[str, n.Block] = {}
 
     def fail(self, node: Node | None, message: str, hint: str | None = None) -> _Refused:
         span = _span(self.source, node) if node is not None else Span.point(self.source.name)
@@ -134,10 +138,16 @@ class _Reader:
         if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
             raise self.fail(node, "an effect must be rule text",
                             hint="write it as a block: 'effect: |' then the statements, indented")
-        block = parse_effect(node.value, self.source, self.shift(node), self.diagnostics)
-        if block is None:
+        known = self.parsed.get(node.value)
+        if known is not None:
+            return n.EffectLit(known, span=_span(self.source, node))
+        errors = len(self.diagnostics.items)
+        parsed = parse_effect(node.value, self.source, self.shift(node), self.diagnostics)
+        if parsed is None:
             raise _Refused()
-        return n.EffectLit(block, span=_span(self.source, node))
+        if len(self.diagnostics.items) == errors:
+            self.parsed[node.value] = parsed
+        return n.EffectLit(parsed, span=_span(self.source, node))
 
     def shift(self, node: ScalarNode) -> tuple[int, int]:
         """Where the scalar's text starts in the file, as (lines, columns) to add."""

@@ -569,21 +569,32 @@ class Module(Node):
     declarations: tuple[Decl, ...]
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def children(node: Node) -> list[Node]:
     """The direct child nodes of any AST node, in source order."""
+    names = _CHILD_FIELDS.get(type(node))
+    if names is None:
+        names = tuple(name for name in node.__dataclass_fields__
+                      if name not in ("span", "annotations"))
+        _CHILD_FIELDS[type(node)] = names
     found: list[Node] = []
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            found.append(value)
+        elif isinstance(value, tuple) and value:
+            _collect(value, found)
+    return found
 
-    def collect(value: object) -> None:
+
+def _collect(values: tuple[object, ...], found: list[Node]) -> None:
+    for value in values:
         if isinstance(value, Node):
             found.append(value)
         elif isinstance(value, tuple):
-            for item in value:
-                collect(item)
-
-    for name in node.__dataclass_fields__:
-        if name not in ("span", "annotations"):
-            collect(getattr(node, name))
-    return found
+            _collect(value, found)
 
 
 def walk(node: Node) -> list[Node]:
