@@ -45,13 +45,15 @@ class BuildResult:
 
 def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
-    from compiler.docgen import generate_docs  # Jinja2 is needed only when writing docs
+    from compiler.docgen import generate_all_docs  # Jinja2 is needed only when writing docs
 
     model = compilation.model
     assert model is not None and compilation.ok
+    markdown, html = generate_all_docs(model)
     return {
         out / f"{model.name}.py": generate_python(model),
-        out / "docs" / f"{model.name}.md": generate_docs(model),
+        out / "docs" / f"{model.name}.md": markdown,
+        out / "docs" / f"{model.name}.html": html,
     }
 
 

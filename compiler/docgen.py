@@ -1,21 +1,31 @@
-"""Docs generation: the checked model → a Markdown rulebook, through a Jinja2 template.
+"""Docs generation: the checked model → a Markdown and an HTML rulebook, through Jinja2 templates.
 
 Everything on the page comes from the rules source: declarations, `##` doc comments, decisions,
-the seed block, and the rules themselves rendered in English by compiler.english.
+the seed block, and the rules themselves rendered in English by compiler.english. Card games
+also get a card gallery (each card's effects in English, from its effect statements), a keyword
+glossary and the deck rules with the shipped decks.
+
+One context feeds both templates. Its strings are Markdown fragments whose rulebook text went
+through `english.md`; the HTML template (autoescaped) turns them into HTML with `html_inline`
+and `html_bullets`, which escape every character of text. Templates are only ever loaded from
+compiler/templates: rulebook text is data, never template source.
 """
 
 from __future__ import annotations
 
+import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
 
 from compiler import types as t
-from compiler.english import English, anchor, md, words
-from compiler.model import FieldInfo, GameModel
+from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
+from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
 from dsl import nodes as n
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -36,10 +46,60 @@ class Edge:
     label: str
 
 
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def is_keywords(type_: t.Type) -> bool:
+    """A field holding keywords: `keyword`, `keyword?` or a list of them."""
+    inner = t.strip_optional(type_)
+    if isinstance(inner, t.ListT):
+        inner = t.strip_optional(inner.element)
+    return inner == t.EnumT("keyword")
+
+
+def keyword_names(value: n.Expr | None) -> list[str]:
+    items = value.items if isinstance(value, n.ListLit) else (value,)
+    return [item.id for item in items if isinstance(item, n.Name)]
+
+
 class DocBuilder:
     def __init__(self, model: GameModel) -> None:
         self.model = model
         self.english = English(model)
+        # Card types whose cards get the gallery: those with effects or from card set files.
+        self.gallery_types = [r for r in model.records.values() if self.has_gallery(r)]
+        self.card_anchors: dict[tuple[str, str], str] = {}
+        used: set[str] = set()
+        for record in self.gallery_types:
+            for entry in record.entries:
+                base = "card-" + (slug(entry.name) or "x")
+                found, i = base, 2
+                while found in used:
+                    found, i = f"{base}-{i}", i + 1
+                used.add(found)
+                self.card_anchors[(record.name, entry.name)] = found
+
+    def has_gallery(self, record: RecordInfo) -> bool:
+        if not record.is_card or not record.entries:
+            return False
+        return (any(isinstance(f.type, t.EffectT) for f in record.fields.values())
+                or any(e.span.file in self.model.card_sets for e in record.entries))
+
+    def where(self, span_file: str, lines: Iterable[int]) -> str:
+        """`line 12` in the rulebook, `core.cards.yaml:12` elsewhere."""
+        found = sorted(set(lines))
+        if span_file == self.model.source_file:
+            return ("line " if len(found) == 1 else "lines ") + ", ".join(map(str, found))
+        name = md(Path(span_file).name)
+        return ", ".join(f"{name}:{line}" for line in found)
+
+    def card_link(self, record: str, name: str) -> str:
+        found = self.card_anchors.get((record, name))
+        return f"[{md(name)}](#{found})" if found else md(name)
+
+    def keyword_link(self, name: str) -> str:
+        return f"[{md(words(name))}](#keyword-{anchor(name)})"
 
     def source_text(self, node: n.Node) -> str:
         span = node.span
@@ -121,6 +181,11 @@ class DocBuilder:
                             *(a.decl.body for a in phase.actions)]))
         for checkpoint in m.checkpoints:
             places.append((f"checkpoint {words(checkpoint.name)}", [checkpoint.body]))
+        for record in self.gallery_types:
+            for entry in record.entries:
+                for field_name, effect in self.effects(record, entry):
+                    places.append((f"{md(words(field_name))} of card "
+                                   f"{self.card_link(record.name, entry.name)}", [effect.body]))
         result: list[Outcome] = []
         for where, blocks in places:
             for stmt, conds in self.exits(blocks):
@@ -139,24 +204,215 @@ class DocBuilder:
             type_text = str(info.type) + (" per player" if info.per_player else "")
             visibility = {"public": "everyone", "secret": "its player only",
                           "hidden": "nobody"}.get(info.visibility, info.visibility)
-            rows.append({"name": md(info.name), "type": md(type_text), "default": default,
+            rows.append({"name": code(info.name), "type": md(type_text), "default": default,
                          "visibility": visibility, "doc": md(info.doc)})
         return rows
 
     def entry_table(self, record_name: str) -> dict[str, Any]:
         record = self.model.records[record_name]
-        columns = list(record.fields)
+        data = record.data_fields()
+        gallery = record in self.gallery_types
+        columns = list(data)
         rows = []
-        for entry in record.entries:
+        for entry in [] if gallery else record.entries:
             cells = []
             for column in columns:
                 expr = entry.values.get(column, record.fields[column].default)
                 cells.append(self.english.expr(expr) if expr is not None else "—")
             rows.append({"name": md(entry.name), "cells": cells,
                          "description": md(entry.description)})
+        fields = []
+        for info in data.values() if gallery else ():
+            default = "—"
+            if isinstance(info.type, t.EffectT):
+                default = self.english.expr(info.default) if info.default else "no effect"
+            elif info.default is not None:
+                default = self.english.expr(info.default)
+            fields.append({"name": code(info.name), "type": md(str(info.type)),
+                           "default": default, "doc": md(info.doc)})
+        requires = self.english.card_requires(
+            record.requires, [name for name, f in data.items()
+                              if not isinstance(f.type, t.EffectT)])
         return {"name": md(record_name), "columns": [md(words(c)) for c in columns],
-                "rows": rows, "doc": md(record.doc), "is_card": record.is_card,
-                "has_descriptions": any(e.description for e in record.entries)}
+                "rows": rows, "doc": md_paragraph(record.doc), "is_card": record.is_card,
+                "has_descriptions": any(e.description for e in record.entries),
+                "gallery": gallery, "count": len(record.entries), "fields": fields,
+                "requires": requires,
+                "per_card": self.field_rows({name: f for name, f in record.fields.items()
+                                             if f.per_card})}
+
+    # ---- the card gallery
+    def effects(self, record: RecordInfo, entry: EntryInfo) -> list[tuple[str, n.EffectLit]]:
+        """The effects a card runs, field by field: its own, or the card type's default."""
+        found = []
+        for name, info in record.data_fields().items():
+            if not isinstance(info.type, t.EffectT):
+                continue
+            value = entry.values.get(name, info.default)
+            if isinstance(value, n.EffectLit) and value.body.statements:
+                found.append((name, value))
+        return found
+
+    def value(self, e: n.Expr) -> str:
+        """A card's field value in the gallery: plain words, keywords linked to the glossary."""
+        if isinstance(e, n.ListLit):
+            return ", ".join(self.value(item) for item in e.items) or "—"
+        if isinstance(e, n.StrLit):
+            return md(e.value) or "—"
+        symbol = self.model.symbols.get(id(e), ("",))
+        if isinstance(e, n.Name) and symbol[0] == "enum_member":
+            return self.keyword_link(e.id) if symbol[1] == "keyword" else md(words(e.id))
+        return self.english.expr(e)
+
+    def gallery(self, record: RecordInfo) -> dict[str, Any]:
+        data = record.data_fields()
+        group_field = next((name for name, f in data.items()
+                            if isinstance(f.type, t.EnumT) and f.type.name != "keyword"), None)
+        shown = [name for name, f in data.items()
+                 if name != group_field and not isinstance(f.type, t.EffectT)]
+        groups: list[tuple[str, list[EntryInfo]]] = []
+        if group_field is None:
+            groups.append(("", list(record.entries)))
+        else:
+            field_type = data[group_field].type
+            assert isinstance(field_type, t.EnumT)
+            default = data[group_field].default
+            for member in self.model.enums[field_type.name].members:
+                cards = []
+                for entry in record.entries:
+                    value = entry.values.get(group_field, default)
+                    if isinstance(value, n.Name) and value.id == member:
+                        cards.append(entry)
+                if cards:
+                    groups.append((member, cards))
+        result = []
+        for member, cards in groups:
+            # a field no card of the group sets stays at its default: noise, left out
+            columns = [name for name in shown if data[name].default is None
+                       or any(name in entry.values for entry in cards)]
+            rows, texts = [], []
+            for entry in cards:
+                card_anchor = self.card_anchors[(record.name, entry.name)]
+                cells = []
+                for column in columns:
+                    value = entry.values.get(column, data[column].default)
+                    cells.append(self.value(value) if value is not None else "—")
+                rows.append({"name": md(entry.name), "anchor": card_anchor, "cells": cells,
+                             "source": self.where(entry.span.file, [entry.span.line])})
+                effects = []
+                for name, effect in self.effects(record, entry):
+                    info = data[name]
+                    assert isinstance(info.type, t.EffectT)
+                    params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
+                    effects.append({"name": sentence(md(words(name))), "params": params,
+                                    "lines": self.english.effect_block(effect)})
+                if effects or entry.description.strip():
+                    texts.append({"name": md(entry.name.strip()), "anchor": card_anchor,
+                                  "flavour": md(entry.description.strip()),
+                                  "effects": effects})
+            title = md(record.name) + (f": {md(words(member))}" if member else "")
+            result.append({"title": title, "anchor": f"cards-{slug(record.name)}"
+                           + (f"-{slug(member)}" if member else ""), "count": len(cards),
+                           "columns": [md(words(c)) for c in columns], "rows": rows,
+                           "texts": texts})
+        files = list(dict.fromkeys(e.span.file for e in record.entries))
+        return {"name": md(record.name), "count": len(record.entries),
+                "files": [code(f) for f in files], "groups": result}
+
+    # ---- keywords
+    def rule_places(self) -> list[tuple[str, list[n.Node]]]:
+        """Every place rules are written, as (how the rulebook names it, its nodes)."""
+        m = self.model
+        places: list[tuple[str, list[n.Node]]] = []
+        if m.setup is not None:
+            places.append(("[setup](#setup)", [m.setup.body]))
+        for phase in m.phases.values():
+            decl = phase.decl
+            nodes: list[n.Node] = [b for b in (decl.enter, decl.done, decl.actor)
+                                   if b is not None]
+            places.append((f"phase [{md(words(phase.name))}](#phase-{anchor(phase.name)})",
+                           [*nodes, *decl.checkpoints]))
+            for action in phase.actions:
+                places.append((f"action [{md(words(action.name))}](#{anchor(action.name)}) "
+                               f"of phase {md(words(phase.name))}", [action.decl]))
+        for info in [*m.procedures.values(), *m.functions.values()]:
+            kind = "function" if isinstance(info.decl, n.FunctionDecl) else "procedure"
+            places.append((f"{kind} [{md(words(info.name))}](#{anchor(info.name)})",
+                           [info.decl]))
+        for trigger in m.triggers:
+            places.append((f"trigger *{md(words(trigger.name))}*", [trigger]))
+        for checkpoint in m.checkpoints:
+            places.append((f"checkpoint *{md(words(checkpoint.name))}*", [checkpoint]))
+        if m.deck_rules is not None:
+            places.append(("the [deck rules](#deck-construction)", [m.deck_rules.body]))
+        for record in m.records.values():
+            if record.requires:
+                places.append((f"the requirements of every {md(record.name)}",
+                               list(record.requires)))
+            if record in self.gallery_types:
+                for name, field_info in record.data_fields().items():
+                    default = field_info.default
+                    if isinstance(default, n.EffectLit) and default.body.statements:
+                        places.append((f"the default {md(words(name))} of every "
+                                       f"{md(record.name)}", [default]))
+                for entry in record.entries:
+                    for name, value in entry.values.items():
+                        if isinstance(value, n.EffectLit):
+                            places.append((f"the {md(words(name))} of "
+                                           f"{self.card_link(record.name, entry.name)}",
+                                           [value]))
+        return places
+
+    def keywords(self) -> list[dict[str, Any]]:
+        m = self.model
+        uses: dict[str, list[str]] = {name: [] for name in m.keywords}
+        for label, nodes in self.rule_places():
+            lines: dict[str, dict[str, list[int]]] = {}
+            for root in nodes:
+                for node in n.walk(root):
+                    symbol = m.symbols.get(id(node), ("",))
+                    if (isinstance(node, n.Name) and symbol[:2] == ("enum_member", "keyword")
+                            and node.id in uses):
+                        lines.setdefault(node.id, {}).setdefault(node.span.file, []).append(
+                            node.span.line)
+            for keyword, files in lines.items():
+                where = "; ".join(self.where(f, found) for f, found in files.items())
+                uses[keyword].append(f"{label} ({where})")
+        holders: dict[str, list[str]] = {name: [] for name in m.keywords}
+        for record in m.records.values():
+            fields = [name for name, f in record.data_fields().items() if is_keywords(f.type)]
+            for entry in record.entries:
+                for name in fields:
+                    value = entry.values.get(name, record.fields[name].default)
+                    for keyword in dict.fromkeys(keyword_names(value)):
+                        if keyword in holders:
+                            note = f" ({md(words(name))})" if len(fields) > 1 else ""
+                            holders[keyword].append(
+                                self.card_link(record.name, entry.name) + note)
+        return [{"name": sentence(md(words(name))), "anchor": f"keyword-{anchor(name)}",
+                 "text": md(decl.text), "doc": md_paragraph(decl.doc),
+                 "line": self.where(decl.span.file, [decl.span.line]),
+                 "uses": uses[name], "cards": holders[name]}
+                for name, decl in m.keywords.items()]
+
+    # ---- decks
+    def decks(self) -> dict[str, Any] | None:
+        m = self.model
+        rules = m.deck_rules
+        if rules is None:
+            return None
+        decks = []
+        for deck in m.decks:
+            decks.append({
+                "title": md(deck.title), "name": code(deck.name),
+                "size": sum(entry.count for entry in deck.entries),
+                "source": code(deck.span.file),
+                "cards": [{"card": self.card_link(rules.card_type, entry.card),
+                           "count": entry.count} for entry in deck.entries],
+            })
+        return {"card_type": md(rules.card_type), "doc": md_paragraph(rules.doc),
+                "line": self.where(rules.span.file, [rules.span.line]),
+                "rules": self.english.deck_rules(rules), "decks": decks}
 
     def coverage(self) -> list[dict[str, str]]:
         m = self.model
@@ -184,7 +440,7 @@ class DocBuilder:
         zones = []
         for zone in m.zones.values():
             zones.append({
-                "name": md(zone.name), "holds": md(zone.card_type),
+                "name": code(zone.name), "holds": md(zone.card_type),
                 "per": md(", ".join(zone.per)) or "one for the game",
                 "ordered": "ordered" if zone.ordered else "unordered",
                 "visibility": {
@@ -200,8 +456,9 @@ class DocBuilder:
         boards = []
         for board in m.boards.values():
             boards.append({
-                "name": md(board.name), "kind": board.kind, "source": md(board.source),
-                "doc": md(board.doc),
+                "name": md(board.name), "kind": board.kind,
+                "source": code(board.source) if board.source else "",
+                "doc": md_paragraph(board.doc),
                 "nodes": [{"name": md(node.capitalize()),
                            "neighbours": ", ".join(md(board.nodes[j].capitalize())
                                                    for j in board.neighbours[i])}
@@ -219,7 +476,7 @@ class DocBuilder:
                 says = re.sub(r"\{(\w+)\}", r"‹\1›", says)
                 actions.append({
                     "name": md(words(action.name)), "anchor": anchor(action.name),
-                    "doc": md(action.decl.doc), "says": md(says),
+                    "doc": md_paragraph(action.decl.doc), "says": md(says),
                     "params": [{"name": md(name), "type": md(str(type_)),
                                 "domain": en.expr(domain) if domain is not None
                                 else f"any {md(str(type_))}"}
@@ -230,7 +487,7 @@ class DocBuilder:
                 })
             phases.append({
                 "name": md(words(phase.name)), "anchor": anchor(phase.name),
-                "doc": md(decl.doc), "line": decl.span.line,
+                "doc": md_paragraph(decl.doc), "line": decl.span.line,
                 "enter": en.block(decl.enter.statements) if decl.enter else [],
                 "actor": en.expr(decl.actor) if decl.actor is not None else None,
                 "actions": actions,
@@ -249,29 +506,51 @@ class DocBuilder:
                 "kind": "function" if is_function else "procedure",
                 "params": ", ".join(f"*{md(p)}* ({md(str(ty))})" for p, ty in info.params),
                 "returns": md(str(info.returns)) if info.returns is not None else "",
-                "doc": md(info.doc), "body": body, "line": rule.span.line,
+                "doc": md_paragraph(info.doc), "body": body, "line": rule.span.line,
             })
         options = []
         for option in m.options.values():
             used = sorted({node.span.line for module in m.modules for node in n.walk(module)
                            if isinstance(node, n.Name) and node.id == option.name
                            and m.symbols.get(id(node), ("",))[0] == "option"})
-            options.append({"name": md(option.name), "type": md(str(option.type)),
+            options.append({"name": code(option.name), "type": md(str(option.type)),
                             "default": en.expr(option.default),
                             "description": md(option.description),
                             "used": ", ".join(str(line) for line in used)})
         triggers = [{"name": md(words(tr.name)), "event": md(words(tr.event)),
                      "when": en.expr(tr.when) if tr.when is not None else "",
                      "body": en.block(tr.body.statements)} for tr in m.triggers]
+        records = [self.entry_table(r) for r in m.records if m.records[r].entries]
+        gallery = [self.gallery(r) for r in self.gallery_types]
+        keywords = self.keywords()
+        decks = self.decks()
+        sections = [("Variants", "variants"), ("Components", "components")]
+        if decks is not None:
+            sections.append(("Deck construction", "deck-construction"))
+        if keywords:
+            sections.append(("Keywords", "keywords"))
+        sections += [("Setup", "setup"), ("The turn sequence", "the-turn-sequence"),
+                     ("Rules in detail", "rules-in-detail"),
+                     ("How the game ends", "how-the-game-ends")]
+        if gallery:
+            sections.append(("Card gallery", "card-gallery"))
+        sections += [("Designer's decisions", "designers-decisions"),
+                     ("Coverage of the seed rules", "coverage-of-the-seed-rules")]
         return {
-            "title": md(m.title), "name": m.name, "doc": md(m.doc), "source": md(m.source_file),
+            "title": md(m.title), "name": m.name, "doc": md_paragraph(m.doc),
+            "source": md(m.source_file), "source_code": code(m.source_file),
+            "title_plain": m.title, "source_plain": m.source_file,
+            "sections": [{"title": title, "anchor": a} for title, a in sections],
+            "gallery": gallery, "keywords": keywords, "decks": decks,
             "players": (str(m.min_players) if m.min_players == m.max_players
                         else f"{m.min_players} to {m.max_players}"),
             "player_names": ", ".join(md(p) for p in m.player_names),
             "options": options,
-            "enums": [{"name": md(e.name), "members": ", ".join(md(x) for x in e.members),
+            "enums": [{"name": md(e.name), "members": ", ".join(
+                           self.keyword_link(x) if e.name == "keyword" else md(x)
+                           for x in e.members),
                        "doc": md(e.doc)} for e in m.enums.values()],
-            "records": [self.entry_table(r) for r in m.records if m.records[r].entries],
+            "records": records,
             "boards": boards, "zones": zones,
             "game_fields": self.field_rows(m.game_fields),
             "player_fields": self.field_rows(m.player_fields),
@@ -281,22 +560,133 @@ class DocBuilder:
             "decisions": [{"id": md(d.id), "title": md(d.title), "text": md(d.text)}
                           for d in m.decisions],
             "seeds": [md(s.path) for s in m.seeds],
+            "card_fields": [r for r in records if r["per_card"]],
             "coverage": self.coverage(),
             "has_lists": any(isinstance(f.type, t.ListT) for f in m.game_fields.values()),
         }
 
 
-def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+# ---- HTML: the same context, its Markdown fragments turned into escaped HTML
+_INLINE = re.compile(
+    r"\\(?P<escaped>[!-/:-@\[-`{-~])"  # a backslash escape of ASCII punctuation
+    r"|(?P<entity>&(?:amp|lt|gt|quot|#[0-9]+|#x[0-9a-fA-F]+);)"
+    r"|(?P<ticks>`+)"
+    r"|(?P<stars>\*+)"
+    r"|(?P<open>\[)"
+    r"|\]\((?P<href>[^()\s]*)\)"
+)
+
+
+def html_inline(text: str) -> Markup:
+    """A one-line Markdown fragment as written by this module and compiler.english (escaped
+    text, `*em*`, `**strong**`, code spans, `[links](#anchors)`) as HTML. Every character of
+    text is escaped; only the markers become tags."""
+    frames: list[tuple[str, list[str]]] = [("", [])]
+    position = 0
+    for match in _INLINE.finditer(text):
+        if match.start() < position:
+            continue  # inside a code span already consumed
+        out = frames[-1][1]
+        out.append(str(escape(text[position:match.start()])))
+        position = match.end()
+        kind = match.lastgroup
+        if kind == "escaped":
+            out.append(str(escape(match.group("escaped"))))
+        elif kind == "entity":
+            out.append(str(escape(html.unescape(match.group("entity")))))
+        elif kind == "ticks":
+            ticks = match.group("ticks")
+            close = re.compile(rf"(?<!`){ticks}(?!`)").search(text, position)
+            if close is None:
+                out.append(ticks)
+                continue
+            content = text[position:close.start()].replace("\\|", "|")
+            if len(content) > 1 and content[0] == content[-1] == " " and content.strip():
+                content = content[1:-1]
+            out.append(f"<code>{escape(content)}</code>")
+            position = close.end()
+        elif kind == "stars":
+            stars = len(match.group("stars"))
+            while stars:
+                top = frames[-1][0]
+                size = 2 if stars >= 2 and top != "em" else 1
+                tag = "strong" if size == 2 else "em"
+                if top == tag:
+                    _, parts = frames.pop()
+                    frames[-1][1].append(f"<{tag}>{''.join(parts)}</{tag}>")
+                else:
+                    frames.append((tag, []))
+                stars -= size
+        elif kind == "open":
+            frames.append(("a", []))
+        elif frames[-1][0] == "a":
+            _, parts = frames.pop()
+            href = escape(match.group("href"))
+            frames[-1][1].append(f'<a href="{href}">{"".join(parts)}</a>')
+        else:
+            out.append(str(escape(match.group(0))))
+    frames[-1][1].append(str(escape(text[position:])))
+    while len(frames) > 1:  # unclosed markers stay as the text they were
+        tag, parts = frames.pop()
+        marker = {"strong": "**", "em": "*", "a": "["}[tag]
+        frames[-1][1].append(marker + "".join(parts))
+    return Markup("".join(frames[0][1]))
+
+
+def html_bullets(lines: list[str]) -> Markup:
+    """Nested Markdown bullet lines ("  " per level, then "- ") as nested HTML lists."""
+    out: list[str] = []
+    depth = -1
+    for line in lines:
+        item = line.lstrip(" ")
+        level = (len(line) - len(item)) // 2
+        item = item.removeprefix("- ")
+        if level > depth:
+            out.append("<ul><li>" * (level - depth))
+        else:
+            out.append("</li></ul>" * (depth - level) + "</li><li>")
+        out.append(str(html_inline(item)))
+        depth = level
+    out.append("</li></ul>" * (depth + 1))
+    return Markup("".join(out))
+
+
+def environment(html_output: bool = False) -> jinja2.Environment:
+    """Templates come only from compiler/templates; rulebook text is only ever data."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=False,  # Markdown: every rulebook string is escaped by english.md first
+        # Markdown: every rulebook string is escaped by english.md first. HTML: autoescape,
+        # and the only Markup is what html_inline and html_bullets build from escaped text.
+        autoescape=html_output,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["inline"] = html_inline
+    env.filters["bullets"] = html_bullets
+    return env
+
+
+def render_markdown(context: dict[str, Any]) -> str:
+    text = environment().get_template("rulebook.md.j2").render(context)
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+
+
+def render_html(context: dict[str, Any]) -> str:
+    text = environment(html_output=True).get_template("rulebook.html.j2").render(context)
+    return re.sub(r"\n\s*\n", "\n", text).rstrip() + "\n"
 
 
 def generate_docs(model: GameModel) -> str:
-    text = environment().get_template("rulebook.md.j2").render(DocBuilder(model).context())
-    return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+    return render_markdown(DocBuilder(model).context())
+
+
+def generate_html(model: GameModel) -> str:
+    return render_html(DocBuilder(model).context())
+
+
+def generate_all_docs(model: GameModel) -> tuple[str, str]:
+    """The Markdown and the HTML rulebook, from one context."""
+    context = DocBuilder(model).context()
+    return render_markdown(context), render_html(context)

@@ -8,13 +8,19 @@ that comes from a rulebook goes through `md` (escaped) before it reaches the pag
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from compiler import types as t
 from compiler.model import GameModel
 from dsl import nodes as n
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+# What would start a list, a heading or a rule at the start of a line: "- ", "+ ", "# ",
+# "---", and "1. " / "1) " (an ordered list; the escape goes before its dot).
+_BLOCK_START = re.compile(
+    r"^(?:[-+](?=\s|$)|#{1,6}(?=\s|$)|(?:-\s*){3,}$|(\d{1,9})[.)](?=\s|$))")
 _COMPARE = {
     "==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
     ">": "is more than", ">=": "is at least", "in": "is in",
@@ -24,9 +30,34 @@ _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded dow
 
 
 def md(text: str) -> str:
-    """Text from a rulebook made safe for Markdown and for the HTML it may become."""
+    """Text from a rulebook made safe for Markdown and for the HTML it may become: one line,
+    no markup, no raw HTML (so it can go anywhere: a table cell, a list item, a heading)."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
+    return _MD_SPECIAL.sub(r"\\\1", _LINE_BREAKS.sub(" ", text))
+
+
+def md_paragraph(text: str) -> str:
+    """`md` for text that starts a line of its own: it cannot open a heading, a list or a
+    code block either."""
+    escaped = md(text.strip())
+    match = _BLOCK_START.match(escaped)
+    if match is None:
+        return escaped
+    if match.group(1):  # "1. " would start a numbered list
+        end = len(match.group(1))
+        return escaped[:end] + "\\" + escaped[end:]
+    return "\\" + escaped
+
+
+def code(text: str) -> str:
+    """A name in a Markdown code span. Backslash escapes do not work inside code spans, so the
+    text goes in as is, fenced by more backticks than it contains; only `|` is escaped (GFM
+    tables split cells on it even inside code spans)."""
+    text = _LINE_BREAKS.sub(" ", text).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest or text.startswith(" ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def words(name: str) -> str:
@@ -36,6 +67,41 @@ def words(name: str) -> str:
 class English:
     def __init__(self, model: GameModel) -> None:
         self.model = model
+        # What some bound names are called in the text being written: `this` in a card's
+        # effect is "this card", `cards` in the deck rules is "the deck".
+        self.names: dict[str, str] = {}
+        # How a `require` reads where it is not an action's precondition (the deck rules).
+        self.require_lead: str | None = None
+
+    @contextmanager
+    def speaking(self, names: dict[str, str],
+                 require_lead: str | None = None) -> Iterator[None]:
+        """Render with some local names spelled out, and `require` phrased for its place."""
+        saved = self.names, self.require_lead
+        self.names, self.require_lead = {**self.names, **names}, require_lead
+        try:
+            yield
+        finally:
+            self.names, self.require_lead = saved
+
+    def effect_block(self, effect: n.EffectLit) -> list[str]:
+        """A card's effect, statement by statement, with `this` as "this card"."""
+        with self.speaking({"this": "this card"}):
+            return self.block(effect.body.statements)
+
+    def deck_rules(self, deck: n.DeckDecl) -> list[str]:
+        with self.speaking({"cards": "the deck"}, require_lead="A deck must satisfy:"):
+            return self.block(deck.body.statements)
+
+    def card_requires(self, requires: Sequence[n.CardRequire], fields: Sequence[str],
+                      ) -> list[str]:
+        """A card type's `require` lines, its fields read as "its cost"."""
+        lines = []
+        with self.speaking({name: f"its {md(words(name))}" for name in fields}):
+            for rule in requires:
+                lines.append(f"- {sentence(self.expr(rule.cond))} "
+                             f"(otherwise: “{template(rule.message)}”).")
+        return lines
 
     # ---- expressions
     def expr(self, e: n.Expr) -> str:  # noqa: C901 - one case per expression form
@@ -55,6 +121,8 @@ class English:
             return "the players"
         if isinstance(e, n.Name):
             kind = symbol[0]
+            if kind == "local" and e.id in self.names:
+                return self.names[e.id]
             if kind == "player":
                 return f"player {md(e.id)}"
             if kind == "option":
@@ -67,6 +135,8 @@ class English:
                 return f"every {md(e.id)}"
             if kind == "zone":
                 return f"*{md(words(e.id))}*"
+            if kind == "enum_member" and symbol[1] == "keyword":
+                return f"[{md(words(e.id))}](#keyword-{anchor(e.id)})"
             return f"*{md(e.id)}*"
         if isinstance(e, n.ListLit):
             return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
@@ -117,7 +187,32 @@ class English:
             return f"minus {self.expr(e.operand)}"
         if isinstance(e, n.Range):
             return f"{self.expr(e.low)} to {self.expr(e.high)}"
+        if isinstance(e, n.EffectCall):
+            return self.effect_call(e, symbol)
+        if isinstance(e, n.EffectLit):
+            return "an effect" if e.body.statements else "no effect"
         return md(type(e).__name__)  # pragma: no cover
+
+    def effect_call(self, e: n.EffectCall, symbol: tuple[str, ...]) -> str:
+        """`c.on_call(you)`: "the on call effect of c, with you as *you*"."""
+        name = words(e.field) + ("" if "effect" in e.field else " effect")
+        text = f"the {md(name)} of {self.expr(e.card)}"
+        params: list[str] = []
+        if symbol[0] == "effect":
+            info = self.model.records[symbol[1]].fields[symbol[2]]
+            if isinstance(info.type, t.EffectT):
+                params = [p for p, _ in info.type.params]
+        parts = []
+        for i, arg in enumerate(e.args):
+            param = f"*{md(params[i])}*" if i < len(params) else f"argument {i + 1}"
+            if isinstance(arg, n.NoneLit):
+                parts.append(f"no {param}")
+            else:
+                parts.append(f"{self.expr(arg)} as {param}")
+        if parts:
+            text += ", with " + (" and ".join(parts) if len(parts) < 3
+                                 else ", ".join(parts[:-1]) + " and " + parts[-1])
+        return text
 
     def possessive(self, e: n.Expr) -> str:
         if isinstance(e, n.ActorRef):
@@ -148,6 +243,7 @@ class English:
             "adjacent": lambda a: f"{a[0]} borders {a[1]}",
             "distance": lambda a: f"the distance from {a[0]} to {a[1]}",
             "within": lambda a: f"the places within {a[1]} of {a[0]}",
+            "decklist": lambda a: f"the deck {a[0]} brought",
         }
         phrase = phrases.get(name)
         return phrase(args) if phrase else f"{md(name)}({', '.join(args)})"
@@ -171,6 +267,8 @@ class English:
                 return [f"{pad}Take {value} from {target}."]
             return [f"{pad}Set {target} to {value}."]
         if isinstance(s, n.CallStmt):
+            if isinstance(s.call, n.EffectCall):
+                return [f"{pad}Run {self.expr(s.call)}."]
             return [f"{pad}Do {self.expr(s.call)}."]
         if isinstance(s, n.If):
             lines: list[str] = []
@@ -217,13 +315,22 @@ class English:
             args = ", ".join(self.expr(a) for a in s.args)
             return [f"{pad}Announce *{md(words(s.event))}* ({args})."]
         if isinstance(s, n.Require):
-            return [f"{pad}Only if {self.expr(s.cond)} (otherwise: “{md(s.message)}”)."]
+            if self.require_lead is None:
+                return [f"{pad}Only if {self.expr(s.cond)} (otherwise: “{md(s.message)}”)."]
+            return [f"{pad}{self.require_lead} {self.expr(s.cond)} "
+                    f"(otherwise: “{template(s.message)}”)."]
         return [f"{pad}{md(type(s).__name__)}"]  # pragma: no cover
 
 
 def sentence(text: str) -> str:
     """Capitalise the first letter only (str.capitalize would lower 'player A')."""
     return text[:1].upper() + text[1:]
+
+
+def template(message: str) -> str:
+    """A message with `{name}` holes, the holes shown as ‹name›."""
+    parts = re.split(r"\{(\w+)\}", message)
+    return "".join(f"‹{md(part)}›" if i % 2 else md(part) for i, part in enumerate(parts))
 
 
 def anchor(name: str) -> str:

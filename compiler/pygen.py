@@ -747,27 +747,60 @@ class PythonGenerator:
             w.line("actor = a.actor")
             with w.block(f"if len(a.args) != {len(action.params)}:"):
                 w.line('return "malformed action"')
-            names: list[str] = []
-            for i, (name, type_, domain) in enumerate(action.params):
-                var = self.bindings.bind(name)
-                names.append(var)
-                collection = self.domain(type_, domain)
-                if isinstance(type_, t.CardT):
-                    w.line(f"{var} = s.find_card({collection}, a.args[{i}])")
-                    with w.block(f"if {var} < 0:"):
-                        w.line(f"return 'no ' + {self.display(type_, f'a.args[{i}]', True)}"
-                               f" + ' is available'")
-                else:
+            if not any(isinstance(type_, t.CardT) for _, type_, _ in action.params):
+                names: list[str] = []
+                for i, (name, type_, domain) in enumerate(action.params):
+                    var = self.bindings.bind(name)
+                    names.append(var)
                     w.line(f"{var} = a.args[{i}]")
-                    with w.block(f"if {var} not in {collection}:"):
-                        w.line(f"return {self.display(type_, var)!s} + ' is not a choice here'"
-                               if not isinstance(type_, t.IntT) else
-                               f"return str({var}) + ' is not a choice here'")
+                    with w.block(f"if {var} not in {self.domain(type_, domain)}:"):
+                        w.line(f"return {self.not_a_choice(type_, var)}")
+                args = "".join(f", {v}" for v in names)
+                w.line(f"reason = check_{action.name}(s, actor{args})")
+                with w.block("if reason is None:"):
+                    w.line(f"do_{action.name}(s, actor{args})")
+                w.line("return reason")
+            else:
+                # Cards are named by definition: the action is taken with the first copies
+                # that allow it, and refused with the first reason found if none does.
+                w.line("first: str | None = None")
+                self.apply_nest(action, 0, [])
+                w.line("return first or 'this is not possible now'")
+
+    def not_a_choice(self, type_: t.Type, var: str) -> str:
+        if isinstance(type_, t.IntT):
+            return f"str({var}) + ' is not a choice here'"
+        return f"{self.display(type_, var)!s} + ' is not a choice here'"
+
+    def apply_nest(self, action: ActionInfo, i: int, names: list[str]) -> None:
+        """Nested loops over the copies of each card parameter (a domain may depend on the
+        parameters before it), trying the action with each combination in order."""
+        w = self.w
+        if i == len(action.params):
             args = "".join(f", {v}" for v in names)
             w.line(f"reason = check_{action.name}(s, actor{args})")
             with w.block("if reason is None:"):
                 w.line(f"do_{action.name}(s, actor{args})")
-            w.line("return reason")
+                w.line("return None")
+            w.line("first = first or reason")
+            return
+        name, type_, domain = action.params[i]
+        var = self.bindings.bind(name)
+        collection = self.domain(type_, domain)
+        if isinstance(type_, t.CardT):
+            copies = f"{var}_copies"
+            w.line(f"{copies} = s.find_cards({collection}, a.args[{i}])")
+            with w.block(f"if not {copies}:"):
+                w.line(f"first = first or 'no ' + "
+                       f"{self.display(type_, f'a.args[{i}]', True)} + ' is available'")
+            with w.block(f"for {var} in {copies}:"):
+                self.apply_nest(action, i + 1, [*names, var])
+        else:
+            w.line(f"{var} = a.args[{i}]")
+            with w.block(f"if {var} not in {collection}:"):
+                w.line(f"first = first or {self.not_a_choice(type_, var)}")
+            with w.block("else:"):
+                self.apply_nest(action, i + 1, [*names, var])
 
     def legal_loops(self, action: ActionInfo, i: int, has_cards: bool) -> None:
         w = self.w
@@ -780,10 +813,12 @@ class PythonGenerator:
                 w.line(f"key = {key}")
                 with w.block("if key in seen:"):
                     w.line("continue" if action.params else "return")
-                w.line("seen.add(key)")
                 key = "key"
             args = "".join(f", {v}" for v in values)
             with w.block(f"if not check or check_{action.name}(s, actor{args}) is None:"):
+                if has_cards:
+                    # cards are named by definition: the first copy that may act stands for all
+                    w.line("seen.add(key)")
                 w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
                        f"text_{action.name}))")
             return

@@ -846,6 +846,13 @@ class Checker:
             names += board.nodes
         return names
 
+    def mark_narrowed(self, e: n.Expr, narrowed: t.Type) -> t.Type:
+        """A use under a `!= none` test; an assignment since then restores the optional
+        type, which is recorded the same way but is no narrowing at all."""
+        if not isinstance(narrowed, t.OptionT):
+            self.model.narrowed.add(id(e))
+        return narrowed
+
     def name(self, e: n.Name, scope: Scope, ctx: Context) -> t.Type:
         m = self.model
         symbols = m.symbols
@@ -854,8 +861,7 @@ class Checker:
             symbols[id(e)] = ("local", e.id)
             narrowed = scope.narrowed_type(e.id)
             if narrowed is not None:
-                m.narrowed.add(id(e))
-                return narrowed
+                return self.mark_narrowed(e, narrowed)
             return found[0]
         if e.id in m.options:
             symbols[id(e)] = ("option", e.id)
@@ -870,8 +876,7 @@ class Checker:
             symbols[id(e)] = ("game_field", e.id)
             narrowed = scope.narrowed_type(e.id)
             if narrowed is not None:
-                m.narrowed.add(id(e))
-                return narrowed
+                return self.mark_narrowed(e, narrowed)
             return m.game_fields[e.id].type
         if e.id in m.player_names:
             symbols[id(e)] = ("player", str(m.player_names.index(e.id)))
@@ -962,8 +967,7 @@ class Checker:
         if key is not None:
             narrowed = scope.narrowed_type(key)
             if narrowed is not None:
-                m.narrowed.add(id(e))
-                return narrowed
+                return self.mark_narrowed(e, narrowed)
         return result
 
     def index(self, e: n.Index, scope: Scope, ctx: Context) -> t.Type:

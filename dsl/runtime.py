@@ -423,6 +423,10 @@ class GameState:
         for card in cards:
             self.card_up[card] = True
 
+    def find_cards(self, cards: Iterable[int], definition: int) -> list[int]:
+        """Every copy of a definition among cards, in order."""
+        return [card for card in cards if self.card_def[card] == definition]
+
     def find_card(self, cards: Iterable[int], definition: int) -> int:
         for card in cards:
             if self.card_def[card] == definition:

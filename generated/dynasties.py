@@ -706,8 +706,8 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (s.card_def[v_tile], v_prov, )
             if key in seen:
                 continue
-            seen.add(key)
             if not check or check_place(s, actor, v_tile, v_prov) is None:
+                seen.add(key)
                 out.append(Action(K_PLACE, actor, key, text_place))
 
 
@@ -716,16 +716,21 @@ def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
         return "malformed action"
-    v_tile = s.find_card([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
-    if v_tile < 0:
-        return 'no ' + DEF_NAMES[a.args[0]] + ' is available'
-    v_prov = a.args[1]
-    if v_prov not in range(5):
-        return N_PROVINCE_NAMES[v_prov] + ' is not a choice here'
-    reason = check_place(s, actor, v_tile, v_prov)
-    if reason is None:
-        do_place(s, actor, v_tile, v_prov)
-    return reason
+    first: str | None = None
+    v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
+    if not v_tile_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+    for v_tile in v_tile_copies:
+        v_prov = a.args[1]
+        if v_prov not in range(5):
+            first = first or N_PROVINCE_NAMES[v_prov] + ' is not a choice here'
+        else:
+            reason = check_place(s, actor, v_tile, v_prov)
+            if reason is None:
+                do_place(s, actor, v_tile, v_prov)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
 
 
 # rulebooks/dynasties/dynasties.rules:337
@@ -882,8 +887,8 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (s.card_def[v_tile], )
         if key in seen:
             continue
-        seen.add(key)
         if not check or check_keep(s, actor, v_tile) is None:
+            seen.add(key)
             out.append(Action(K_KEEP, actor, key, text_keep))
 
 
@@ -892,13 +897,17 @@ def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
         return "malformed action"
-    v_tile = s.find_card(s.zones[Z_DRAWN + actor], a.args[0])
-    if v_tile < 0:
-        return 'no ' + DEF_NAMES[a.args[0]] + ' is available'
-    reason = check_keep(s, actor, v_tile)
-    if reason is None:
-        do_keep(s, actor, v_tile)
-    return reason
+    first: str | None = None
+    v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
+    if not v_tile_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+    for v_tile in v_tile_copies:
+        reason = check_keep(s, actor, v_tile)
+        if reason is None:
+            do_keep(s, actor, v_tile)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
 
 
 # rulebooks/dynasties/dynasties.rules:377
@@ -951,8 +960,8 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (s.card_def[v_tile], )
         if key in seen:
             continue
-        seen.add(key)
         if not check or check_discard(s, actor, v_tile) is None:
+            seen.add(key)
             out.append(Action(K_DISCARD, actor, key, text_discard))
 
 
@@ -961,13 +970,17 @@ def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
         return "malformed action"
-    v_tile = s.find_card(s.zones[Z_RACK + actor], a.args[0])
-    if v_tile < 0:
-        return 'no ' + DEF_NAMES[a.args[0]] + ' is available'
-    reason = check_discard(s, actor, v_tile)
-    if reason is None:
-        do_discard(s, actor, v_tile)
-    return reason
+    first: str | None = None
+    v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
+    if not v_tile_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+    for v_tile in v_tile_copies:
+        reason = check_discard(s, actor, v_tile)
+        if reason is None:
+            do_discard(s, actor, v_tile)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
 
 
 # rulebooks/dynasties/dynasties.rules:408

@@ -253,8 +253,8 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (s.card_def[v_c], )
         if key in seen:
             continue
-        seen.add(key)
         if not check or check_cash(s, actor, v_c) is None:
+            seen.add(key)
             out.append(Action(K_CASH, actor, key, text_cash))
 
 
@@ -263,13 +263,17 @@ def apply_cash(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
         return "malformed action"
-    v_c = s.find_card(s.zones[Z_HAND + actor], a.args[0])
-    if v_c < 0:
-        return 'no ' + DEF_NAMES[a.args[0]] + ' is available'
-    reason = check_cash(s, actor, v_c)
-    if reason is None:
-        do_cash(s, actor, v_c)
-    return reason
+    first: str | None = None
+    v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_c_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+    for v_c in v_c_copies:
+        reason = check_cash(s, actor, v_c)
+        if reason is None:
+            do_cash(s, actor, v_c)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
 
 
 # tests/golden/mini.rules:79
