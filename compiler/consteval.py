@@ -102,3 +102,22 @@ class _Evaluator:
         if e.op == "%":
             return a % b
         raise _Unknown
+
+
+_CONSTANT_NODES = (n.IntLit, n.BoolLit, n.StrLit, n.NoneLit, n.Name, n.ListLit, n.Not,
+                   n.Negate, n.Conditional, n.BinaryOp, n.Call)
+
+
+def constant_rule(expr: n.Expr, fields: set[str], model: GameModel) -> bool:
+    """Can expr be evaluated from a card's own fields alone (what `evaluate` handles)?"""
+    members = {m for enum in model.enums.values() for m in enum.members}
+    for node in n.walk(expr):
+        if not isinstance(node, _CONSTANT_NODES):
+            return False
+        if isinstance(node, n.Name) and not (
+            node.id in fields or node.id in model.options or node.id in members
+        ):
+            return False
+        if isinstance(node, n.Call) and node.func not in ("size", "abs", "min", "max"):
+            return False
+    return True

@@ -320,6 +320,7 @@ class Resolver:
                     hint=did_you_mean(value.text, members)
                     or f"one of: {', '.join(members[:12])}",
                 )
+                return value  # reported: the checker takes a data word for any type
         return n.Name(value.text, span=value.span)
 
     def data(self, d: n.DataDecl) -> None:

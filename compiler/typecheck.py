@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from compiler import types as t
-from compiler.consteval import evaluate
+from compiler.consteval import constant_rule, evaluate
 from compiler.model import ActionInfo, FieldInfo, GameModel, RecordInfo
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -269,20 +269,24 @@ class Checker:
         ctx = Context("constant", effects=False)
         for rule in record.requires:
             self.condition(rule.cond, scope, ctx)
+        rules = []
+        for rule in record.requires:
+            if constant_rule(rule.cond, set(data), self.model):
+                rules.append(rule)
+            else:
+                self.error("E0207", rule.cond.span,
+                           "a card's require can use only its own fields, options, numbers "
+                           "and size, abs, min and max", hint="it is checked when the cards "
+                           "are compiled, before any game exists")
         for entry in record.entries:
             values = {name: entry.values.get(name, f.default) for name, f in data.items()}
-            for rule in record.requires:
-                verdict = evaluate(rule.cond, values, self.model)
-                if verdict is False:
+            for rule in rules:
+                # None: a value of the entry is already reported as wrong
+                if evaluate(rule.cond, values, self.model) is False:
                     self.error("E0406", entry.span,
                                f"{record.name} '{entry.name}' can never be played: "
                                f"{rule.message}",
                                hint=f"the rule is at {rule.span}")
-                elif verdict is None:
-                    self.error("E0207", rule.cond.span,
-                               "a card's require can use only its own fields, options and "
-                               "constants", hint="it is checked when the cards are compiled")
-                    return
 
     def deck_rules(self, deck: n.DeckDecl) -> None:
         scope = Scope()
@@ -897,11 +901,6 @@ class Checker:
             if e.id in enum.members:
                 symbols[id(e)] = ("enum_member", enum.name, str(enum.members.index(e.id)))
                 return t.EnumT(enum.name)
-        for record in m.records.values():
-            names = [entry.name for entry in record.entries]
-            if e.id in names:
-                symbols[id(e)] = ("entry", record.name, str(names.index(e.id)))
-                return t.DefT(record.name) if record.is_card else t.RecordT(record.name)
         domain: t.Type | None = None
         if e.id in m.enums:
             domain = t.EnumT(e.id)
@@ -913,6 +912,11 @@ class Checker:
         if domain is not None:
             symbols[id(e)] = ("domain", e.id)
             return t.ListT(domain)
+        for record in m.records.values():  # after types: an entry may be named like one
+            names = record.entry_names()
+            if e.id in names:
+                symbols[id(e)] = ("entry", record.name, str(names.index(e.id)))
+                return t.DefT(record.name) if record.is_card else t.RecordT(record.name)
         if e.id in m.functions or e.id in m.procedures or e.id in BUILTINS:
             return self.error("E0201", e.span, f"'{e.id}' must be called: {e.id}(...)")
         return self.error("E0101", e.span, f"unknown name '{e.id}'",

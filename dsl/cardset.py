@@ -153,11 +153,12 @@ class _Reader:
         """Where the scalar's text starts in the file, as (lines, columns) to add."""
         start = node.start_mark
         if node.style in ("|", ">"):
-            # The text begins on the line after the indicator, at the block's indentation.
+            # The text begins on the line after the indicator, at the block's indentation
+            # (that of its first line that is not blank).
             for number in range(start.line + 2, len(self.source.lines) + 1):
                 line = self.source.line(number)
                 if line.strip():
-                    return number - 1, len(line) - len(line.lstrip(" "))
+                    return start.line + 1, len(line) - len(line.lstrip(" "))
             return start.line + 1, 0
         quote = 1 if node.style in ("'", '"') else 0
         return start.line, start.column + quote
@@ -214,6 +215,9 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
             name = reader.text(value, "a card's name").strip()
             if not name or len(name) > MAX_NAME_LENGTH:
                 raise reader.fail(value, f"a card's name has 1 to {MAX_NAME_LENGTH} characters")
+            if " ".join(name.split()) != name or not name.isprintable():
+                raise reader.fail(value, "a card's name is one line, with single spaces",
+                                  hint="players and scenarios name cards in action texts")
         elif key == "description":
             description = reader.text(value, "a card's description")
         else:

@@ -247,8 +247,6 @@ def test_hostile_names_round_trip_through_actions(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["Line one\nLine two", "Two  spaces", "Tab\there"])
-@pytest.mark.xfail(strict=True, reason="compiler bug: a card name with a newline, tab or double "
-                   "space is accepted, but parse_action(str(action)) cannot find its action")
 def test_names_with_odd_whitespace_round_trip(tmp_path: Path, name: str) -> None:
     cards = f"cards:\n  - name: {yaml_text(name)}\n    effect: gain(you, 1)\n  - name: Spark\n"
     rules = write_game(tmp_path / "game", cards, hand=2)
@@ -514,12 +512,12 @@ SPAN_CASES = {
     "after_a_comment": "# a card set\n\n" + effect_card("gain(you, nobody)  # a comment"),
     "crlf": effect_card("|\n      gain(you, 1)\n      gain(you, nobody)").replace("\n", "\r\n"),
     "unicode_before": effect_card("gain(you, nobody)", "    description: \"火☃ é\"\n"),
+    "block_blank_first_line": effect_card("|\n\n      gain(you, nobody)"),
     "unicode_in_effect": effect_card("|\n      gain(you, 1)  # ☃☃☃\n      gain(you, nobody)"),
 }
 
 BUGGY_SPAN_CASES = {
     # Known compiler bugs (strict xfail): the reported line or column is not the token's.
-    "block_blank_first_line": effect_card("|\n\n      gain(you, nobody)"),
     "folded": effect_card(">\n      gain(you,\n      nobody)"),
     "plain_two_lines": effect_card("gain(you,\n      nobody)"),
     "double_quoted_escapes": effect_card('"gain(you, \\"x\\" + nobody)"'),
@@ -606,8 +604,6 @@ def test_json_diagnostics_name_the_yaml_file(
     assert any("did you mean 'Spark'" in (d["hint"] or "") for d in found)
 
 
-@pytest.mark.xfail(strict=True, reason="compiler bug: a card named like its card type shadows "
-                   "the type ('for c in Card' becomes E0205 in the rulebook)")
 def test_a_card_named_like_its_type_breaks_nothing(tmp_path: Path) -> None:
     """A card set's names must not shadow the rulebook's names: anything wrong is said in the
     YAML, never as an error in rules that were fine."""
