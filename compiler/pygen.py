@@ -1195,11 +1195,7 @@ class PythonGenerator:
         if isinstance(e, n.BinaryOp):
             return self.binary(e, s)
         if isinstance(e, n.Not):
-            operand = e.operand
-            if (isinstance(operand, n.Call) and operand.func == "empty"
-                    and m.symbols.get(id(operand), ("",))[0] == "builtin"):
-                return f"bool({self.collection(operand.args[0])})"
-            return f"(not {self.expr(e.operand, s)})"
+            return f"({self.negated(e.operand, s)})"
         if isinstance(e, n.Negate):
             return f"(-{self.expr(e.operand, s)})"
         if isinstance(e, n.Range):
@@ -1302,16 +1298,18 @@ class PythonGenerator:
             return f"next(({element} {loop}), None)"
         return f"[{element} {loop}]"
 
-    def negated(self, e: n.Expr) -> str:
+    def negated(self, e: n.Expr, s: str = "s") -> str:
         """Python source that is true exactly when e is false, without double negations."""
         flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
         if isinstance(e, n.Not):
-            return self.expr(e.operand)
+            return self.expr(e.operand, s)
         if isinstance(e, n.BinaryOp) and e.op in flipped:
-            return self.expr(n.BinaryOp(flipped[e.op], e.left, e.right, span=e.span))
+            return self.expr(n.BinaryOp(flipped[e.op], e.left, e.right, span=e.span), s)
+        if isinstance(e, n.BinaryOp) and e.op == "in":
+            return f"{self.expr(e.left, s)} not in {self.collection(e.right)}"
         if isinstance(e, n.Call) and e.func == "empty" and not self.model.narrowed & {id(e)}:
-            return self.collection(e.args[0])
-        return f"not {self.expr(e)}"
+            return f"bool({self.collection(e.args[0])})"
+        return f"not {self.expr(e, s)}"
 
     def binary(self, e: n.BinaryOp, s: str) -> str:
         m = self.model

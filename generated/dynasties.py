@@ -675,7 +675,7 @@ def text_place(actor: int, args: tuple[int, ...]) -> str:
 # rulebooks/dynasties/dynasties.rules:345
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:347
-    if s.zones[Z_PLACED + (actor) * 5 + v_prov]:
+    if bool(s.zones[Z_PLACED + (actor) * 5 + v_prov]):
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:349
     if (
