@@ -120,6 +120,7 @@ class Checker:
         self.calls: dict[str, set[str]] = {}  # callable → callables its body calls
         self.texts: dict[str, str] = {}  # an action text's shape → the action that has it
         self.checked_effects: set[int] = set()
+        self.spans: dict[str, Span] = {}  # where each effect node of the call graph is declared
         self.current: str | None = None
 
     # ---- reporting helpers
@@ -165,11 +166,12 @@ class Checker:
                 for name, value in entry.values.items():
                     info = record.fields[name]
                     if isinstance(info.type, t.EffectT) or isinstance(value, n.EffectLit):
-                        self.effect_value(record.name, entry.name, value, info.type)
+                        self.effect_value(record.name, info, value)
                         continue
                     self.expect(value, self.expr(value, Scope(), constant), info.type,
                                 f"field '{name}'")
             self.field_defaults(record.fields.values(), record.name)
+            self.reaches(record)
             self.card_requires(record)
         if m.deck_rules is not None:
             self.deck_rules(m.deck_rules)
@@ -235,14 +237,15 @@ class Checker:
             if info.default is None:
                 continue
             if isinstance(info.type, t.EffectT) or isinstance(info.default, n.EffectLit):
-                self.effect_value(card_type, "", info.default, info.type)
+                self.effect_value(card_type, info, info.default)
                 continue
             actual = self.expr(info.default, Scope(), Context("constant", effects=False))
             self.expect(info.default, actual, info.type, f"the default of '{info.name}'")
 
-    def effect_value(self, card_type: str, entry: str, value: n.Expr, wanted: t.Type) -> None:
+    def effect_value(self, card_type: str, info: FieldInfo, value: n.Expr) -> None:
         """An effect is checked like a procedure whose parameters are the effect type's, plus
         `this`, the card whose effect runs."""
+        wanted = info.type
         if not isinstance(value, n.EffectLit) or not isinstance(wanted, t.EffectT):
             self.error("E0201", value.span,
                        f"this must be {wanted}" if not isinstance(value, n.EffectLit)
@@ -254,8 +257,22 @@ class Checker:
         scope = self.params_scope(list(wanted.params))
         if card_type:
             scope.names["this"] = (t.CardT(card_type), "param")
-        with self.body_of(f"effect of {entry or card_type}"):
+        # Every card's text for one effect field is one node of the call graph: running
+        # `c.field(...)` may run any of them (recursion through effects is caught so).
+        key = effect_key(card_type, info.name)
+        self.spans[key] = info.span
+        with self.body_of(key):
             self.block(value.body, scope, Context("effect", reaches=wanted.reaches))
+
+    def reaches(self, record: RecordInfo) -> None:
+        """The zones an effect type's `reaches` names must exist."""
+        for info in record.fields.values():
+            expr = info.type_expr
+            if isinstance(expr, n.EffectType) and expr.reaches:
+                for name, span in expr.reaches:
+                    if name not in self.model.zones:
+                        self.error("E0106", span, f"unknown zone '{name}' in 'reaches'",
+                                   hint=did_you_mean(name, self.model.zones))
 
     def card_requires(self, record: RecordInfo) -> None:
         """`require` lines of a card type: typed here, then tested on every definition."""
@@ -293,6 +310,22 @@ class Checker:
         scope.names["cards"] = (t.ListT(t.DefT(deck.card_type)), "param")
         with self.body_of("deck rules"):
             self.deck_block(deck.body, scope)
+        # A deck is checked before any game exists: only the cards and fixed data are known.
+        allowed_builtins = {"size", "empty", "first", "last", "abs", "min", "max"}
+        reported: set[tuple[int, int]] = set()
+        for node in n.walk(deck.body):
+            symbol = self.model.symbols.get(id(node), ("",))
+            kind = symbol[0]
+            if isinstance(node, n.PlayersRef) or kind in (
+                "option", "player", "player_field", "node", "node_field", "card_field",
+                "card_owner", "function",
+            ) or (kind == "builtin" and symbol[1] not in allowed_builtins):
+                if (node.span.line, node.span.column) in reported:
+                    continue  # `A.score`: one error, not one for A and one for .score
+                reported.add((node.span.line, node.span.column))
+                self.error("E0207", node.span, "deck rules see only the deck's cards and the "
+                           "card data, not the game", hint="a deck is checked before any game "
+                           "exists")
 
     def deck_block(self, block: n.Block, scope: Scope) -> None:
         """Deck rules: requires, with let, for and if around them."""
@@ -678,7 +711,7 @@ class Checker:
             return
         m.symbols[id(call)] = ("effect", record.name, call.field)
         if self.current is not None:
-            self.calls[self.current].add(f"effects {record.name}.{call.field}")
+            self.calls[self.current].add(effect_key(record.name, call.field))
         self.arguments(call.field, list(info.type.params), call.args, call.span, scope, ctx)
 
     def call_procedure(self, call: n.Call, scope: Scope, ctx: Context) -> None:
@@ -1194,7 +1227,8 @@ class Checker:
     # ---- termination
     def recursion(self) -> None:
         m = self.model
-        callables = {**m.functions, **m.procedures}
+        spans = {name: info.span for name, info in {**m.functions, **m.procedures}.items()}
+        spans.update(self.spans)
         state: dict[str, int] = {}
 
         def visit(name: str, path: list[str]) -> None:
@@ -1202,15 +1236,20 @@ class Checker:
             for callee in sorted(self.calls.get(name, ())):
                 if state.get(callee) == 1:
                     cycle = path[path.index(callee):] + [callee] if callee in path else [callee]
-                    self.error("E0211", callables[callee].span,
+                    self.error("E0211", spans[callee],
                                f"'{callee}' calls itself: " + " → ".join(cycle))
-                elif callee not in state:
+                elif callee not in state and callee in spans:
                     visit(callee, [*path, callee])
             state[name] = 2
 
-        for name in sorted(callables):
+        for name in sorted(spans):
             if name not in state:
                 visit(name, [name])
+
+
+def effect_key(card_type: str, field: str) -> str:
+    """The call-graph name of every card's text for one effect field."""
+    return f"the {field} of {card_type} cards"
 
 
 def typecheck(model: GameModel, diagnostics: Diagnostics) -> None:
