@@ -10,44 +10,44 @@ from dataclasses import dataclass, field
 from dsl.source import Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Node:
     span: Span = field(kw_only=True, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Annotation(Node):
     rule: str
 
 
 # ---- types ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TypeExpr(Node):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NamedType(TypeExpr):
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListType(TypeExpr):
     element: TypeExpr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OptionalType(TypeExpr):
     inner: TypeExpr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Param(Node):
     name: str
     type: TypeExpr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectType(TypeExpr):
     """`effect(you: player, target: Card?) reaches hand, deck`: rule text stored with a card."""
 
@@ -56,79 +56,79 @@ class EffectType(TypeExpr):
 
 
 # ---- expressions ------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Expr(Node):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IntLit(Expr):
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StrLit(Expr):
     value: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoolLit(Expr):
     value: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoneLit(Expr):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Name(Expr):
     id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DataWord(Expr):
     """A bare word from a data file: a name or a text, decided by the type of its field."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActorRef(Expr):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayersRef(Expr):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListLit(Expr):
     items: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attribute(Expr):
     obj: Expr
     name: str
     name_span: Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Index(Expr):
     obj: Expr
     keys: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Call(Expr):
     func: str
     func_span: Span
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Aggregate(Expr):
     """`sum(e for x in domain where cond)`: sum, count, min, max, any, all, first, list."""
 
@@ -140,7 +140,7 @@ class Aggregate(Expr):
     where: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectCall(Expr):
     """`c.effect(actor, t)`: run the effect field of card instance c's definition."""
 
@@ -150,79 +150,79 @@ class EffectCall(Expr):
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Conditional(Expr):
     cond: Expr
     then: Expr
     otherwise: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BinaryOp(Expr):
     op: str  # and or == != < <= > >= in + - * / %
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Not(Expr):
     operand: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Negate(Expr):
     operand: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Range(Expr):
     low: Expr
     high: Expr
 
 
 # ---- statements -------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stmt(Node):
     annotations: tuple[Annotation, ...] = field(kw_only=True, default=(), compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block(Node):
     statements: tuple[Stmt, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectLit(Expr):
     """An effect value: statements written as `{ ... }` in a rulebook or as text in a card set."""
 
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Let(Stmt):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Assign(Stmt):
     target: Expr
     op: str  # = += -=
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallStmt(Stmt):
     call: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class If(Stmt):
     branches: tuple[tuple[Expr, Block], ...]
     otherwise: Block | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class For(Stmt):
     var: str
     domain: Expr
@@ -232,82 +232,82 @@ class For(Stmt):
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Repeat(Stmt):
     count: Expr
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move(Stmt):
     what: Expr
     dest: Expr
     end: str | None  # "top", "bottom" or None (bottom)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Draw(Stmt):
     count: Expr
     source: Expr
     dest: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Shuffle(Stmt):
     zone: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Create(Stmt):
     what: Expr
     dest: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reveal(Stmt):
     what: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Goto(Stmt):
     phase: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Win(Stmt):
     player: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lose(Stmt):
     player: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DrawGame(Stmt):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Raise(Stmt):
     event: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Require(Stmt):
     cond: Expr
     message: str
 
 
 # ---- declarations -----------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decl(Node):
     annotations: tuple[Annotation, ...] = field(kw_only=True, default=(), compare=False)
     doc: str = field(kw_only=True, default="", compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OptionDecl(Node):
     name: str
     type: TypeExpr
@@ -315,7 +315,7 @@ class OptionDecl(Node):
     description: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Game(Decl):
     name: str
     title: str
@@ -325,7 +325,7 @@ class Game(Decl):
     options: tuple[OptionDecl, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FieldDecl(Node):
     name: str
     type: TypeExpr
@@ -335,13 +335,13 @@ class FieldDecl(Node):
     per_card: bool = field(default=False, kw_only=True)  # state of each physical card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EnumDecl(Decl):
     name: str
     members: tuple[tuple[str, Span], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardRequire(Node):
     """`require cost <= 12 else "..."` in a card type: every definition must satisfy it."""
 
@@ -349,7 +349,7 @@ class CardRequire(Node):
     message: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecordDecl(Decl):
     name: str
     fields: tuple[FieldDecl, ...]
@@ -357,7 +357,7 @@ class RecordDecl(Decl):
     requires: tuple[CardRequire, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KeywordDecl(Decl):
     """`keyword trample "reminder text"`: a value of the built-in type `keyword`."""
 
@@ -365,7 +365,7 @@ class KeywordDecl(Decl):
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeckDecl(Decl):
     """`deck Card { require ... }`: deck-construction rules; `cards` is the deck's list."""
 
@@ -374,44 +374,44 @@ class DeckDecl(Decl):
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FieldValue(Node):
     name: str
     value: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry(Node):
     name: str
     values: tuple[FieldValue, ...]
     description: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DataDecl(Decl):
     type_name: str
     entries: tuple[Entry, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardsDecl(Decl):
     path: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DecksDecl(Decl):
     """`decks "decks"`: the folder of `*.deck.yaml` files that `rulecraft check` validates."""
 
     path: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeckEntry(Node):
     card: str
     count: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeckList(Node):
     """A `*.deck.yaml` file: card names and counts, spans in the YAML file."""
 
@@ -420,41 +420,41 @@ class DeckList(Node):
     entries: tuple[DeckEntry, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoardShape(Node):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphFile(BoardShape):
     path: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GraphInline(BoardShape):
     edges: tuple[tuple[str, str], ...]
     nodes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GridShape(BoardShape):
     rows: int
     columns: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HexFile(BoardShape):
     path: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoardDecl(Decl):
     name: str
     shape: BoardShape
     fields: tuple[FieldDecl, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ZoneDecl(Decl):
     name: str
     card_type: str
@@ -465,23 +465,23 @@ class ZoneDecl(Decl):
     capacity: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StateDecl(Decl):
     fields: tuple[FieldDecl, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerDecl(Decl):
     fields: tuple[FieldDecl, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EventDecl(Decl):
     name: str
     params: tuple[Param, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TriggerDecl(Decl):
     name: str
     event: str
@@ -490,7 +490,7 @@ class TriggerDecl(Decl):
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FunctionDecl(Decl):
     name: str
     params: tuple[Param, ...]
@@ -498,32 +498,32 @@ class FunctionDecl(Decl):
     body: Expr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProcedureDecl(Decl):
     name: str
     params: tuple[Param, ...]
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SetupDecl(Decl):
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CheckpointDecl(Decl):
     name: str
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionParam(Node):
     name: str
     type: TypeExpr
     domain: Expr | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionDecl(Decl):
     name: str
     params: tuple[ActionParam, ...]
@@ -532,7 +532,7 @@ class ActionDecl(Decl):
     body: Block
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PhaseDecl(Decl):
     name: str
     enter: Block | None
@@ -542,27 +542,27 @@ class PhaseDecl(Decl):
     checkpoints: tuple[Block, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeedRule(Node):
     id: str
     text: str
     omitted: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeedDecl(Decl):
     path: str
     rules: tuple[SeedRule, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DecisionDecl(Decl):
     id: str
     title: str
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Module(Node):
     """One parsed source file."""
 

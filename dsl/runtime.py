@@ -615,11 +615,26 @@ class GameState:
     def get(self, path: str) -> Any:
         """Read a value by its rulebook name: `dynasty`, `player.A.reserve`,
         `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`."""
-        return self._resolve(path)[0]()
+        return self._accessors(path)[0]()
+
+    def _accessors(self, path: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        """A path's getter and setter, worked out once per state: tools read the same paths
+        every step. Card positions move, so `card.` paths are worked out every time."""
+        cache: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] | None = (
+            self.__dict__.get("_path_cache")
+        )
+        if cache is None:
+            cache = self.__dict__["_path_cache"] = {}
+        found = cache.get(path)
+        if found is None:
+            found = self._resolve(path)
+            if not path.startswith("card."):
+                cache[path] = found
+        return found
 
     def set(self, path: str, value: Any) -> None:
         """Write a value by its rulebook name (scenarios use this to build a position)."""
-        self._resolve(path)[1](value)
+        self._accessors(path)[1](value)
         if self.result is None:
             self.advance()
 
@@ -714,6 +729,7 @@ class GameState:
 
     def load_json(self, text: str) -> None:
         data = json.loads(text)
+        self.__dict__.pop("_path_cache", None)
         if not isinstance(data, dict) or data.get("game") != self.GAME:
             raise ValueError(f"not a saved {self.GAME} state")
         for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
