@@ -133,27 +133,8 @@ def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
     if not source.text.strip():
         diagnostics.add("E0007", Span.point(source.name), "file is empty")
         return None
-    if not _nesting_ok(source, diagnostics):
-        return None
-    try:
-        tree = _parser().parse(source.text, start="start")
-    except UnexpectedInput as error:
-        _report_syntax_error(error, source, diagnostics)
-        return None
-    try:
-        module = _ToAst(source).transform(tree)
-    except VisitError as error:
-        cause = error.orig_exc
-        if isinstance(cause, _TooLarge):
-            diagnostics.add("E0001", cause.span, "this number is too large",
-                            hint=f"numbers have at most {MAX_INT_DIGITS} digits")
-            return None
-        if not isinstance(cause, RecursionError):
-            raise
-        _too_deep(source, diagnostics)
-        return None
-    except RecursionError:
-        _too_deep(source, diagnostics)
+    module = _build(source, "start", (0, 0), diagnostics)
+    if module is None:
         return None
     assert isinstance(module, n.Module)
     if not module.declarations:
@@ -168,53 +149,48 @@ def parse_effect(
 ) -> n.Block | None:
     """Parse the statements of an effect held in a data file (a card set). Positions in `text`
     plus `shift` (lines, columns) are positions in `source`, the data file."""
+    if not text.strip():
+        return n.Block((), span=Span.point(source.name, 1 + shift[0], 1 + shift[1]))
     local = Diagnostics()
-    block = _parse_effect_text(text, SourceFile(source.name, text), shift, local)
+    block = _build(SourceFile(source.name, text), "effect_body", shift, local)
     dl, dc = shift
     for d in local.items:
         s = d.span
-        if s.file == source.name and d.code != "E0000":
-            d = replace(d, span=Span(s.file, s.line + dl, s.column + dc,
-                                     s.end_line + dl, s.end_column + dc))
-        diagnostics.items.append(d)
+        diagnostics.items.append(replace(d, span=Span(s.file, s.line + dl, s.column + dc,
+                                                      s.end_line + dl, s.end_column + dc)))
+    assert block is None or isinstance(block, n.Block)
     return block
 
 
-def _parse_effect_text(
-    text: str, local: SourceFile, shift: tuple[int, int], diagnostics: Diagnostics
-) -> n.Block | None:
-    if not text.strip():
-        return n.Block((), span=Span.point(local.name, 1 + shift[0], 1 + shift[1]))
-    if not _nesting_ok(local, diagnostics):
+def _build(
+    source: SourceFile, start: str, shift: tuple[int, int], diagnostics: Diagnostics
+) -> n.Node | None:
+    """Parse source.text from the grammar rule `start` and build its AST, with spans moved by
+    `shift`; diagnostics are in the text's own coordinates."""
+    if not _nesting_ok(source, diagnostics):
         return None
     try:
-        tree = _parser().parse(text, start="effect_body")
+        tree = _parser().parse(source.text, start=start)
     except UnexpectedInput as error:
-        _report_syntax_error(error, local, diagnostics)
+        _report_syntax_error(error, source, diagnostics)
         return None
     try:
-        # The AST is built with shifted spans directly; only diagnostics need shifting after.
-        block = _ToAst(local, shift).transform(tree)
+        node = _ToAst(source, shift).transform(tree)
     except VisitError as error:
         cause = error.orig_exc
         if isinstance(cause, _TooLarge):
-            span = cause.span
-            diagnostics.add("E0001", replace(span, line=span.line - shift[0],
-                                             end_line=span.end_line - shift[0],
-                                             column=span.column - shift[1],
-                                             end_column=span.end_column - shift[1]),
-                            "this number is too large",
+            diagnostics.add("E0001", cause.span, "this number is too large",
                             hint=f"numbers have at most {MAX_INT_DIGITS} digits")
             return None
         if not isinstance(cause, RecursionError):
             raise
-        _too_deep(local, diagnostics)
+        _too_deep(source, diagnostics)
         return None
     except RecursionError:
-        _too_deep(local, diagnostics)
+        _too_deep(source, diagnostics)
         return None
-    assert isinstance(block, n.Block)
-    return block
+    assert isinstance(node, n.Node)
+    return node
 
 
 def _too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
@@ -923,7 +899,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def int_lit(self, meta: Any, c: list[Token]) -> n.IntLit:
         if len(c[0]) > MAX_INT_DIGITS:
-            raise _TooLarge(self._span(meta))
+            # in the coordinates of the parsed text: a shifted effect shifts its diagnostics
+            raise _TooLarge(Span(self.source.name, meta.line, meta.column, meta.end_line,
+                                 meta.end_column))
         return n.IntLit(int(str(c[0])), span=self._span(meta))
 
     def str_lit(self, meta: Any, c: list[Token]) -> n.StrLit:
