@@ -201,7 +201,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if game is None:
         return EXIT_FAIL
     try:
-        state = game.new_game(seed=args.seed, options=_options(args.option))
+        state = game.new_game(seed=args.seed, options=_options(args.option),
+                              decks=_decks(args.decks))
     except ValueError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
@@ -243,11 +244,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _simulate_one(game_name: str, seed: int, options: dict[str, object]) -> tuple[
-    list[float], int
-]:
+def _decks(text: str | None) -> list[str] | None:
+    """`--decks red_rush,blue_wall`: one shipped deck per player, in seat order."""
+    return [name.strip() for name in text.split(",")] if text else None
+
+
+def _simulate_one(
+    game_name: str, seed: int, options: dict[str, object], decks: list[str] | None = None
+) -> tuple[list[float], int]:
     game = api.load_game(game_name)
-    state = game.new_game(seed=seed, options=options)
+    state = game.new_game(seed=seed, options=options, decks=decks)
     agent = random.Random(seed)
     plies = 0
     while not state.is_terminal():
@@ -264,6 +270,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print("only random agents are available: --agents random,random", file=sys.stderr)
         return EXIT_USAGE
     options = _options(args.option)
+    decks = _decks(args.decks)
+    try:
+        game.new_game(seed=args.seed, options=options, decks=decks)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
     seeds = [args.seed + i for i in range(args.n)]
     started = time.perf_counter()
     if args.jobs > 1:
@@ -271,9 +283,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         with ProcessPoolExecutor(args.jobs) as pool:
             outcomes = list(pool.map(_simulate_one, [args.game] * len(seeds), seeds,
-                                     [options] * len(seeds)))
+                                     [options] * len(seeds), [decks] * len(seeds)))
     else:
-        outcomes = [_simulate_one(args.game, seed, options) for seed in seeds]
+        outcomes = [_simulate_one(args.game, seed, options, decks) for seed in seeds]
     elapsed = time.perf_counter() - started
     names = list(game.INFO["player_names"])
     wins = [sum(1 for r, _ in outcomes if r[i] > 0) for i in range(len(names))]
@@ -325,6 +337,7 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="as_player", default="A")
     play.add_argument("--vs", default="random", choices=["random"])
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     play.set_defaults(run=cmd_play)
 
     simulate = sub.add_parser("simulate", help="run N games and report balance figures")
@@ -335,6 +348,7 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--jobs", type=int, default=1)
     simulate.add_argument("--json", action="store_true")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    simulate.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     simulate.set_defaults(run=cmd_simulate)
 
     explain_cmd = sub.add_parser("explain", help="the long explanation of a diagnostic code")
