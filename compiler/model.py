@@ -76,9 +76,16 @@ class BoardInfo:
     doc: str = ""
     source: str = ""  # the map file, when the board is loaded from one
     coords: list[tuple[int, int]] = field(default_factory=list)
+    # Values a map file gives each node for some fields (a hex map's terrain), as written.
+    initial: dict[str, list[str | int | bool]] = field(default_factory=dict)
 
     def distances(self) -> list[list[int]]:
-        """All-pairs shortest path lengths (-1 when unreachable), computed at compile time."""
+        """All-pairs distances, computed at compile time: on a hex map the geometric distance
+        (holes and terrain do not lengthen it), elsewhere shortest paths (-1: unreachable)."""
+        if self.kind == "hex":
+            cubes = [hex_cube(r, c) for r, c in self.coords]
+            return [[max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) for b in cubes]
+                    for a in cubes]
         table: list[list[int]] = []
         for start in range(len(self.nodes)):
             row = [-1] * len(self.nodes)
@@ -94,6 +101,19 @@ class BoardInfo:
                 frontier = following
             table.append(row)
         return table
+
+
+def hex_cube(row: int, column: int) -> tuple[int, int, int]:
+    """Cube coordinates of a hex in an "odd-r" map (odd rows shifted half a hex right)."""
+    x = column - (row - (row & 1)) // 2
+    return x, row, -x - row
+
+
+def hex_neighbour_offsets(row: int) -> tuple[tuple[int, int], ...]:
+    """(row, column) steps to the six neighbours of a hex in an odd-r map."""
+    if row & 1:
+        return ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0), (1, 1))
+    return ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 0))
 
 
 @dataclass

@@ -413,8 +413,11 @@ class PythonGenerator:
         for board in m.boards.values():
             for info in board.fields.values():
                 inner = self.per_player_default(info)
+                value = f"[{inner} for _ in range({len(board.nodes)})]"
+                if info.name in board.initial:
+                    value = self.map_values(board, info)
                 attrs.append((f"n_{board.name}_{info.name}", f"list[{self.stored_type(info)}]",
-                              f"[{inner} for _ in range({len(board.nodes)})]"))
+                              value))
         for record, info in self.card_state():
             attrs.append((f"k_{record}_{info.name}", f"list[{py_type(info.type)}]", "[]"))
         if m.deck_rules is not None:
@@ -424,6 +427,22 @@ class PythonGenerator:
     def card_state(self) -> list[tuple[str, FieldInfo]]:
         """The 'per card' fields: one list per field, indexed by card."""
         return [(r.name, f) for r in self.card_types for f in r.fields.values() if f.per_card]
+
+    def map_values(self, board: BoardInfo, info: FieldInfo) -> str:
+        """The list of a node field's starting values that the board's map file gives."""
+        items: list[str] = []
+        for value in board.initial[info.name]:
+            if value == "":
+                items.append(self.default(info))
+            elif isinstance(t.strip_optional(info.type), t.EnumT):
+                enum = t.strip_optional(info.type)
+                assert isinstance(enum, t.EnumT)
+                items.append(str(self.model.enums[enum.name].members.index(str(value))))
+            elif isinstance(t.strip_optional(info.type), t.PlayerT):
+                items.append(str(self.model.player_names.index(str(value))))
+            else:
+                items.append(repr(value))
+        return "[" + ", ".join(items) + "]"
 
     def stored_type(self, info: FieldInfo) -> str:
         base = py_type(info.type)
@@ -1275,6 +1294,9 @@ class PythonGenerator:
         if name == "within":
             return (f"[x for x, d in enumerate(N_{board}_DISTANCE[{args[0]}]) "
                     f"if 0 <= d <= {args[1]}]")
+        if name == "ring":
+            return (f"[x for x, d in enumerate(N_{board}_DISTANCE[{args[0]}]) "
+                    f"if d == {args[1]}]")
         raise AssertionError(name)
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:

@@ -24,6 +24,7 @@ from compiler.model import (
     PhaseInfo,
     RecordInfo,
     ZoneInfo,
+    hex_neighbour_offsets,
 )
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -173,6 +174,8 @@ class Resolver:
             )
         for d in decls:
             self.declaration(d, games[0] if games else None)
+        for board in self.model.boards.values():  # map values may name players
+            self.map_values(board, board.span)
 
     def keywords(self, decls: list[n.KeywordDecl]) -> None:
         """Keywords are the members of the built-in enum `keyword`."""
@@ -425,11 +428,9 @@ class Resolver:
             self.graph_file(board, shape)
         else:
             assert isinstance(shape, n.HexFile)
-            self.diagnostics.add(
-                "E0401",
-                shape.span,
-                "hex maps are not supported by this compiler version yet",
-            )
+            board.kind = "hex"
+            board.source = shape.path
+            self.hex_file(board, shape)
         for i, name in enumerate(board.nodes):
             if name in board.nodes[:i]:
                 self.diagnostics.add("E0102", shape.span, f"node '{name}' appears twice")
@@ -457,6 +458,101 @@ class Resolver:
             for j, (r2, c2) in enumerate(board.coords):
                 if i != j and max(abs(r - r2), abs(c - c2)) == 1:
                     board.neighbours[i].append(j)
+
+    def hex_file(self, board: BoardInfo, shape: n.HexFile) -> None:
+        """A hex map (docs/language.md, "Hex maps"): rows of symbols, odd rows shifted half a
+        hex right; a legend gives each symbol's values for the board's fields."""
+        path = self.data_path(shape.path, shape.span)
+        if path is None:
+            return
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (yaml.YAMLError, UnicodeDecodeError) as error:
+            self.diagnostics.add("E0401", shape.span, f"'{shape.path}' is not valid YAML: {error}")
+            return
+
+        def refuse(message: str) -> None:
+            self.diagnostics.add("E0401", shape.span, f"{shape.path}: {message}",
+                                 hint="see the hex map format in docs/language.md")
+
+        if not isinstance(data, dict) or set(data) - {"layout", "legend", "rows"}:
+            refuse("a hex map has 'layout', 'legend' and 'rows' only")
+            return
+        if data.get("layout", "odd-r") != "odd-r":
+            refuse("the only layout is 'odd-r' (odd rows shifted half a hex right)")
+            return
+        legend, rows = data.get("legend"), data.get("rows")
+        if not isinstance(legend, dict) or not all(
+            isinstance(k, str) and len(k) == 1 and k != "-" and isinstance(v, dict)
+            and all(isinstance(f, str) and isinstance(x, (str, int, bool)) for f, x in v.items())
+            for k, v in legend.items()
+        ):
+            refuse("'legend' maps one-character symbols ('-' is no hex) to field values, "
+                   "like '~': {terrain: water}")
+            return
+        if not isinstance(rows, list) or not rows or len(rows) > 26 or not all(
+            isinstance(row, str) for row in rows
+        ):
+            refuse("'rows' is a list of 1 to 26 rows of symbols separated by spaces")
+            return
+        fields = sorted({f for values in legend.values() for f in values})
+        board.initial = {f: [] for f in fields}
+        for r, row in enumerate(rows):
+            symbols = row.split()
+            if len(symbols) > 99:
+                refuse(f"row {r + 1} has more than 99 hexes")
+                return
+            for c, symbol in enumerate(symbols):
+                if symbol == "-":
+                    continue
+                if symbol not in legend:
+                    refuse(f"row {r + 1} uses '{symbol}', which the legend does not give")
+                    return
+                board.nodes.append(f"{chr(ord('A') + r)}{c + 1}")
+                board.coords.append((r, c))
+                for f in fields:
+                    board.initial[f].append(legend[symbol].get(f, ""))
+        index = {coord: i for i, coord in enumerate(board.coords)}
+        board.neighbours = [[] for _ in board.nodes]
+        for i, (r, c) in enumerate(board.coords):
+            for dr, dc in hex_neighbour_offsets(r):
+                j = index.get((r + dr, c + dc))
+                if j is not None:
+                    board.neighbours[i].append(j)
+            board.neighbours[i].sort()
+
+    def map_values(self, board: BoardInfo, span: Span) -> None:
+        """The values a map gives node fields must fit the fields' types."""
+        for name, values in board.initial.items():
+            info = board.fields.get(name)
+            if info is None:
+                self.diagnostics.add("E0104", span, f"the map gives '{name}', which board "
+                                     f"{board.name} does not declare",
+                                     hint=did_you_mean(name, board.fields))
+                continue
+            if info.per_player:
+                self.diagnostics.add("E0201", span, f"the map gives '{name}', a 'per player' "
+                                     "field: a map gives one value per node")
+                continue
+            kind = t.strip_optional(info.type)
+            for value in dict.fromkeys(values):
+                if value == "" and info.default is not None:
+                    continue  # a symbol that leaves this field at its default
+                ok = (
+                    isinstance(kind, t.EnumT) and value in self.model.enums[kind.name].members
+                    or isinstance(kind, t.IntT) and type(value) is int
+                    or isinstance(kind, t.BoolT) and isinstance(value, bool)
+                    or isinstance(kind, t.TextT) and isinstance(value, str)
+                    or isinstance(kind, t.PlayerT) and value in self.model.player_names
+                )
+                if not ok:
+                    self.diagnostics.add(
+                        "E0201", span, f"the map gives {name} = {value!r}, which is not {kind}"
+                        + ("" if value != "" else " (a symbol gives no value and the field "
+                           "has no default)"),
+                        hint=did_you_mean(str(value), self.model.enums[kind.name].members)
+                        if isinstance(kind, t.EnumT) else None,
+                    )
 
     def data_path(self, relative: str, span: Span) -> Path | None:
         return data_file(relative, span, self.root, self.diagnostics, MAX_MAP_BYTES)

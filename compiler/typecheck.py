@@ -37,6 +37,7 @@ BUILTINS = {
     "adjacent": "adjacent(node, node) -> bool",
     "distance": "distance(node, node) -> int",
     "within": "within(node, radius: int) -> list of node",
+    "ring": "ring(node, radius: int) -> list of node: the nodes at exactly that distance",
     "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
 }
 TEMPLATE_FIELD = re.compile(r"\{([^{}]*)\}")
@@ -1138,10 +1139,10 @@ class Checker:
             return t.ListT(t.DefT(deck.card_type))
         if name == "shuffled":
             return t.ListT(collection(0)) if arity(1) else t.ANY
-        if name in ("neighbours", "within"):
+        if name in ("neighbours", "within", "ring"):
             if not arity(1 if name == "neighbours" else 2):
                 return t.ANY
-            if name == "within":
+            if name != "neighbours":
                 want(1, t.INT)
             return t.ListT(node(0))
         if name in ("adjacent", "distance"):

@@ -1,0 +1,88 @@
+"""Hex maps: the odd-r layout's neighbours, distances and rings, and map values on nodes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.driver import check_rulebook
+from compiler.model import BoardInfo, hex_cube, hex_neighbour_offsets
+from dsl.api import load_game
+
+CASES = Path(__file__).resolve().parent / "cases"
+
+
+def compiled_board(tmp_path: Path, rows: list[str]) -> BoardInfo:
+    (tmp_path / "m.map.yaml").write_text(
+        "legend:\n  '.': {terrain: plains}\nrows:\n" + "".join(f"  - '{r}'\n" for r in rows),
+        encoding="utf-8",
+    )
+    rules = tmp_path / "g.rules"
+    rules.write_text(
+        'game g { title "G" players 2 }\n'
+        "enum Terrain { plains, water }\n"
+        'board Tile: hex "m.map.yaml" { terrain: Terrain = water }\n'
+        "setup { goto p }\n"
+        "phase p { actor if any(t.terrain == water for t in Tile) then A else none\n"
+        "  action a(t: Tile) { t.terrain = water }\n"
+        "  on done { win A } }\n",
+        encoding="utf-8",
+    )
+    compilation = check_rulebook(rules)
+    assert compilation.ok, compilation.diagnostics.sorted()
+    assert compilation.model is not None
+    return compilation.model.boards["Tile"]
+
+
+def test_every_hex_has_six_neighbours_inside_a_full_map(tmp_path: Path) -> None:
+    board = compiled_board(tmp_path, [" ".join("." * 7)] * 7)
+    for i, (r, c) in enumerate(board.coords):
+        if 0 < r < 6 and 0 < c < 6:
+            assert len(board.neighbours[i]) == 6, board.nodes[i]
+        for j in board.neighbours[i]:
+            assert i in board.neighbours[j], "neighbourhood is symmetric"
+
+
+def test_distance_is_the_shortest_path_on_a_full_map(tmp_path: Path) -> None:
+    board = compiled_board(tmp_path, [" ".join("." * 6)] * 6)
+    geometric = board.distances()
+    board.kind = "graph"  # the same nodes, measured by breadth-first search instead
+    assert board.distances() == geometric
+
+
+def test_rings_of_an_interior_hex_hold_six_times_the_radius(tmp_path: Path) -> None:
+    board = compiled_board(tmp_path, [" ".join("." * 9)] * 9)
+    centre = board.nodes.index("E5")
+    table = board.distances()[centre]
+    for radius in (1, 2, 3, 4):
+        assert sum(1 for d in table if d == radius) == 6 * radius
+
+
+def test_holes_do_not_lengthen_distances(tmp_path: Path) -> None:
+    board = compiled_board(tmp_path, [". . . .", ". - - .", ". . . ."])
+    a, b = board.nodes.index("A1"), board.nodes.index("C1")
+    assert board.distances()[a][b] == 2
+    assert "B2" not in board.nodes
+
+
+@pytest.mark.parametrize("row", [0, 1, 2, 3])
+def test_neighbour_steps_are_one_hex_away(row: int) -> None:
+    here = hex_cube(row, 3)
+    for dr, dc in hex_neighbour_offsets(row):
+        there = hex_cube(row + dr, 3 + dc)
+        assert max(abs(x - y) for x, y in zip(here, there, strict=True)) == 1
+
+
+def test_map_values_start_the_node_fields_and_builtins_use_the_geometry() -> None:
+    game = load_game(str(CASES / "board_hex_valid.rules"))
+    state = game.new_game(seed=1)
+    assert state.get("tile.A3.terrain") == "water"
+    assert state.get("tile.B1.start") == "A"
+    assert state.get("tile.A1.start") is None
+    taken = [str(a) for a in state.legal_actions()]
+    assert "A takes A3" not in taken and "A takes B3" not in taken  # water
+    assert "A takes C2" not in taken  # a hole in the map
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.returns() in ([1.0, -1.0], [-1.0, 1.0])
