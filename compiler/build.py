@@ -45,16 +45,19 @@ class BuildResult:
 
 def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
-    from compiler.docgen import generate_all_docs  # Jinja2 is needed only when writing docs
+    from compiler.docgen import board_pictures, generate_all_docs  # Jinja2 only for docs
 
     model = compilation.model
     assert model is not None and compilation.ok
     markdown, html = generate_all_docs(model)
-    return {
+    files = {
         out / f"{model.name}.py": generate_python(model),
         out / "docs" / f"{model.name}.md": markdown,
         out / "docs" / f"{model.name}.html": html,
     }
+    for name, picture in board_pictures(model).items():
+        files[out / "docs" / name] = picture
+    return files
 
 
 def build(paths: list[Path], out: Path, check_only: bool, diagnostics: Diagnostics) -> BuildResult:

@@ -86,3 +86,25 @@ def test_map_values_start_the_node_fields_and_builtins_use_the_geometry() -> Non
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert state.returns() in ([1.0, -1.0], [-1.0, 1.0])
+
+
+def test_a_hex_map_is_drawn_as_an_svg_picture_in_the_docs(tmp_path: Path) -> None:
+    import xml.dom.minidom
+
+    from compiler.build import outputs
+
+    compilation = check_rulebook(CASES / "board_hex_valid.rules")
+    files = outputs(compilation, tmp_path)
+    picture = files[tmp_path / "docs" / "g.tile.svg"]
+    document = xml.dom.minidom.parseString(picture)
+    assert compilation.model is not None
+    nodes = compilation.model.boards["Tile"].nodes
+    assert len(document.getElementsByTagName("polygon")) == len(nodes)
+    labels = [t.firstChild.nodeValue for t in document.getElementsByTagName("text")
+              if t.firstChild is not None]
+    assert set(nodes) <= set(labels)
+    assert "A" in labels, "the starting hex of A is marked"
+    assert {"plains", "water"} <= set(labels), "the terrain legend"
+    assert "#84bfe8" in picture, "water is drawn blue"
+    assert "![The map of Tile](g.tile.svg)" in files[tmp_path / "docs" / "g.md"]
+    assert '<img src="g.tile.svg"' in files[tmp_path / "docs" / "g.html"]
