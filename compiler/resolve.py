@@ -462,13 +462,8 @@ class Resolver:
     def hex_file(self, board: BoardInfo, shape: n.HexFile) -> None:
         """A hex map (docs/language.md, "Hex maps"): rows of symbols, odd rows shifted half a
         hex right; a legend gives each symbol's values for the board's fields."""
-        path = self.data_path(shape.path, shape.span)
-        if path is None:
-            return
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (yaml.YAMLError, UnicodeDecodeError) as error:
-            self.diagnostics.add("E0401", shape.span, f"'{shape.path}' is not valid YAML: {error}")
+        data = self.map_data(shape.path, shape.span)
+        if data is None:
             return
 
         def refuse(message: str) -> None:
@@ -557,14 +552,21 @@ class Resolver:
     def data_path(self, relative: str, span: Span) -> Path | None:
         return data_file(relative, span, self.root, self.diagnostics, MAX_MAP_BYTES)
 
-    def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
-        path = self.data_path(shape.path, shape.span)
+    def map_data(self, relative: str, span: Span) -> object | None:
+        """A map file's YAML, loaded safely; None (reported) when it cannot be read."""
+        path = self.data_path(relative, span)
         if path is None:
-            return
+            return None
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data: object = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (yaml.YAMLError, UnicodeDecodeError) as error:
-            self.diagnostics.add("E0401", shape.span, f"'{shape.path}' is not valid YAML: {error}")
+            self.diagnostics.add("E0401", span, f"'{relative}' is not valid YAML: {error}")
+            return None
+        return {} if data is None else data  # an empty file: its shape is reported
+
+    def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
+        data = self.map_data(shape.path, shape.span)
+        if data is None:
             return
         nodes = data.get("nodes") if isinstance(data, dict) else None
         if not isinstance(nodes, dict) or not nodes:
