@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from dsl.api import load_game
+from tests.playing import State, play
 
 game = load_game("rulers_gambit")
 
@@ -50,8 +50,6 @@ MAX_LP = 100  # Kingdoms start at 15-16 LP; heal is uncapped, so this is a sanit
 SECRECY_EVERY = 25
 RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 
-State = Any  # the generated module's State; the tests use its public methods only
-Choose = Callable[[list[Any]], Any]
 Pair = tuple[str, str]
 
 
@@ -315,16 +313,6 @@ def test_random_game(pair: Pair, seed: int) -> None:
 
 
 # ------------------------------------------------------------------ the smaller samples
-
-
-def play(state: State, choose: Choose, plies: int | None = None) -> list[str]:
-    """Apply up to `plies` chosen actions (all, to the end, when None); return their texts."""
-    texts: list[str] = []
-    while not state.is_terminal() and (plies is None or len(texts) < plies):
-        action = choose(state.legal_actions())
-        texts.append(str(action))
-        state.apply_action(action)
-    return texts
 
 
 def sample() -> list[tuple[Pair, int]]:

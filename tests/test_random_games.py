@@ -21,12 +21,12 @@ id <-> action mapping and that `get()` reads what `observation()` shows.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import generated.dynasties as game
+from tests.playing import State, play
 
 PLAYERS = ("A", "B")
 PROVINCES = ("mongolia", "qinghai", "mandarin", "xinjiang", "tibet")
@@ -44,8 +44,6 @@ LISTED_ZONES = tuple(
     for p in PLAYERS
 )
 
-State = Any  # generated.dynasties.State; the tests use its public methods only
-Choose = Callable[[list[Any]], Any]
 
 
 class GameFailure(AssertionError):
@@ -190,16 +188,6 @@ def test_random_game(variant: str, warlords: bool, seed: int) -> None:
 
 
 # ------------------------------------------------------------------ the smaller samples
-
-
-def play(state: State, choose: Choose, plies: int | None = None) -> list[str]:
-    """Apply up to `plies` chosen actions (all, to the end, when None); return their texts."""
-    texts: list[str] = []
-    while not state.is_terminal() and (plies is None or len(texts) < plies):
-        action = choose(state.legal_actions())
-        texts.append(str(action))
-        state.apply_action(action)
-    return texts
 
 
 def sample() -> list[tuple[int, bool]]:
