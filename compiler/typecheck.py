@@ -340,13 +340,7 @@ class Checker:
             elif isinstance(stmt, n.Let):
                 inner.names[stmt.name] = (self.expr(stmt.value, inner, ctx), "let")
             elif isinstance(stmt, n.For):
-                element = self.iterable(stmt.domain, inner, ctx)
-                loop = inner.child()
-                loop.names[stmt.var] = (element, "loop")
-                if stmt.where is not None:
-                    self.condition(stmt.where, loop, ctx)
-                    loop = self.narrowed_scope(stmt.where, loop)
-                self.deck_block(stmt.body, loop)
+                self.deck_block(stmt.body, self.loop_scope(stmt, inner, ctx))
             elif isinstance(stmt, n.If):
                 for cond, body in stmt.branches:
                     self.condition(cond, inner, ctx)
@@ -520,16 +514,7 @@ class Checker:
             if stmt.otherwise is not None:
                 self.block(stmt.otherwise, scope, ctx)
         elif isinstance(stmt, n.For):
-            element = self.iterable(stmt.domain, scope, ctx)
-            inner = scope.child()
-            inner.names[stmt.var] = (element, "loop")
-            if stmt.where is not None:
-                self.condition(stmt.where, inner, ctx)
-                inner = self.narrowed_scope(stmt.where, inner)
-            if stmt.order_by is not None:
-                key = self.expr(stmt.order_by, inner, ctx)
-                self.expect(stmt.order_by, key, t.INT, "the sort key")
-            self.block(stmt.body, inner, ctx)
+            self.block(stmt.body, self.loop_scope(stmt, scope, ctx), ctx)
         elif isinstance(stmt, n.Repeat):
             self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
             self.block(stmt.body, scope, ctx)
@@ -603,6 +588,19 @@ class Checker:
                        hint="move it to the top of the action")
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(stmt).__name__)
+
+    def loop_scope(self, stmt: n.For, scope: Scope, ctx: Context) -> Scope:
+        """The scope of a `for` body: the loop variable, narrowed by the `where` test."""
+        element = self.iterable(stmt.domain, scope, ctx)
+        inner = scope.child()
+        inner.names[stmt.var] = (element, "loop")
+        if stmt.where is not None:
+            self.condition(stmt.where, inner, ctx)
+            inner = self.narrowed_scope(stmt.where, inner)
+        if stmt.order_by is not None:
+            key = self.expr(stmt.order_by, inner, ctx)
+            self.expect(stmt.order_by, key, t.INT, "the sort key")
+        return inner
 
     def card_state(self, symbol: tuple[str, ...]) -> bool:
         record = self.model.records.get(symbol[1])

@@ -427,12 +427,6 @@ class GameState:
         """Every copy of a definition among cards, in order."""
         return [card for card in cards if self.card_def[card] == definition]
 
-    def find_card(self, cards: Iterable[int], definition: int) -> int:
-        for card in cards:
-            if self.card_def[card] == definition:
-                return card
-        return -1
-
     # ---- views
     def player_name(self, player: int) -> str:
         if 0 <= player < len(self.PLAYER_NAMES):
