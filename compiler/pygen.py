@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -389,7 +389,30 @@ class PythonGenerator:
         name = upper(board.name)
         w.line(f"N_{name}_NAMES: Final = {tuple(board.nodes)!r}")
         w.line(f"N_{name}_NEIGHBOURS: Final = {tuple(tuple(r) for r in board.neighbours)!r}")
-        w.line(f"N_{name}_DISTANCE: Final = {tuple(tuple(r) for r in board.distances())!r}")
+        self.int_rows(f"N_{name}_DISTANCE", board.distances())
+
+    def int_rows(self, name: str, rows: Sequence[Sequence[int]]) -> None:
+        """A table of ints with many numbers to a line: one per line (the wrapper's way) makes a
+        200-hex map's distance table 40,000 lines long."""
+        w = self.w
+        w.line(f"{name}: Final[tuple[tuple[int, ...], ...]] = (")
+        width = LINE_LIMIT - 12
+        for row in rows:
+            numbers = [f"{value}," for value in row]
+            chunks: list[str] = []
+            for number in numbers:
+                if chunks and len(chunks[-1]) + 1 + len(number) <= width:
+                    chunks[-1] += " " + number
+                else:
+                    chunks.append(number)
+            if len(chunks) == 1:
+                w.line(f"    ({chunks[0]}),")
+                continue
+            w.line("    (")
+            for chunk in chunks:
+                w.line(f"        {chunk}")
+            w.line("    ),")
+        w.line(")")
 
     def constant(self, expr: n.Expr | None) -> str:
         if expr is None:
@@ -713,7 +736,7 @@ class PythonGenerator:
                         self.w.line(f"checkpoint_{phase.name}_{i}(s, actor)")
             for action in phase.actions:
                 self.action(action)
-            with self.function(f"def legal_{phase.name}(s: State, actor: int, out: list[Action],"
+            with self.function(f"def phase_legal_{phase.name}(s: State, actor: int, out: list[Action],"
                                " check: bool) -> None:", decl.span):
                 for action in phase.actions:
                     self.w.line(f"legal_{action.name}(s, actor, out, check)")
@@ -944,7 +967,7 @@ class PythonGenerator:
             f"checkpoints_{p.name}" if p.decl.checkpoints else "None" for p in phases])
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
         self.tuple_assign("State.LEGAL", [
-            f"legal_{p.name}" if p.actions else "None" for p in phases])
+            f"phase_legal_{p.name}" if p.actions else "None" for p in phases])
         w.line("State.APPLY = {")
         for phase in phases:
             for action in phase.actions:
@@ -1291,12 +1314,10 @@ class PythonGenerator:
             return f"({args[1]} in N_{board}_NEIGHBOURS[{args[0]}])"
         if name == "distance":
             return f"N_{board}_DISTANCE[{args[0]}][{args[1]}]"
-        if name == "within":
-            return (f"[x for x, d in enumerate(N_{board}_DISTANCE[{args[0]}]) "
-                    f"if 0 <= d <= {args[1]}]")
-        if name == "ring":
-            return (f"[x for x, d in enumerate(N_{board}_DISTANCE[{args[0]}]) "
-                    f"if d == {args[1]}]")
+        if name in ("within", "ring"):
+            return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
+        if name == "connected":
+            return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
         raise AssertionError(name)
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:

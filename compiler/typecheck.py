@@ -38,6 +38,8 @@ BUILTINS = {
     "distance": "distance(node, node) -> int",
     "within": "within(node, radius: int) -> list of node",
     "ring": "ring(node, radius: int) -> list of node: the nodes at exactly that distance",
+    "connected": "connected(start: node, area: list of node) -> list of node: the nodes of area "
+                 "joined to start by steps between neighbours inside area",
     "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
 }
 TEMPLATE_FIELD = re.compile(r"\{([^{}]*)\}")
@@ -1143,6 +1145,12 @@ class Checker:
             if name != "neighbours":
                 want(1, t.INT)
             return t.ListT(node(0))
+        if name == "connected":
+            if not arity(2):
+                return t.ANY
+            start = node(0)
+            self.expect(e.args[1], args[1], t.ListT(start), f"argument 2 of '{name}'")
+            return t.ListT(start)
         if name in ("adjacent", "distance"):
             if arity(2):
                 a, b = node(0), node(1)

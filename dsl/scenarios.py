@@ -4,7 +4,9 @@ See DESIGN.md §5. Beyond state paths, `expect` also takes `error` (a substring 
 of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal` (action
 texts that must or must not be among the legal actions at the end). `options`, `players` and
 `decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B: [..]}`
-or a list) choose the variant.
+or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the rules takes the
+next listed number (which must lie in 1..n) before the seeded generator is used again, and a
+scenario fails if any scripted roll is left unused.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from dsl.runtime import IllegalAction, RuleError
+from dsl.runtime import IllegalAction, Rng, RuleError
 
 SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")
 
@@ -31,6 +33,25 @@ class ScenarioResult:
     @property
     def passed(self) -> bool:
         return not self.failures
+
+
+class ScriptedRng(Rng):
+    """The state's generator, with the results of the next dice rolls written in advance."""
+
+    __slots__ = ("script",)
+
+    def __init__(self, rng: Rng, script: list[int]) -> None:
+        super().__init__(0)
+        self.state = rng.state
+        self.script = script
+
+    def roll(self, sides: int) -> int:
+        if not self.script:
+            return super().roll(sides)
+        value = self.script.pop(0)
+        if not 1 <= value <= sides:
+            raise RuleError(f"the scripted roll {value} is not a result of a {sides}-sided die")
+        return value
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -68,6 +89,8 @@ def run_scenario(
         )
         for path, value in (data.get("setup") or {}).items():
             state.set(str(path), value)
+        script = [int(value) for value in data.get("rolls") or []]
+        state.rng = ScriptedRng(state.rng, script)
     except (KeyError, ValueError, RuleError, IllegalAction, TypeError) as error:
         fail(f"setup failed: {error}")
         return result
@@ -90,6 +113,8 @@ def run_scenario(
         except RuleError as error:
             fail(f"action {number} '{text}' broke the rules engine: {error}")
             return result
+    if script:
+        fail(f"scripted rolls left unused: {script}")
     if wanted_error is not None:
         fail(f"expected the last action to be refused with '{wanted_error}', but it was legal")
     for path, value in expect.items():

@@ -84,12 +84,12 @@ C_TILE_COPIES: Final[tuple[int, ...]] = (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 
 C_TILE_COST: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, )
 N_PROVINCE_NAMES: Final = ('mongolia', 'qinghai', 'mandarin', 'xinjiang', 'tibet')
 N_PROVINCE_NEIGHBOURS: Final = ((1, 2, 3), (0, 2, 3, 4), (0, 1, 4), (0, 1, 4), (1, 2, 3))
-N_PROVINCE_DISTANCE: Final = (
-    (0, 1, 1, 1, 2),
-    (1, 0, 1, 1, 1),
-    (1, 1, 0, 2, 1),
-    (1, 1, 2, 0, 1),
-    (2, 1, 1, 1, 0),
+N_PROVINCE_DISTANCE: Final[tuple[tuple[int, ...], ...]] = (
+    (0, 1, 1, 1, 2,),
+    (1, 0, 1, 1, 1,),
+    (1, 1, 0, 2, 1,),
+    (1, 1, 2, 0, 1,),
+    (2, 1, 1, 1, 0,),
 )
 Z_BASICS: Final = 0
 Z_DECK: Final = 2
@@ -635,7 +635,7 @@ def apply_choose(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:327
-def legal_choose_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_choose_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_choose(s, actor, out, check)
 
 
@@ -734,7 +734,7 @@ def apply_place(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:337
-def legal_placement(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_placement(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_place(s, actor, out, check)
 
 
@@ -825,7 +825,7 @@ def apply_hold(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:361
-def legal_warlord_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_warlord_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_warlord(s, actor, out, check)
     legal_hold(s, actor, out, check)
 
@@ -911,7 +911,7 @@ def apply_keep(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:377
-def legal_draw_tiles(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_draw_tiles(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep(s, actor, out, check)
 
 
@@ -1017,7 +1017,7 @@ def apply_pass(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:398
-def legal_discard_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_discard_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_discard(s, actor, out, check)
     legal_pass(s, actor, out, check)
 
@@ -1079,7 +1079,7 @@ def enter_resolution(s: State) -> None:
 
 
 # rulebooks/dynasties/dynasties.rules:416
-def legal_resolution(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_resolution(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
@@ -1209,11 +1209,11 @@ State.PHASE_CHECKPOINTS = (
 )
 State.CHECKPOINTS = ()
 State.LEGAL = (
-    legal_choose_warlord,
-    legal_placement,
-    legal_warlord_step,
-    legal_draw_tiles,
-    legal_discard_step,
+    phase_legal_choose_warlord,
+    phase_legal_placement,
+    phase_legal_warlord_step,
+    phase_legal_draw_tiles,
+    phase_legal_discard_step,
     None,
 )
 State.APPLY = {

@@ -4506,7 +4506,7 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:904
-def legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
@@ -4544,7 +4544,7 @@ def enter_stand(s: State) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:927
-def legal_stand(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_stand(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
@@ -4559,7 +4559,7 @@ def enter_draw_step(s: State) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:945
-def legal_draw_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_draw_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
@@ -4643,7 +4643,7 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:954
-def legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
@@ -4712,7 +4712,7 @@ def apply_recover(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:968
-def legal_recovery_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_recovery_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recover(s, actor, out, check)
 
 
@@ -5471,7 +5471,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:980
-def legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
     legal_cast(s, actor, out, check)
@@ -5693,7 +5693,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1101
-def legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
     legal_attack_kingdom(s, actor, out, check)
@@ -5726,7 +5726,7 @@ def enter_end_turn(s: State) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1133
-def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
@@ -6003,7 +6003,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1154
-def legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
     legal_chain_set(s, actor, out, check)
@@ -6079,7 +6079,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1199
-def legal_resolve_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_resolve_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_resolve_next(s, actor, out, check)
 
 
@@ -6227,16 +6227,16 @@ State.CHECKPOINTS = (
     checkpoint_life_points,
 )
 State.LEGAL = (
-    legal_mulligan,
+    phase_legal_mulligan,
     None,
     None,
-    legal_charge,
-    legal_recovery_step,
-    legal_main,
-    legal_battle,
+    phase_legal_charge,
+    phase_legal_recovery_step,
+    phase_legal_main,
+    phase_legal_battle,
     None,
-    legal_chain_window,
-    legal_resolve_chain,
+    phase_legal_chain_window,
+    phase_legal_resolve_chain,
 )
 State.APPLY = {
     (0, K_PUT_BACK): apply_put_back,
