@@ -384,6 +384,13 @@ class PythonGenerator:
             w.line(f"K_{upper(action.name)}: Final = {i}")
         w.line(f"ACTIONS: Final = {tuple(a.name for a in self.action_kinds)!r}")
 
+    def creates_in_play(self) -> bool:
+        """Whether rules other than setup create cards (units recruited during the game): then
+        scenarios may set a zone to cards that do not exist yet."""
+        return any(isinstance(node, n.Create)
+                   for module in self.model.modules for decl in module.declarations
+                   if not isinstance(decl, n.SetupDecl) for node in n.walk(decl))
+
     def board_tables(self, board: BoardInfo) -> None:
         w = self.w
         name = upper(board.name)
@@ -966,6 +973,8 @@ class PythonGenerator:
         self.tuple_assign("State.PHASE_CHECKPOINTS", [
             f"checkpoints_{p.name}" if p.decl.checkpoints else "None" for p in phases])
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
+        if self.creates_in_play():
+            w.line("State.SET_CREATES = True")
         self.tuple_assign("State.LEGAL", [
             f"phase_legal_{p.name}" if p.actions else "None" for p in phases])
         w.line("State.APPLY = {")

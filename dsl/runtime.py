@@ -250,6 +250,8 @@ class GameState:
     SLOT_NAMES: ClassVar[tuple[str, ...]] = ()
     SLOT_VISIBILITY: ClassVar[tuple[str, ...]] = ()
     ZONES: ClassVar[tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]] = ()
+    # The rules create cards during play (not only in setup), so `set` may create them too.
+    SET_CREATES: ClassVar[bool] = False
     # (name, path prefix, attribute, codec, visibility, per-player) per kind of field
     GAME_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str], ...]] = ()
     PLAYER_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str, bool], ...]] = ()
@@ -630,6 +632,9 @@ class GameState:
                      and c not in keep and (owner < 0 or self.card_owner[c] == owner)),
                     -1,
                 )
+            if card < 0 and self.SET_CREATES and owner >= 0:
+                card = self.create(definition, slot)
+                current.append(card)
             if card < 0:
                 raise ValueError(f"no spare card {self.DEF_NAMES[definition]!r} to put there")
             keep.append(card)

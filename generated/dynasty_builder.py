@@ -2536,7 +2536,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     return (f_has_units(s, (1 - v_p), v_h) or f_builds_there(s, (1 - v_p), v_h))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:650
+# rulebooks/dynasty_builder/dynasty_builder.rules:652
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2554,7 +2554,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:678
+# rulebooks/dynasty_builder/dynasty_builder.rules:680
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2571,7 +2571,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:682
+# rulebooks/dynasty_builder/dynasty_builder.rules:684
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2583,7 +2583,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:699
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2596,7 +2596,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:760
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2880,50 +2880,50 @@ def p_built(s: State, v_p: int) -> None:
         s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:585
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:584
-    v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:585
-    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:585
-        s.k_Troop_finished[rt.some(v_previous)] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:586
-    if (v_previous != v_u):
+    v_previous = s.g_active
+    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:587
+        s.k_Troop_finished[rt.some(v_previous)] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    if (v_previous != v_u):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:589
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:588
+        # rulebooks/dynasty_builder/dynasty_builder.rules:590
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:764
+    # rulebooks/dynasty_builder/dynasty_builder.rules:766
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:765
+        # rulebooks/dynasty_builder/dynasty_builder.rules:767
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:767
+            # rulebooks/dynasty_builder/dynasty_builder.rules:769
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:767
-                s.win(v_p)
-            elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:768
-                s.win(v_p)
-            elif (len(f_cities(s, (1 - v_p))) == 0):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:769
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:772
+            elif (s.p_tokens[v_p] >= 12):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:770
+                s.win(v_p)
+            elif (len(f_cities(s, (1 - v_p))) == 0):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:771
+                s.win(v_p)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:774
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:773
+            # rulebooks/dynasty_builder/dynasty_builder.rules:775
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:773
+                # rulebooks/dynasty_builder/dynasty_builder.rules:775
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:773
+                # rulebooks/dynasty_builder/dynasty_builder.rules:775
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:773
+                # rulebooks/dynasty_builder/dynasty_builder.rules:775
                 s.end_draw()
 
 
@@ -2936,6 +2936,12 @@ def setup(s: State) -> None:
         s.p_supply[v_p] = s.o_houses
     # rulebooks/dynasty_builder/dynasty_builder.rules:480
     s.goto(0)  # found_capital
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:490
+def done_found_capital(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:490
+    s.goto(1)  # first_soldier
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:484
@@ -2960,8 +2966,6 @@ def check_capital(s: State, actor: int, v_h: int) -> str | None:
 def do_capital(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:488
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:489
-    s.goto(1)  # first_soldier
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:486
@@ -2990,6 +2994,16 @@ def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bo
     legal_capital(s, actor, out, check)
 
 
+# rulebooks/dynasty_builder/dynasty_builder.rules:501
+def done_first_soldier(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:502
+    s.g_begun = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:503
+    p_survey(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:504
+    p_begin_turn(s, 0)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:494
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
@@ -3003,36 +3017,21 @@ def text_first_unit(actor: int, args: tuple[int, ...]) -> str:
 # rulebooks/dynasty_builder/dynasty_builder.rules:496
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:497
-    if not any(
-        ((s.n_Hex_centre[v_c] == actor) and (N_HEX_DISTANCE[v_c][v_h] <= 2))
-        for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)
-    ):
+    if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
     # rulebooks/dynasty_builder/dynasty_builder.rules:498
-    if (s.n_Hex_terrain[v_h] == 2):
-        return 'a soldier cannot stand on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:499
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
-        return N_HEX_NAMES[v_h] + ' is taken'
+    if not f_can_enter(s, actor, 0, v_h):
+        return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:496
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:500
+    # rulebooks/dynasty_builder/dynasty_builder.rules:499
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == 0):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:500
+            # rulebooks/dynasty_builder/dynasty_builder.rules:499
             s.create(v_d, Z_UNITS + (actor) * 108 + v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:501
-    if (len(f_cities(s, (1 - actor))) == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:501
-        s.goto(0)  # found_capital
-    else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:502
-        s.g_begun = True
-        # rulebooks/dynasty_builder/dynasty_builder.rules:502
-        p_begin_turn(s, 0)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:496
@@ -3061,57 +3060,57 @@ def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bo
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:508
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:511
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def text_build_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a house at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:511
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:512
+    # rulebooks/dynasty_builder/dynasty_builder.rules:514
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:513
+    # rulebooks/dynasty_builder/dynasty_builder.rules:515
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:514
+    # rulebooks/dynasty_builder/dynasty_builder.rules:516
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:515
+    # rulebooks/dynasty_builder/dynasty_builder.rules:517
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:516
+    # rulebooks/dynasty_builder/dynasty_builder.rules:518
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:517
+    # rulebooks/dynasty_builder/dynasty_builder.rules:519
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:511
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:518
-    s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:519
-    s.p_supply[actor] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:520
+    s.n_Hex_house[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:521
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:522
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:511
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:511
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3125,44 +3124,44 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def text_to_token(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' replaces the house at ' + N_HEX_NAMES[
         args[0]
     ] + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:525
+    # rulebooks/dynasty_builder/dynasty_builder.rules:527
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:526
+    # rulebooks/dynasty_builder/dynasty_builder.rules:528
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:527
-    s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:528
-    s.n_Hex_token[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:529
-    s.p_supply[actor] += 1
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:530
+    s.n_Hex_token[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:531
+    s.p_supply[actor] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:532
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3176,47 +3175,47 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:534
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def text_to_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' turns the land token at ' + N_HEX_NAMES[
         args[0]
     ] + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:534
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:535
+    # rulebooks/dynasty_builder/dynasty_builder.rules:537
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:536
+    # rulebooks/dynasty_builder/dynasty_builder.rules:538
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:537
+    # rulebooks/dynasty_builder/dynasty_builder.rules:539
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:534
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
-    s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
-    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:540
-    s.p_supply[actor] -= 1
+    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:541
+    s.n_Hex_house[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:542
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:543
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:534
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:534
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3230,44 +3229,44 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:547
 def text_demolish(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' removes the building at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:547
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:546
+    # rulebooks/dynasty_builder/dynasty_builder.rules:548
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:547
+    # rulebooks/dynasty_builder/dynasty_builder.rules:549
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:547
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:548
-    if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:548
-        s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:549
-    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:550
-    s.n_Hex_token[v_h] = None
+    if (s.n_Hex_house[v_h] == actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:550
+        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    s.n_Hex_house[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    s.n_Hex_token[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:553
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:547
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:547
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3281,44 +3280,44 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def text_found_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places a city centre at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:556
+    # rulebooks/dynasty_builder/dynasty_builder.rules:558
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:557
+    # rulebooks/dynasty_builder/dynasty_builder.rules:559
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:558
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:559
+    # rulebooks/dynasty_builder/dynasty_builder.rules:561
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:560
+    # rulebooks/dynasty_builder/dynasty_builder.rules:562
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
+    # rulebooks/dynasty_builder/dynasty_builder.rules:563
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3332,52 +3331,52 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:567
 def text_build_bridge(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:567
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:568
+    # rulebooks/dynasty_builder/dynasty_builder.rules:570
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:569
+    # rulebooks/dynasty_builder/dynasty_builder.rules:571
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:570
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:567
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:571
+            # rulebooks/dynasty_builder/dynasty_builder.rules:573
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:574
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:575
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:567
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:567
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3391,29 +3390,29 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def text_end_build(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:577
+    # rulebooks/dynasty_builder/dynasty_builder.rules:579
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3424,7 +3423,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:507
+# rulebooks/dynasty_builder/dynasty_builder.rules:509
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3435,30 +3434,30 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:594
+# rulebooks/dynasty_builder/dynasty_builder.rules:596
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def text_step(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' moves the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]] + ' to ' + N_HEX_NAMES[args[2]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:599
+    # rulebooks/dynasty_builder/dynasty_builder.rules:601
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:600
+    # rulebooks/dynasty_builder/dynasty_builder.rules:602
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:601
+    # rulebooks/dynasty_builder/dynasty_builder.rules:603
     if not f_can_enter(s, actor, C_TROOP_KIND[s.card_def[v_u]], v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:602
+    # rulebooks/dynasty_builder/dynasty_builder.rules:604
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3467,33 +3466,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:605
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:606
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:605
-    s.k_Troop_moved[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    s.k_Troop_moved[v_u] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:608
+        # rulebooks/dynasty_builder/dynasty_builder.rules:610
         for v_cargo in list(s.zones[Z_UNITS + (actor) * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:608
+                # rulebooks/dynasty_builder/dynasty_builder.rules:610
                 s.move(v_cargo, Z_UNITS + (actor) * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
-    s.move(v_u, Z_UNITS + (actor) * 108 + v_to, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:612
+    s.move(v_u, Z_UNITS + (actor) * 108 + v_to, False)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:614
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:612
+        # rulebooks/dynasty_builder/dynasty_builder.rules:614
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3507,7 +3506,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_STEP, actor, key, text_step))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3533,79 +3532,79 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def text_attack(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' attacks ' + N_HEX_NAMES[
         args[2]
     ] + ' with the ' + DEF_NAMES[args[1]] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:618
+    # rulebooks/dynasty_builder/dynasty_builder.rules:620
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:619
+    # rulebooks/dynasty_builder/dynasty_builder.rules:621
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:620
+    # rulebooks/dynasty_builder/dynasty_builder.rules:622
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:621
+    # rulebooks/dynasty_builder/dynasty_builder.rules:623
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:622
-    p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:623
-    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:624
-    s.k_Troop_finished[v_u] = True
+    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:625
-    s.g_active = None
+    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:626
-    s.g_attacker = v_u
+    s.k_Troop_finished[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:627
-    s.g_attack_from = v_from
+    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:628
-    s.g_target = v_at
+    s.g_attacker = v_u
     # rulebooks/dynasty_builder/dynasty_builder.rules:629
-    v_q = (1 - actor)
+    s.g_attack_from = v_from
     # rulebooks/dynasty_builder/dynasty_builder.rules:630
+    s.g_target = v_at
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    v_q = (1 - actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:632
+        # rulebooks/dynasty_builder/dynasty_builder.rules:634
         if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:632
+            # rulebooks/dynasty_builder/dynasty_builder.rules:634
             s.goto(4)  # respond
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:632
+            # rulebooks/dynasty_builder/dynasty_builder.rules:634
             p_battle_round(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:635
+        # rulebooks/dynasty_builder/dynasty_builder.rules:637
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:635
+            # rulebooks/dynasty_builder/dynasty_builder.rules:637
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:635
+            # rulebooks/dynasty_builder/dynasty_builder.rules:637
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:635
+            # rulebooks/dynasty_builder/dynasty_builder.rules:637
             p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:637
-        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:637
-            s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:638
-        p_raze(s, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:639
+        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:639
+            s.n_Hex_bridge[v_at] = None
+        # rulebooks/dynasty_builder/dynasty_builder.rules:640
+        p_raze(s, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:641
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3622,7 +3621,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_ATTACK, actor, key, text_attack))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3651,31 +3650,31 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:643
+# rulebooks/dynasty_builder/dynasty_builder.rules:645
 def text_end_march(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:643
+# rulebooks/dynasty_builder/dynasty_builder.rules:645
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:643
+# rulebooks/dynasty_builder/dynasty_builder.rules:645
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:644
+    # rulebooks/dynasty_builder/dynasty_builder.rules:646
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:645
+    # rulebooks/dynasty_builder/dynasty_builder.rules:647
     s.goto(6)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:643
+# rulebooks/dynasty_builder/dynasty_builder.rules:645
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:643
+# rulebooks/dynasty_builder/dynasty_builder.rules:645
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3686,57 +3685,57 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:593
+# rulebooks/dynasty_builder/dynasty_builder.rules:595
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:657
+# rulebooks/dynasty_builder/dynasty_builder.rules:659
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:659
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def text_evade(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:659
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:659
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:660
-    v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
-    v_at = s.g_target
     # rulebooks/dynasty_builder/dynasty_builder.rules:662
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:663
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:664
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:663
+        # rulebooks/dynasty_builder/dynasty_builder.rules:665
         if (
             s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
         ):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:664
+            # rulebooks/dynasty_builder/dynasty_builder.rules:666
             v_d = f_guard(s, actor, rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:665
+            # rulebooks/dynasty_builder/dynasty_builder.rules:667
             if (v_d is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:665
+                # rulebooks/dynasty_builder/dynasty_builder.rules:667
                 p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:668
+    # rulebooks/dynasty_builder/dynasty_builder.rules:670
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:659
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:659
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3747,32 +3746,32 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:673
 def text_retaliate(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:673
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:672
+    # rulebooks/dynasty_builder/dynasty_builder.rules:674
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:673
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:673
+    # rulebooks/dynasty_builder/dynasty_builder.rules:675
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:673
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:673
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3783,40 +3782,40 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:656
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:688
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def text_back_off(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:689
+    # rulebooks/dynasty_builder/dynasty_builder.rules:691
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3827,34 +3826,34 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def text_try_again(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:691
+    # rulebooks/dynasty_builder/dynasty_builder.rules:693
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:691
+        # rulebooks/dynasty_builder/dynasty_builder.rules:693
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:691
+        # rulebooks/dynasty_builder/dynasty_builder.rules:693
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3865,53 +3864,53 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:687
+# rulebooks/dynasty_builder/dynasty_builder.rules:689
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:705
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:706
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def text_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' recruits a ' + R_KIND_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[2]] + ' from the city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:706
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:708
+    # rulebooks/dynasty_builder/dynasty_builder.rules:710
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:709
+    # rulebooks/dynasty_builder/dynasty_builder.rules:711
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for a ' + R_KIND_NAMES[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:710
+    # rulebooks/dynasty_builder/dynasty_builder.rules:712
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:711
+    # rulebooks/dynasty_builder/dynasty_builder.rules:713
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:706
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:712
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:713
+    # rulebooks/dynasty_builder/dynasty_builder.rules:715
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:713
+            # rulebooks/dynasty_builder/dynasty_builder.rules:715
             s.create(v_d, Z_UNITS + (actor) * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:706
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -3920,7 +3919,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:706
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3940,45 +3939,45 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:717
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def text_enlist(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends military tokens on a ' + R_KIND_NAMES[
         args[0]
     ] + ' at ' + N_HEX_NAMES[args[1]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:717
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:718
+    # rulebooks/dynasty_builder/dynasty_builder.rules:720
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'a ' + R_KIND_NAMES[v_k] + ' costs ' + R_KIND_NAMES[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:719
+    # rulebooks/dynasty_builder/dynasty_builder.rules:721
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:720
+    # rulebooks/dynasty_builder/dynasty_builder.rules:722
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:721
+    # rulebooks/dynasty_builder/dynasty_builder.rules:723
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:722
+    # rulebooks/dynasty_builder/dynasty_builder.rules:724
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:717
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:723
+    # rulebooks/dynasty_builder/dynasty_builder.rules:725
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:724
+    # rulebooks/dynasty_builder/dynasty_builder.rules:726
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:724
+            # rulebooks/dynasty_builder/dynasty_builder.rules:726
             s.create(v_d, Z_UNITS + (actor) * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:717
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -3986,7 +3985,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:717
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4003,49 +4002,49 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:730
 def text_raise_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + N_HEX_NAMES[
         args[0]
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:730
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:729
+    # rulebooks/dynasty_builder/dynasty_builder.rules:731
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:730
+    # rulebooks/dynasty_builder/dynasty_builder.rules:732
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:731
+    # rulebooks/dynasty_builder/dynasty_builder.rules:733
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:732
+    # rulebooks/dynasty_builder/dynasty_builder.rules:734
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:733
+    # rulebooks/dynasty_builder/dynasty_builder.rules:735
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:730
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:734
+    # rulebooks/dynasty_builder/dynasty_builder.rules:736
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:735
+    # rulebooks/dynasty_builder/dynasty_builder.rules:737
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:730
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:730
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4059,29 +4058,29 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:740
 def text_end_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:740
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:740
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    # rulebooks/dynasty_builder/dynasty_builder.rules:740
     s.goto(7)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:740
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:740
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4092,7 +4091,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:702
+# rulebooks/dynasty_builder/dynasty_builder.rules:704
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4100,33 +4099,33 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def text_dismiss(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' disbands the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:747
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:746
+    # rulebooks/dynasty_builder/dynasty_builder.rules:748
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4139,7 +4138,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_DISMISS, actor, key, text_dismiss))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4161,33 +4160,33 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:748
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def text_end_turn(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:748
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:748
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:751
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:749
+        # rulebooks/dynasty_builder/dynasty_builder.rules:751
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:750
+    # rulebooks/dynasty_builder/dynasty_builder.rules:752
     p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:748
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:748
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4198,7 +4197,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:742
+# rulebooks/dynasty_builder/dynasty_builder.rules:744
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
@@ -4291,8 +4290,8 @@ State.ENTER = (
     None,
 )
 State.DONE = (
-    None,
-    None,
+    done_found_capital,
+    done_first_soldier,
     None,
     None,
     None,
@@ -4323,6 +4322,7 @@ State.PHASE_CHECKPOINTS = (
 State.CHECKPOINTS = (
     checkpoint_victory,
 )
+State.SET_CREATES = True
 State.LEGAL = (
     phase_legal_found_capital,
     phase_legal_first_soldier,
