@@ -614,8 +614,10 @@ class GameState:
         """Fill a zone with the named cards, taken from the same owner's other zones first.
 
         Cards leaving the zone go back to the zone they were created in; when that is the zone
-        being set, the call is refused rather than guessing. No card is created or destroyed,
-        so card counts stay conserved."""
+        being set, the call is refused rather than guessing. In games whose rules create cards
+        only in setup (decks), no card is created or destroyed, so card counts stay conserved;
+        in games that create cards during play (SET_CREATES: recruited units), the cards a
+        player's zone lacks are created there instead."""
         if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
             raise ValueError("a zone is set with a list of card names")
         owner = self.SLOT_OWNER[slot]
@@ -625,6 +627,11 @@ class GameState:
         for definition in wanted:
             card = next((c for c in current if self.card_def[c] == definition and c not in keep),
                         -1)
+            if card < 0 and self.SET_CREATES and owner >= 0:
+                # cards come and go in play (recruited units): a zone set by a scenario gets
+                # new cards rather than cards taken from wherever else they stand
+                card = self.create(definition, slot)
+                current.append(card)
             if card < 0:
                 card = next(
                     (c for c in range(len(self.card_def))
@@ -632,9 +639,6 @@ class GameState:
                      and c not in keep and (owner < 0 or self.card_owner[c] == owner)),
                     -1,
                 )
-            if card < 0 and self.SET_CREATES and owner >= 0:
-                card = self.create(definition, slot)
-                current.append(card)
             if card < 0:
                 raise ValueError(f"no spare card {self.DEF_NAMES[definition]!r} to put there")
             keep.append(card)
