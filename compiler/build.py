@@ -57,6 +57,11 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     }
     for name, picture in board_pictures(model).items():
         files[out / "docs" / name] = picture
+    for variant in compilation.variants:  # the same rules on another map: module and picture
+        assert variant.model is not None
+        files[out / f"{variant.model.name}.py"] = generate_python(variant.model)
+        for name, picture in board_pictures(variant.model).items():
+            files[out / "docs" / name] = picture
     return files
 
 

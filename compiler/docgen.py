@@ -469,6 +469,9 @@ class DocBuilder:
                 "fields": self.field_rows(board.fields),
                 "picture": board_picture_name(m, board.name) if board.kind == "hex"
                 and board.nodes else "",
+                "variants": [{"game": code(game), "source": code(source), "plain": game,
+                              "picture": f"{game}.{board.name.lower()}.svg"}
+                             for game, source in m.variants] if board.kind == "hex" else [],
             })
         phases = []
         for phase in m.phases.values():

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from compiler.decks import check_decks
@@ -34,10 +35,36 @@ class Compilation:
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     sources: dict[str, SourceFile] = field(default_factory=dict)
     model: GameModel | None = None
+    # The same rules on the board's other maps, each compiled as a game of its own.
+    variants: list[Compilation] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return self.model is not None and not self.diagnostics.has_errors
+
+
+_VARIANT_STEM = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+def variant_name(game: str, map_path: str) -> str | None:
+    """The module name of the variant played on map_path: the game's name and the map file's
+    name without its suffixes (`dynasty_builder_continent`); None when that is no name."""
+    stem = Path(map_path).name.split(".")[0]
+    return f"{game}_{stem}" if _VARIANT_STEM.match(stem) else None
+
+
+def hex_variants(module: n.Module) -> list[tuple[n.BoardDecl, n.HexFile]]:
+    return [(d, d.shape) for d in module.declarations
+            if isinstance(d, n.BoardDecl) and isinstance(d.shape, n.HexFile) and d.shape.variants]
+
+
+def on_map(module: n.Module, board: n.BoardDecl, map_path: str) -> n.Module:
+    """The rulebook with `board` read from map_path and no other maps listed."""
+    assert isinstance(board.shape, n.HexFile)
+    shape = replace(board.shape, path=map_path, variants=())
+    declarations = tuple(replace(d, shape=shape) if d is board else d
+                         for d in module.declarations)
+    return replace(module, declarations=declarations)
 
 
 def load_data_files(
@@ -91,8 +118,12 @@ def load_decks(
             model.decks.append(deck)
 
 
-def check_rulebook(path: Path, root: Path | None = None) -> Compilation:
-    """Parse and check one `.rules` file; the model is kept only when parsing succeeded."""
+def check_rulebook(
+    path: Path, root: Path | None = None, variant: tuple[str, str] | None = None
+) -> Compilation:
+    """Parse and check one `.rules` file; the model is kept only when parsing succeeded.
+    Each further map of a hex board is checked as a variant (variant: its name and map),
+    and the variants' own diagnostics join the rulebook's."""
     result = Compilation(path)
     name = display_name(path)
     diagnostics = result.diagnostics
@@ -104,12 +135,20 @@ def check_rulebook(path: Path, root: Path | None = None) -> Compilation:
         module = parse(source, diagnostics)
         if module is None:
             return result
+        listed = hex_variants(module)
+        if variant is not None:
+            board, _shape = listed[0]
+            module = on_map(module, board, variant[1])
         model = GameModel(sources=result.sources, modules=[module])
         load_data_files(model, module, root, diagnostics)
         resolve(model, diagnostics, root)
         for _stage, check in CHECKS:
             check(model, diagnostics)
         result.model = model
+        if variant is not None:
+            model.name = variant[0]
+        else:
+            check_variants(result, listed, root)
     except RecursionError:
         diagnostics.add("E0006", Span.point(name), "the rulebook is nested too deeply to check")
     except Exception as error:  # noqa: BLE001 - never a traceback for the user
@@ -118,3 +157,36 @@ def check_rulebook(path: Path, root: Path | None = None) -> Compilation:
             "E0000", Span.point(name), f"the compiler failed while checking: {detail}"
         )
     return result
+
+
+def check_variants(
+    result: Compilation, listed: list[tuple[n.BoardDecl, n.HexFile]], root: Path | None
+) -> None:
+    """Check the rules again on each further map; report only what differs (the map's own
+    problems), since the rules' diagnostics are the same on every map."""
+    model = result.model
+    assert model is not None
+    if len(listed) > 1:
+        result.diagnostics.add("E0401", listed[1][1].span,
+                               "only one board may list more than one map",
+                               hint="each further map makes a variant of the whole game")
+        return
+    seen = {(d.code, d.span, d.message) for d in result.diagnostics.items}
+    for _board, shape in listed:
+        for map_path in shape.variants:
+            name = variant_name(model.name, map_path)
+            if name is None:
+                result.diagnostics.add(
+                    "E0401", shape.span, f"'{map_path}' cannot name a variant of the game",
+                    hint="a map file's name starts with a lower-case letter and holds only "
+                         "a-z, 0-9 and _ before its first dot: continent.map.yaml")
+                continue
+            variant = check_rulebook(result.path, root, (name, map_path))
+            result.sources.update(variant.sources)
+            for d in variant.diagnostics.items:
+                if (d.code, d.span, d.message) not in seen:
+                    seen.add((d.code, d.span, d.message))
+                    result.diagnostics.items.append(d)
+            if variant.model is not None:
+                model.variants.append((name, map_path))
+                result.variants.append(variant)

@@ -187,6 +187,8 @@ class GameModel:
     deck_rules: n.DeckDecl | None = None
     decks: list[n.DeckList] = field(default_factory=list)  # the shipped *.deck.yaml files
     card_sets: list[str] = field(default_factory=list)  # source names of *.cards.yaml files
+    # A game whose hex board lists more maps has variants: (module name, map file) each.
+    variants: list[tuple[str, str]] = field(default_factory=list)
     # Filled by typecheck: the type of every expression and what every name refers to,
     # keyed by id() of the AST node (nodes compare by value, so equal nodes must not collide).
     types: dict[int, Type] = field(default_factory=dict)

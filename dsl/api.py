@@ -37,22 +37,29 @@ def rulebook_path(game: str, search: Path = DEFAULT_RULEBOOKS) -> Path:
     if path.suffix == ".rules" and path.is_file():
         return path
     matches = sorted(search.rglob(f"{game}.rules")) if search.is_dir() else []
+    if not matches and search.is_dir():  # a variant on another map: dynasty_builder_continent
+        matches = sorted(p for p in search.rglob("*.rules") if game.startswith(p.stem + "_"))
     if not matches:
         raise GameNotFound(f"no rulebook named {game!r} under {search}/")
     return matches[0]
 
 
-_LOADED: dict[Path, ModuleType] = {}
+_LOADED: dict[tuple[Path, str], ModuleType] = {}
 
 
 def load_game(game: str) -> ModuleType:
     """Compile a rulebook now and return its module, as `generated/<game>.py` would be."""
     path = rulebook_path(game).resolve()
-    if path in _LOADED:
-        return _LOADED[path]
+    key = (path, game)
+    if key in _LOADED:
+        return _LOADED[key]
     compilation = check_rulebook(path)
     if not compilation.ok or compilation.model is None:
         raise GameNotFound(f"{path} does not compile; run `rulecraft check {path}`")
-    module = load_python(compilation.model)
-    _LOADED[path] = module
+    model = compilation.model
+    if model.name != game and Path(game).suffix != ".rules":
+        model = next((v.model for v in compilation.variants
+                      if v.model is not None and v.model.name == game), model)
+    module = load_python(model)
+    _LOADED[key] = module
     return module

@@ -445,6 +445,7 @@ class GridShape(BoardShape):
 @dataclass(frozen=True, slots=True)
 class HexFile(BoardShape):
     path: str
+    variants: tuple[str, ...] = ()  # more maps: each one a variant of the game (its own module)
 
 
 @dataclass(frozen=True, slots=True)

@@ -597,7 +597,8 @@ class _ToAst(Transformer[Token, Any]):
         return n.GridShape(int(str(c[0])), int(str(c[1])), span=self._span(meta))
 
     def hex_file(self, meta: Any, c: list[Token]) -> n.HexFile:
-        return n.HexFile(_unescape(c[0]), span=self._span(meta))
+        return n.HexFile(_unescape(c[0]), tuple(_unescape(x) for x in c[1:]),
+                         span=self._span(meta))
 
     def zone_decl(self, meta: Any, c: list[Any]) -> n.ZoneDecl:
         name, card_type, *attrs = c
