@@ -2217,28 +2217,28 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:221
+# rulebooks/dynasty_builder/dynasty_builder.rules:243
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
     return (bool(s.zones[Z_UNITS + (v_p) * 108 + v_h]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:223
+# rulebooks/dynasty_builder/dynasty_builder.rules:245
 def f_vacant(s: State, v_h: int) -> bool:
     return all((not s.zones[Z_UNITS + (v_q) * 108 + v_h]) for v_q in range(s.num_players))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:226
+# rulebooks/dynasty_builder/dynasty_builder.rules:248
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
     return [v_h for v_h in range(108) if (bool(s.zones[Z_UNITS + (v_p) * 108 + v_h]))]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:228
+# rulebooks/dynasty_builder/dynasty_builder.rules:250
 def f_unit_count(s: State, v_p: int) -> int:
     return sum(len(s.zones[Z_UNITS + (v_p) * 108 + v_h]) for v_h in range(108))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:230
+# rulebooks/dynasty_builder/dynasty_builder.rules:252
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2250,7 +2250,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:232
+# rulebooks/dynasty_builder/dynasty_builder.rules:254
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2262,7 +2262,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:235
+# rulebooks/dynasty_builder/dynasty_builder.rules:257
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -2272,7 +2272,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:238
+# rulebooks/dynasty_builder/dynasty_builder.rules:260
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         ((not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]) and (s.n_Hex_terrain[v_h] == 2))
@@ -2280,7 +2280,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:240
+# rulebooks/dynasty_builder/dynasty_builder.rules:262
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -2291,7 +2291,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:244
+# rulebooks/dynasty_builder/dynasty_builder.rules:266
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -2303,27 +2303,27 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:248
+# rulebooks/dynasty_builder/dynasty_builder.rules:270
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == 0) or (s.n_Hex_terrain[v_h] == 1))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:251
+# rulebooks/dynasty_builder/dynasty_builder.rules:273
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:254
+# rulebooks/dynasty_builder/dynasty_builder.rules:276
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(108) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:257
+# rulebooks/dynasty_builder/dynasty_builder.rules:279
 def f_conflicted(s: State, v_h: int) -> bool:
     return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:260
+# rulebooks/dynasty_builder/dynasty_builder.rules:282
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     return any(
@@ -2332,7 +2332,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:264
+# rulebooks/dynasty_builder/dynasty_builder.rules:286
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     return any(
@@ -2341,12 +2341,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:268
+# rulebooks/dynasty_builder/dynasty_builder.rules:290
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:271
+# rulebooks/dynasty_builder/dynasty_builder.rules:293
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -2368,7 +2368,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:290
+# rulebooks/dynasty_builder/dynasty_builder.rules:312
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -2382,7 +2382,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:295
+# rulebooks/dynasty_builder/dynasty_builder.rules:317
 def f_ring_room(s: State, v_p: int, v_c: int, v_k: int) -> int:
     """the hexes of ring k around c that could hold a house of p"""
     return sum(
@@ -2401,13 +2401,13 @@ def f_ring_room(s: State, v_p: int, v_c: int, v_k: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:301
+# rulebooks/dynasty_builder/dynasty_builder.rules:323
 def f_ring_need(s: State, v_p: int, v_c: int, v_k: int) -> int:
     """houses ring k needs: its minimum, or every hex that can hold one when fewer can"""
     return min((4 if (v_k == 1) else 6), f_ring_room(s, v_p, v_c, v_k))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:305
+# rulebooks/dynasty_builder/dynasty_builder.rules:327
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     return (
@@ -2431,7 +2431,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:311
+# rulebooks/dynasty_builder/dynasty_builder.rules:333
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     return (
@@ -2443,7 +2443,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:315
+# rulebooks/dynasty_builder/dynasty_builder.rules:337
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -2451,7 +2451,7 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:327
+# rulebooks/dynasty_builder/dynasty_builder.rules:349
 def f_refuge(s: State, v_p: int, v_u: int, v_h: int) -> int | None:
     """The first hex next to h, in map order, that u may enter; none when there is none."""
     return next(
@@ -2464,7 +2464,7 @@ def f_refuge(s: State, v_p: int, v_u: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:341
+# rulebooks/dynasty_builder/dynasty_builder.rules:363
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     return all(
@@ -2473,7 +2473,7 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:365
+# rulebooks/dynasty_builder/dynasty_builder.rules:387
 def f_helpers_at(
     s: State,
     v_p: int,
@@ -2498,7 +2498,7 @@ def f_helpers_at(
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:370
+# rulebooks/dynasty_builder/dynasty_builder.rules:392
 def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: bool) -> int:
     return sum(
         sum(
@@ -2509,7 +2509,7 @@ def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: b
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:374
+# rulebooks/dynasty_builder/dynasty_builder.rules:396
 def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
@@ -2522,7 +2522,7 @@ def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:398
+# rulebooks/dynasty_builder/dynasty_builder.rules:420
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -2530,13 +2530,13 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:446
+# rulebooks/dynasty_builder/dynasty_builder.rules:468
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack"""
     return (f_has_units(s, (1 - v_p), v_h) or f_builds_there(s, (1 - v_p), v_h))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:675
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2554,7 +2554,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:681
+# rulebooks/dynasty_builder/dynasty_builder.rules:703
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2571,7 +2571,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:685
+# rulebooks/dynasty_builder/dynasty_builder.rules:707
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2583,7 +2583,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:700
+# rulebooks/dynasty_builder/dynasty_builder.rules:722
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2596,7 +2596,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:761
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2614,148 +2614,148 @@ def f_points(s: State, v_p: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:281
+# rulebooks/dynasty_builder/dynasty_builder.rules:303
 def p_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:282
+    # rulebooks/dynasty_builder/dynasty_builder.rules:304
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:282
+        # rulebooks/dynasty_builder/dynasty_builder.rules:304
         for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:282
+            # rulebooks/dynasty_builder/dynasty_builder.rules:304
             s.n_Hex_claim[v_h][v_q] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:283
+    # rulebooks/dynasty_builder/dynasty_builder.rules:305
     for v_c in range(108):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:284
+            # rulebooks/dynasty_builder/dynasty_builder.rules:306
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:284
+                # rulebooks/dynasty_builder/dynasty_builder.rules:306
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:319
+# rulebooks/dynasty_builder/dynasty_builder.rules:341
 def p_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:320
+    # rulebooks/dynasty_builder/dynasty_builder.rules:342
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:321
+        # rulebooks/dynasty_builder/dynasty_builder.rules:343
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:321
+            # rulebooks/dynasty_builder/dynasty_builder.rules:343
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:321
+                # rulebooks/dynasty_builder/dynasty_builder.rules:343
                 s.n_Hex_level[v_c] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:323
-    p_survey(s)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:330
-def p_clear_site(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:331
-    for v_u in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
-        if (not f_carried(s, v_u, v_h)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:332
-            v_to = f_refuge(s, v_p, v_u, v_h)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:333
-            if (v_to is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:334
-                for v_cargo in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
-                    if f_carried(s, v_cargo, v_h):
-                        # rulebooks/dynasty_builder/dynasty_builder.rules:334
-                        s.move(v_cargo, Z_UNITS + (v_p) * 108 + rt.some(v_to), False)
-                # rulebooks/dynasty_builder/dynasty_builder.rules:335
-                s.move(v_u, Z_UNITS + (v_p) * 108 + rt.some(v_to), False)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:344
-def p_place_centre(s: State, v_p: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:345
-    p_clear_site(s, v_p, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:346
-    s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:347
-    s.n_Hex_level[v_h] = 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:348
     p_survey(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:352
-def p_raze(s: State, v_h: int) -> None:
+def p_clear_site(s: State, v_p: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:353
-    v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:354
-    if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:354
-        s.p_supply[rt.some(v_owner)] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:355
-    s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:356
-    s.n_Hex_token[v_h] = None
+    for v_u in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
+        if (not f_carried(s, v_u, v_h)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:354
+            v_to = f_refuge(s, v_p, v_u, v_h)
+            # rulebooks/dynasty_builder/dynasty_builder.rules:355
+            if (v_to is not None):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:356
+                for v_cargo in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
+                    if f_carried(s, v_cargo, v_h):
+                        # rulebooks/dynasty_builder/dynasty_builder.rules:356
+                        s.move(v_cargo, Z_UNITS + (v_p) * 108 + rt.some(v_to), False)
+                # rulebooks/dynasty_builder/dynasty_builder.rules:357
+                s.move(v_u, Z_UNITS + (v_p) * 108 + rt.some(v_to), False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:377
-def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:378
-    if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:379
-        for v_cargo in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
-            if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:379
-                s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:381
-    s.move(v_u, Z_FALLEN + v_p, False)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:385
-def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:386
-    v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:387
-    if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:388
-        s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:389
-        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:389
-            s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:391
-    s.n_Hex_centre[v_c] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:392
-    s.n_Hex_level[v_c] = 0
-    # rulebooks/dynasty_builder/dynasty_builder.rules:393
-    s.n_Hex_recruited[v_c] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:394
+# rulebooks/dynasty_builder/dynasty_builder.rules:366
+def p_place_centre(s: State, v_p: int, v_h: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:367
+    p_clear_site(s, v_p, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:368
+    s.n_Hex_centre[v_h] = v_p
+    # rulebooks/dynasty_builder/dynasty_builder.rules:369
+    s.n_Hex_level[v_h] = 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:370
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:400
-def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:401
-    s.g_attacker = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:402
-    s.g_attack_from = None
+# rulebooks/dynasty_builder/dynasty_builder.rules:374
+def p_raze(s: State, v_h: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:375
+    v_owner = s.n_Hex_house[v_h]
+    # rulebooks/dynasty_builder/dynasty_builder.rules:376
+    if (v_owner is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:376
+        s.p_supply[rt.some(v_owner)] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:377
+    s.n_Hex_house[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:378
+    s.n_Hex_token[v_h] = None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:399
+def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:400
+    if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:401
+        for v_cargo in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
+            if f_carried(s, v_cargo, v_h):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:401
+                s.move(v_cargo, Z_FALLEN + v_p, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:403
+    s.move(v_u, Z_FALLEN + v_p, False)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:407
+def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:408
+    v_owner = s.n_Hex_centre[v_c]
+    # rulebooks/dynasty_builder/dynasty_builder.rules:409
+    if (v_owner is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:410
+        s.p_tokens[v_p] += s.n_Hex_level[v_c]
+        # rulebooks/dynasty_builder/dynasty_builder.rules:411
+        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:411
+            s.p_tokens[rt.some(v_owner)] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:413
+    s.n_Hex_centre[v_c] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:414
+    s.n_Hex_level[v_c] = 0
+    # rulebooks/dynasty_builder/dynasty_builder.rules:415
+    s.n_Hex_recruited[v_c] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:416
+    p_survey(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:422
+def p_end_fight(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:423
+    s.g_attacker = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:424
+    s.g_attack_from = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:425
     s.g_target = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:404
+    # rulebooks/dynasty_builder/dynasty_builder.rules:426
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:409
+# rulebooks/dynasty_builder/dynasty_builder.rules:431
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:410
+    # rulebooks/dynasty_builder/dynasty_builder.rules:432
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:411
+    # rulebooks/dynasty_builder/dynasty_builder.rules:433
     v_q = (1 - rt.some(v_p))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:412
+    # rulebooks/dynasty_builder/dynasty_builder.rules:434
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:413
+    # rulebooks/dynasty_builder/dynasty_builder.rules:435
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:414
+    # rulebooks/dynasty_builder/dynasty_builder.rules:436
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:415
+        # rulebooks/dynasty_builder/dynasty_builder.rules:437
         v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:416
+        # rulebooks/dynasty_builder/dynasty_builder.rules:438
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:417
+            # rulebooks/dynasty_builder/dynasty_builder.rules:439
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(
@@ -2766,7 +2766,7 @@ def p_battle_round(s: State) -> None:
                     R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:418
+            # rulebooks/dynasty_builder/dynasty_builder.rules:440
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
@@ -2775,43 +2775,43 @@ def p_battle_round(s: State) -> None:
                     else f_support_power(s, rt.some(v_q), rt.some(v_at), rt.some(v_d), False)
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:420
+            # rulebooks/dynasty_builder/dynasty_builder.rules:442
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:420
+                # rulebooks/dynasty_builder/dynasty_builder.rules:442
                 s.g_fight = 0
-                # rulebooks/dynasty_builder/dynasty_builder.rules:420
+                # rulebooks/dynasty_builder/dynasty_builder.rules:442
                 s.goto(5)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:421
+                # rulebooks/dynasty_builder/dynasty_builder.rules:443
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:421
+                # rulebooks/dynasty_builder/dynasty_builder.rules:443
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:423
+                # rulebooks/dynasty_builder/dynasty_builder.rules:445
                 v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:424
+                # rulebooks/dynasty_builder/dynasty_builder.rules:446
                 if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:424
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:446
                     p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:425
+                # rulebooks/dynasty_builder/dynasty_builder.rules:447
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:427
+            # rulebooks/dynasty_builder/dynasty_builder.rules:449
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:433
+# rulebooks/dynasty_builder/dynasty_builder.rules:455
 def p_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:434
+    # rulebooks/dynasty_builder/dynasty_builder.rules:456
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:435
+    # rulebooks/dynasty_builder/dynasty_builder.rules:457
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:436
+    # rulebooks/dynasty_builder/dynasty_builder.rules:458
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:437
+    # rulebooks/dynasty_builder/dynasty_builder.rules:459
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:438
+        # rulebooks/dynasty_builder/dynasty_builder.rules:460
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(
@@ -2822,160 +2822,160 @@ def p_siege_round(s: State) -> None:
                 R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
             )
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:439
+        # rulebooks/dynasty_builder/dynasty_builder.rules:461
         if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:439
+            # rulebooks/dynasty_builder/dynasty_builder.rules:461
             p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:439
+            # rulebooks/dynasty_builder/dynasty_builder.rules:461
             p_end_fight(s)
         elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:440
+            # rulebooks/dynasty_builder/dynasty_builder.rules:462
             s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:440
+            # rulebooks/dynasty_builder/dynasty_builder.rules:462
             s.goto(5)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:441
+            # rulebooks/dynasty_builder/dynasty_builder.rules:463
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:454
+# rulebooks/dynasty_builder/dynasty_builder.rules:476
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:455
+    # rulebooks/dynasty_builder/dynasty_builder.rules:477
     s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:456
+    # rulebooks/dynasty_builder/dynasty_builder.rules:478
     s.g_builds = 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:457
+    # rulebooks/dynasty_builder/dynasty_builder.rules:479
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:458
+    # rulebooks/dynasty_builder/dynasty_builder.rules:480
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:459
+        # rulebooks/dynasty_builder/dynasty_builder.rules:481
         s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:460
+        # rulebooks/dynasty_builder/dynasty_builder.rules:482
         for v_u in list(s.zones[Z_UNITS + (v_p) * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:461
+            # rulebooks/dynasty_builder/dynasty_builder.rules:483
             s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:462
+            # rulebooks/dynasty_builder/dynasty_builder.rules:484
             s.k_Troop_moved[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:463
+            # rulebooks/dynasty_builder/dynasty_builder.rules:485
             s.k_Troop_attacked[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:464
+            # rulebooks/dynasty_builder/dynasty_builder.rules:486
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:467
+    # rulebooks/dynasty_builder/dynasty_builder.rules:489
     s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:468
+    # rulebooks/dynasty_builder/dynasty_builder.rules:490
     s.goto(2)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:472
+# rulebooks/dynasty_builder/dynasty_builder.rules:494
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:473
+    # rulebooks/dynasty_builder/dynasty_builder.rules:495
     s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:474
+    # rulebooks/dynasty_builder/dynasty_builder.rules:496
     p_grow(s, v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:475
+    # rulebooks/dynasty_builder/dynasty_builder.rules:497
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:475
+        # rulebooks/dynasty_builder/dynasty_builder.rules:497
         s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:586
+# rulebooks/dynasty_builder/dynasty_builder.rules:608
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    # rulebooks/dynasty_builder/dynasty_builder.rules:610
     if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:588
+        # rulebooks/dynasty_builder/dynasty_builder.rules:610
         s.k_Troop_finished[rt.some(v_previous)] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:589
+    # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:590
+        # rulebooks/dynasty_builder/dynasty_builder.rules:612
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:591
+        # rulebooks/dynasty_builder/dynasty_builder.rules:613
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:766
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:767
+    # rulebooks/dynasty_builder/dynasty_builder.rules:789
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:768
+        # rulebooks/dynasty_builder/dynasty_builder.rules:790
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:770
+            # rulebooks/dynasty_builder/dynasty_builder.rules:792
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:770
+                # rulebooks/dynasty_builder/dynasty_builder.rules:792
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:771
+                # rulebooks/dynasty_builder/dynasty_builder.rules:793
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:772
+                # rulebooks/dynasty_builder/dynasty_builder.rules:794
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:775
+        # rulebooks/dynasty_builder/dynasty_builder.rules:797
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:776
+            # rulebooks/dynasty_builder/dynasty_builder.rules:798
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:776
+                # rulebooks/dynasty_builder/dynasty_builder.rules:798
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:776
+                # rulebooks/dynasty_builder/dynasty_builder.rules:798
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:776
+                # rulebooks/dynasty_builder/dynasty_builder.rules:798
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:479
+# rulebooks/dynasty_builder/dynasty_builder.rules:501
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:480
+    # rulebooks/dynasty_builder/dynasty_builder.rules:502
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:480
+        # rulebooks/dynasty_builder/dynasty_builder.rules:502
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:481
+    # rulebooks/dynasty_builder/dynasty_builder.rules:503
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:491
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:491
+    # rulebooks/dynasty_builder/dynasty_builder.rules:513
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:485
+# rulebooks/dynasty_builder/dynasty_builder.rules:507
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:487
+# rulebooks/dynasty_builder/dynasty_builder.rules:509
 def text_capital(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' founds the first city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:487
+# rulebooks/dynasty_builder/dynasty_builder.rules:509
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:488
+    # rulebooks/dynasty_builder/dynasty_builder.rules:510
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:487
+# rulebooks/dynasty_builder/dynasty_builder.rules:509
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:489
+    # rulebooks/dynasty_builder/dynasty_builder.rules:511
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:487
+# rulebooks/dynasty_builder/dynasty_builder.rules:509
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:487
+# rulebooks/dynasty_builder/dynasty_builder.rules:509
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2989,59 +2989,59 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:484
+# rulebooks/dynasty_builder/dynasty_builder.rules:506
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:502
+# rulebooks/dynasty_builder/dynasty_builder.rules:524
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:503
+    # rulebooks/dynasty_builder/dynasty_builder.rules:525
     s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:504
+    # rulebooks/dynasty_builder/dynasty_builder.rules:526
     p_survey(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:505
+    # rulebooks/dynasty_builder/dynasty_builder.rules:527
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:495
+# rulebooks/dynasty_builder/dynasty_builder.rules:517
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:497
+# rulebooks/dynasty_builder/dynasty_builder.rules:519
 def text_first_unit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:497
+# rulebooks/dynasty_builder/dynasty_builder.rules:519
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:498
+    # rulebooks/dynasty_builder/dynasty_builder.rules:520
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:499
+    # rulebooks/dynasty_builder/dynasty_builder.rules:521
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:497
+# rulebooks/dynasty_builder/dynasty_builder.rules:519
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:500
+    # rulebooks/dynasty_builder/dynasty_builder.rules:522
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == 0):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:500
+            # rulebooks/dynasty_builder/dynasty_builder.rules:522
             s.create(v_d, Z_UNITS + (actor) * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:497
+# rulebooks/dynasty_builder/dynasty_builder.rules:519
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:497
+# rulebooks/dynasty_builder/dynasty_builder.rules:519
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3055,62 +3055,62 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:494
+# rulebooks/dynasty_builder/dynasty_builder.rules:516
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:511
+# rulebooks/dynasty_builder/dynasty_builder.rules:533
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def text_build_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a house at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:515
+    # rulebooks/dynasty_builder/dynasty_builder.rules:537
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:516
+    # rulebooks/dynasty_builder/dynasty_builder.rules:538
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:517
+    # rulebooks/dynasty_builder/dynasty_builder.rules:539
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:518
+    # rulebooks/dynasty_builder/dynasty_builder.rules:540
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:519
+    # rulebooks/dynasty_builder/dynasty_builder.rules:541
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:520
+    # rulebooks/dynasty_builder/dynasty_builder.rules:542
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:521
+    # rulebooks/dynasty_builder/dynasty_builder.rules:543
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:522
+    # rulebooks/dynasty_builder/dynasty_builder.rules:544
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:523
+    # rulebooks/dynasty_builder/dynasty_builder.rules:545
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3124,44 +3124,44 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:527
+# rulebooks/dynasty_builder/dynasty_builder.rules:549
 def text_to_token(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' replaces the house at ' + N_HEX_NAMES[
         args[0]
     ] + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:527
+# rulebooks/dynasty_builder/dynasty_builder.rules:549
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:528
+    # rulebooks/dynasty_builder/dynasty_builder.rules:550
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:529
+    # rulebooks/dynasty_builder/dynasty_builder.rules:551
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:527
+# rulebooks/dynasty_builder/dynasty_builder.rules:549
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:530
+    # rulebooks/dynasty_builder/dynasty_builder.rules:552
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:531
+    # rulebooks/dynasty_builder/dynasty_builder.rules:553
     s.n_Hex_token[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    # rulebooks/dynasty_builder/dynasty_builder.rules:554
     s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:533
+    # rulebooks/dynasty_builder/dynasty_builder.rules:555
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:527
+# rulebooks/dynasty_builder/dynasty_builder.rules:549
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:527
+# rulebooks/dynasty_builder/dynasty_builder.rules:549
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3175,47 +3175,47 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def text_to_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' turns the land token at ' + N_HEX_NAMES[
         args[0]
     ] + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    # rulebooks/dynasty_builder/dynasty_builder.rules:561
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:540
+    # rulebooks/dynasty_builder/dynasty_builder.rules:562
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:541
+    # rulebooks/dynasty_builder/dynasty_builder.rules:563
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:542
+    # rulebooks/dynasty_builder/dynasty_builder.rules:564
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:543
+    # rulebooks/dynasty_builder/dynasty_builder.rules:565
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:544
+    # rulebooks/dynasty_builder/dynasty_builder.rules:566
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3229,44 +3229,44 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:570
 def text_demolish(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' removes the building at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:570
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:549
+    # rulebooks/dynasty_builder/dynasty_builder.rules:571
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:550
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:570
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:551
+        # rulebooks/dynasty_builder/dynasty_builder.rules:573
         s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    # rulebooks/dynasty_builder/dynasty_builder.rules:574
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:553
+    # rulebooks/dynasty_builder/dynasty_builder.rules:575
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:554
+    # rulebooks/dynasty_builder/dynasty_builder.rules:576
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:570
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:570
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3280,44 +3280,44 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:580
 def text_found_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places a city centre at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:580
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:559
+    # rulebooks/dynasty_builder/dynasty_builder.rules:581
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:560
+    # rulebooks/dynasty_builder/dynasty_builder.rules:582
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
+    # rulebooks/dynasty_builder/dynasty_builder.rules:583
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:562
+    # rulebooks/dynasty_builder/dynasty_builder.rules:584
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:580
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:563
+    # rulebooks/dynasty_builder/dynasty_builder.rules:585
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:564
+    # rulebooks/dynasty_builder/dynasty_builder.rules:586
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:580
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:580
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3331,52 +3331,52 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def text_build_bridge(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:569
+    # rulebooks/dynasty_builder/dynasty_builder.rules:591
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:570
+    # rulebooks/dynasty_builder/dynasty_builder.rules:592
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
     if bool(s.zones[Z_UNITS + ((1 - actor)) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:594
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:595
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:574
+    # rulebooks/dynasty_builder/dynasty_builder.rules:596
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:574
+            # rulebooks/dynasty_builder/dynasty_builder.rules:596
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:575
+    # rulebooks/dynasty_builder/dynasty_builder.rules:597
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:576
+    # rulebooks/dynasty_builder/dynasty_builder.rules:598
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3390,29 +3390,29 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:579
+# rulebooks/dynasty_builder/dynasty_builder.rules:601
 def text_end_build(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:579
+# rulebooks/dynasty_builder/dynasty_builder.rules:601
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:579
+# rulebooks/dynasty_builder/dynasty_builder.rules:601
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:580
+    # rulebooks/dynasty_builder/dynasty_builder.rules:602
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:579
+# rulebooks/dynasty_builder/dynasty_builder.rules:601
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:579
+# rulebooks/dynasty_builder/dynasty_builder.rules:601
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3423,7 +3423,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:532
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3434,30 +3434,30 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:600
+# rulebooks/dynasty_builder/dynasty_builder.rules:622
 def text_step(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' moves the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]] + ' to ' + N_HEX_NAMES[args[2]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:600
+# rulebooks/dynasty_builder/dynasty_builder.rules:622
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:602
+    # rulebooks/dynasty_builder/dynasty_builder.rules:624
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:625
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:626
     if not f_can_enter(s, actor, C_TROOP_KIND[s.card_def[v_u]], v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:605
+    # rulebooks/dynasty_builder/dynasty_builder.rules:627
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3466,33 +3466,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:600
+# rulebooks/dynasty_builder/dynasty_builder.rules:622
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:606
+    # rulebooks/dynasty_builder/dynasty_builder.rules:628
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    # rulebooks/dynasty_builder/dynasty_builder.rules:629
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:608
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:611
+        # rulebooks/dynasty_builder/dynasty_builder.rules:633
         for v_cargo in list(s.zones[Z_UNITS + (actor) * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:611
+                # rulebooks/dynasty_builder/dynasty_builder.rules:633
                 s.move(v_cargo, Z_UNITS + (actor) * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:613
+    # rulebooks/dynasty_builder/dynasty_builder.rules:635
     s.move(v_u, Z_UNITS + (actor) * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:615
+    # rulebooks/dynasty_builder/dynasty_builder.rules:637
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:615
+        # rulebooks/dynasty_builder/dynasty_builder.rules:637
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:600
+# rulebooks/dynasty_builder/dynasty_builder.rules:622
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3506,7 +3506,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_STEP, actor, key, text_step))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:600
+# rulebooks/dynasty_builder/dynasty_builder.rules:622
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3532,79 +3532,79 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:641
 def text_attack(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' attacks ' + N_HEX_NAMES[
         args[2]
     ] + ' with the ' + DEF_NAMES[args[1]] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:641
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:621
+    # rulebooks/dynasty_builder/dynasty_builder.rules:643
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:622
+    # rulebooks/dynasty_builder/dynasty_builder.rules:644
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:623
+    # rulebooks/dynasty_builder/dynasty_builder.rules:645
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:624
+    # rulebooks/dynasty_builder/dynasty_builder.rules:646
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:641
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:625
+    # rulebooks/dynasty_builder/dynasty_builder.rules:647
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:626
+    # rulebooks/dynasty_builder/dynasty_builder.rules:648
     s.k_Troop_attacked[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:627
+    # rulebooks/dynasty_builder/dynasty_builder.rules:649
     s.k_Troop_finished[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:628
+    # rulebooks/dynasty_builder/dynasty_builder.rules:650
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:629
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     s.g_attacker = v_u
-    # rulebooks/dynasty_builder/dynasty_builder.rules:630
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     s.g_attack_from = v_from
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     s.g_target = v_at
-    # rulebooks/dynasty_builder/dynasty_builder.rules:632
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
     v_q = (1 - actor)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:633
+    # rulebooks/dynasty_builder/dynasty_builder.rules:655
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:635
+        # rulebooks/dynasty_builder/dynasty_builder.rules:657
         if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:635
+            # rulebooks/dynasty_builder/dynasty_builder.rules:657
             s.goto(4)  # respond
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:635
+            # rulebooks/dynasty_builder/dynasty_builder.rules:657
             p_battle_round(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:638
+        # rulebooks/dynasty_builder/dynasty_builder.rules:660
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:638
+            # rulebooks/dynasty_builder/dynasty_builder.rules:660
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:638
+            # rulebooks/dynasty_builder/dynasty_builder.rules:660
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:638
+            # rulebooks/dynasty_builder/dynasty_builder.rules:660
             p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:640
+        # rulebooks/dynasty_builder/dynasty_builder.rules:662
         if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:640
+            # rulebooks/dynasty_builder/dynasty_builder.rules:662
             s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:641
+        # rulebooks/dynasty_builder/dynasty_builder.rules:663
         p_raze(s, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:642
+        # rulebooks/dynasty_builder/dynasty_builder.rules:664
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:641
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3621,7 +3621,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_ATTACK, actor, key, text_attack))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:641
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3650,31 +3650,31 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:646
+# rulebooks/dynasty_builder/dynasty_builder.rules:668
 def text_end_march(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:646
+# rulebooks/dynasty_builder/dynasty_builder.rules:668
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:646
+# rulebooks/dynasty_builder/dynasty_builder.rules:668
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:647
+    # rulebooks/dynasty_builder/dynasty_builder.rules:669
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:648
+    # rulebooks/dynasty_builder/dynasty_builder.rules:670
     s.goto(6)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:646
+# rulebooks/dynasty_builder/dynasty_builder.rules:668
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:646
+# rulebooks/dynasty_builder/dynasty_builder.rules:668
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3685,57 +3685,57 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:596
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:660
+# rulebooks/dynasty_builder/dynasty_builder.rules:682
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:662
+# rulebooks/dynasty_builder/dynasty_builder.rules:684
 def text_evade(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:662
+# rulebooks/dynasty_builder/dynasty_builder.rules:684
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:662
+# rulebooks/dynasty_builder/dynasty_builder.rules:684
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:663
+    # rulebooks/dynasty_builder/dynasty_builder.rules:685
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:664
+    # rulebooks/dynasty_builder/dynasty_builder.rules:686
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:665
+    # rulebooks/dynasty_builder/dynasty_builder.rules:687
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:666
+        # rulebooks/dynasty_builder/dynasty_builder.rules:688
         if (
             s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
         ):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:667
+            # rulebooks/dynasty_builder/dynasty_builder.rules:689
             v_d = f_guard(s, actor, rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:668
+            # rulebooks/dynasty_builder/dynasty_builder.rules:690
             if (v_d is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:668
+                # rulebooks/dynasty_builder/dynasty_builder.rules:690
                 p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:671
+    # rulebooks/dynasty_builder/dynasty_builder.rules:693
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:662
+# rulebooks/dynasty_builder/dynasty_builder.rules:684
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:662
+# rulebooks/dynasty_builder/dynasty_builder.rules:684
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3746,32 +3746,32 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:696
 def text_retaliate(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:696
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:675
+    # rulebooks/dynasty_builder/dynasty_builder.rules:697
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:696
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:676
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:696
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:696
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3782,40 +3782,40 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:659
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:691
+# rulebooks/dynasty_builder/dynasty_builder.rules:713
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def text_back_off(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:692
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3826,34 +3826,34 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:693
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def text_try_again(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:693
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:693
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:694
+    # rulebooks/dynasty_builder/dynasty_builder.rules:716
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:694
+        # rulebooks/dynasty_builder/dynasty_builder.rules:716
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:694
+        # rulebooks/dynasty_builder/dynasty_builder.rules:716
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:693
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:693
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3864,53 +3864,53 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:706
+# rulebooks/dynasty_builder/dynasty_builder.rules:728
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:731
 def text_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' recruits a ' + R_KIND_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[2]] + ' from the city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:731
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:711
+    # rulebooks/dynasty_builder/dynasty_builder.rules:733
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:712
+    # rulebooks/dynasty_builder/dynasty_builder.rules:734
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for a ' + R_KIND_NAMES[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:713
+    # rulebooks/dynasty_builder/dynasty_builder.rules:735
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:714
+    # rulebooks/dynasty_builder/dynasty_builder.rules:736
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:731
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:715
+    # rulebooks/dynasty_builder/dynasty_builder.rules:737
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:716
+    # rulebooks/dynasty_builder/dynasty_builder.rules:738
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:716
+            # rulebooks/dynasty_builder/dynasty_builder.rules:738
             s.create(v_d, Z_UNITS + (actor) * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:731
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -3919,7 +3919,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:731
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3939,45 +3939,45 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:742
 def text_enlist(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends military tokens on a ' + R_KIND_NAMES[
         args[0]
     ] + ' at ' + N_HEX_NAMES[args[1]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:742
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:721
+    # rulebooks/dynasty_builder/dynasty_builder.rules:743
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'a ' + R_KIND_NAMES[v_k] + ' costs ' + R_KIND_NAMES[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:722
+    # rulebooks/dynasty_builder/dynasty_builder.rules:744
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:723
+    # rulebooks/dynasty_builder/dynasty_builder.rules:745
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:724
+    # rulebooks/dynasty_builder/dynasty_builder.rules:746
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:725
+    # rulebooks/dynasty_builder/dynasty_builder.rules:747
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:742
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:726
+    # rulebooks/dynasty_builder/dynasty_builder.rules:748
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:727
+    # rulebooks/dynasty_builder/dynasty_builder.rules:749
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:727
+            # rulebooks/dynasty_builder/dynasty_builder.rules:749
             s.create(v_d, Z_UNITS + (actor) * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:742
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -3985,7 +3985,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:742
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4002,49 +4002,49 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:753
 def text_raise_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + N_HEX_NAMES[
         args[0]
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:753
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:732
+    # rulebooks/dynasty_builder/dynasty_builder.rules:754
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:733
+    # rulebooks/dynasty_builder/dynasty_builder.rules:755
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:734
+    # rulebooks/dynasty_builder/dynasty_builder.rules:756
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:735
+    # rulebooks/dynasty_builder/dynasty_builder.rules:757
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:736
+    # rulebooks/dynasty_builder/dynasty_builder.rules:758
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:753
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:737
+    # rulebooks/dynasty_builder/dynasty_builder.rules:759
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    # rulebooks/dynasty_builder/dynasty_builder.rules:760
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:753
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:753
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4058,29 +4058,29 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:741
+# rulebooks/dynasty_builder/dynasty_builder.rules:763
 def text_end_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:741
+# rulebooks/dynasty_builder/dynasty_builder.rules:763
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:741
+# rulebooks/dynasty_builder/dynasty_builder.rules:763
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:741
+    # rulebooks/dynasty_builder/dynasty_builder.rules:763
     s.goto(7)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:741
+# rulebooks/dynasty_builder/dynasty_builder.rules:763
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:741
+# rulebooks/dynasty_builder/dynasty_builder.rules:763
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4091,7 +4091,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:705
+# rulebooks/dynasty_builder/dynasty_builder.rules:727
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4099,33 +4099,33 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:746
+# rulebooks/dynasty_builder/dynasty_builder.rules:768
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:747
+# rulebooks/dynasty_builder/dynasty_builder.rules:769
 def text_dismiss(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' disbands the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:747
+# rulebooks/dynasty_builder/dynasty_builder.rules:769
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:748
+    # rulebooks/dynasty_builder/dynasty_builder.rules:770
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:747
+# rulebooks/dynasty_builder/dynasty_builder.rules:769
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:771
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:747
+# rulebooks/dynasty_builder/dynasty_builder.rules:769
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4138,7 +4138,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_DISMISS, actor, key, text_dismiss))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:747
+# rulebooks/dynasty_builder/dynasty_builder.rules:769
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4160,33 +4160,33 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:773
 def text_end_turn(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:773
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:773
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:752
+    # rulebooks/dynasty_builder/dynasty_builder.rules:774
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:752
+        # rulebooks/dynasty_builder/dynasty_builder.rules:774
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:753
+    # rulebooks/dynasty_builder/dynasty_builder.rules:775
     p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:773
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:773
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4197,7 +4197,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:767
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)

@@ -8,6 +8,7 @@ import pytest
 
 from compiler.driver import check_rulebook
 from compiler.model import BoardInfo, hex_cube, hex_neighbour_offsets
+from dsl import runtime as dsl_runtime
 from dsl.api import load_game
 
 CASES = Path(__file__).resolve().parent / "cases"
@@ -108,3 +109,80 @@ def test_a_hex_map_is_drawn_as_an_svg_picture_in_the_docs(tmp_path: Path) -> Non
     assert "#84bfe8" in picture, "water is drawn blue"
     assert "![The map of Tile](g.tile.svg)" in files[tmp_path / "docs" / "g.md"]
     assert '<img src="g.tile.svg"' in files[tmp_path / "docs" / "g.html"]
+
+
+def variant_rulebook(tmp_path: Path, second_rows: list[str], second_name: str = "big") -> Path:
+    (tmp_path / "small.map.yaml").write_text(
+        "legend:\n  '.': {terrain: plains}\nrows:\n  - '. .'\n  - '. .'\n", encoding="utf-8")
+    (tmp_path / f"{second_name}.map.yaml").write_text(
+        "legend:\n  '.': {terrain: plains}\n  '~': {terrain: water}\nrows:\n"
+        + "".join(f"  - '{r}'\n" for r in second_rows), encoding="utf-8")
+    rules = tmp_path / "g.rules"
+    rules.write_text(
+        'game g { title "G" players 2 }\n'
+        "enum Terrain { plains, water }\n"
+        f'board Tile: hex "small.map.yaml", "{second_name}.map.yaml" '
+        "{ terrain: Terrain = water  house: bool = false }\n"
+        "setup { goto p }\n"
+        "phase p { actor if any(not t.house for t in Tile) then A else none\n"
+        "  action build(t: Tile) { t.house = true }\n"
+        "  on done { win A } }\n",
+        encoding="utf-8",
+    )
+    return rules
+
+
+def test_a_board_with_two_maps_builds_a_variant_game_on_the_second(tmp_path: Path) -> None:
+    rules = variant_rulebook(tmp_path, [". . ~", ". . ."])
+    compilation = check_rulebook(rules)
+    assert compilation.ok, compilation.diagnostics.sorted()
+    assert compilation.model is not None
+    assert compilation.model.variants == [("g_big", "big.map.yaml")]
+    [variant] = compilation.variants
+    assert variant.model is not None and variant.model.name == "g_big"
+    assert len(compilation.model.boards["Tile"].nodes) == 4
+    assert len(variant.model.boards["Tile"].nodes) == 6
+    game = load_game(str(rules))
+    assert game.INFO["name"] == "g"
+
+
+def test_a_variant_map_with_a_bad_value_is_reported_at_the_rulebook(tmp_path: Path) -> None:
+    rules = variant_rulebook(tmp_path, [". ? ."])
+    compilation = check_rulebook(rules)
+    codes = {d.code for d in compilation.diagnostics.items}
+    assert "E0401" in codes
+    assert any("big.map.yaml" in d.message for d in compilation.diagnostics.items)
+    assert not compilation.ok
+
+
+def test_a_variant_needs_a_map_file_name_that_makes_a_game_name(tmp_path: Path) -> None:
+    rules = variant_rulebook(tmp_path, [". ."], second_name="Big-Map")
+    compilation = check_rulebook(rules)
+    [error] = [d for d in compilation.diagnostics.items if d.code.startswith("E")]
+    assert error.code == "E0401" and "cannot name a variant" in error.message
+
+
+def test_connected_floods_through_the_area_only() -> None:
+    game = load_game("dynasty_builder")
+    names = list(game.N_HEX_NAMES)
+
+    def flood(start: str, area: list[str]) -> list[str]:
+        found = dsl_runtime.connected(names.index(start), [names.index(a) for a in area],
+                                      game.N_HEX_NEIGHBOURS)
+        return [names[i] for i in found]
+
+    # D2's neighbours are C2 C3 D1 D3 E2 E3; F2 touches E2 and E3 only
+    assert flood("D2", ["C2", "F2"]) == ["C2", "D2"]
+    assert flood("D2", ["C2", "E2", "F2"]) == ["C2", "D2", "E2", "F2"]
+    assert flood("D2", []) == ["D2"]
+
+
+def test_scripted_rolls_are_used_in_order_and_checked() -> None:
+    from dsl.runtime import Rng, RuleError
+    from dsl.scenarios import ScriptedRng
+
+    rng = ScriptedRng(Rng(5), [6, 1])
+    assert [rng.roll(6), rng.roll(6)] == [6, 1]
+    assert 1 <= rng.roll(6) <= 6  # the seeded generator again
+    with pytest.raises(RuleError, match="not a result of a 6-sided die"):
+        ScriptedRng(Rng(5), [7]).roll(6)
