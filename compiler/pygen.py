@@ -144,6 +144,22 @@ class Writer:
         return "\n".join(self.lines).rstrip() + "\n"
 
 
+def grouped(code: str) -> str:
+    """code as an operand of a tighter operator: parenthesized unless it is one name, number or
+    bracketed group already (ruff flags doubled parentheses)."""
+    if code.isidentifier() or code.isdigit():
+        return code
+    if code.startswith("(") and code.endswith(")"):
+        depth = 0
+        for i, char in enumerate(code):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and i < len(code) - 1:
+                break
+        else:
+            return code
+    return f"({code})"
+
+
 def upper(name: str) -> str:
     return name.upper()
 
@@ -743,8 +759,8 @@ class PythonGenerator:
                         self.w.line(f"checkpoint_{phase.name}_{i}(s, actor)")
             for action in phase.actions:
                 self.action(action)
-            with self.function(f"def phase_legal_{phase.name}(s: State, actor: int, out: list[Action],"
-                               " check: bool) -> None:", decl.span):
+            with self.function(f"def phase_legal_{phase.name}(s: State, actor: int, "
+                               "out: list[Action], check: bool) -> None:", decl.span):
                 for action in phase.actions:
                     self.w.line(f"legal_{action.name}(s, actor, out, check)")
 
@@ -1096,7 +1112,16 @@ class PythonGenerator:
             w.line(self.expr(stmt.call))
         elif isinstance(stmt, n.If):
             for i, (cond, body) in enumerate(stmt.branches):
-                with w.block(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:"):
+                test = self.expr(cond)
+                while len(stmt.branches) == 1 and stmt.otherwise is None:
+                    # `if a { if b { ... } }` reads as `if a and b:` (ruff SIM102)
+                    inner = body.statements[0] if len(body.statements) == 1 else None
+                    if not (isinstance(inner, n.If) and len(inner.branches) == 1
+                            and inner.otherwise is None):
+                        break
+                    test = f"{grouped(test)} and {grouped(self.expr(inner.branches[0][0]))}"
+                    body = inner.branches[0][1]
+                with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
                     self.block(body)
             if stmt.otherwise is not None:
                 with w.block("else:"):
@@ -1280,7 +1305,7 @@ class PythonGenerator:
         index = ""
         for i, key in enumerate(keys):
             value = self.expr(key, s)
-            index = value if i == 0 else f"({index}) * {dims[i]} + {value}"
+            index = value if i == 0 else f"{grouped(index)} * {dims[i]} + {value}"
         return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
 
     def call(self, e: n.Call, symbol: tuple[str, ...], s: str) -> str:

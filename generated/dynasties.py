@@ -267,7 +267,7 @@ class State(rt.GameState):
 
 # rulebooks/dynasties/dynasties.rules:167
 def f_placed_count(s: State, v_p: int) -> int:
-    return sum(len(s.zones[Z_PLACED + (v_p) * 5 + v_v]) for v_v in range(5))
+    return sum(len(s.zones[Z_PLACED + v_p * 5 + v_v]) for v_v in range(5))
 
 
 # rulebooks/dynasties/dynasties.rules:170
@@ -475,13 +475,13 @@ def p_recall_armies(s: State, v_p: int, v_v: int) -> None:
 def p_resolve_province(s: State, v_v: int) -> None:
     """Resolve the battle in province v (seed stage 3)."""
     # rulebooks/dynasties/dynasties.rules:280
-    s.reveal(s.zones[Z_PLACED + (0) * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:281
-    s.reveal(s.zones[Z_PLACED + (1) * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:282
-    v_ta = rt.first(s.zones[Z_PLACED + (0) * 5 + v_v])
+    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:283
-    v_tb = rt.first(s.zones[Z_PLACED + (1) * 5 + v_v])
+    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:284
     if ((v_ta is not None) and (v_tb is not None)):
         # rulebooks/dynasties/dynasties.rules:285
@@ -675,7 +675,7 @@ def text_place(actor: int, args: tuple[int, ...]) -> str:
 # rulebooks/dynasties/dynasties.rules:345
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:347
-    if bool(s.zones[Z_PLACED + (actor) * 5 + v_prov]):
+    if bool(s.zones[Z_PLACED + actor * 5 + v_prov]):
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:349
     if (
@@ -691,7 +691,7 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
 # rulebooks/dynasties/dynasties.rules:345
 def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
     # rulebooks/dynasties/dynasties.rules:351
-    s.move(v_tile, Z_PLACED + (actor) * 5 + v_prov, False)
+    s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
     # rulebooks/dynasties/dynasties.rules:352
     if ((C_TILE_KIND[s.card_def[v_tile]] == 0) and (C_TILE_VALUE[s.card_def[v_tile]] == 1)):
         # rulebooks/dynasties/dynasties.rules:352
@@ -1039,7 +1039,7 @@ def enter_resolution(s: State) -> None:
         # rulebooks/dynasties/dynasties.rules:424
         for v_v_2 in range(5):
             # rulebooks/dynasties/dynasties.rules:425
-            for v_t in list(s.zones[Z_PLACED + (v_p) * 5 + v_v_2]):
+            for v_t in list(s.zones[Z_PLACED + v_p * 5 + v_v_2]):
                 # rulebooks/dynasties/dynasties.rules:426
                 if C_TILE_EXTRA[s.card_def[v_t]]:
                     # rulebooks/dynasties/dynasties.rules:426

@@ -5287,23 +5287,23 @@ class State(rt.GameState):
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:243
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
-    return (bool(s.zones[Z_UNITS + (v_p) * 220 + v_h]))
+    return (bool(s.zones[Z_UNITS + v_p * 220 + v_h]))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:245
 def f_vacant(s: State, v_h: int) -> bool:
-    return all((not s.zones[Z_UNITS + (v_q) * 220 + v_h]) for v_q in range(s.num_players))
+    return all((not s.zones[Z_UNITS + v_q * 220 + v_h]) for v_q in range(s.num_players))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:248
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
-    return [v_h for v_h in range(220) if (bool(s.zones[Z_UNITS + (v_p) * 220 + v_h]))]
+    return [v_h for v_h in range(220) if (bool(s.zones[Z_UNITS + v_p * 220 + v_h]))]
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:250
 def f_unit_count(s: State, v_p: int) -> int:
-    return sum(len(s.zones[Z_UNITS + (v_p) * 220 + v_h]) for v_h in range(220))
+    return sum(len(s.zones[Z_UNITS + v_p * 220 + v_h]) for v_h in range(220))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:252
@@ -5311,7 +5311,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
             v_u
-            for v_u in s.zones[Z_UNITS + (v_p) * 220 + v_h]
+            for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
             if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]
         ),
         None,
@@ -5323,7 +5323,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
             v_u
-            for v_u in s.zones[Z_UNITS + (v_p) * 220 + v_h]
+            for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
             if (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
         ),
         None,
@@ -5395,7 +5395,7 @@ def f_conflicted(s: State, v_h: int) -> bool:
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     return any(
-        (bool(s.zones[Z_UNITS + (v_p) * 220 + v_x]))
+        (bool(s.zones[Z_UNITS + v_p * 220 + v_x]))
         for v_x in rt.within(N_HEX_DISTANCE[v_h], 1)
     )
 
@@ -5419,7 +5419,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
         (
-            (not s.zones[Z_UNITS + ((1 - v_p)) * 220 + v_h])
+            (not s.zones[Z_UNITS + (1 - v_p) * 220 + v_h])
             and ((s.n_Hex_centre[v_h] is None) or (s.n_Hex_centre[v_h] == v_p))
         )
         and (
@@ -5537,7 +5537,7 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     return all(
         (f_carried(s, v_u, v_h) or (f_refuge(s, v_p, v_u, v_h) is not None))
-        for v_u in s.zones[Z_UNITS + (v_p) * 220 + v_h]
+        for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
     )
 
 
@@ -5555,7 +5555,7 @@ def f_helpers_at(
     """
     return [
         v_u
-        for v_u in s.zones[Z_UNITS + (v_p) * 220 + v_h]
+        for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
         if (
             (
                 ((v_u != v_skip) and (not f_carried(s, v_u, v_h)))
@@ -5672,7 +5672,7 @@ def f_points(s: State, v_p: int) -> int:
             + sum(
                 sum(
                     1
-                    for v_u in s.zones[Z_UNITS + (v_p) * 220 + v_h]
+                    for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
                     if (R_KIND_LEVEL[C_TROOP_KIND[s.card_def[v_u]]] == 3)
                 )
                 for v_h in f_posts(s, v_p)
@@ -5718,19 +5718,19 @@ def p_grow(s: State, v_p: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:352
 def p_clear_site(s: State, v_p: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:353
-    for v_u in list(s.zones[Z_UNITS + (v_p) * 220 + v_h]):
+    for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
         if (not f_carried(s, v_u, v_h)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:354
             v_to = f_refuge(s, v_p, v_u, v_h)
             # rulebooks/dynasty_builder/dynasty_builder.rules:355
             if (v_to is not None):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:356
-                for v_cargo in list(s.zones[Z_UNITS + (v_p) * 220 + v_h]):
+                for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
                     if f_carried(s, v_cargo, v_h):
                         # rulebooks/dynasty_builder/dynasty_builder.rules:356
-                        s.move(v_cargo, Z_UNITS + (v_p) * 220 + rt.some(v_to), False)
+                        s.move(v_cargo, Z_UNITS + v_p * 220 + rt.some(v_to), False)
                 # rulebooks/dynasty_builder/dynasty_builder.rules:357
-                s.move(v_u, Z_UNITS + (v_p) * 220 + rt.some(v_to), False)
+                s.move(v_u, Z_UNITS + v_p * 220 + rt.some(v_to), False)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:366
@@ -5764,7 +5764,7 @@ def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:400
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
         # rulebooks/dynasty_builder/dynasty_builder.rules:401
-        for v_cargo in list(s.zones[Z_UNITS + (v_p) * 220 + v_h]):
+        for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
             if f_carried(s, v_cargo, v_h):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:401
                 s.move(v_cargo, Z_FALLEN + v_p, False)
@@ -5920,7 +5920,7 @@ def p_begin_turn(s: State, v_p: int) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:481
         s.n_Hex_recruited[v_h] = False
         # rulebooks/dynasty_builder/dynasty_builder.rules:482
-        for v_u in list(s.zones[Z_UNITS + (v_p) * 220 + v_h]):
+        for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
             # rulebooks/dynasty_builder/dynasty_builder.rules:483
             s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:484
@@ -6099,7 +6099,7 @@ def do_first_unit(s: State, actor: int, v_h: int) -> None:
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == 0):
             # rulebooks/dynasty_builder/dynasty_builder.rules:522
-            s.create(v_d, Z_UNITS + (actor) * 220 + v_h)
+            s.create(v_d, Z_UNITS + actor * 220 + v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:519
@@ -6150,7 +6150,7 @@ def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:540
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 220 + v_h]):
+    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:541
     if f_conflicted(s, v_h):
@@ -6205,7 +6205,7 @@ def check_to_token(s: State, actor: int, v_h: int) -> str | None:
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:551
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 220 + v_h]):
+    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -6259,7 +6259,7 @@ def check_to_house(s: State, actor: int, v_h: int) -> str | None:
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
     # rulebooks/dynasty_builder/dynasty_builder.rules:562
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 220 + v_h]):
+    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -6308,7 +6308,7 @@ def check_demolish(s: State, actor: int, v_h: int) -> str | None:
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:572
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 220 + v_h]):
+    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -6359,7 +6359,7 @@ def check_found_city(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:582
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 220 + v_h]):
+    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:583
     if not f_ring_new(s, actor, v_h, 1):
@@ -6413,7 +6413,7 @@ def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:593
-    if bool(s.zones[Z_UNITS + ((1 - actor)) * 220 + v_h]):
+    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:594
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
@@ -6548,12 +6548,12 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
         # rulebooks/dynasty_builder/dynasty_builder.rules:633
-        for v_cargo in list(s.zones[Z_UNITS + (actor) * 220 + v_from]):
+        for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
             if f_carried(s, v_cargo, v_from):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:633
-                s.move(v_cargo, Z_UNITS + (actor) * 220 + v_to, False)
+                s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:635
-    s.move(v_u, Z_UNITS + (actor) * 220 + v_to, False)
+    s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:637
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
         # rulebooks/dynasty_builder/dynasty_builder.rules:637
@@ -6564,7 +6564,7 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
-        for v_u in s.zones[Z_UNITS + (actor) * 220 + v_from]:
+        for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 key = (v_from, s.card_def[v_u], v_to, )
                 if key in seen:
@@ -6584,7 +6584,7 @@ def apply_step(s: State, a: Action) -> str | None:
     if v_from not in f_posts(s, actor):
         first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
     else:
-        v_u_copies = s.find_cards(s.zones[Z_UNITS + (actor) * 220 + v_from], a.args[1])
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1])
         if not v_u_copies:
             first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
         for v_u in v_u_copies:
@@ -6676,7 +6676,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
-        for v_u in s.zones[Z_UNITS + (actor) * 220 + v_from]:
+        for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
@@ -6699,7 +6699,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     if v_from not in f_posts(s, actor):
         first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
     else:
-        v_u_copies = s.find_cards(s.zones[Z_UNITS + (actor) * 220 + v_from], a.args[1])
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1])
         if not v_u_copies:
             first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
         for v_u in v_u_copies:
@@ -6782,17 +6782,15 @@ def do_evade(s: State, actor: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:686
     v_at = s.g_target
     # rulebooks/dynasty_builder/dynasty_builder.rules:687
-    if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:688
-        if (
-            s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
-        ):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:689
-            v_d = f_guard(s, actor, rt.some(v_at))
+    if ((v_u is not None) and (v_at is not None)) and (
+        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
+    ):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:689
+        v_d = f_guard(s, actor, rt.some(v_at))
+        # rulebooks/dynasty_builder/dynasty_builder.rules:690
+        if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:690
-            if (v_d is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:690
-                p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
+            p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
     # rulebooks/dynasty_builder/dynasty_builder.rules:693
     p_end_fight(s)
 
@@ -6975,7 +6973,7 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
             # rulebooks/dynasty_builder/dynasty_builder.rules:738
-            s.create(v_d, Z_UNITS + (actor) * 220 + v_h)
+            s.create(v_d, Z_UNITS + actor * 220 + v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:731
@@ -7042,7 +7040,7 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
             # rulebooks/dynasty_builder/dynasty_builder.rules:749
-            s.create(v_d, Z_UNITS + (actor) * 220 + v_h)
+            s.create(v_d, Z_UNITS + actor * 220 + v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:742
@@ -7197,7 +7195,7 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
-        for v_u in s.zones[Z_UNITS + (actor) * 220 + v_h]:
+        for v_u in s.zones[Z_UNITS + actor * 220 + v_h]:
             key = (v_h, s.card_def[v_u], )
             if key in seen:
                 continue
@@ -7216,7 +7214,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     if v_h not in f_posts(s, actor):
         first = first or N_HEX_NAMES[v_h] + ' is not a choice here'
     else:
-        v_u_copies = s.find_cards(s.zones[Z_UNITS + (actor) * 220 + v_h], a.args[1])
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_h], a.args[1])
         if not v_u_copies:
             first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
         for v_u in v_u_copies:
