@@ -31,16 +31,16 @@ N_CELL_NEIGHBOURS: Final = (
     (3, 4, 5, 6, 8),
     (4, 5, 7),
 )
-N_CELL_DISTANCE: Final = (
-    (0, 1, 2, 1, 1, 2, 2, 2, 2),
-    (1, 0, 1, 1, 1, 1, 2, 2, 2),
-    (2, 1, 0, 2, 1, 1, 2, 2, 2),
-    (1, 1, 2, 0, 1, 2, 1, 1, 2),
-    (1, 1, 1, 1, 0, 1, 1, 1, 1),
-    (2, 1, 1, 2, 1, 0, 2, 1, 1),
-    (2, 2, 2, 1, 1, 2, 0, 1, 2),
-    (2, 2, 2, 1, 1, 1, 1, 0, 1),
-    (2, 2, 2, 2, 1, 1, 2, 1, 0),
+N_CELL_DISTANCE: Final[tuple[tuple[int, ...], ...]] = (
+    (0, 1, 2, 1, 1, 2, 2, 2, 2,),
+    (1, 0, 1, 1, 1, 1, 2, 2, 2,),
+    (2, 1, 0, 2, 1, 1, 2, 2, 2,),
+    (1, 1, 2, 0, 1, 2, 1, 1, 2,),
+    (1, 1, 1, 1, 0, 1, 1, 1, 1,),
+    (2, 1, 1, 2, 1, 0, 2, 1, 1,),
+    (2, 2, 2, 1, 1, 2, 0, 1, 2,),
+    (2, 2, 2, 1, 1, 1, 1, 0, 1,),
+    (2, 2, 2, 2, 1, 1, 2, 1, 0,),
 )
 Z_BAG: Final = 0
 Z_HAND: Final = 1
@@ -321,7 +321,7 @@ def apply_step(s: State, a: Action) -> str | None:
 
 
 # tests/golden/mini.rules:66
-def legal_play(s: State, actor: int, out: list[Action], check: bool) -> None:
+def phase_legal_play(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_take(s, actor, out, check)
     legal_cash(s, actor, out, check)
     legal_step(s, actor, out, check)
@@ -379,7 +379,7 @@ State.CHECKPOINTS = (
     checkpoint_too_long,
 )
 State.LEGAL = (
-    legal_play,
+    phase_legal_play,
 )
 State.APPLY = {
     (0, K_TAKE): apply_take,
