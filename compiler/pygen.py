@@ -429,7 +429,7 @@ class PythonGenerator:
                 else:
                     chunks.append(number)
             if len(chunks) == 1:
-                w.line(f"    ({chunks[0]}),")
+                w.line(f"    ({chunks[0].removesuffix(',') if len(row) > 1 else chunks[0]}),")
                 continue
             w.line("    (")
             for chunk in chunks:

@@ -85,11 +85,11 @@ C_TILE_COST: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
 N_PROVINCE_NAMES: Final = ('mongolia', 'qinghai', 'mandarin', 'xinjiang', 'tibet')
 N_PROVINCE_NEIGHBOURS: Final = ((1, 2, 3), (0, 2, 3, 4), (0, 1, 4), (0, 1, 4), (1, 2, 3))
 N_PROVINCE_DISTANCE: Final[tuple[tuple[int, ...], ...]] = (
-    (0, 1, 1, 1, 2,),
-    (1, 0, 1, 1, 1,),
-    (1, 1, 0, 2, 1,),
-    (1, 1, 2, 0, 1,),
-    (2, 1, 1, 1, 0,),
+    (0, 1, 1, 1, 2),
+    (1, 0, 1, 1, 1),
+    (1, 1, 0, 2, 1),
+    (1, 1, 2, 0, 1),
+    (2, 1, 1, 1, 0),
 )
 Z_BASICS: Final = 0
 Z_DECK: Final = 2
