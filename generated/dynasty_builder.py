@@ -2530,13 +2530,18 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:468
+# rulebooks/dynasty_builder/dynasty_builder.rules:469
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
-    """something of p's opponent stands on h that p can attack"""
-    return (f_has_units(s, (1 - v_p), v_h) or f_builds_there(s, (1 - v_p), v_h))
+    """something of p's opponent stands on h that p can attack (an enemy building that p's own
+    unit stands on is not attacked: decision BRIDGE)
+    """
+    return (
+        f_has_units(s, (1 - v_p), v_h)
+        or ((not s.zones[Z_UNITS + v_p * 108 + v_h]) and f_builds_there(s, (1 - v_p), v_h))
+    )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:675
+# rulebooks/dynasty_builder/dynasty_builder.rules:676
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2554,7 +2559,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:704
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2571,7 +2576,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:707
+# rulebooks/dynasty_builder/dynasty_builder.rules:708
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2583,7 +2588,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2596,7 +2601,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:783
+# rulebooks/dynasty_builder/dynasty_builder.rules:785
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2838,144 +2843,144 @@ def p_siege_round(s: State) -> None:
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:476
+# rulebooks/dynasty_builder/dynasty_builder.rules:477
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:477
-    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:478
-    s.g_builds = 3
+    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:479
-    s.g_active = None
+    s.g_builds = 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:480
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:481
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:481
-        s.n_Hex_recruited[v_h] = False
         # rulebooks/dynasty_builder/dynasty_builder.rules:482
+        s.n_Hex_recruited[v_h] = False
+        # rulebooks/dynasty_builder/dynasty_builder.rules:483
         for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:483
-            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:484
-            s.k_Troop_moved[v_u] = False
+            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:485
-            s.k_Troop_attacked[v_u] = False
+            s.k_Troop_moved[v_u] = False
             # rulebooks/dynasty_builder/dynasty_builder.rules:486
+            s.k_Troop_attacked[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:487
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:489
-    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
     # rulebooks/dynasty_builder/dynasty_builder.rules:490
+    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:491
     s.goto(2)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:494
+# rulebooks/dynasty_builder/dynasty_builder.rules:495
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:495
-    s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:496
-    p_grow(s, v_p)
+    s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:497
+    p_grow(s, v_p)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:498
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:497
+        # rulebooks/dynasty_builder/dynasty_builder.rules:498
         s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:609
-    v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:610
-    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:610
-        s.k_Troop_finished[rt.some(v_previous)] = True
+    v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:611
+    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:611
+        s.k_Troop_finished[rt.some(v_previous)] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:612
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:612
-        s.g_active = v_u
         # rulebooks/dynasty_builder/dynasty_builder.rules:613
+        s.g_active = v_u
+        # rulebooks/dynasty_builder/dynasty_builder.rules:614
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:790
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:789
+    # rulebooks/dynasty_builder/dynasty_builder.rules:791
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:790
+        # rulebooks/dynasty_builder/dynasty_builder.rules:792
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:792
+            # rulebooks/dynasty_builder/dynasty_builder.rules:794
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:792
-                s.win(v_p)
-            elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:793
-                s.win(v_p)
-            elif (len(f_cities(s, (1 - v_p))) == 0):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:794
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:797
+            elif (s.p_tokens[v_p] >= 12):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:795
+                s.win(v_p)
+            elif (len(f_cities(s, (1 - v_p))) == 0):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:796
+                s.win(v_p)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:799
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:798
+            # rulebooks/dynasty_builder/dynasty_builder.rules:800
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:798
+                # rulebooks/dynasty_builder/dynasty_builder.rules:800
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:798
+                # rulebooks/dynasty_builder/dynasty_builder.rules:800
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:798
+                # rulebooks/dynasty_builder/dynasty_builder.rules:800
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:501
+# rulebooks/dynasty_builder/dynasty_builder.rules:502
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:502
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:502
-        s.p_supply[v_p] = s.o_houses
     # rulebooks/dynasty_builder/dynasty_builder.rules:503
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:503
+        s.p_supply[v_p] = s.o_houses
+    # rulebooks/dynasty_builder/dynasty_builder.rules:504
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:513
+# rulebooks/dynasty_builder/dynasty_builder.rules:514
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:513
+    # rulebooks/dynasty_builder/dynasty_builder.rules:514
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:507
+# rulebooks/dynasty_builder/dynasty_builder.rules:508
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:509
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def text_capital(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' founds the first city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:509
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:510
+    # rulebooks/dynasty_builder/dynasty_builder.rules:511
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:509
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:511
+    # rulebooks/dynasty_builder/dynasty_builder.rules:512
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:509
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:509
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2989,59 +2994,59 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:506
+# rulebooks/dynasty_builder/dynasty_builder.rules:507
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:525
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:525
-    s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:526
-    p_survey(s)
+    s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:527
+    p_survey(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:528
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:517
+# rulebooks/dynasty_builder/dynasty_builder.rules:518
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def text_first_unit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:520
+    # rulebooks/dynasty_builder/dynasty_builder.rules:521
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:521
+    # rulebooks/dynasty_builder/dynasty_builder.rules:522
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:522
+    # rulebooks/dynasty_builder/dynasty_builder.rules:523
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == 0):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:522
+            # rulebooks/dynasty_builder/dynasty_builder.rules:523
             s.create(v_d, Z_UNITS + actor * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3055,62 +3060,62 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:516
+# rulebooks/dynasty_builder/dynasty_builder.rules:517
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:533
+# rulebooks/dynasty_builder/dynasty_builder.rules:534
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:537
 def text_build_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a house at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:537
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:537
+    # rulebooks/dynasty_builder/dynasty_builder.rules:538
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
+    # rulebooks/dynasty_builder/dynasty_builder.rules:539
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    # rulebooks/dynasty_builder/dynasty_builder.rules:540
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:540
+    # rulebooks/dynasty_builder/dynasty_builder.rules:541
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:541
+    # rulebooks/dynasty_builder/dynasty_builder.rules:542
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:542
+    # rulebooks/dynasty_builder/dynasty_builder.rules:543
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:537
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:543
-    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:544
-    s.p_supply[actor] -= 1
+    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:545
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:546
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:537
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:537
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3124,44 +3129,44 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:549
+# rulebooks/dynasty_builder/dynasty_builder.rules:550
 def text_to_token(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' replaces the house at ' + N_HEX_NAMES[
         args[0]
     ] + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:549
+# rulebooks/dynasty_builder/dynasty_builder.rules:550
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:550
+    # rulebooks/dynasty_builder/dynasty_builder.rules:551
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:552
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:549
+# rulebooks/dynasty_builder/dynasty_builder.rules:550
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:552
-    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:553
-    s.n_Hex_token[v_h] = actor
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:554
-    s.p_supply[actor] += 1
+    s.n_Hex_token[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    s.p_supply[actor] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:556
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:549
+# rulebooks/dynasty_builder/dynasty_builder.rules:550
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:549
+# rulebooks/dynasty_builder/dynasty_builder.rules:550
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3175,47 +3180,47 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:559
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def text_to_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' turns the land token at ' + N_HEX_NAMES[
         args[0]
     ] + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:559
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:560
+    # rulebooks/dynasty_builder/dynasty_builder.rules:561
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
+    # rulebooks/dynasty_builder/dynasty_builder.rules:562
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:562
+    # rulebooks/dynasty_builder/dynasty_builder.rules:563
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:559
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:563
-    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:564
-    s.n_Hex_house[v_h] = actor
+    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:565
-    s.p_supply[actor] -= 1
+    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:559
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:559
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3229,44 +3234,44 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def text_demolish(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' removes the building at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
-    if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:573
-        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:574
-    s.n_Hex_house[v_h] = None
+    if (s.n_Hex_house[v_h] == actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:574
+        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:575
-    s.n_Hex_token[v_h] = None
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:576
+    s.n_Hex_token[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:577
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3280,44 +3285,44 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:580
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def text_found_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places a city centre at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:580
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:581
+    # rulebooks/dynasty_builder/dynasty_builder.rules:582
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:582
+    # rulebooks/dynasty_builder/dynasty_builder.rules:583
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    # rulebooks/dynasty_builder/dynasty_builder.rules:584
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:584
+    # rulebooks/dynasty_builder/dynasty_builder.rules:585
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:580
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:585
-    p_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:587
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:580
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:580
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3331,52 +3336,52 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:590
+# rulebooks/dynasty_builder/dynasty_builder.rules:591
 def text_build_bridge(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:590
+# rulebooks/dynasty_builder/dynasty_builder.rules:591
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:591
+    # rulebooks/dynasty_builder/dynasty_builder.rules:592
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    # rulebooks/dynasty_builder/dynasty_builder.rules:594
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:594
+    # rulebooks/dynasty_builder/dynasty_builder.rules:595
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:595
+    # rulebooks/dynasty_builder/dynasty_builder.rules:596
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:590
+# rulebooks/dynasty_builder/dynasty_builder.rules:591
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:596
+    # rulebooks/dynasty_builder/dynasty_builder.rules:597
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:596
+            # rulebooks/dynasty_builder/dynasty_builder.rules:597
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:597
-    s.n_Hex_bridge[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:598
+    s.n_Hex_bridge[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:599
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:590
+# rulebooks/dynasty_builder/dynasty_builder.rules:591
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:590
+# rulebooks/dynasty_builder/dynasty_builder.rules:591
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3390,29 +3395,29 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:601
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def text_end_build(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:601
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:601
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:602
+    # rulebooks/dynasty_builder/dynasty_builder.rules:603
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:601
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:601
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3423,7 +3428,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:532
+# rulebooks/dynasty_builder/dynasty_builder.rules:533
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3434,30 +3439,30 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:620
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:622
+# rulebooks/dynasty_builder/dynasty_builder.rules:623
 def text_step(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' moves the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]] + ' to ' + N_HEX_NAMES[args[2]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:622
+# rulebooks/dynasty_builder/dynasty_builder.rules:623
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:624
+    # rulebooks/dynasty_builder/dynasty_builder.rules:625
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:625
+    # rulebooks/dynasty_builder/dynasty_builder.rules:626
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:626
+    # rulebooks/dynasty_builder/dynasty_builder.rules:627
     if not f_can_enter(s, actor, C_TROOP_KIND[s.card_def[v_u]], v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:627
+    # rulebooks/dynasty_builder/dynasty_builder.rules:628
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3466,33 +3471,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:622
+# rulebooks/dynasty_builder/dynasty_builder.rules:623
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:628
-    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:629
+    p_activate(s, v_u)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:630
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:632
+    # rulebooks/dynasty_builder/dynasty_builder.rules:633
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:633
+        # rulebooks/dynasty_builder/dynasty_builder.rules:634
         for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:633
+                # rulebooks/dynasty_builder/dynasty_builder.rules:634
                 s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:635
+    # rulebooks/dynasty_builder/dynasty_builder.rules:636
     s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:637
+    # rulebooks/dynasty_builder/dynasty_builder.rules:638
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:637
+        # rulebooks/dynasty_builder/dynasty_builder.rules:638
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:622
+# rulebooks/dynasty_builder/dynasty_builder.rules:623
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3506,7 +3511,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_STEP, actor, key, text_step))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:622
+# rulebooks/dynasty_builder/dynasty_builder.rules:623
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3532,79 +3537,79 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:641
+# rulebooks/dynasty_builder/dynasty_builder.rules:642
 def text_attack(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' attacks ' + N_HEX_NAMES[
         args[2]
     ] + ' with the ' + DEF_NAMES[args[1]] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:641
+# rulebooks/dynasty_builder/dynasty_builder.rules:642
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:643
+    # rulebooks/dynasty_builder/dynasty_builder.rules:644
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:644
+    # rulebooks/dynasty_builder/dynasty_builder.rules:645
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:645
+    # rulebooks/dynasty_builder/dynasty_builder.rules:646
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:646
+    # rulebooks/dynasty_builder/dynasty_builder.rules:647
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:641
+# rulebooks/dynasty_builder/dynasty_builder.rules:642
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:647
-    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:648
-    s.k_Troop_attacked[v_u] = True
+    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:649
-    s.k_Troop_finished[v_u] = True
+    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:650
-    s.g_active = None
+    s.k_Troop_finished[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:651
-    s.g_attacker = v_u
+    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:652
-    s.g_attack_from = v_from
+    s.g_attacker = v_u
     # rulebooks/dynasty_builder/dynasty_builder.rules:653
-    s.g_target = v_at
+    s.g_attack_from = v_from
     # rulebooks/dynasty_builder/dynasty_builder.rules:654
-    v_q = (1 - actor)
+    s.g_target = v_at
     # rulebooks/dynasty_builder/dynasty_builder.rules:655
+    v_q = (1 - actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:656
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:657
+        # rulebooks/dynasty_builder/dynasty_builder.rules:658
         if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:657
+            # rulebooks/dynasty_builder/dynasty_builder.rules:658
             s.goto(4)  # respond
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:657
+            # rulebooks/dynasty_builder/dynasty_builder.rules:658
             p_battle_round(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:660
+        # rulebooks/dynasty_builder/dynasty_builder.rules:661
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:660
+            # rulebooks/dynasty_builder/dynasty_builder.rules:661
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:660
+            # rulebooks/dynasty_builder/dynasty_builder.rules:661
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:660
+            # rulebooks/dynasty_builder/dynasty_builder.rules:661
             p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:662
-        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:662
-            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:663
-        p_raze(s, v_at)
+        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:663
+            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:664
+        p_raze(s, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:665
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:641
+# rulebooks/dynasty_builder/dynasty_builder.rules:642
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3621,7 +3626,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_ATTACK, actor, key, text_attack))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:641
+# rulebooks/dynasty_builder/dynasty_builder.rules:642
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3650,31 +3655,31 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def text_end_march(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:669
-    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:670
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:671
     s.goto(6)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3685,55 +3690,55 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:618
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:682
+# rulebooks/dynasty_builder/dynasty_builder.rules:683
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:684
+# rulebooks/dynasty_builder/dynasty_builder.rules:685
 def text_evade(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:684
+# rulebooks/dynasty_builder/dynasty_builder.rules:685
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:684
+# rulebooks/dynasty_builder/dynasty_builder.rules:685
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:685
-    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:686
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:687
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:688
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:689
-        v_d = f_guard(s, actor, rt.some(v_at))
         # rulebooks/dynasty_builder/dynasty_builder.rules:690
+        v_d = f_guard(s, actor, rt.some(v_at))
+        # rulebooks/dynasty_builder/dynasty_builder.rules:691
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:690
+            # rulebooks/dynasty_builder/dynasty_builder.rules:691
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:693
+    # rulebooks/dynasty_builder/dynasty_builder.rules:694
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:684
+# rulebooks/dynasty_builder/dynasty_builder.rules:685
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:684
+# rulebooks/dynasty_builder/dynasty_builder.rules:685
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3744,32 +3749,32 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def text_retaliate(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:698
+    # rulebooks/dynasty_builder/dynasty_builder.rules:699
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3780,40 +3785,40 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:681
+# rulebooks/dynasty_builder/dynasty_builder.rules:682
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:713
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def text_back_off(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:714
+    # rulebooks/dynasty_builder/dynasty_builder.rules:715
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:715
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3824,34 +3829,34 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:716
 def text_try_again(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:716
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:716
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:716
+    # rulebooks/dynasty_builder/dynasty_builder.rules:717
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:716
+        # rulebooks/dynasty_builder/dynasty_builder.rules:717
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:716
+        # rulebooks/dynasty_builder/dynasty_builder.rules:717
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:716
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:716
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3862,53 +3867,56 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:712
+# rulebooks/dynasty_builder/dynasty_builder.rules:713
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:729
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:732
 def text_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' recruits a ' + R_KIND_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[2]] + ' from the city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:732
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:733
+    # rulebooks/dynasty_builder/dynasty_builder.rules:734
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:734
+    # rulebooks/dynasty_builder/dynasty_builder.rules:735
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for a ' + R_KIND_NAMES[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:735
+    # rulebooks/dynasty_builder/dynasty_builder.rules:736
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:736
+    # rulebooks/dynasty_builder/dynasty_builder.rules:737
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
+    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    if f_builds_there(s, (1 - actor), v_h):
+        return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:732
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:737
+    # rulebooks/dynasty_builder/dynasty_builder.rules:739
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    # rulebooks/dynasty_builder/dynasty_builder.rules:740
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:738
+            # rulebooks/dynasty_builder/dynasty_builder.rules:740
             s.create(v_d, Z_UNITS + actor * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:732
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -3917,7 +3925,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:731
+# rulebooks/dynasty_builder/dynasty_builder.rules:732
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3937,45 +3945,45 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:742
+# rulebooks/dynasty_builder/dynasty_builder.rules:744
 def text_enlist(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends military tokens on a ' + R_KIND_NAMES[
         args[0]
     ] + ' at ' + N_HEX_NAMES[args[1]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:742
+# rulebooks/dynasty_builder/dynasty_builder.rules:744
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:743
+    # rulebooks/dynasty_builder/dynasty_builder.rules:745
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'a ' + R_KIND_NAMES[v_k] + ' costs ' + R_KIND_NAMES[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:744
+    # rulebooks/dynasty_builder/dynasty_builder.rules:746
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:747
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:746
+    # rulebooks/dynasty_builder/dynasty_builder.rules:748
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:747
+    # rulebooks/dynasty_builder/dynasty_builder.rules:749
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:742
+# rulebooks/dynasty_builder/dynasty_builder.rules:744
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:748
+    # rulebooks/dynasty_builder/dynasty_builder.rules:750
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:751
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:749
+            # rulebooks/dynasty_builder/dynasty_builder.rules:751
             s.create(v_d, Z_UNITS + actor * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:742
+# rulebooks/dynasty_builder/dynasty_builder.rules:744
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -3983,7 +3991,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:742
+# rulebooks/dynasty_builder/dynasty_builder.rules:744
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4000,49 +4008,49 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:753
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def text_raise_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + N_HEX_NAMES[
         args[0]
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:753
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:754
+    # rulebooks/dynasty_builder/dynasty_builder.rules:756
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:755
+    # rulebooks/dynasty_builder/dynasty_builder.rules:757
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    # rulebooks/dynasty_builder/dynasty_builder.rules:758
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:757
+    # rulebooks/dynasty_builder/dynasty_builder.rules:759
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:758
+    # rulebooks/dynasty_builder/dynasty_builder.rules:760
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:753
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:759
+    # rulebooks/dynasty_builder/dynasty_builder.rules:761
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:760
+    # rulebooks/dynasty_builder/dynasty_builder.rules:762
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:753
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:753
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4056,29 +4064,29 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def text_end_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:763
+    # rulebooks/dynasty_builder/dynasty_builder.rules:765
     s.goto(7)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4089,7 +4097,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:727
+# rulebooks/dynasty_builder/dynasty_builder.rules:728
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4097,33 +4105,33 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:768
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:769
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def text_dismiss(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' disbands the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:769
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:770
+    # rulebooks/dynasty_builder/dynasty_builder.rules:772
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:769
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:771
+    # rulebooks/dynasty_builder/dynasty_builder.rules:773
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:769
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4136,7 +4144,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_DISMISS, actor, key, text_dismiss))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:769
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4158,33 +4166,33 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:773
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def text_end_turn(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:773
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:773
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:774
+    # rulebooks/dynasty_builder/dynasty_builder.rules:776
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:774
+        # rulebooks/dynasty_builder/dynasty_builder.rules:776
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:775
+    # rulebooks/dynasty_builder/dynasty_builder.rules:777
     p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:773
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:773
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4195,7 +4203,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:767
+# rulebooks/dynasty_builder/dynasty_builder.rules:769
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
