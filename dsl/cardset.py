@@ -17,7 +17,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
-from dsl.parser import MAX_INT_DIGITS, parse_effect
+from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 
 _STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:(str|int|bool|null|seq|map)\Z")
@@ -54,6 +54,8 @@ class _Reader:
         # parsed once and its tree shared, so it is also checked and compiled once; the tree's
         # spans point at the first card that has it, each EffectLit's span at its own card.
         self.parsed: dict[str, n.Block] = {}
+        # Distinct texts that differ only in numbers share one Lark parse.
+        self.shapes = EffectShapes()
 
     def fail(self, node: Node | None, message: str, hint: str | None = None) -> _Refused:
         span = _span(self.source, node) if node is not None else Span.point(self.source.name)
@@ -142,7 +144,8 @@ class _Reader:
         if known is not None:
             return n.EffectLit(known, span=_span(self.source, node))
         errors = len(self.diagnostics.items)
-        parsed = parse_effect(node.value, self.source, self.shift(node), self.diagnostics)
+        parsed = parse_effect(node.value, self.source, self.shift(node), self.diagnostics,
+                              self.shapes)
         if parsed is None:
             raise _Refused()
         if len(self.diagnostics.items) == errors:
