@@ -20,7 +20,9 @@ from dsl.diagnostics import Diagnostics
 from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 
-_STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:(str|int|bool|null|seq|map)\Z")
+_STR_TAG = "tag:yaml.org,2002:str"
+_STANDARD_TAGS = frozenset(f"tag:yaml.org,2002:{kind}"
+                           for kind in ("str", "int", "bool", "null", "seq", "map"))
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_NAME_LENGTH = 200
 CARD_SET_KEYS = ("type", "set", "cards")
@@ -28,16 +30,38 @@ DECK_KEYS = ("name", "cards")
 
 
 # libyaml's loader when PyYAML was built with it (10x faster on big card sets); composing only.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
+    """The safe loader, remembering which tag each plain scalar resolves to: a card set repeats
+    the same words and numbers thousands of times, and resolving tries several patterns."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.resolved: dict[tuple[object, str, object], str] = {}
+
+    def resolve(self, kind: type, value: str, implicit: object) -> str:
+        if self.yaml_path_resolvers:  # tags by position in the document: not a function of
+            return str(super().resolve(kind, value, implicit))  # the value alone
+        key = (kind, value, implicit)
+        tag = self.resolved.get(key)
+        if tag is None:
+            tag = self.resolved[key] = str(super().resolve(kind, value, implicit))
+        return tag
 
 
 class _Refused(Exception):  # noqa: N818 - internal signal, already reported
     pass
 
 
-def _span(source: SourceFile, node: Node) -> Span:
-    start, end = node.start_mark, node.end_mark
-    if end.line > start.line and end.column == 0:  # a block ends at the start of the next line
+def _span(source: SourceFile, node: Node, last: Node | None = None) -> Span:
+    """Where node is in the file; with `last`, from the start of node to the end of last."""
+    start = node.start_mark
+    ends = last or node
+    end = ends.end_mark
+    if end.line > ends.start_mark.line and end.column == 0:
+        # a block ends at the start of the next line: it ends at the end of its own last line
         end_line, end_column = end.line, len(source.line(end.line)) + 1
     else:
         end_line, end_column = end.line + 1, end.column + 1
@@ -64,7 +88,7 @@ class _Reader:
 
     def compose(self) -> Node | None:
         try:
-            return yaml.compose(self.source.text, Loader=_LOADER)
+            return yaml.compose(self.source.text, Loader=_Loader)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -86,7 +110,7 @@ class _Reader:
             raise self.fail(node, "anchors and aliases are not allowed in card and deck files",
                             hint="write each value out in full")
         self.seen.add(id(node))
-        if not _STANDARD_TAG.match(node.tag):
+        if node.tag not in _STANDARD_TAGS:
             raise self.fail(node, f"the YAML tag '{node.tag}' is not allowed here",
                             hint="card and deck files hold plain text, numbers, lists and maps")
 
@@ -97,7 +121,7 @@ class _Reader:
         keys: set[str] = set()
         for key, value in node.value:
             self.check(key)
-            if not isinstance(key, ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+            if not isinstance(key, ScalarNode) or key.tag != _STR_TAG:
                 raise self.fail(key, f"the keys of {what} must be words")
             if key.value in keys:
                 raise self.fail(key, f"'{key.value}' is given twice in {what}")
@@ -106,7 +130,7 @@ class _Reader:
 
     def text(self, node: Node, what: str) -> str:
         self.check(node)
-        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+        if not isinstance(node, ScalarNode) or node.tag != _STR_TAG:
             raise self.fail(node, f"{what} must be text")
         return str(node.value)
 
@@ -137,7 +161,7 @@ class _Reader:
 
     def effect(self, node: Node) -> n.Expr:
         self.check(node)
-        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+        if not isinstance(node, ScalarNode) or node.tag != _STR_TAG:
             raise self.fail(node, "an effect must be rule text",
                             hint="write it as a block: 'effect: |' then the statements, indented")
         known = self.parsed.get(node.value)
@@ -224,7 +248,7 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
         elif key == "description":
             description = reader.text(value, "a card's description")
         else:
-            field_span = _span(reader.source, key_node).to(_span(reader.source, value))
+            field_span = _span(reader.source, key_node, value)
             expr = reader.effect(value) if key in effects else reader.value(value)
             values.append(n.FieldValue(key, expr, span=field_span))
     if name is None:
