@@ -224,7 +224,11 @@ def load_card_set(
         return None
     entries: list[n.Entry] = []
     effects = effect_fields.get(type_name, set())
-    for card in cards_node.value:
+    cards = cards_node.value
+    for index, card in enumerate(cards):
+        # Each card's YAML nodes are let go once it is read, so the composed file (several
+        # times the size of its text) and the cards' AST never both fill memory.
+        cards[index] = None
         try:
             entries.append(_card(reader, card, effects))
         except _Refused:
