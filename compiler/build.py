@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.driver import Compilation, check_rulebook
+from compiler.driver import Compilation, check_rulebook, collector_paused
 from compiler.pygen import generate_python
 from dsl.diagnostics import Diagnostics
 from dsl.source import Span, display_name
@@ -49,19 +49,20 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
 
     model = compilation.model
     assert model is not None and compilation.ok
-    markdown, html = generate_all_docs(model)
-    files = {
-        out / f"{model.name}.py": generate_python(model),
-        out / "docs" / f"{model.name}.md": markdown,
-        out / "docs" / f"{model.name}.html": html,
-    }
-    for name, picture in board_pictures(model).items():
-        files[out / "docs" / name] = picture
-    for variant in compilation.variants:  # the same rules on another map: module and picture
-        assert variant.model is not None
-        files[out / f"{variant.model.name}.py"] = generate_python(variant.model)
-        for name, picture in board_pictures(variant.model).items():
+    with collector_paused():
+        markdown, html = generate_all_docs(model)
+        files = {
+            out / f"{model.name}.py": generate_python(model),
+            out / "docs" / f"{model.name}.md": markdown,
+            out / "docs" / f"{model.name}.html": html,
+        }
+        for name, picture in board_pictures(model).items():
             files[out / "docs" / name] = picture
+        for variant in compilation.variants:  # the same rules on another map: module, picture
+            assert variant.model is not None
+            files[out / f"{variant.model.name}.py"] = generate_python(variant.model)
+            for name, picture in board_pictures(variant.model).items():
+                files[out / "docs" / name] = picture
     return files
 
 

@@ -7,6 +7,8 @@ game is allowed: literals, the card's own fields, options' defaults and enum mem
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from compiler.model import GameModel
 from dsl import nodes as n
 
@@ -47,14 +49,8 @@ class _Evaluator:
             return self.value(e.then) if self.value(e.cond) else self.value(e.otherwise)
         if isinstance(e, n.BinaryOp):
             return self.binary(e)
-        if isinstance(e, n.Call) and e.func in ("size", "abs", "min", "max"):
-            args = [self.value(a) for a in e.args]
-            if e.func == "size" and len(args) == 1 and isinstance(args[0], tuple):
-                return len(args[0])
-            if all(isinstance(a, int) and not isinstance(a, bool) for a in args) and args:
-                ints = [a for a in args if isinstance(a, int)]
-                return {"abs": lambda: abs(ints[0]), "min": lambda: min(ints),
-                        "max": lambda: max(ints)}[e.func]()
+        if isinstance(e, n.Call) and e.func in _BUILTINS:
+            return _builtin(e.func, [self.value(a) for a in e.args])
         raise _Unknown
 
     def name(self, name: str) -> Value:
@@ -70,10 +66,7 @@ class _Evaluator:
         raise _Unknown
 
     def int(self, e: n.Expr) -> int:
-        value = self.value(e)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _Unknown
-        return value
+        return _whole(self.value(e))
 
     def binary(self, e: n.BinaryOp) -> Value:
         if e.op == "and":
@@ -89,19 +82,44 @@ class _Evaluator:
                 raise _Unknown
             return self.value(e.left) in container
         a, b = self.int(e.left), self.int(e.right)
-        if e.op in ("<", "<=", ">", ">="):
-            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[e.op]
-        if e.op == "+":
-            return a + b
-        if e.op == "-":
-            return a - b
-        if e.op == "*":
-            return a * b
-        if e.op == "/":
-            return a // b
-        if e.op == "%":
-            return a % b
+        return _arithmetic(e.op, a, b)
+
+
+_BUILTINS = ("size", "abs", "min", "max")
+
+
+def _builtin(func: str, args: list[Value]) -> Value:
+    """size, abs, min or max of evaluated arguments."""
+    if func == "size" and len(args) == 1 and isinstance(args[0], tuple):
+        return len(args[0])
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) and args:
+        ints = [a for a in args if isinstance(a, int)]
+        return {"abs": lambda: abs(ints[0]), "min": lambda: min(ints),
+                "max": lambda: max(ints)}[func]()
+    raise _Unknown
+
+
+def _whole(value: Value) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
         raise _Unknown
+    return value
+
+
+def _arithmetic(op: str, a: int, b: int) -> Value:
+    """A comparison or arithmetic operator on two whole numbers."""
+    if op in ("<", "<=", ">", ">="):
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return a // b
+    if op == "%":
+        return a % b
+    raise _Unknown
 
 
 _CONSTANT_NODES = (n.IntLit, n.BoolLit, n.StrLit, n.NoneLit, n.Name, n.ListLit, n.Not,
@@ -121,3 +139,112 @@ def constant_rule(expr: n.Expr, fields: set[str], model: GameModel) -> bool:
         if isinstance(node, n.Call) and node.func not in ("size", "abs", "min", "max"):
             return False
     return True
+
+
+# ---- compiled rules ---------------------------------------------------------------------------
+# A card type's rules are tested on every card: compiled once into closures, they skip the
+# interpreter's dispatch on node types per card. Each closure does exactly what _Evaluator does
+# for its node, in the same order (so the same exception escapes, if any).
+
+Fields = dict[str, n.Expr | None]
+Compiled = Callable[[Fields], Value]
+
+
+def compile_rule(
+    expr: n.Expr, field_names: Iterable[str], model: GameModel
+) -> Callable[[Fields], Value | None] | None:
+    """expr as a function of a card's field values (a dict with exactly the keys field_names)
+    giving what `evaluate` gives; None when it cannot be compiled (then use `evaluate`)."""
+    try:
+        compiled = _Compiler(set(field_names), model).compile(expr)
+    except RecursionError:
+        return None
+
+    def rule(fields: Fields) -> Value | None:
+        try:
+            return compiled(fields)
+        except (_Unknown, RecursionError, ZeroDivisionError):
+            return None
+
+    return rule
+
+
+class _Compiler:
+    def __init__(self, field_names: set[str], model: GameModel) -> None:
+        self.field_names = field_names
+        self.model = model
+
+    def compile(self, e: n.Expr) -> Compiled:
+        if isinstance(e, (n.IntLit, n.BoolLit, n.StrLit)):
+            return _constant(e.value)
+        if isinstance(e, n.NoneLit):
+            return _constant(None)
+        if isinstance(e, n.Name):
+            return self.name(e.id)
+        if isinstance(e, n.ListLit):
+            items = [self.compile(item) for item in e.items]
+            return lambda f: tuple(item(f) for item in items)
+        if isinstance(e, n.Not):
+            operand = self.compile(e.operand)
+            return lambda f: not operand(f)
+        if isinstance(e, n.Negate):
+            negated = self.compile(e.operand)
+            return lambda f: -_whole(negated(f))
+        if isinstance(e, n.Conditional):
+            cond, then, otherwise = (self.compile(x) for x in (e.cond, e.then, e.otherwise))
+            return lambda f: then(f) if cond(f) else otherwise(f)
+        if isinstance(e, n.BinaryOp):
+            return self.binary(e.op, self.compile(e.left), self.compile(e.right))
+        if isinstance(e, n.Call) and e.func in _BUILTINS:
+            func, args = e.func, [self.compile(a) for a in e.args]
+            return lambda f: _builtin(func, [a(f) for a in args])
+        return _unknown
+
+    def name(self, name: str) -> Compiled:
+        m = self.model
+        if name in self.field_names:
+            model = m
+            return lambda f: _field(f, name, model)
+        if name in m.options:
+            return self.compile(m.options[name].default)
+        for enum in m.enums.values():
+            if name in enum.members:
+                return _constant(f"{enum.name}.{name}")
+        return _unknown
+
+    @staticmethod
+    def binary(op: str, left: Compiled, right: Compiled) -> Compiled:
+        if op == "and":
+            return lambda f: bool(left(f)) and bool(right(f))
+        if op == "or":
+            return lambda f: bool(left(f)) or bool(right(f))
+        if op == "==":
+            return lambda f: left(f) == right(f)
+        if op == "!=":
+            return lambda f: left(f) != right(f)  # the same for these values
+        if op == "in":
+            return lambda f: _member(left, right(f), f)
+        return lambda f: _arithmetic(op, _whole(left(f)), _whole(right(f)))
+
+
+def _constant(value: Value) -> Compiled:
+    return lambda f: value
+
+
+def _unknown(fields: Fields) -> Value:
+    raise _Unknown
+
+
+def _field(fields: Fields, name: str, model: GameModel) -> Value:
+    given = fields[name]
+    if given is None:
+        return None
+    if isinstance(given, (n.IntLit, n.BoolLit, n.StrLit)):
+        return given.value  # most card values: no evaluator needed
+    return _Evaluator(fields, model).value(given)
+
+
+def _member(element: Compiled, container: Value, fields: Fields) -> Value:
+    if not isinstance(container, tuple):
+        raise _Unknown
+    return element(fields) in container

@@ -13,10 +13,11 @@ compiler/templates: rulebook text is data, never template source.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,8 @@ class DocBuilder:
                     found, i = f"{base}-{i}", i + 1
                 used.add(found)
                 self.card_anchors[(record.name, entry.name)] = found
+        # The words of each effect text, by its tree: cards that share a text share its tree.
+        self.effect_texts: dict[int, list[str]] = {}
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:
@@ -254,6 +257,13 @@ class DocBuilder:
                 found.append((name, value))
         return found
 
+    def effect_lines(self, effect: n.EffectLit) -> list[str]:
+        """The effect in words, written once per effect text however many cards have it."""
+        lines = self.effect_texts.get(id(effect.body))
+        if lines is None:
+            lines = self.effect_texts[id(effect.body)] = self.english.effect_block(effect)
+        return lines
+
     def value(self, e: n.Expr) -> str:
         """A card's field value in the gallery: plain words, keywords linked to the glossary."""
         if isinstance(e, n.ListLit):
@@ -306,7 +316,7 @@ class DocBuilder:
                     assert isinstance(info.type, t.EffectT)
                     params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
                     effects.append({"name": sentence(md(words(name))), "params": params,
-                                    "lines": self.english.effect_block(effect)})
+                                    "lines": self.effect_lines(effect)})
                 if effects or entry.description.strip():
                     texts.append({"name": md(entry.name.strip()), "anchor": card_anchor,
                                   "flavour": md(entry.description.strip()),
@@ -657,6 +667,20 @@ def html_bullets(lines: list[str]) -> Markup:
     return Markup("".join(out))
 
 
+def _remembering(inline: Callable[[str], Markup]) -> Callable[[str], Markup]:
+    """inline, remembering its recent results for plain texts: a card gallery repeats the same
+    cells (numbers, colours, keywords) thousands of times. Few are kept, and only while one
+    environment lives, as most names and texts are written once."""
+    recent = functools.lru_cache(maxsize=4096)(inline)
+
+    def remembered(text: str) -> Markup:
+        if type(text) is str:  # not Markup, which equals a str but is not escaped again
+            return recent(text)
+        return inline(text)
+
+    return remembered
+
+
 def environment(html_output: bool = False) -> jinja2.Environment:
     """Templates come only from compiler/templates; rulebook text is only ever data."""
     env = jinja2.Environment(
@@ -675,13 +699,53 @@ def environment(html_output: bool = False) -> jinja2.Environment:
 
 
 def render_markdown(context: dict[str, Any]) -> str:
-    text = environment().get_template("rulebook.md.j2").render(context)
-    return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+    template = environment().get_template("rulebook.md.j2")
+    return _render(template, context, re.compile(r"\n{3,}"), "\n\n")
 
 
 def render_html(context: dict[str, Any]) -> str:
-    text = environment(html_output=True).get_template("rulebook.html.j2").render(context)
-    return re.sub(r"\n\s*\n", "\n", text).rstrip() + "\n"
+    template = environment(html_output=True).get_template("rulebook.html.j2")
+    return _render(template, context, re.compile(r"\n\s*\n"), "\n")
+
+
+_NOT_SPACE = re.compile(r"\S")
+
+
+def _render(
+    template: jinja2.Template, context: dict[str, Any], blanks: re.Pattern[str], by: str
+) -> str:
+    """What the template writes with runs of blank lines (matches of `blanks`, made only of
+    whitespace) replaced `by`, stripped at the end, ending in one newline.
+
+    Done a few thousand pieces at a time: joining all of a 10,000-card gallery at once (half a
+    million pieces), then copying the text for each fix-up, took several times the memory of
+    the result. A piece is cut after its last non-space character, so that no run of blank
+    lines is split between pieces."""
+    done: list[str] = []
+    pending: list[str] = []
+    for piece in template.generate(context):
+        pending.append(piece)
+        if len(pending) == 4096:
+            text = "".join(pending)
+            pending.clear()
+            cut = _last_not_space(text) + 1
+            done.append(blanks.sub(by, text[:cut]))
+            pending.append(text[cut:])
+    done.append(blanks.sub(by, "".join(pending)).rstrip())
+    done.append("\n")
+    return "".join(done)
+
+
+def _last_not_space(text: str) -> int:
+    """The position of the last non-space character of text, -1 when there is none."""
+    end = len(text)
+    while end > 0:
+        start = max(0, end - 256)
+        found = list(_NOT_SPACE.finditer(text, start, end))
+        if found:
+            return found[-1].start()
+        end = start
+    return -1
 
 
 def generate_docs(model: GameModel) -> str:

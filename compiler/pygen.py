@@ -9,6 +9,7 @@ become code. Output is deterministic: same model, same bytes.
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from collections.abc import Iterator, Sequence
@@ -28,40 +29,56 @@ LINE_LIMIT = 100
 _OPEN, _CLOSE = "([{", ")]}"
 
 
-def _scan(text: str) -> list[tuple[int, int]]:
-    """(position, depth) of every character outside string literals."""
-    result: list[tuple[int, int]] = []
+# A string literal (to the end of the text when it is never closed), or a bracket: what
+# decides where a line of Python may be broken. Table lines hold thousands of values, so they
+# are scanned by token, not by character.
+_STRING_OR_BRACKET = re.compile(
+    r"""'(?:[^'\\]|\\.)*(?:'|\\?\Z)|"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[()\[\]{}]""", re.DOTALL
+)
+# Where a bracket's contents are broken when they hold no top-level comma, by preference.
+_SEPARATORS = tuple(
+    re.compile("(?=" + "|".join(re.escape(s) for s in group) + ")")
+    for group in ((" and ", " or "), (" if ", " else ", " for "), (" + ", " - "))
+)
+
+
+def _top_gaps(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each stretch of text outside string literals and brackets, at depth 0."""
+    gaps: list[tuple[int, int]] = []
     depth = 0
-    quote = ""
-    escaped = False
-    for i, char in enumerate(text):
-        if quote:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == quote:
-                quote = ""
-            continue
-        if char in "'\"":
-            quote = char
-            continue
+    done = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        start = match.start()
+        if depth == 0 and start > done:
+            gaps.append((done, start))
+        char = text[start]
         if char in _CLOSE:
             depth -= 1
-        result.append((i, depth))
-        if char in _OPEN:
+        elif char in _OPEN:
             depth += 1
-    return result
+        done = match.end()
+    if depth == 0 and len(text) > done:
+        gaps.append((done, len(text)))
+    return gaps
+
+
+def _find_all(text: str, char: str, start: int, end: int) -> Iterator[int]:
+    i = text.find(char, start, end)
+    while i != -1:
+        yield i
+        i = text.find(char, i + 1, end)
 
 
 def _split_top(text: str) -> tuple[list[str], bool]:
     """Split bracket contents at depth-0 commas (True), else before depth-0 operators."""
-    positions = [i for i, depth in _scan(text) if depth == 0]
-    commas = [i + 1 for i in positions if text[i] == ","]
+    gaps = _top_gaps(text)
+    commas = [i + 1 for start, end in gaps for i in _find_all(text, ",", start, end)]
     cuts = commas
     if not cuts:
-        for separators in ((" and ", " or "), (" if ", " else ", " for "), (" + ", " - ")):
-            cuts = [i for i in positions if any(text.startswith(sep, i) for sep in separators)]
+        for separators in _SEPARATORS:
+            # an operator is made of spaces and letters, so it lies inside one stretch
+            cuts = [found.start() for start, end in gaps
+                    for found in separators.finditer(text, start, end)]
             if cuts:
                 break
     pieces: list[str] = []
@@ -81,7 +98,8 @@ def wrap(line: str, limit: int = LINE_LIMIT) -> list[str]:
     indent = line[: len(line) - len(line.lstrip())]
     best: tuple[int, int] | None = None
     stack: list[int] = []
-    for i, _depth in _scan(line):
+    for match in _STRING_OR_BRACKET.finditer(line):
+        i = match.start()
         if line[i] in _OPEN:
             stack.append(i)
         elif line[i] in _CLOSE and stack:

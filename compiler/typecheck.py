@@ -8,12 +8,12 @@ refers to, for the generators. Errors are collected; an expression with an error
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from compiler import types as t
-from compiler.consteval import constant_rule, evaluate
+from compiler.consteval import compile_rule, constant_rule, evaluate
 from compiler.model import ActionInfo, FieldInfo, GameModel, RecordInfo
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -292,7 +292,7 @@ class Checker:
         rules = []
         for rule in record.requires:
             if constant_rule(rule.cond, set(data), self.model):
-                rules.append(rule)
+                rules.append((rule, self.card_rule(rule.cond, data)))
             else:
                 self.error("E0207", rule.cond.span,
                            "a card's require can use only its own fields, options, numbers "
@@ -300,13 +300,23 @@ class Checker:
                            "are compiled, before any game exists")
         for entry in record.entries:
             values = {name: entry.values.get(name, f.default) for name, f in data.items()}
-            for rule in rules:
+            for rule, test in rules:
                 # None: a value of the entry is already reported as wrong
-                if evaluate(rule.cond, values, self.model) is False:
+                if test(values) is False:
                     self.error("E0406", entry.span,
                                f"{record.name} '{entry.name}' can never be played: "
                                f"{rule.message}",
                                hint=f"the rule is at {rule.span}")
+
+    def card_rule(
+        self, cond: n.Expr, data: dict[str, FieldInfo]
+    ) -> Callable[[dict[str, n.Expr | None]], object]:
+        """The rule as a function of a card's values: compiled once, as it runs on every card."""
+        compiled = compile_rule(cond, data, self.model)
+        if compiled is not None:
+            return compiled
+        model = self.model
+        return lambda values: evaluate(cond, values, model)
 
     def deck_rules(self, deck: n.DeckDecl) -> None:
         scope = Scope()

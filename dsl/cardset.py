@@ -17,10 +17,12 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
-from dsl.parser import MAX_INT_DIGITS, parse_effect
+from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 
-_STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:(str|int|bool|null|seq|map)\Z")
+_STR_TAG = "tag:yaml.org,2002:str"
+_STANDARD_TAGS = frozenset(f"tag:yaml.org,2002:{kind}"
+                           for kind in ("str", "int", "bool", "null", "seq", "map"))
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_NAME_LENGTH = 200
 CARD_SET_KEYS = ("type", "set", "cards")
@@ -28,16 +30,38 @@ DECK_KEYS = ("name", "cards")
 
 
 # libyaml's loader when PyYAML was built with it (10x faster on big card sets); composing only.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
+    """The safe loader, remembering which tag each plain scalar resolves to: a card set repeats
+    the same words and numbers thousands of times, and resolving tries several patterns."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.resolved: dict[tuple[object, str, object], str] = {}
+
+    def resolve(self, kind: type, value: str, implicit: object) -> str:
+        if self.yaml_path_resolvers:  # tags by position in the document: not a function of
+            return str(super().resolve(kind, value, implicit))  # the value alone
+        key = (kind, value, implicit)
+        tag = self.resolved.get(key)
+        if tag is None:
+            tag = self.resolved[key] = str(super().resolve(kind, value, implicit))
+        return tag
 
 
 class _Refused(Exception):  # noqa: N818 - internal signal, already reported
     pass
 
 
-def _span(source: SourceFile, node: Node) -> Span:
-    start, end = node.start_mark, node.end_mark
-    if end.line > start.line and end.column == 0:  # a block ends at the start of the next line
+def _span(source: SourceFile, node: Node, last: Node | None = None) -> Span:
+    """Where node is in the file; with `last`, from the start of node to the end of last."""
+    start = node.start_mark
+    ends = last or node
+    end = ends.end_mark
+    if end.line > ends.start_mark.line and end.column == 0:
+        # a block ends at the start of the next line: it ends at the end of its own last line
         end_line, end_column = end.line, len(source.line(end.line)) + 1
     else:
         end_line, end_column = end.line + 1, end.column + 1
@@ -54,6 +78,8 @@ class _Reader:
         # parsed once and its tree shared, so it is also checked and compiled once; the tree's
         # spans point at the first card that has it, each EffectLit's span at its own card.
         self.parsed: dict[str, n.Block] = {}
+        # Distinct texts that differ only in numbers share one Lark parse.
+        self.shapes = EffectShapes()
 
     def fail(self, node: Node | None, message: str, hint: str | None = None) -> _Refused:
         span = _span(self.source, node) if node is not None else Span.point(self.source.name)
@@ -62,7 +88,7 @@ class _Reader:
 
     def compose(self) -> Node | None:
         try:
-            return yaml.compose(self.source.text, Loader=_LOADER)
+            return yaml.compose(self.source.text, Loader=_Loader)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -84,7 +110,7 @@ class _Reader:
             raise self.fail(node, "anchors and aliases are not allowed in card and deck files",
                             hint="write each value out in full")
         self.seen.add(id(node))
-        if not _STANDARD_TAG.match(node.tag):
+        if node.tag not in _STANDARD_TAGS:
             raise self.fail(node, f"the YAML tag '{node.tag}' is not allowed here",
                             hint="card and deck files hold plain text, numbers, lists and maps")
 
@@ -95,7 +121,7 @@ class _Reader:
         keys: set[str] = set()
         for key, value in node.value:
             self.check(key)
-            if not isinstance(key, ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+            if not isinstance(key, ScalarNode) or key.tag != _STR_TAG:
                 raise self.fail(key, f"the keys of {what} must be words")
             if key.value in keys:
                 raise self.fail(key, f"'{key.value}' is given twice in {what}")
@@ -104,7 +130,7 @@ class _Reader:
 
     def text(self, node: Node, what: str) -> str:
         self.check(node)
-        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+        if not isinstance(node, ScalarNode) or node.tag != _STR_TAG:
             raise self.fail(node, f"{what} must be text")
         return str(node.value)
 
@@ -135,14 +161,15 @@ class _Reader:
 
     def effect(self, node: Node) -> n.Expr:
         self.check(node)
-        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:str":
+        if not isinstance(node, ScalarNode) or node.tag != _STR_TAG:
             raise self.fail(node, "an effect must be rule text",
                             hint="write it as a block: 'effect: |' then the statements, indented")
         known = self.parsed.get(node.value)
         if known is not None:
             return n.EffectLit(known, span=_span(self.source, node))
         errors = len(self.diagnostics.items)
-        parsed = parse_effect(node.value, self.source, self.shift(node), self.diagnostics)
+        parsed = parse_effect(node.value, self.source, self.shift(node), self.diagnostics,
+                              self.shapes)
         if parsed is None:
             raise _Refused()
         if len(self.diagnostics.items) == errors:
@@ -197,7 +224,11 @@ def load_card_set(
         return None
     entries: list[n.Entry] = []
     effects = effect_fields.get(type_name, set())
-    for card in cards_node.value:
+    cards = cards_node.value
+    for index, card in enumerate(cards):
+        # Each card's YAML nodes are let go once it is read, so the composed file (several
+        # times the size of its text) and the cards' AST never both fill memory.
+        cards[index] = None
         try:
             entries.append(_card(reader, card, effects))
         except _Refused:
@@ -221,7 +252,7 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
         elif key == "description":
             description = reader.text(value, "a card's description")
         else:
-            field_span = _span(reader.source, key_node).to(_span(reader.source, value))
+            field_span = _span(reader.source, key_node, value)
             expr = reader.effect(value) if key in effects else reader.value(value)
             values.append(n.FieldValue(key, expr, span=field_span))
     if name is None:

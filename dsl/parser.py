@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -145,14 +146,24 @@ def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
 
 
 def parse_effect(
-    text: str, source: SourceFile, shift: tuple[int, int], diagnostics: Diagnostics
+    text: str,
+    source: SourceFile,
+    shift: tuple[int, int],
+    diagnostics: Diagnostics,
+    shapes: EffectShapes | None = None,
 ) -> n.Block | None:
     """Parse the statements of an effect held in a data file (a card set). Positions in `text`
-    plus `shift` (lines, columns) are positions in `source`, the data file."""
+    plus `shift` (lines, columns) are positions in `source`, the data file. With `shapes`, texts
+    that differ only in their numbers share one Lark parse (the result is the same)."""
     if not text.strip():
         return n.Block((), span=Span.point(source.name, 1 + shift[0], 1 + shift[1]))
     local = Diagnostics()
-    block = _build(SourceFile(source.name, text), "effect_body", shift, local)
+    own = SourceFile(source.name, text)
+    tree = shapes.tree(text) if shapes is not None else None
+    if tree is not None:
+        block = _to_ast(tree, own, shift, local)
+    else:
+        block = _build(own, "effect_body", shift, local)
     dl, dc = shift
     for d in local.items:
         s = d.span
@@ -160,6 +171,88 @@ def parse_effect(
                                                       s.end_line + dl, s.end_column + dc)))
     assert block is None or isinstance(block, n.Block)
     return block
+
+
+# A whole number standing alone (not part of a name), or a string or comment, whose numbers are
+# left alone: only the first alternative is a number to take out of an effect's shape.
+_NUMBER_STRING_OR_COMMENT = re.compile(
+    r'(?<![A-Za-z0-9_])([0-9]+)(?![A-Za-z0-9_])|"(?:[^"\\\n]|\\.)*"|#[^\n]*'
+)
+
+
+class EffectShapes:
+    """Lark parse trees of effect texts by shape: the text with every number written as a
+    same-length run of 1s. Card texts mostly differ only in numbers ("damage(t, 3)", "damage(t,
+    7)"), and parsing is most of the cost of reading a big card set.
+
+    The parser's choices depend only on token types, and a standalone run of digits is an INT
+    token whatever its digits, so a text's tree is its shape's tree with the INT tokens' values
+    changed: same rules, same positions (the runs keep their length). A shape is used only when
+    every run taken out is indeed an INT token of its tree; otherwise (a number in an annotation,
+    a syntax error, runaway nesting) the text is parsed as itself, so its diagnostics are
+    exactly those of a direct parse."""
+
+    def __init__(self) -> None:
+        self.trees: dict[str, Tree[Token] | None] = {}
+
+    def tree(self, text: str) -> Tree[Token] | None:
+        """The Lark tree of text, from its shape's; None when text must be parsed directly."""
+        numbers: dict[int, str] = {}
+        for match in _NUMBER_STRING_OR_COMMENT.finditer(text):
+            digits = match.group(1)
+            if digits is not None:
+                if len(digits) > MAX_INT_DIGITS:
+                    return None  # "too large" is reported by the direct parse
+                numbers[match.start(1)] = digits
+        if not numbers:
+            return None  # nothing to share: the text is its own shape
+        shape = _shape_of(text, numbers)
+        if shape not in self.trees:
+            self.trees[shape] = _shape_tree(shape, numbers.keys())
+        tree = self.trees[shape]
+        return None if tree is None else _with_numbers(tree, numbers)
+
+
+def _shape_of(text: str, numbers: dict[int, str]) -> str:
+    parts: list[str] = []
+    done = 0
+    for start, digits in numbers.items():
+        parts.append(text[done:start])
+        parts.append("1" * len(digits))
+        done = start + len(digits)
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+def _shape_tree(shape: str, starts: Iterable[int]) -> Tree[Token] | None:
+    """The shape's tree when it parses cleanly and each number is an INT token of it."""
+    if not _nesting_ok(SourceFile("<shape>", shape), Diagnostics()):
+        return None
+    try:
+        tree = _parser().parse(shape, start="effect_body")
+    except UnexpectedInput:
+        return None
+    ints = {t.start_pos for t in tree.scan_values(lambda v: isinstance(v, Token))
+            if t.type == "INT"}
+    return tree if ints.issuperset(starts) else None
+
+
+def _with_numbers(tree: Tree[Token], numbers: dict[int, str]) -> Tree[Token]:
+    """A copy of tree whose INT tokens hold the given digits (by start position); subtrees
+    without numbers are shared, as transforming never changes a tree."""
+    children: list[Any] = []
+    changed = False
+    for child in tree.children:
+        new: Any
+        if isinstance(child, Tree):
+            new = _with_numbers(child, numbers)
+        elif isinstance(child, Token) and child.type == "INT" and child.start_pos in numbers:
+            new = Token.new_borrow_pos("INT", numbers[child.start_pos], child)
+        else:
+            new = child
+        changed = changed or new is not child
+        children.append(new)
+    return Tree(tree.data, children, tree.meta) if changed else tree
 
 
 def _build(
@@ -174,6 +267,12 @@ def _build(
     except UnexpectedInput as error:
         _report_syntax_error(error, source, diagnostics)
         return None
+    return _to_ast(tree, source, shift, diagnostics)
+
+
+def _to_ast(
+    tree: Tree[Token], source: SourceFile, shift: tuple[int, int], diagnostics: Diagnostics
+) -> n.Node | None:
     try:
         node = _ToAst(source, shift).transform(tree)
     except VisitError as error:
