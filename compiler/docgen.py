@@ -13,11 +13,10 @@ compiler/templates: rulebook text is data, never template source.
 
 from __future__ import annotations
 
-import functools
 import html
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -597,6 +596,8 @@ def html_inline(text: str) -> Markup:
     """A one-line Markdown fragment as written by this module and compiler.english (escaped
     text, `*em*`, `**strong**`, code spans, `[links](#anchors)`) as HTML. Every character of
     text is escaped; only the markers become tags."""
+    if type(text) is str and _INLINE.search(text) is None:
+        return Markup(str(escape(text)))  # most gallery cells: no markers, nothing to parse
     frames: list[tuple[str, list[str]]] = [("", [])]
     position = 0
     for match in _INLINE.finditer(text):
@@ -665,20 +666,6 @@ def html_bullets(lines: list[str]) -> Markup:
         depth = level
     out.append("</li></ul>" * (depth + 1))
     return Markup("".join(out))
-
-
-def _remembering(inline: Callable[[str], Markup]) -> Callable[[str], Markup]:
-    """inline, remembering its recent results for plain texts: a card gallery repeats the same
-    cells (numbers, colours, keywords) thousands of times. Few are kept, and only while one
-    environment lives, as most names and texts are written once."""
-    recent = functools.lru_cache(maxsize=4096)(inline)
-
-    def remembered(text: str) -> Markup:
-        if type(text) is str:  # not Markup, which equals a str but is not escaped again
-            return recent(text)
-        return inline(text)
-
-    return remembered
 
 
 def environment(html_output: bool = False) -> jinja2.Environment:

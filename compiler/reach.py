@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from compiler.model import GameModel
+from compiler.model import GameModel, RecordInfo
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import Span
@@ -61,17 +61,26 @@ def card_effects(model: GameModel) -> dict[str, Effects]:
     """What running a card type's effect field can do, over all of its cards."""
     result: dict[str, Effects] = {}
     for record in model.records.values():
-        for name, info in record.fields.items():
-            values = [info.default, *(entry.values.get(name) for entry in record.entries)]
-            bodies = list({id(v.body): v.body for v in values if isinstance(v, n.EffectLit)}
-                          .values())
-            if not bodies:
-                continue
+        for name, bodies in effect_bodies(record).items():
             total = Effects()
             for body in bodies:
                 total.absorb(direct_effects(model, body))
             result[effect_key(record.name, name)] = total
     return result
+
+
+def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
+    """Each field's distinct effect texts, the default's first, then the cards' in order. One
+    pass over the cards' values, not one per field: a card type has tens of fields."""
+    found: dict[str, dict[int, n.Block]] = {name: {} for name in record.fields}
+    for name, info in record.fields.items():
+        if isinstance(info.default, n.EffectLit):
+            found[name][id(info.default.body)] = info.default.body
+    for entry in record.entries:
+        for name, value in entry.values.items():
+            if isinstance(value, n.EffectLit) and name in found:
+                found[name].setdefault(id(value.body), value.body)
+    return {name: list(bodies.values()) for name, bodies in found.items() if bodies}
 
 
 def every_node(model: GameModel) -> list[n.Node]:

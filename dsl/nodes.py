@@ -571,15 +571,24 @@ class Module(Node):
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# Fields declared with these types never hold a node, so they are not looked into: most nodes
+# of a card set are literals and names, whose fields are all such.
+_NODELESS_TYPES = frozenset({
+    "str", "int", "bool", "str | None", "int | None", "Span", "Span | None", "tuple[str, ...]",
+    "tuple[tuple[str, str], ...]", "tuple[tuple[str, Span], ...]",
+    "tuple[tuple[str, Span], ...] | None",
+})
 
 
 def children(node: Node) -> list[Node]:
     """The direct child nodes of any AST node, in source order."""
     names = _CHILD_FIELDS.get(type(node))
     if names is None:
-        names = tuple(name for name in node.__dataclass_fields__
-                      if name not in ("span", "annotations"))
+        names = tuple(f.name for f in node.__dataclass_fields__.values()
+                      if f.name not in ("span", "annotations") and f.type not in _NODELESS_TYPES)
         _CHILD_FIELDS[type(node)] = names
+    if not names:
+        return []
     found: list[Node] = []
     for name in names:
         value = getattr(node, name)
