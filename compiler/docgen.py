@@ -82,6 +82,9 @@ class DocBuilder:
                 self.card_anchors[(record.name, entry.name)] = found
         # The words of each effect text, by its tree: cards that share a text share its tree.
         self.effect_texts: dict[int, list[str]] = {}
+        self.effect_fields: dict[str, list[tuple[str, FieldInfo]]] = {}
+        # The keywords an effect text names, by its tree, as (keyword, file, line).
+        self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:
@@ -190,14 +193,25 @@ class DocBuilder:
                     places.append((f"{md(words(field_name))} of card "
                                    f"{self.card_link(record.name, entry.name)}", [effect.body]))
         result: list[Outcome] = []
+        known: dict[tuple[int, ...], list[tuple[list[str], str, int]]] = {}
         for where, blocks in places:
-            for stmt, conds in self.exits(blocks):
-                if isinstance(stmt, n.Goto):
-                    continue
-                text = self.english.stmt(stmt, 0)[0].removeprefix("- ")
-                result.append(Outcome(where, [self.english.expr(c) for c in conds], text,
-                                      stmt.span.line))
+            # cards that share an effect text share its tree: it is put in words once
+            key = tuple(id(block) for block in blocks)
+            if key not in known:
+                known[key] = self.endings(blocks)
+            for conditions, text, line in known[key]:
+                result.append(Outcome(where, list(conditions), text, line))
         return result
+
+    def endings(self, blocks: list[n.Block | None]) -> list[tuple[list[str], str, int]]:
+        """(conditions, result, line) of each way the blocks end the game, in words."""
+        found = []
+        for stmt, conds in self.exits(blocks):
+            if isinstance(stmt, n.Goto):
+                continue
+            text = self.english.stmt(stmt, 0)[0].removeprefix("- ")
+            found.append(([self.english.expr(c) for c in conds], text, stmt.span.line))
+        return found
 
     # ---- tables
     def field_rows(self, fields: dict[str, FieldInfo]) -> list[dict[str, str]]:
@@ -248,9 +262,12 @@ class DocBuilder:
     def effects(self, record: RecordInfo, entry: EntryInfo) -> list[tuple[str, n.EffectLit]]:
         """The effects a card runs, field by field: its own, or the card type's default."""
         found = []
-        for name, info in record.data_fields().items():
-            if not isinstance(info.type, t.EffectT):
-                continue
+        fields = self.effect_fields.get(record.name)
+        if fields is None:
+            fields = self.effect_fields[record.name] = [
+                (name, info) for name, info in record.data_fields().items()
+                if isinstance(info.type, t.EffectT)]
+        for name, info in fields:
             value = entry.values.get(name, info.default)
             if isinstance(value, n.EffectLit) and value.body.statements:
                 found.append((name, value))
@@ -373,18 +390,27 @@ class DocBuilder:
                                            [value]))
         return places
 
+    def keywords_in(self, root: n.Node, known: dict[str, list[str]]) -> list[tuple[str, str, int]]:
+        """(keyword, file, line) of each keyword named under root, in order; an effect text
+        that cards share (its EffectLits differ, its tree is one) is walked once."""
+        top = root.body if isinstance(root, n.EffectLit) else root  # an EffectLit is no name
+        found = self.keywords_named.get(id(top))
+        if found is None:
+            symbols = self.model.symbols
+            found = [(node.id, node.span.file, node.span.line) for node in n.walk(top)
+                     if isinstance(node, n.Name) and node.id in known
+                     and symbols.get(id(node), ("",))[:2] == ("enum_member", "keyword")]
+            self.keywords_named[id(top)] = found
+        return found
+
     def keywords(self) -> list[dict[str, Any]]:
         m = self.model
         uses: dict[str, list[str]] = {name: [] for name in m.keywords}
         for label, nodes in self.rule_places():
             lines: dict[str, dict[str, list[int]]] = {}
             for root in nodes:
-                for node in n.walk(root):
-                    symbol = m.symbols.get(id(node), ("",))
-                    if (isinstance(node, n.Name) and symbol[:2] == ("enum_member", "keyword")
-                            and node.id in uses):
-                        lines.setdefault(node.id, {}).setdefault(node.span.file, []).append(
-                            node.span.line)
+                for keyword, file, line in self.keywords_in(root, uses):
+                    lines.setdefault(keyword, {}).setdefault(file, []).append(line)
             for keyword, files in lines.items():
                 where = "; ".join(self.where(f, found) for f, found in files.items())
                 uses[keyword].append(f"{label} ({where})")
