@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -691,6 +691,40 @@ def html_bullets(lines: list[str]) -> Markup:
     return Markup("".join(out))
 
 
+def _html_cells() -> Callable[[list[str]], Markup]:
+    """A gallery row's cells, each one `inline`: one call per row, not a template loop per
+    cell (a 10,000-card gallery has hundreds of thousands of cells). Short plain cells
+    (numbers, colours, keywords) repeat from card to card: a few thousand are remembered."""
+    known: dict[str, str] = {}
+
+    def cell(text: str) -> str:
+        html = known.get(text) if type(text) is str else None
+        if html is None:
+            html = f"<td>{html_inline(text)}</td>"
+            if type(text) is str and len(text) <= 40 and len(known) < 4096:
+                known[text] = html
+        return html
+
+    def cells(texts: list[str]) -> Markup:
+        return Markup("".join([cell(text) for text in texts]))
+
+    return cells
+
+
+def _bullets_once_per_list() -> Callable[[list[str]], Markup]:
+    """html_bullets, done once per list: the cards that share an effect text share the list of
+    its lines (DocBuilder.effect_lines), which the context never changes."""
+    done: dict[int, tuple[list[str], Markup]] = {}
+
+    def bullets(lines: list[str]) -> Markup:
+        known = done.get(id(lines))
+        if known is None or known[0] is not lines:
+            known = done[id(lines)] = (lines, html_bullets(lines))
+        return known[1]
+
+    return bullets
+
+
 def environment(html_output: bool = False) -> jinja2.Environment:
     """Templates come only from compiler/templates; rulebook text is only ever data."""
     env = jinja2.Environment(
@@ -705,6 +739,8 @@ def environment(html_output: bool = False) -> jinja2.Environment:
     )
     env.filters["inline"] = html_inline
     env.filters["bullets"] = html_bullets
+    env.filters["cells"] = _html_cells()
+    env.filters["effect_bullets"] = _bullets_once_per_list()
     return env
 
 
