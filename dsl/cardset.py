@@ -10,6 +10,7 @@ rulebook.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 
 import yaml
@@ -60,12 +61,14 @@ def _span(source: SourceFile, node: Node, last: Node | None = None) -> Span:
     start = node.start_mark
     ends = last or node
     end = ends.end_mark
+    line = start.line + 1
     if end.line > ends.start_mark.line and end.column == 0:
         # a block ends at the start of the next line: it ends at the end of its own last line
         end_line, end_column = end.line, len(source.line(end.line)) + 1
     else:
-        end_line, end_column = end.line + 1, end.column + 1
-    return Span(source.name, start.line + 1, start.column + 1, end_line, end_column)
+        # most values are on one line: their span holds one line number object, not two
+        end_line, end_column = (line if end.line == start.line else end.line + 1), end.column + 1
+    return Span(source.name, line, start.column + 1, end_line, end_column)
 
 
 class _Reader:
@@ -156,7 +159,8 @@ class _Reader:
         if kind == "null":
             return n.NoneLit(span=span)
         if not node.style and _IDENTIFIER.match(node.value):
-            return n.DataWord(node.value, span=span)
+            # words (colours, kinds, keywords) repeat on every card: one string for each
+            return n.DataWord(sys.intern(node.value), span=span)
         return n.StrLit(node.value, span=span)
 
     def effect(self, node: Node) -> n.Expr:
