@@ -132,7 +132,9 @@ class Writer:
             self.lines.append("")
             return
         for part in text.split("\n"):
-            self.lines.extend(wrap("    " * self.level + part))
+            # a wrapped line stays one entry: a table of 10,000 values is one string, not
+            # 10,000 (the module is these entries joined by newlines all the same)
+            self.lines.append("\n".join(wrap("    " * self.level + part)))
 
     def source(self, span: Span) -> None:
         self.line(f"# {span.file}:{span.line}")
