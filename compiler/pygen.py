@@ -414,6 +414,14 @@ class PythonGenerator:
     def constant(self, expr: n.Expr | None) -> str:
         if expr is None:
             return "None"
+        # The card tables hold hundreds of thousands of values, mostly numbers and enum
+        # members: written here as _expr writes them, when they are not narrowed.
+        if id(expr) not in self.model.narrowed:
+            if type(expr) is n.IntLit:
+                return str(expr.value)
+            symbol = self.model.symbols.get(id(expr))
+            if type(expr) is n.Name and symbol is not None and symbol[0] == "enum_member":
+                return symbol[-1]
         return self.expr(expr, "None")
 
     # ---- the state class
