@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 from compiler import types as t
 from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.reach import every_node
 from dsl import nodes as n
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -85,6 +86,7 @@ class DocBuilder:
         self.effect_fields: dict[str, list[tuple[str, FieldInfo]]] = {}
         # The keywords an effect text names, by its tree, as (keyword, file, line).
         self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
+        self.members_written: dict[tuple[bool, str], str] = {}
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:
@@ -288,7 +290,13 @@ class DocBuilder:
             return md(e.value) or "—"
         symbol = self.model.symbols.get(id(e), ("",))
         if isinstance(e, n.Name) and symbol[0] == "enum_member":
-            return self.keyword_link(e.id) if symbol[1] == "keyword" else md(words(e.id))
+            # thousands of cards name the same few members: each is written once
+            key = (symbol[1] == "keyword", e.id)
+            written = self.members_written.get(key)
+            if written is None:
+                written = self.members_written[key] = (
+                    self.keyword_link(e.id) if key[0] else md(words(e.id)))
+            return written
         return self.english.expr(e)
 
     def gallery(self, record: RecordInfo) -> dict[str, Any]:
@@ -453,10 +461,9 @@ class DocBuilder:
     def coverage(self) -> list[dict[str, str]]:
         m = self.model
         lines: dict[str, list[int]] = {}
-        for module in m.modules:
-            for node in n.walk(module):
-                for annotation in getattr(node, "annotations", ()):
-                    lines.setdefault(annotation.rule, []).append(node.span.line)
+        for node in every_node(m):  # an effect text cards share is looked at once
+            for annotation in getattr(node, "annotations", ()):
+                lines.setdefault(annotation.rule, []).append(node.span.line)
         rows = []
         for seed in m.seeds:
             for rule in seed.rules:
