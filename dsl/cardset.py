@@ -22,8 +22,9 @@ from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_STANDARD_TAGS = frozenset(f"tag:yaml.org,2002:{kind}"
-                           for kind in ("str", "int", "bool", "null", "seq", "map"))
+_KINDS = {f"tag:yaml.org,2002:{kind}": kind
+          for kind in ("str", "int", "bool", "null", "seq", "map")}
+_STANDARD_TAGS = frozenset(_KINDS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_NAME_LENGTH = 200
 CARD_SET_KEYS = ("type", "set", "cards")
@@ -122,10 +123,12 @@ class _Reader:
         if not isinstance(node, MappingNode):
             raise self.fail(node, f"{what} must be a mapping of keys to values")
         keys: set[str] = set()
+        seen = self.seen
         for key, value in node.value:
-            self.check(key)
-            if not isinstance(key, ScalarNode) or key.tag != _STR_TAG:
+            if id(key) in seen or key.tag != _STR_TAG or not isinstance(key, ScalarNode):
+                self.check(key)
                 raise self.fail(key, f"the keys of {what} must be words")
+            seen.add(id(key))  # what check() does for a key that passes it
             if key.value in keys:
                 raise self.fail(key, f"'{key.value}' is given twice in {what}")
             keys.add(key.value)
@@ -139,7 +142,9 @@ class _Reader:
 
     def value(self, node: Node) -> n.Expr:
         """A field's value as an expression node."""
-        self.check(node)
+        if id(node) in self.seen or node.tag not in _STANDARD_TAGS:
+            self.check(node)  # raises
+        self.seen.add(id(node))  # what check() does for a node that passes it
         span = _span(self.source, node)
         if isinstance(node, SequenceNode):
             return n.ListLit(tuple(self.value(item) for item in node.value), span=span)
@@ -147,7 +152,7 @@ class _Reader:
             raise self.fail(node, "a field's value cannot be a mapping",
                             hint="give a number, a word, a text or a list")
         assert isinstance(node, ScalarNode)
-        kind = node.tag.rsplit(":", 1)[-1]
+        kind = _KINDS[node.tag]
         if kind == "int":
             digits = node.value.lstrip("+-")
             if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
