@@ -50,9 +50,11 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     model = compilation.model
     assert model is not None and compilation.ok
     with collector_paused():
+        # The module first: the memory its writing used is then reused by the docs'.
+        module = generate_python(model)
         markdown, html = generate_all_docs(model)
         files = {
-            out / f"{model.name}.py": generate_python(model),
+            out / f"{model.name}.py": module,
             out / "docs" / f"{model.name}.md": markdown,
             out / "docs" / f"{model.name}.html": html,
         }

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 from compiler import types as t
 from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.reach import every_node
 from dsl import nodes as n
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -82,6 +83,10 @@ class DocBuilder:
                 self.card_anchors[(record.name, entry.name)] = found
         # The words of each effect text, by its tree: cards that share a text share its tree.
         self.effect_texts: dict[int, list[str]] = {}
+        self.effect_fields: dict[str, list[tuple[str, FieldInfo]]] = {}
+        # The keywords an effect text names, by its tree, as (keyword, file, line).
+        self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
+        self.members_written: dict[tuple[bool, str], str] = {}
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:
@@ -190,14 +195,25 @@ class DocBuilder:
                     places.append((f"{md(words(field_name))} of card "
                                    f"{self.card_link(record.name, entry.name)}", [effect.body]))
         result: list[Outcome] = []
+        known: dict[tuple[int, ...], list[tuple[list[str], str, int]]] = {}
         for where, blocks in places:
-            for stmt, conds in self.exits(blocks):
-                if isinstance(stmt, n.Goto):
-                    continue
-                text = self.english.stmt(stmt, 0)[0].removeprefix("- ")
-                result.append(Outcome(where, [self.english.expr(c) for c in conds], text,
-                                      stmt.span.line))
+            # cards that share an effect text share its tree: it is put in words once
+            key = tuple(id(block) for block in blocks)
+            if key not in known:
+                known[key] = self.endings(blocks)
+            for conditions, text, line in known[key]:
+                result.append(Outcome(where, list(conditions), text, line))
         return result
+
+    def endings(self, blocks: list[n.Block | None]) -> list[tuple[list[str], str, int]]:
+        """(conditions, result, line) of each way the blocks end the game, in words."""
+        found = []
+        for stmt, conds in self.exits(blocks):
+            if isinstance(stmt, n.Goto):
+                continue
+            text = self.english.stmt(stmt, 0)[0].removeprefix("- ")
+            found.append(([self.english.expr(c) for c in conds], text, stmt.span.line))
+        return found
 
     # ---- tables
     def field_rows(self, fields: dict[str, FieldInfo]) -> list[dict[str, str]]:
@@ -248,9 +264,12 @@ class DocBuilder:
     def effects(self, record: RecordInfo, entry: EntryInfo) -> list[tuple[str, n.EffectLit]]:
         """The effects a card runs, field by field: its own, or the card type's default."""
         found = []
-        for name, info in record.data_fields().items():
-            if not isinstance(info.type, t.EffectT):
-                continue
+        fields = self.effect_fields.get(record.name)
+        if fields is None:
+            fields = self.effect_fields[record.name] = [
+                (name, info) for name, info in record.data_fields().items()
+                if isinstance(info.type, t.EffectT)]
+        for name, info in fields:
             value = entry.values.get(name, info.default)
             if isinstance(value, n.EffectLit) and value.body.statements:
                 found.append((name, value))
@@ -271,7 +290,13 @@ class DocBuilder:
             return md(e.value) or "—"
         symbol = self.model.symbols.get(id(e), ("",))
         if isinstance(e, n.Name) and symbol[0] == "enum_member":
-            return self.keyword_link(e.id) if symbol[1] == "keyword" else md(words(e.id))
+            # thousands of cards name the same few members: each is written once
+            key = (symbol[1] == "keyword", e.id)
+            written = self.members_written.get(key)
+            if written is None:
+                written = self.members_written[key] = (
+                    self.keyword_link(e.id) if key[0] else md(words(e.id)))
+            return written
         return self.english.expr(e)
 
     def gallery(self, record: RecordInfo) -> dict[str, Any]:
@@ -373,18 +398,27 @@ class DocBuilder:
                                            [value]))
         return places
 
+    def keywords_in(self, root: n.Node, known: dict[str, list[str]]) -> list[tuple[str, str, int]]:
+        """(keyword, file, line) of each keyword named under root, in order; an effect text
+        that cards share (its EffectLits differ, its tree is one) is walked once."""
+        top = root.body if isinstance(root, n.EffectLit) else root  # an EffectLit is no name
+        found = self.keywords_named.get(id(top))
+        if found is None:
+            symbols = self.model.symbols
+            found = [(node.id, node.span.file, node.span.line) for node in n.walk(top)
+                     if isinstance(node, n.Name) and node.id in known
+                     and symbols.get(id(node), ("",))[:2] == ("enum_member", "keyword")]
+            self.keywords_named[id(top)] = found
+        return found
+
     def keywords(self) -> list[dict[str, Any]]:
         m = self.model
         uses: dict[str, list[str]] = {name: [] for name in m.keywords}
         for label, nodes in self.rule_places():
             lines: dict[str, dict[str, list[int]]] = {}
             for root in nodes:
-                for node in n.walk(root):
-                    symbol = m.symbols.get(id(node), ("",))
-                    if (isinstance(node, n.Name) and symbol[:2] == ("enum_member", "keyword")
-                            and node.id in uses):
-                        lines.setdefault(node.id, {}).setdefault(node.span.file, []).append(
-                            node.span.line)
+                for keyword, file, line in self.keywords_in(root, uses):
+                    lines.setdefault(keyword, {}).setdefault(file, []).append(line)
             for keyword, files in lines.items():
                 where = "; ".join(self.where(f, found) for f, found in files.items())
                 uses[keyword].append(f"{label} ({where})")
@@ -427,10 +461,9 @@ class DocBuilder:
     def coverage(self) -> list[dict[str, str]]:
         m = self.model
         lines: dict[str, list[int]] = {}
-        for module in m.modules:
-            for node in n.walk(module):
-                for annotation in getattr(node, "annotations", ()):
-                    lines.setdefault(annotation.rule, []).append(node.span.line)
+        for node in every_node(m):  # an effect text cards share is looked at once
+            for annotation in getattr(node, "annotations", ()):
+                lines.setdefault(annotation.rule, []).append(node.span.line)
         rows = []
         for seed in m.seeds:
             for rule in seed.rules:
@@ -668,6 +701,40 @@ def html_bullets(lines: list[str]) -> Markup:
     return Markup("".join(out))
 
 
+def _html_cells() -> Callable[[list[str]], Markup]:
+    """A gallery row's cells, each one `inline`: one call per row, not a template loop per
+    cell (a 10,000-card gallery has hundreds of thousands of cells). Short plain cells
+    (numbers, colours, keywords) repeat from card to card: a few thousand are remembered."""
+    known: dict[str, str] = {}
+
+    def cell(text: str) -> str:
+        html = known.get(text) if type(text) is str else None
+        if html is None:
+            html = f"<td>{html_inline(text)}</td>"
+            if type(text) is str and len(text) <= 40 and len(known) < 4096:
+                known[text] = html
+        return html
+
+    def cells(texts: list[str]) -> Markup:
+        return Markup("".join([cell(text) for text in texts]))
+
+    return cells
+
+
+def _bullets_once_per_list() -> Callable[[list[str]], Markup]:
+    """html_bullets, done once per list: the cards that share an effect text share the list of
+    its lines (DocBuilder.effect_lines), which the context never changes."""
+    done: dict[int, tuple[list[str], Markup]] = {}
+
+    def bullets(lines: list[str]) -> Markup:
+        known = done.get(id(lines))
+        if known is None or known[0] is not lines:
+            known = done[id(lines)] = (lines, html_bullets(lines))
+        return known[1]
+
+    return bullets
+
+
 def environment(html_output: bool = False) -> jinja2.Environment:
     """Templates come only from compiler/templates; rulebook text is only ever data."""
     env = jinja2.Environment(
@@ -682,6 +749,8 @@ def environment(html_output: bool = False) -> jinja2.Environment:
     )
     env.filters["inline"] = html_inline
     env.filters["bullets"] = html_bullets
+    env.filters["cells"] = _html_cells()
+    env.filters["effect_bullets"] = _bullets_once_per_list()
     return env
 
 

@@ -132,7 +132,9 @@ class Writer:
             self.lines.append("")
             return
         for part in text.split("\n"):
-            self.lines.extend(wrap("    " * self.level + part))
+            # a wrapped line stays one entry: a table of 10,000 values is one string, not
+            # 10,000 (the module is these entries joined by newlines all the same)
+            self.lines.append("\n".join(wrap("    " * self.level + part)))
 
     def source(self, span: Span) -> None:
         self.line(f"# {span.file}:{span.line}")
@@ -458,6 +460,14 @@ class PythonGenerator:
     def constant(self, expr: n.Expr | None) -> str:
         if expr is None:
             return "None"
+        # The card tables hold hundreds of thousands of values, mostly numbers and enum
+        # members: written here as _expr writes them, when they are not narrowed.
+        if id(expr) not in self.model.narrowed:
+            if type(expr) is n.IntLit:
+                return str(expr.value)
+            symbol = self.model.symbols.get(id(expr))
+            if type(expr) is n.Name and symbol is not None and symbol[0] == "enum_member":
+                return symbol[-1]
         return self.expr(expr, "None")
 
     # ---- the state class

@@ -336,11 +336,11 @@ class Resolver:
                 hint=did_you_mean(d.type_name, self.model.records),
             )
             return
+        fields = record.data_fields()
         for entry in d.entries:
             if not self.declare(f"entry:{record.name}", entry.name, entry.span, "entry"):
                 continue
             values: dict[str, n.Expr] = {}
-            fields = record.data_fields()
             for fv in entry.values:
                 if fv.name not in fields:
                     per_card = fv.name in record.fields

@@ -123,6 +123,9 @@ class Checker:
         self.calls: dict[str, set[str]] = {}  # callable → callables its body calls
         self.texts: dict[str, str] = {}  # an action text's shape → the action that has it
         self.checked_effects: set[int] = set()
+        # Enum members by name: (symbol, type), or None when no enum has it. Thousands of card
+        # values name the same members; they share one symbol and one type object.
+        self.members: dict[str, tuple[tuple[str, str, str], t.EnumT] | None] = {}
         self.spans: dict[str, Span] = {}  # where each effect node of the call graph is declared
         self.current: str | None = None
 
@@ -901,6 +904,14 @@ class Checker:
             self.model.narrowed.add(id(e))
         return narrowed
 
+    def enum_member(self, name: str) -> tuple[tuple[str, str, str], t.EnumT] | None:
+        """The symbol and type of the member `name` of the first enum that has one."""
+        if name not in self.members:
+            self.members[name] = next(
+                ((("enum_member", enum.name, str(enum.members.index(name))), t.EnumT(enum.name))
+                 for enum in self.model.enums.values() if name in enum.members), None)
+        return self.members[name]
+
     def name(self, e: n.Name, scope: Scope, ctx: Context) -> t.Type:
         m = self.model
         symbols = m.symbols
@@ -941,10 +952,10 @@ class Checker:
             if e.id in board.nodes:
                 symbols[id(e)] = ("node", board.name, str(board.nodes.index(e.id)))
                 return t.NodeT(board.name)
-        for enum in m.enums.values():
-            if e.id in enum.members:
-                symbols[id(e)] = ("enum_member", enum.name, str(enum.members.index(e.id)))
-                return t.EnumT(enum.name)
+        member = self.enum_member(e.id)
+        if member is not None:
+            symbols[id(e)] = member[0]
+            return member[1]
         domain: t.Type | None = None
         if e.id in m.enums:
             domain = t.EnumT(e.id)

@@ -10,6 +10,7 @@ rulebook.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 
 import yaml
@@ -21,8 +22,9 @@ from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_STANDARD_TAGS = frozenset(f"tag:yaml.org,2002:{kind}"
-                           for kind in ("str", "int", "bool", "null", "seq", "map"))
+_KINDS = {f"tag:yaml.org,2002:{kind}": kind
+          for kind in ("str", "int", "bool", "null", "seq", "map")}
+_STANDARD_TAGS = frozenset(_KINDS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_NAME_LENGTH = 200
 CARD_SET_KEYS = ("type", "set", "cards")
@@ -60,12 +62,14 @@ def _span(source: SourceFile, node: Node, last: Node | None = None) -> Span:
     start = node.start_mark
     ends = last or node
     end = ends.end_mark
+    line = start.line + 1
     if end.line > ends.start_mark.line and end.column == 0:
         # a block ends at the start of the next line: it ends at the end of its own last line
         end_line, end_column = end.line, len(source.line(end.line)) + 1
     else:
-        end_line, end_column = end.line + 1, end.column + 1
-    return Span(source.name, start.line + 1, start.column + 1, end_line, end_column)
+        # most values are on one line: their span holds one line number object, not two
+        end_line, end_column = (line if end.line == start.line else end.line + 1), end.column + 1
+    return Span(source.name, line, start.column + 1, end_line, end_column)
 
 
 class _Reader:
@@ -119,10 +123,12 @@ class _Reader:
         if not isinstance(node, MappingNode):
             raise self.fail(node, f"{what} must be a mapping of keys to values")
         keys: set[str] = set()
+        seen = self.seen
         for key, value in node.value:
-            self.check(key)
-            if not isinstance(key, ScalarNode) or key.tag != _STR_TAG:
+            if id(key) in seen or key.tag != _STR_TAG or not isinstance(key, ScalarNode):
+                self.check(key)
                 raise self.fail(key, f"the keys of {what} must be words")
+            seen.add(id(key))  # what check() does for a key that passes it
             if key.value in keys:
                 raise self.fail(key, f"'{key.value}' is given twice in {what}")
             keys.add(key.value)
@@ -136,7 +142,9 @@ class _Reader:
 
     def value(self, node: Node) -> n.Expr:
         """A field's value as an expression node."""
-        self.check(node)
+        if id(node) in self.seen or node.tag not in _STANDARD_TAGS:
+            self.check(node)  # raises
+        self.seen.add(id(node))  # what check() does for a node that passes it
         span = _span(self.source, node)
         if isinstance(node, SequenceNode):
             return n.ListLit(tuple(self.value(item) for item in node.value), span=span)
@@ -144,7 +152,7 @@ class _Reader:
             raise self.fail(node, "a field's value cannot be a mapping",
                             hint="give a number, a word, a text or a list")
         assert isinstance(node, ScalarNode)
-        kind = node.tag.rsplit(":", 1)[-1]
+        kind = _KINDS[node.tag]
         if kind == "int":
             digits = node.value.lstrip("+-")
             if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
@@ -156,7 +164,8 @@ class _Reader:
         if kind == "null":
             return n.NoneLit(span=span)
         if not node.style and _IDENTIFIER.match(node.value):
-            return n.DataWord(node.value, span=span)
+            # words (colours, kinds, keywords) repeat on every card: one string for each
+            return n.DataWord(sys.intern(node.value), span=span)
         return n.StrLit(node.value, span=span)
 
     def effect(self, node: Node) -> n.Expr:

@@ -157,6 +157,10 @@ def parse_effect(
     that differ only in their numbers share one Lark parse (the result is the same)."""
     if not text.strip():
         return n.Block((), span=Span.point(source.name, 1 + shift[0], 1 + shift[1]))
+    if shapes is not None:
+        moved = shapes.block(text, source.name, shift)
+        if moved is not None:
+            return moved  # a text that parses cleanly: no diagnostics
     local = Diagnostics()
     own = SourceFile(source.name, text)
     tree = shapes.tree(text) if shapes is not None else None
@@ -194,23 +198,121 @@ class EffectShapes:
 
     def __init__(self) -> None:
         self.trees: dict[str, Tree[Token] | None] = {}
+        self.templates: dict[tuple[str, str], _Template | None] = {}
 
     def tree(self, text: str) -> Tree[Token] | None:
         """The Lark tree of text, from its shape's; None when text must be parsed directly."""
+        found = self.shape(text)
+        if found is None:
+            return None
+        shape, numbers = found
+        tree = self.shape_tree(shape, numbers)
+        return None if tree is None else _with_numbers(tree, numbers)
+
+    def block(self, text: str, file: str, shift: tuple[int, int]) -> n.Block | None:
+        """The AST of text, parsed from `file` at `shift`, copied from its shape's AST (built
+        once per shape) with its own numbers and positions: what building it from its tree
+        gives, without Lark's transformer for every text. None when text must be built from
+        its tree or parsed directly."""
+        found = self.shape(text)
+        if found is None:
+            return None
+        shape, numbers = found
+        key = (shape, file)
+        if key not in self.templates:
+            tree = self.shape_tree(shape, numbers)
+            self.templates[key] = None if tree is None else _template(tree, shape, file, numbers)
+        template = self.templates[key]
+        if template is None:
+            return None
+        block, origins = template
+        moved = _Relocation(shift, numbers, origins).node(block)
+        assert isinstance(moved, n.Block)
+        return moved
+
+    def shape(self, text: str) -> tuple[str, dict[int, str]] | None:
+        """text's shape and its numbers by position; None when it has none, or one too large
+        (reported by the direct parse)."""
         numbers: dict[int, str] = {}
         for match in _NUMBER_STRING_OR_COMMENT.finditer(text):
             digits = match.group(1)
             if digits is not None:
                 if len(digits) > MAX_INT_DIGITS:
-                    return None  # "too large" is reported by the direct parse
+                    return None
                 numbers[match.start(1)] = digits
         if not numbers:
             return None  # nothing to share: the text is its own shape
-        shape = _shape_of(text, numbers)
+        return _shape_of(text, numbers), numbers
+
+    def shape_tree(self, shape: str, numbers: dict[int, str]) -> Tree[Token] | None:
         if shape not in self.trees:
             self.trees[shape] = _shape_tree(shape, numbers.keys())
-        tree = self.trees[shape]
-        return None if tree is None else _with_numbers(tree, numbers)
+        return self.trees[shape]
+
+
+# A shape's AST, built at no shift, and where each of its IntLits came from: (the position of
+# its INT token, -1 when negated an odd number of times else 1), by id.
+_Template = tuple[n.Block, dict[int, tuple[int, int]]]
+
+
+def _template(
+    tree: Tree[Token], shape: str, file: str, numbers: dict[int, str]
+) -> _Template | None:
+    """The shape's AST, when it builds cleanly and each number is the INT of an IntLit."""
+    builder = _ToAst(SourceFile(file, shape))
+    try:
+        block = builder.transform(tree)
+    except (VisitError, RecursionError):
+        return None
+    if not isinstance(block, n.Block):
+        return None
+    origins = builder.int_origins
+    literals = [node for node in n.walk(block) if isinstance(node, n.IntLit)]
+    if any(id(node) not in origins for node in literals):
+        return None
+    used = {origins[id(node)][0] for node in literals}
+    if not used.issuperset(numbers):
+        return None
+    return block, {id(node): origins[id(node)] for node in literals}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+class _Relocation:
+    """Copies of a shape's nodes for one text: every span moved by the text's shift, and each
+    IntLit holding the text's number (with its sign) instead of the shape's 1s."""
+
+    def __init__(self, shift: tuple[int, int], numbers: dict[int, str],
+                 origins: dict[int, tuple[int, int]]) -> None:
+        self.line_shift, self.column_shift = shift
+        self.numbers = numbers
+        self.origins = origins
+
+    def node(self, node: n.Node) -> n.Node:
+        if isinstance(node, n.IntLit):
+            start, sign = self.origins[id(node)]
+            digits = self.numbers.get(start)
+            value = node.value if digits is None else sign * int(digits)
+            return n.IntLit(value, span=self.span(node.span))
+        names = _FIELDS.get(type(node))
+        if names is None:
+            names = _FIELDS[type(node)] = tuple(node.__dataclass_fields__)
+        fields: dict[str, Any] = {name: self.value(getattr(node, name)) for name in names}
+        return type(node)(**fields)
+
+    def value(self, value: object) -> object:
+        if isinstance(value, n.Node):
+            return self.node(value)
+        if isinstance(value, Span):
+            return self.span(value)
+        if isinstance(value, tuple):
+            return tuple(self.value(item) for item in value)
+        return value
+
+    def span(self, s: Span) -> Span:
+        dl, dc = self.line_shift, self.column_shift
+        return Span(s.file, s.line + dl, s.column + dc, s.end_line + dl, s.end_column + dc)
 
 
 def _shape_of(text: str, numbers: dict[int, str]) -> str:
@@ -487,6 +589,8 @@ class _ToAst(Transformer[Token, Any]):
         self.docs = self._doc_comments(source)
         # An effect parsed out of a data file: (lines, columns) to add to every position.
         self.line_shift, self.column_shift = shift
+        # Where each IntLit's number is in the text, and its sign (see EffectShapes.block).
+        self.int_origins: dict[int, tuple[int, int]] = {}
 
     @staticmethod
     def _doc_comments(source: SourceFile) -> dict[int, str]:
@@ -964,7 +1068,10 @@ class _ToAst(Transformer[Token, Any]):
 
     def negate(self, meta: Any, c: list[n.Expr]) -> n.Expr:
         if isinstance(c[0], n.IntLit):
-            return n.IntLit(-c[0].value, span=self._span(meta))
+            negated = n.IntLit(-c[0].value, span=self._span(meta))
+            start, sign = self.int_origins.get(id(c[0]), (-1, 1))
+            self.int_origins[id(negated)] = (start, -sign)
+            return negated
         return n.Negate(c[0], span=self._span(meta))
 
     def attribute(self, meta: Any, c: list[Any]) -> n.Attribute:
@@ -1002,7 +1109,9 @@ class _ToAst(Transformer[Token, Any]):
             # in the coordinates of the parsed text: a shifted effect shifts its diagnostics
             raise _TooLarge(Span(self.source.name, meta.line, meta.column, meta.end_line,
                                  meta.end_column))
-        return n.IntLit(int(str(c[0])), span=self._span(meta))
+        literal = n.IntLit(int(str(c[0])), span=self._span(meta))
+        self.int_origins[id(literal)] = (c[0].start_pos or 0, 1)
+        return literal
 
     def str_lit(self, meta: Any, c: list[Token]) -> n.StrLit:
         return n.StrLit(_unescape(c[0]), span=self._span(meta))

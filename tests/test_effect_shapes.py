@@ -1,6 +1,7 @@
 """Parsing effects by shape (dsl.parser.EffectShapes) gives exactly what parsing each text does.
 
-Card texts that differ only in their numbers share one Lark parse. These differential tests
+Card texts that differ only in their numbers share one Lark parse, and one AST built from it
+that each text copies with its own numbers and positions. These differential tests
 parse every effect text of the real card set, and a few hundred varied ones (other numbers,
 numbers in strings, comments and annotations, too-large numbers, broken texts), both ways, and
 compare the ASTs node by node, spans included (nodes compare without their spans), and the
@@ -90,6 +91,7 @@ def test_every_real_effect_text_parses_the_same_by_shape() -> None:
         expected, got = both_ways(text, shapes)
         assert got == expected, text
     assert len(shapes.trees) < len(texts)  # shapes were shared
+    assert any(template is not None for template in shapes.templates.values())  # and copied
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
