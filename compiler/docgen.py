@@ -509,10 +509,10 @@ class DocBuilder:
                 "links": sorted({(board.nodes[min(i, j)], board.nodes[max(i, j)])
                                  for i, row in enumerate(board.neighbours) for j in row}),
                 "fields": self.field_rows(board.fields),
-                "picture": board_picture_name(m, board.name) if board.kind == "hex"
+                "picture": board_picture_name(m.name, board.name) if board.kind == "hex"
                 and board.nodes else "",
                 "variants": [{"game": code(game), "source": code(source), "plain": game,
-                              "picture": f"{game}.{board.name.lower()}.svg"}
+                              "picture": board_picture_name(game, board.name)}
                              for game, source in m.variants] if board.kind == "hex" else [],
             })
         phases = []
@@ -822,8 +822,9 @@ _TERRAIN_COLOURS = {
 _PALETTE = ("#e6c87a", "#9ecae1", "#c7e9c0", "#fdae6b", "#bcbddc", "#d9d9d9", "#fcbba1")
 
 
-def board_picture_name(model: GameModel, board: str) -> str:
-    return f"{model.name}.{board.lower()}.svg"
+def board_picture_name(game: str, board: str) -> str:
+    """The file of a hex board's picture, beside the game's docs (a variant game's too)."""
+    return f"{game}.{board.lower()}.svg"
 
 
 def board_pictures(model: GameModel) -> dict[str, str]:
@@ -832,7 +833,7 @@ def board_pictures(model: GameModel) -> dict[str, str]:
     pictures: dict[str, str] = {}
     for board in model.boards.values():
         if board.kind == "hex" and board.nodes:
-            pictures[board_picture_name(model, board.name)] = hex_svg(model, board.name)
+            pictures[board_picture_name(model.name, board.name)] = hex_svg(model, board.name)
     return pictures
 
 
