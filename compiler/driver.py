@@ -135,17 +135,15 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_rulebook(
-    path: Path, root: Path | None = None, variant: tuple[str, str] | None = None
-) -> Compilation:
+def check_rulebook(path: Path, root: Path | None = None) -> Compilation:
     """Parse and check one `.rules` file; the model is kept only when parsing succeeded.
-    Each further map of a hex board is checked as a variant (variant: its name and map),
-    and the variants' own diagnostics join the rulebook's."""
+    Each further map of a hex board is checked as a variant, and the variants' own
+    diagnostics join the rulebook's."""
     with collector_paused():
-        return _check(path, root, variant)
+        return _check(path, root)
 
 
-def _check(path: Path, root: Path | None, variant: tuple[str, str] | None) -> Compilation:
+def _check(path: Path, root: Path | None) -> Compilation:
     result = Compilation(path)
     name = display_name(path)
     diagnostics = result.diagnostics
@@ -157,20 +155,8 @@ def _check(path: Path, root: Path | None, variant: tuple[str, str] | None) -> Co
         module = parse(source, diagnostics)
         if module is None:
             return result
-        listed = hex_variants(module)
-        if variant is not None:
-            board, _shape = listed[0]
-            module = on_map(module, board, variant[1])
-        model = GameModel(sources=result.sources, modules=[module])
-        load_data_files(model, module, root, diagnostics)
-        resolve(model, diagnostics, root)
-        for _stage, check in CHECKS:
-            check(model, diagnostics)
-        result.model = model
-        if variant is not None:
-            model.name = variant[0]
-        else:
-            check_variants(result, listed, root)
+        check_module(result, module, root)
+        check_variants(result, module, root)
     except RecursionError:
         diagnostics.add("E0006", Span.point(name), "the rulebook is nested too deeply to check")
     except Exception as error:  # noqa: BLE001 - never a traceback for the user
@@ -181,20 +167,29 @@ def _check(path: Path, root: Path | None, variant: tuple[str, str] | None) -> Co
     return result
 
 
-def check_variants(
-    result: Compilation, listed: list[tuple[n.BoardDecl, n.HexFile]], root: Path | None
-) -> None:
-    """Check the rules again on each further map; report only what differs (the map's own
-    problems), since the rules' diagnostics are the same on every map."""
+def check_module(result: Compilation, module: n.Module, root: Path | None) -> None:
+    """Load the data files a parsed rulebook names, then run every pass on it."""
+    model = GameModel(sources=result.sources, modules=[module])
+    load_data_files(model, module, root, result.diagnostics)
+    resolve(model, result.diagnostics, root)
+    for _stage, check in CHECKS:
+        check(model, result.diagnostics)
+    result.model = model
+
+
+def check_variants(result: Compilation, module: n.Module, root: Path | None) -> None:
+    """Check the parsed rules again on each further map; report only what differs (the map's
+    own problems), since the rules' diagnostics are the same on every map."""
     model = result.model
     assert model is not None
+    listed = hex_variants(module)
     if len(listed) > 1:
         result.diagnostics.add("E0401", listed[1][1].span,
                                "only one board may list more than one map",
                                hint="each further map makes a variant of the whole game")
         return
     seen = {(d.code, d.span, d.message) for d in result.diagnostics.items}
-    for _board, shape in listed:
+    for board, shape in listed:
         for map_path in shape.variants:
             name = variant_name(model.name, map_path)
             if name is None:
@@ -203,12 +198,14 @@ def check_variants(
                     hint="a map file's name starts with a lower-case letter and holds only "
                          "a-z, 0-9 and _ before its first dot: continent.map.yaml")
                 continue
-            variant = check_rulebook(result.path, root, (name, map_path))
+            variant = Compilation(result.path, sources=dict(result.sources))
+            check_module(variant, on_map(module, board, map_path), root)
+            assert variant.model is not None
+            variant.model.name = name
             result.sources.update(variant.sources)
             for d in variant.diagnostics.items:
                 if (d.code, d.span, d.message) not in seen:
                     seen.add((d.code, d.span, d.message))
                     result.diagnostics.items.append(d)
-            if variant.model is not None:
-                model.variants.append((name, map_path))
-                result.variants.append(variant)
+            model.variants.append((name, map_path))
+            result.variants.append(variant)
