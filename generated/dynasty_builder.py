@@ -2473,7 +2473,7 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:387
+# rulebooks/dynasty_builder/dynasty_builder.rules:392
 def f_helpers_at(
     s: State,
     v_p: int,
@@ -2498,7 +2498,7 @@ def f_helpers_at(
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:392
+# rulebooks/dynasty_builder/dynasty_builder.rules:397
 def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: bool) -> int:
     return sum(
         sum(
@@ -2509,7 +2509,7 @@ def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: b
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:396
+# rulebooks/dynasty_builder/dynasty_builder.rules:401
 def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
@@ -2522,7 +2522,7 @@ def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:420
+# rulebooks/dynasty_builder/dynasty_builder.rules:425
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -2530,7 +2530,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:469
+# rulebooks/dynasty_builder/dynasty_builder.rules:474
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -2541,7 +2541,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:676
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2559,7 +2559,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:704
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2576,7 +2576,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:708
+# rulebooks/dynasty_builder/dynasty_builder.rules:713
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2588,7 +2588,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:723
+# rulebooks/dynasty_builder/dynasty_builder.rules:728
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2601,7 +2601,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:785
+# rulebooks/dynasty_builder/dynasty_builder.rules:790
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2670,97 +2670,107 @@ def p_clear_site(s: State, v_p: int, v_h: int) -> None:
                 s.move(v_u, Z_UNITS + v_p * 108 + rt.some(v_to), False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:366
-def p_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:367
-    p_clear_site(s, v_p, v_h)
+# rulebooks/dynasty_builder/dynasty_builder.rules:367
+def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
+    """a new unit of kind k for p on h"""
     # rulebooks/dynasty_builder/dynasty_builder.rules:368
+    for v_d in range(0, 4):
+        if (C_TROOP_KIND[v_d] == v_k):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:368
+            s.create(v_d, Z_UNITS + v_p * 108 + v_h)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:371
+def p_place_centre(s: State, v_p: int, v_h: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:372
+    p_clear_site(s, v_p, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:373
     s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:369
+    # rulebooks/dynasty_builder/dynasty_builder.rules:374
     s.n_Hex_level[v_h] = 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:370
+    # rulebooks/dynasty_builder/dynasty_builder.rules:375
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:374
+# rulebooks/dynasty_builder/dynasty_builder.rules:379
 def p_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:375
+    # rulebooks/dynasty_builder/dynasty_builder.rules:380
     v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:376
+    # rulebooks/dynasty_builder/dynasty_builder.rules:381
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:376
+        # rulebooks/dynasty_builder/dynasty_builder.rules:381
         s.p_supply[rt.some(v_owner)] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:377
+    # rulebooks/dynasty_builder/dynasty_builder.rules:382
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:378
+    # rulebooks/dynasty_builder/dynasty_builder.rules:383
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:399
+# rulebooks/dynasty_builder/dynasty_builder.rules:404
 def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:400
+    # rulebooks/dynasty_builder/dynasty_builder.rules:405
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:401
+        # rulebooks/dynasty_builder/dynasty_builder.rules:406
         for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:401
+                # rulebooks/dynasty_builder/dynasty_builder.rules:406
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:403
+    # rulebooks/dynasty_builder/dynasty_builder.rules:408
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:407
+# rulebooks/dynasty_builder/dynasty_builder.rules:412
 def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:408
-    v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:409
-    if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:410
-        s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:411
-        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:411
-            s.p_tokens[rt.some(v_owner)] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:413
-    s.n_Hex_centre[v_c] = None
+    v_owner = s.n_Hex_centre[v_c]
     # rulebooks/dynasty_builder/dynasty_builder.rules:414
+    if (v_owner is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:415
+        s.p_tokens[v_p] += s.n_Hex_level[v_c]
+        # rulebooks/dynasty_builder/dynasty_builder.rules:416
+        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:416
+            s.p_tokens[rt.some(v_owner)] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:418
+    s.n_Hex_centre[v_c] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:419
     s.n_Hex_level[v_c] = 0
-    # rulebooks/dynasty_builder/dynasty_builder.rules:415
+    # rulebooks/dynasty_builder/dynasty_builder.rules:420
     s.n_Hex_recruited[v_c] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:416
+    # rulebooks/dynasty_builder/dynasty_builder.rules:421
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:422
+# rulebooks/dynasty_builder/dynasty_builder.rules:427
 def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:423
+    # rulebooks/dynasty_builder/dynasty_builder.rules:428
     s.g_attacker = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:424
+    # rulebooks/dynasty_builder/dynasty_builder.rules:429
     s.g_attack_from = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:425
+    # rulebooks/dynasty_builder/dynasty_builder.rules:430
     s.g_target = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:426
+    # rulebooks/dynasty_builder/dynasty_builder.rules:431
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:431
+# rulebooks/dynasty_builder/dynasty_builder.rules:436
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:432
+    # rulebooks/dynasty_builder/dynasty_builder.rules:437
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:433
+    # rulebooks/dynasty_builder/dynasty_builder.rules:438
     v_q = (1 - rt.some(v_p))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:434
+    # rulebooks/dynasty_builder/dynasty_builder.rules:439
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:435
+    # rulebooks/dynasty_builder/dynasty_builder.rules:440
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:436
+    # rulebooks/dynasty_builder/dynasty_builder.rules:441
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:437
+        # rulebooks/dynasty_builder/dynasty_builder.rules:442
         v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:438
+        # rulebooks/dynasty_builder/dynasty_builder.rules:443
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:439
+            # rulebooks/dynasty_builder/dynasty_builder.rules:444
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(
@@ -2771,7 +2781,7 @@ def p_battle_round(s: State) -> None:
                     R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:440
+            # rulebooks/dynasty_builder/dynasty_builder.rules:445
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
@@ -2780,43 +2790,43 @@ def p_battle_round(s: State) -> None:
                     else f_support_power(s, rt.some(v_q), rt.some(v_at), rt.some(v_d), False)
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:442
+            # rulebooks/dynasty_builder/dynasty_builder.rules:447
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:442
+                # rulebooks/dynasty_builder/dynasty_builder.rules:447
                 s.g_fight = 0
-                # rulebooks/dynasty_builder/dynasty_builder.rules:442
+                # rulebooks/dynasty_builder/dynasty_builder.rules:447
                 s.goto(5)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:443
+                # rulebooks/dynasty_builder/dynasty_builder.rules:448
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:443
+                # rulebooks/dynasty_builder/dynasty_builder.rules:448
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:445
+                # rulebooks/dynasty_builder/dynasty_builder.rules:450
                 v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:446
+                # rulebooks/dynasty_builder/dynasty_builder.rules:451
                 if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:446
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:451
                     p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:447
+                # rulebooks/dynasty_builder/dynasty_builder.rules:452
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:449
+            # rulebooks/dynasty_builder/dynasty_builder.rules:454
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:455
+# rulebooks/dynasty_builder/dynasty_builder.rules:460
 def p_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:456
+    # rulebooks/dynasty_builder/dynasty_builder.rules:461
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:457
+    # rulebooks/dynasty_builder/dynasty_builder.rules:462
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:458
+    # rulebooks/dynasty_builder/dynasty_builder.rules:463
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:459
+    # rulebooks/dynasty_builder/dynasty_builder.rules:464
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:460
+        # rulebooks/dynasty_builder/dynasty_builder.rules:465
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(
@@ -2827,160 +2837,160 @@ def p_siege_round(s: State) -> None:
                 R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
             )
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:461
+        # rulebooks/dynasty_builder/dynasty_builder.rules:466
         if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:461
+            # rulebooks/dynasty_builder/dynasty_builder.rules:466
             p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:461
+            # rulebooks/dynasty_builder/dynasty_builder.rules:466
             p_end_fight(s)
         elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:462
+            # rulebooks/dynasty_builder/dynasty_builder.rules:467
             s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:462
+            # rulebooks/dynasty_builder/dynasty_builder.rules:467
             s.goto(5)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:463
+            # rulebooks/dynasty_builder/dynasty_builder.rules:468
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:477
+# rulebooks/dynasty_builder/dynasty_builder.rules:482
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:478
+    # rulebooks/dynasty_builder/dynasty_builder.rules:483
     s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:479
+    # rulebooks/dynasty_builder/dynasty_builder.rules:484
     s.g_builds = 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:480
+    # rulebooks/dynasty_builder/dynasty_builder.rules:485
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:481
+    # rulebooks/dynasty_builder/dynasty_builder.rules:486
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:482
+        # rulebooks/dynasty_builder/dynasty_builder.rules:487
         s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:483
+        # rulebooks/dynasty_builder/dynasty_builder.rules:488
         for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:484
+            # rulebooks/dynasty_builder/dynasty_builder.rules:489
             s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:485
+            # rulebooks/dynasty_builder/dynasty_builder.rules:490
             s.k_Troop_moved[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:486
+            # rulebooks/dynasty_builder/dynasty_builder.rules:491
             s.k_Troop_attacked[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:487
+            # rulebooks/dynasty_builder/dynasty_builder.rules:492
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:490
+    # rulebooks/dynasty_builder/dynasty_builder.rules:495
     s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:491
+    # rulebooks/dynasty_builder/dynasty_builder.rules:496
     s.goto(2)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:495
+# rulebooks/dynasty_builder/dynasty_builder.rules:500
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:496
+    # rulebooks/dynasty_builder/dynasty_builder.rules:501
     s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:497
+    # rulebooks/dynasty_builder/dynasty_builder.rules:502
     p_grow(s, v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:498
+    # rulebooks/dynasty_builder/dynasty_builder.rules:503
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:498
+        # rulebooks/dynasty_builder/dynasty_builder.rules:503
         s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:614
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
+    # rulebooks/dynasty_builder/dynasty_builder.rules:615
     v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:611
+    # rulebooks/dynasty_builder/dynasty_builder.rules:616
     if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:611
+        # rulebooks/dynasty_builder/dynasty_builder.rules:616
         s.k_Troop_finished[rt.some(v_previous)] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:612
+    # rulebooks/dynasty_builder/dynasty_builder.rules:617
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:613
+        # rulebooks/dynasty_builder/dynasty_builder.rules:618
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:614
+        # rulebooks/dynasty_builder/dynasty_builder.rules:619
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:790
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:791
+    # rulebooks/dynasty_builder/dynasty_builder.rules:796
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:792
+        # rulebooks/dynasty_builder/dynasty_builder.rules:797
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:794
+            # rulebooks/dynasty_builder/dynasty_builder.rules:799
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:794
+                # rulebooks/dynasty_builder/dynasty_builder.rules:799
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:795
+                # rulebooks/dynasty_builder/dynasty_builder.rules:800
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:796
+                # rulebooks/dynasty_builder/dynasty_builder.rules:801
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:799
+        # rulebooks/dynasty_builder/dynasty_builder.rules:804
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:800
+            # rulebooks/dynasty_builder/dynasty_builder.rules:805
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:800
+                # rulebooks/dynasty_builder/dynasty_builder.rules:805
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:800
+                # rulebooks/dynasty_builder/dynasty_builder.rules:805
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:800
+                # rulebooks/dynasty_builder/dynasty_builder.rules:805
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:502
+# rulebooks/dynasty_builder/dynasty_builder.rules:507
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:503
+    # rulebooks/dynasty_builder/dynasty_builder.rules:508
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:503
+        # rulebooks/dynasty_builder/dynasty_builder.rules:508
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:504
+    # rulebooks/dynasty_builder/dynasty_builder.rules:509
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:519
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:514
+    # rulebooks/dynasty_builder/dynasty_builder.rules:519
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:508
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:515
 def text_capital(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' founds the first city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:515
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:511
+    # rulebooks/dynasty_builder/dynasty_builder.rules:516
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:515
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:512
+    # rulebooks/dynasty_builder/dynasty_builder.rules:517
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:515
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:515
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2994,59 +3004,56 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:507
+# rulebooks/dynasty_builder/dynasty_builder.rules:512
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:530
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:526
+    # rulebooks/dynasty_builder/dynasty_builder.rules:531
     s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:527
+    # rulebooks/dynasty_builder/dynasty_builder.rules:532
     p_survey(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:528
+    # rulebooks/dynasty_builder/dynasty_builder.rules:533
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:518
+# rulebooks/dynasty_builder/dynasty_builder.rules:523
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:525
 def text_first_unit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:525
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:521
+    # rulebooks/dynasty_builder/dynasty_builder.rules:526
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:522
+    # rulebooks/dynasty_builder/dynasty_builder.rules:527
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:525
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:523
-    for v_d in range(0, 4):
-        if (C_TROOP_KIND[v_d] == 0):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:523
-            s.create(v_d, Z_UNITS + actor * 108 + v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:528
+    p_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:525
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:525
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3060,62 +3067,62 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:517
+# rulebooks/dynasty_builder/dynasty_builder.rules:522
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:534
+# rulebooks/dynasty_builder/dynasty_builder.rules:539
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:542
 def text_build_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a house at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:542
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
+    # rulebooks/dynasty_builder/dynasty_builder.rules:543
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    # rulebooks/dynasty_builder/dynasty_builder.rules:544
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:540
+    # rulebooks/dynasty_builder/dynasty_builder.rules:545
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:541
+    # rulebooks/dynasty_builder/dynasty_builder.rules:546
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:542
+    # rulebooks/dynasty_builder/dynasty_builder.rules:547
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:543
+    # rulebooks/dynasty_builder/dynasty_builder.rules:548
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:542
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:544
+    # rulebooks/dynasty_builder/dynasty_builder.rules:549
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:545
+    # rulebooks/dynasty_builder/dynasty_builder.rules:550
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:546
+    # rulebooks/dynasty_builder/dynasty_builder.rules:551
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:542
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:537
+# rulebooks/dynasty_builder/dynasty_builder.rules:542
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3129,44 +3136,44 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:555
 def text_to_token(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' replaces the house at ' + N_HEX_NAMES[
         args[0]
     ] + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:555
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:556
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    # rulebooks/dynasty_builder/dynasty_builder.rules:557
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:555
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:553
+    # rulebooks/dynasty_builder/dynasty_builder.rules:558
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:554
+    # rulebooks/dynasty_builder/dynasty_builder.rules:559
     s.n_Hex_token[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:556
+    # rulebooks/dynasty_builder/dynasty_builder.rules:561
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:555
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:555
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3180,47 +3187,47 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:560
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def text_to_house(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' turns the land token at ' + N_HEX_NAMES[
         args[0]
     ] + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:560
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
+    # rulebooks/dynasty_builder/dynasty_builder.rules:566
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:562
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:563
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:560
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:564
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:565
+    # rulebooks/dynasty_builder/dynasty_builder.rules:570
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:571
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:560
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:560
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3234,44 +3241,44 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:576
 def text_demolish(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' removes the building at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:576
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:577
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:578
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:576
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:574
+    # rulebooks/dynasty_builder/dynasty_builder.rules:579
     if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:574
+        # rulebooks/dynasty_builder/dynasty_builder.rules:579
         s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:575
+    # rulebooks/dynasty_builder/dynasty_builder.rules:580
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:576
+    # rulebooks/dynasty_builder/dynasty_builder.rules:581
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:577
+    # rulebooks/dynasty_builder/dynasty_builder.rules:582
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:576
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:576
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3285,44 +3292,44 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:586
 def text_found_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' places a city centre at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:586
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:582
+    # rulebooks/dynasty_builder/dynasty_builder.rules:587
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    # rulebooks/dynasty_builder/dynasty_builder.rules:588
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:584
+    # rulebooks/dynasty_builder/dynasty_builder.rules:589
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:585
+    # rulebooks/dynasty_builder/dynasty_builder.rules:590
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:586
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    # rulebooks/dynasty_builder/dynasty_builder.rules:591
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    # rulebooks/dynasty_builder/dynasty_builder.rules:592
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:586
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:586
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3336,52 +3343,52 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:591
+# rulebooks/dynasty_builder/dynasty_builder.rules:596
 def text_build_bridge(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:591
+# rulebooks/dynasty_builder/dynasty_builder.rules:596
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
+    # rulebooks/dynasty_builder/dynasty_builder.rules:597
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    # rulebooks/dynasty_builder/dynasty_builder.rules:598
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:594
+    # rulebooks/dynasty_builder/dynasty_builder.rules:599
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:595
+    # rulebooks/dynasty_builder/dynasty_builder.rules:600
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:596
+    # rulebooks/dynasty_builder/dynasty_builder.rules:601
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:591
+# rulebooks/dynasty_builder/dynasty_builder.rules:596
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:597
+    # rulebooks/dynasty_builder/dynasty_builder.rules:602
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:597
+            # rulebooks/dynasty_builder/dynasty_builder.rules:602
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:598
+    # rulebooks/dynasty_builder/dynasty_builder.rules:603
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:599
+    # rulebooks/dynasty_builder/dynasty_builder.rules:604
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:591
+# rulebooks/dynasty_builder/dynasty_builder.rules:596
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:591
+# rulebooks/dynasty_builder/dynasty_builder.rules:596
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3395,29 +3402,29 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:607
 def text_end_build(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:607
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:607
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:608
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:607
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:607
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3428,7 +3435,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:533
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3439,30 +3446,30 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:620
+# rulebooks/dynasty_builder/dynasty_builder.rules:625
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:623
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def text_step(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' moves the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]] + ' to ' + N_HEX_NAMES[args[2]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:623
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:625
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:626
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:627
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if not f_can_enter(s, actor, C_TROOP_KIND[s.card_def[v_u]], v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:628
+    # rulebooks/dynasty_builder/dynasty_builder.rules:633
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3471,33 +3478,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:623
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:629
+    # rulebooks/dynasty_builder/dynasty_builder.rules:634
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:630
+    # rulebooks/dynasty_builder/dynasty_builder.rules:635
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    # rulebooks/dynasty_builder/dynasty_builder.rules:636
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:633
+    # rulebooks/dynasty_builder/dynasty_builder.rules:638
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:634
+        # rulebooks/dynasty_builder/dynasty_builder.rules:639
         for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:634
+                # rulebooks/dynasty_builder/dynasty_builder.rules:639
                 s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:636
+    # rulebooks/dynasty_builder/dynasty_builder.rules:641
     s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:643
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:638
+        # rulebooks/dynasty_builder/dynasty_builder.rules:643
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:623
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3511,7 +3518,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_STEP, actor, key, text_step))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:623
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3537,79 +3544,79 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:642
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def text_attack(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' attacks ' + N_HEX_NAMES[
         args[2]
     ] + ' with the ' + DEF_NAMES[args[1]] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:642
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:644
+    # rulebooks/dynasty_builder/dynasty_builder.rules:649
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:645
+    # rulebooks/dynasty_builder/dynasty_builder.rules:650
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:646
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:647
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:642
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:648
-    p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:649
-    s.k_Troop_attacked[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:650
-    s.k_Troop_finished[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:651
-    s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:652
-    s.g_attacker = v_u
     # rulebooks/dynasty_builder/dynasty_builder.rules:653
-    s.g_attack_from = v_from
+    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:654
-    s.g_target = v_at
+    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:655
-    v_q = (1 - actor)
+    s.k_Troop_finished[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:656
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:657
+    s.g_attacker = v_u
+    # rulebooks/dynasty_builder/dynasty_builder.rules:658
+    s.g_attack_from = v_from
+    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    s.g_target = v_at
+    # rulebooks/dynasty_builder/dynasty_builder.rules:660
+    v_q = (1 - actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:661
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:658
+        # rulebooks/dynasty_builder/dynasty_builder.rules:663
         if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:658
+            # rulebooks/dynasty_builder/dynasty_builder.rules:663
             s.goto(4)  # respond
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:658
+            # rulebooks/dynasty_builder/dynasty_builder.rules:663
             p_battle_round(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:661
+        # rulebooks/dynasty_builder/dynasty_builder.rules:666
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:661
+            # rulebooks/dynasty_builder/dynasty_builder.rules:666
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:661
+            # rulebooks/dynasty_builder/dynasty_builder.rules:666
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:661
+            # rulebooks/dynasty_builder/dynasty_builder.rules:666
             p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:663
+        # rulebooks/dynasty_builder/dynasty_builder.rules:668
         if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:663
+            # rulebooks/dynasty_builder/dynasty_builder.rules:668
             s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:664
+        # rulebooks/dynasty_builder/dynasty_builder.rules:669
         p_raze(s, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:665
+        # rulebooks/dynasty_builder/dynasty_builder.rules:670
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:642
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3626,7 +3633,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_ATTACK, actor, key, text_attack))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:642
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3655,31 +3662,31 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:674
 def text_end_march(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:674
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:674
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:670
+    # rulebooks/dynasty_builder/dynasty_builder.rules:675
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:671
+    # rulebooks/dynasty_builder/dynasty_builder.rules:676
     s.goto(6)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:674
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:674
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3690,55 +3697,55 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:624
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:683
+# rulebooks/dynasty_builder/dynasty_builder.rules:688
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:685
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def text_evade(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:685
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:685
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:686
+    # rulebooks/dynasty_builder/dynasty_builder.rules:691
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:687
+    # rulebooks/dynasty_builder/dynasty_builder.rules:692
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:688
+    # rulebooks/dynasty_builder/dynasty_builder.rules:693
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:690
+        # rulebooks/dynasty_builder/dynasty_builder.rules:695
         v_d = f_guard(s, actor, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:691
+        # rulebooks/dynasty_builder/dynasty_builder.rules:696
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:691
+            # rulebooks/dynasty_builder/dynasty_builder.rules:696
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:694
+    # rulebooks/dynasty_builder/dynasty_builder.rules:699
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:685
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:685
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3749,32 +3756,32 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def text_retaliate(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:698
+    # rulebooks/dynasty_builder/dynasty_builder.rules:703
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:699
+    # rulebooks/dynasty_builder/dynasty_builder.rules:704
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3785,40 +3792,40 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:682
+# rulebooks/dynasty_builder/dynasty_builder.rules:687
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:720
 def text_back_off(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:720
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:720
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:715
+    # rulebooks/dynasty_builder/dynasty_builder.rules:720
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:720
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:720
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3829,34 +3836,34 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:716
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def text_try_again(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:716
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:716
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:717
+    # rulebooks/dynasty_builder/dynasty_builder.rules:722
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:717
+        # rulebooks/dynasty_builder/dynasty_builder.rules:722
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:717
+        # rulebooks/dynasty_builder/dynasty_builder.rules:722
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:716
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:716
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3867,56 +3874,53 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:713
+# rulebooks/dynasty_builder/dynasty_builder.rules:718
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:729
+# rulebooks/dynasty_builder/dynasty_builder.rules:734
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:732
+# rulebooks/dynasty_builder/dynasty_builder.rules:737
 def text_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' recruits a ' + R_KIND_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[2]] + ' from the city at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:732
+# rulebooks/dynasty_builder/dynasty_builder.rules:737
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:734
+    # rulebooks/dynasty_builder/dynasty_builder.rules:739
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:735
+    # rulebooks/dynasty_builder/dynasty_builder.rules:740
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for a ' + R_KIND_NAMES[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:736
+    # rulebooks/dynasty_builder/dynasty_builder.rules:741
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:737
+    # rulebooks/dynasty_builder/dynasty_builder.rules:742
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    # rulebooks/dynasty_builder/dynasty_builder.rules:743
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:732
+# rulebooks/dynasty_builder/dynasty_builder.rules:737
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:739
+    # rulebooks/dynasty_builder/dynasty_builder.rules:744
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:740
-    for v_d in range(0, 4):
-        if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:740
-            s.create(v_d, Z_UNITS + actor * 108 + v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:732
+# rulebooks/dynasty_builder/dynasty_builder.rules:737
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -3925,7 +3929,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:732
+# rulebooks/dynasty_builder/dynasty_builder.rules:737
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3945,45 +3949,42 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:749
 def text_enlist(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends military tokens on a ' + R_KIND_NAMES[
         args[0]
     ] + ' at ' + N_HEX_NAMES[args[1]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:749
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:750
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'a ' + R_KIND_NAMES[v_k] + ' costs ' + R_KIND_NAMES[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:746
+    # rulebooks/dynasty_builder/dynasty_builder.rules:751
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:747
+    # rulebooks/dynasty_builder/dynasty_builder.rules:752
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:748
+    # rulebooks/dynasty_builder/dynasty_builder.rules:753
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:754
     if not f_can_enter(s, actor, v_k, v_h):
         return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:749
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:750
+    # rulebooks/dynasty_builder/dynasty_builder.rules:755
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:751
-    for v_d in range(0, 4):
-        if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:751
-            s.create(v_d, Z_UNITS + actor * 108 + v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:749
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -3991,7 +3992,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:744
+# rulebooks/dynasty_builder/dynasty_builder.rules:749
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4008,49 +4009,49 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:760
 def text_raise_city(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + N_HEX_NAMES[
         args[0]
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:760
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    # rulebooks/dynasty_builder/dynasty_builder.rules:761
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:757
+    # rulebooks/dynasty_builder/dynasty_builder.rules:762
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:758
+    # rulebooks/dynasty_builder/dynasty_builder.rules:763
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:759
+    # rulebooks/dynasty_builder/dynasty_builder.rules:764
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:760
+    # rulebooks/dynasty_builder/dynasty_builder.rules:765
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:760
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:761
+    # rulebooks/dynasty_builder/dynasty_builder.rules:766
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:762
+    # rulebooks/dynasty_builder/dynasty_builder.rules:767
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:760
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:760
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4064,29 +4065,29 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def text_end_recruit(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:765
+    # rulebooks/dynasty_builder/dynasty_builder.rules:770
     s.goto(7)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4097,7 +4098,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:733
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4105,33 +4106,33 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def text_dismiss(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' disbands the ' + DEF_NAMES[
         args[1]
     ] + ' at ' + N_HEX_NAMES[args[0]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:772
+    # rulebooks/dynasty_builder/dynasty_builder.rules:777
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:773
+    # rulebooks/dynasty_builder/dynasty_builder.rules:778
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4144,7 +4145,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_DISMISS, actor, key, text_dismiss))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4166,33 +4167,33 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def text_end_turn(actor: int, args: tuple[int, ...]) -> str:
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:776
+    # rulebooks/dynasty_builder/dynasty_builder.rules:781
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:776
+        # rulebooks/dynasty_builder/dynasty_builder.rules:781
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:777
+    # rulebooks/dynasty_builder/dynasty_builder.rules:782
     p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4203,7 +4204,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:769
+# rulebooks/dynasty_builder/dynasty_builder.rules:774
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
