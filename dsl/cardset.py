@@ -18,6 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
+from dsl.fastcards import Unsupported, read_card_set
 from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 
@@ -173,31 +174,73 @@ class _Reader:
         if not isinstance(node, ScalarNode) or node.tag != _STR_TAG:
             raise self.fail(node, "an effect must be rule text",
                             hint="write it as a block: 'effect: |' then the statements, indented")
-        known = self.parsed.get(node.value)
-        if known is not None:
-            return n.EffectLit(known, span=_span(self.source, node))
-        errors = len(self.diagnostics.items)
-        parsed = parse_effect(node.value, self.source, self.shift(node), self.diagnostics,
-                              self.shapes)
-        if parsed is None:
+        expr = self.parsed_effect(node.value, self.shift(node), _span(self.source, node))
+        if expr is None:
             raise _Refused()
+        return expr
+
+    def parsed_effect(self, text: str, shift: tuple[int, int], span: Span) -> n.Expr | None:
+        """The effect text as an EffectLit at span; None when it does not parse (reported)."""
+        known = self.parsed.get(text)
+        if known is not None:
+            return n.EffectLit(known, span=span)
+        errors = len(self.diagnostics.items)
+        parsed = parse_effect(text, self.source, shift, self.diagnostics, self.shapes)
+        if parsed is None:
+            return None
         if len(self.diagnostics.items) == errors:
-            self.parsed[node.value] = parsed
-        return n.EffectLit(parsed, span=_span(self.source, node))
+            self.parsed[text] = parsed
+        return n.EffectLit(parsed, span=span)
 
     def shift(self, node: ScalarNode) -> tuple[int, int]:
         """Where the scalar's text starts in the file, as (lines, columns) to add."""
         start = node.start_mark
         if node.style in ("|", ">"):
-            # The text begins on the line after the indicator, at the block's indentation
-            # (that of its first line that is not blank).
-            for number in range(start.line + 2, len(self.source.lines) + 1):
-                line = self.source.line(number)
-                if line.strip():
-                    return start.line + 1, len(line) - len(line.lstrip(" "))
-            return start.line + 1, 0
+            return self.block_shift(start.line)
         quote = 1 if node.style in ("'", '"') else 0
         return start.line, start.column + quote
+
+    def block_shift(self, line: int) -> tuple[int, int]:
+        """Where the text of a block scalar whose indicator is on (0-based) line starts: on the
+        line after the indicator, at the block's indentation (that of its first line that is
+        not blank)."""
+        for number in range(line + 2, len(self.source.lines) + 1):
+            text = self.source.line(number)
+            if text.strip():
+                return line + 1, len(text) - len(text.lstrip(" "))
+        return line + 1, 0
+
+
+class _Semantics:
+    """What the fast reader (dsl.fastcards) asks of this one, answered the same way."""
+
+    def __init__(self, reader: _Reader) -> None:
+        self.reader = reader
+        self.loader = _Loader("")  # only its resolver is used
+
+    def resolve(self, value: str) -> str:
+        if self.loader.yaml_path_resolvers:  # tags by position in the document
+            raise Unsupported
+        return str(self.loader.resolve(ScalarNode, value, (True, False)))
+
+    def effect(self, text: str, shift: tuple[int, int], span: Span) -> n.Expr | None:
+        return self.reader.parsed_effect(text, shift, span)
+
+    def block_shift(self, line: int) -> tuple[int, int]:
+        return self.reader.block_shift(line)
+
+    def card_name_ok(self, name: str) -> bool:
+        return _name_problem(name) is None
+
+
+def _name_problem(name: str) -> tuple[str, str | None] | None:
+    """What is wrong with a card's (stripped) name, and a hint; None when nothing is."""
+    if not name or len(name) > MAX_NAME_LENGTH:
+        return f"a card's name has 1 to {MAX_NAME_LENGTH} characters", None
+    if " ".join(name.split()) != name or not name.isprintable():
+        return ("a card's name is one line, with single spaces",
+                "players and scenarios name cards in action texts")
+    return None
 
 
 def load_card_set(
@@ -205,6 +248,21 @@ def load_card_set(
 ) -> n.Module | None:
     """The cards of a card set as `data` declarations. `effect_fields` maps each card type to
     the names of its effect fields, whose text is parsed as statements."""
+    # Most card sets have one simple shape, read straight from the text (dsl.fastcards); any
+    # other is composed by PyYAML. What the fast reader reported is taken back first.
+    errors = len(diagnostics.items)
+    try:
+        return read_card_set(source, effect_fields,
+                             _Semantics(_Reader(source, diagnostics, "E0403")))
+    except Unsupported:
+        del diagnostics.items[errors:]
+    return _load_card_set_yaml(source, effect_fields, diagnostics)
+
+
+def _load_card_set_yaml(
+    source: SourceFile, effect_fields: dict[str, set[str]], diagnostics: Diagnostics
+) -> n.Module | None:
+    """load_card_set with PyYAML: any card set, every diagnostic."""
     reader = _Reader(source, diagnostics, "E0403")
     root = reader.compose()
     if root is None:
@@ -253,11 +311,9 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
     for key, key_node, value in reader.mapping(node, "a card"):
         if key == "name":
             name = reader.text(value, "a card's name").strip()
-            if not name or len(name) > MAX_NAME_LENGTH:
-                raise reader.fail(value, f"a card's name has 1 to {MAX_NAME_LENGTH} characters")
-            if " ".join(name.split()) != name or not name.isprintable():
-                raise reader.fail(value, "a card's name is one line, with single spaces",
-                                  hint="players and scenarios name cards in action texts")
+            problem = _name_problem(name)
+            if problem is not None:
+                raise reader.fail(value, problem[0], hint=problem[1])
         elif key == "description":
             description = reader.text(value, "a card's description")
         else:

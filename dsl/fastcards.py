@@ -1,0 +1,493 @@
+"""A fast reader for card sets in the usual shape, giving the same AST as the PyYAML path.
+
+Composing a big card set with libyaml and then walking its nodes made most of the time of
+checking it. Card files almost always have one simple shape: a top-level block mapping
+(`type:`, `set:`, `cards:`), `cards:` a block sequence of block mappings, one `key: value` a
+line, values plain, single- or double-quoted on one line, flow lists `[a, b]` or block scalars
+(`|`, `>`) for effects, with comments and blank lines around. This module reads that shape
+straight from the text, with one regular expression a line, and builds the AST nodes with the
+spans `dsl.cardset` gives them from libyaml's marks.
+
+It reads nothing else: anything outside that shape (tags, anchors, aliases, flow mappings,
+multi-line plain or quoted scalars, tabs, control characters, CR or other line breaks, odd
+indentation, duplicate keys, values a card set refuses, names that need a diagnostic...) raises
+`Unsupported`, and the caller reads the file with PyYAML as before, which gives every
+diagnostic. So this path never accepts a file the PyYAML path refuses or reports on, except for
+diagnostics of effect texts, which both paths get from the same parser in the same order.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import Protocol
+
+from dsl import nodes as n
+from dsl.parser import MAX_INT_DIGITS
+from dsl.source import SourceFile, Span
+
+STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_NULL_TAG = "tag:yaml.org,2002:null"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_TOP_KEYS = ("type", "set", "cards")
+
+
+class Unsupported(Exception):  # noqa: N818 - a signal, not an error: read the file with PyYAML
+    """The text is outside the shape this reader fully understands."""
+
+
+class CardSemantics(Protocol):
+    """What `dsl.cardset` decides, the same for both paths."""
+
+    def resolve(self, value: str) -> str:
+        """The tag a plain scalar resolves to (PyYAML's resolver)."""
+
+    def card_name_ok(self, name: str) -> bool:
+        """Whether a (stripped) card name is accepted without a diagnostic."""
+
+    def effect(self, text: str, shift: tuple[int, int], span: Span) -> n.Expr | None:
+        """The effect text parsed, as an EffectLit; None when the card is refused."""
+
+    def block_shift(self, line: int) -> tuple[int, int]:
+        """Where a block scalar's text starts, its indicator on 0-based line `line`."""
+
+
+# Characters YAML does not allow in a file (control characters, surrogates, U+FFFE/U+FFFF),
+# and those that libyaml takes as line breaks or as a byte order mark but SourceFile does not
+# (CR, NEL, U+2028, U+2029, U+FEFF), and the tab (indentation rules of its own): none is in any
+# class below, so a file holding one never matches and is read by PyYAML.
+_BAD = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff\\ud800-\\udfff\\ufffe\\uffff"
+_C = f"[^{_BAD}]"  # any other character but a newline (which is \x0a)
+_PLAIN = (
+    # starts with no indicator (a '-' followed by a non-space is a plain '-3' or '-x')...
+    f"(?:[^-?:,\\[\\]{{}}#&*!|>'\"%@` {_BAD}]|-(?=[^ {_BAD}]))"
+    # ...then no ': ' or ' #', no ':' at the end and no trailing spaces
+    f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+"
+)
+_SINGLE = f"'(?:[^'{_BAD}]|'')*'"
+_DOUBLE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}])*"'
+# One line of a card set (or, for a block scalar, its lines): a key and its value, or a blank
+# line or a comment, or `other` (empty): anything else, which is not read here. Every line
+# start matches, so consecutive matches cover the text.
+_TAIL = f"(?:[ ]+(?:\\#{_C}*)?)?\\n"  # spaces, a comment, the line break
+_LINE = re.compile(
+    f"""(?P<ind>[ ]*)(?:
+        (?P<dash>-[ ]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):
+        (?:(?P<sp>[ ]+)(?:
+            (?:(?P<plain>{_PLAIN}) | (?P<single>{_SINGLE}) | (?P<double>{_DOUBLE})
+              | (?P<flow>\\[[^\\[\\]{{}}{_BAD}]*\\]) ){_TAIL}
+          | (?P<block>[|>][-+]?){_TAIL}
+            # the block's lines: more indented than the key's line, or empty; not a line
+            # of spaces after them (libyaml would take it into the block)
+            (?P<body>(?:(?P=ind)[ ]{_C}*\\n|\\n)*+)(?![ ]+\\n)
+          )
+        | {_TAIL})
+      | (?:\\#{_C}*)?\\n
+      | (?P<other>)
+    )""",
+    re.VERBOSE,
+)
+# The items of a flow list: words and numbers, or quoted, separated by commas.
+_FLOW_ITEM = re.compile(
+    f"[ ]*(?:(?P<plain>(?:[A-Za-z0-9_]|[-+.][A-Za-z0-9_.])[A-Za-z0-9_.+-]*"
+    f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE})|(?P<double>{_DOUBLE}))"
+    "[ ]*(?P<comma>,?)"
+)
+_ESCAPE = re.compile(f"\\\\(?:x[0-9A-Fa-f]{{2}}|u[0-9A-Fa-f]{{4}}|U[0-9A-Fa-f]{{8}}|{_C})")
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
+    "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
+    "L": "\u2028", "P": "\u2029",
+}
+
+
+def _unescape(match: re.Match[str]) -> str:
+    escape = match.group()
+    if len(escape) > 2:
+        code = int(escape[2:], 16)
+        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            raise Unsupported  # libyaml refuses these, Python's loader would not
+        return chr(code)
+    replacement = _ESCAPES.get(escape[1])
+    if replacement is None:
+        raise Unsupported
+    return replacement
+
+
+def _double(quoted: str) -> str:
+    inner = quoted[1:-1]
+    return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
+
+
+def _single(quoted: str) -> str:
+    return quoted[1:-1].replace("''", "'")
+
+
+# What a plain scalar's text becomes as a field's value: a node class and its argument.
+_Plain = tuple[Callable[..., n.Expr], object]
+
+
+def _plain_value(value: str, tag: str) -> _Plain:
+    if tag == STR_TAG:
+        if _IDENTIFIER.match(value):
+            # words (colours, kinds, keywords) repeat on every card: one string for each
+            return n.DataWord, sys.intern(value)
+        return n.StrLit, value
+    if tag == _INT_TAG:
+        digits = value.lstrip("+-")
+        if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
+            raise Unsupported  # reported by the PyYAML path
+        number = int(digits)
+        return n.IntLit, -number if value.startswith("-") else number
+    if tag == _BOOL_TAG:
+        return n.BoolLit, value.lower() in ("true", "yes", "on")
+    if tag == _NULL_TAG:
+        return n.NoneLit, None
+    raise Unsupported  # floats, timestamps, ...: refused by the PyYAML path
+
+
+def _literal(block: str, lead: int, indent: int, chomp: str) -> str:
+    """A literal block scalar's value; block from its first line to its last, no final break."""
+    text = block[indent:].replace("\n" + " " * indent, "\n")
+    tail = "" if chomp == "-" else "\n"
+    return "\n" * lead + text + tail
+
+
+def _folded(lines: list[str], lead: int, chomp: str) -> str:
+    """A folded block scalar's value, folding as libyaml does (yaml_parser_scan_block_scalar);
+    lines from its first to its last that is not empty, without their indentation."""
+    out: list[str] = []
+    leading_break = ""
+    breaks = "\n" * lead
+    leading_blank = False
+    for line in lines:
+        if not line:
+            breaks += "\n"
+            continue
+        trailing_blank = line[0] == " "
+        if leading_break == "\n" and not leading_blank and not trailing_blank:
+            if not breaks:
+                out.append(" ")
+        else:
+            out.append(leading_break)
+        leading_break = ""
+        out.append(breaks)
+        breaks = ""
+        leading_blank = trailing_blank
+        out.append(line)
+        leading_break = "\n"
+    if chomp != "-":
+        out.append(leading_break)
+    return "".join(out)
+
+
+def read_card_set(
+    source: SourceFile, effect_fields: dict[str, set[str]], semantics: CardSemantics
+) -> n.Module | None:
+    """The card set as `dsl.cardset.load_card_set` reads it; raises Unsupported when the file
+    is outside the shape read here (effect diagnostics may have been added by then)."""
+    return _CardSetReader(source, effect_fields, semantics).read()
+
+
+class _CardSetReader:
+    def __init__(self, source: SourceFile, effect_fields: dict[str, set[str]],
+                 semantics: CardSemantics) -> None:
+        self.source = source
+        self.effect_fields = effect_fields
+        self.semantics = semantics
+        self.keys: dict[str, str] = {}  # keys that are words, interned
+        self.plains: dict[str, _Plain] = {}
+
+    def key(self, key: str) -> str:
+        known = self.keys.get(key)
+        if known is None:
+            if self.semantics.resolve(key) != STR_TAG:
+                raise Unsupported  # 'yes:', 'null:': the keys of a mapping must be words
+            known = self.keys[key] = sys.intern(key)
+        return known
+
+    def plain(self, value: str) -> _Plain:
+        found = self.plains.get(value)
+        if found is None:
+            found = self.plains[value] = _plain_value(value, self.semantics.resolve(value))
+        return found
+
+    def span_to(self, line: int, column: int, end_line: int, end_column: int,
+                last_line: int) -> Span:
+        """dsl.cardset._span of a node at (line, column) (0-based, as libyaml's marks) whose
+        last part starts on last_line and ends at (end_line, end_column)."""
+        if end_line > last_line and end_column == 0:
+            return Span(self.source.name, line + 1, column + 1, end_line,
+                        len(self.source.line(end_line)) + 1)
+        return Span(self.source.name, line + 1, column + 1,
+                    line + 1 if end_line == line else end_line + 1, end_column + 1)
+
+    def read(self) -> n.Module | None:  # noqa: C901, PLR0912, PLR0915 - one loop, kept flat
+        source = self.source
+        text = source.text
+        # The last line is read like the others: marks at its end are the same with or without
+        # its line break, except a block scalar's (refused there, below).
+        unterminated = not text.endswith("\n")
+        if unterminated:
+            text += "\n"
+        file = source.name
+        semantics = self.semantics
+        keys = self.keys
+        plains = self.plains
+        effect = semantics.effect
+        top_keys: set[str] = set()
+        root = -1  # the 0-based line of the first key
+        type_name: str | None = None
+        type_span: Span | None = None
+        entries: list[n.Entry] | None = None  # once 'cards:' is seen
+        effects: set[str] = set()
+        in_cards = False
+        dash_column = -1
+        column = -1  # the column of the current card's keys (-1 outside cards)
+        start_line = -1  # the 0-based line of the current card's first key
+        name: str | None = None
+        description = ""
+        values: list[n.FieldValue] = []
+        given: set[str] = set()
+        refused = False
+        expr: n.Expr | None
+        number = 0  # the 1-based number of the line being read
+        for m in _LINE.finditer(text):
+            number += 1
+            ind, dash, key, sp, plain, single, double, flow, block, body, other = m.groups()
+            if key is None:
+                if other is None:
+                    continue  # a blank line or a comment
+                if m.start() != len(text):
+                    raise Unsupported
+                ind = ""  # the end of the text: it ends the cards as a top-level key would
+            if dash is None and len(ind) == column:
+                pass  # the current card's next key: the common case
+            elif in_cards:
+                # A card ends where the next one starts, or the list where the next top-level
+                # key does, or the text; not at a key anywhere else.
+                indent = len(ind)
+                if dash is not None:
+                    if indent != dash_column and dash_column >= 0:
+                        raise Unsupported
+                    dash_column = indent
+                elif indent != 0 or start_line < 0:
+                    raise Unsupported  # (no cards: 'cards' is not a list)
+                if start_line >= 0 and not refused:
+                    if name is None:
+                        raise Unsupported  # a card without a name: reported by PyYAML's path
+                    assert entries is not None
+                    entries.append(n.Entry(name, tuple(values), description,
+                                           span=self.span_to(start_line, column, number - 1,
+                                                             indent, start_line)))
+                if dash is None:
+                    in_cards = False
+                    column = -1
+                else:
+                    column = indent + len(dash)
+                    start_line = number - 1
+                    name = None
+                    description = ""
+                    values = []
+                    given = set()
+                    refused = False
+            if key is None:
+                break
+            if column < 0:
+                # a top-level key
+                if ind or dash or flow is not None or block is not None:
+                    raise Unsupported
+                if root < 0:
+                    root = number - 1
+                key = self.key(key)
+                if key in top_keys or key not in _TOP_KEYS:
+                    raise Unsupported
+                top_keys.add(key)
+                if key == "cards":
+                    if sp is not None:
+                        raise Unsupported  # 'cards: []', or not a list
+                    if type_name is None:
+                        if len(self.effect_fields) != 1:
+                            raise Unsupported  # a later 'type:' or none: refused or unusual
+                        type_name = next(iter(self.effect_fields))
+                    effects = self.effect_fields.get(type_name, set())
+                    entries = []
+                    in_cards = True
+                elif key == "type":
+                    if entries is not None:
+                        raise Unsupported  # the cards were read as another type's
+                    if plain is not None:
+                        if semantics.resolve(plain) != STR_TAG:
+                            raise Unsupported  # 'type' must be text
+                        type_name, scalar = plain, plain
+                    elif single is not None:
+                        type_name, scalar = _single(single), single
+                    elif double is not None:
+                        type_name, scalar = _double(double), double
+                    else:
+                        raise Unsupported
+                    start = len(key) + 1 + len(sp)
+                    type_span = Span(file, number, start + 1, number, start + len(scalar) + 1)
+                elif double is not None:
+                    _double(double)  # 'set' is any scalar, but one that YAML reads
+                continue
+            known = keys.get(key)
+            key = known if known is not None else self.key(key)
+            if key in given:
+                raise Unsupported
+            given.add(key)
+            if refused:
+                if body is not None:
+                    number += body.count("\n")
+                continue
+            if plain is not None:
+                start = column + len(key) + 1 + len(sp)
+                end = start + len(plain)
+                if key == "name" or key == "description" or key in effects:
+                    if semantics.resolve(plain) != STR_TAG:
+                        raise Unsupported
+                    value = plain
+                    shift = number - 1, start
+                else:
+                    kind, argument = plains.get(plain) or self.plain(plain)
+                    span = Span(file, number, start + 1, number, end + 1)
+                    expr = kind(span=span) if kind is n.NoneLit else kind(argument, span=span)
+                    values.append(n.FieldValue(key, expr, span=Span(file, number, column + 1,
+                                                                     number, end + 1)))
+                    continue
+            elif double is not None or single is not None:
+                start = column + len(key) + 1 + len(sp)
+                if double is not None:
+                    end = start + len(double)
+                    value = _double(double)
+                else:
+                    assert single is not None
+                    end = start + len(single)
+                    value = _single(single)
+                shift = number - 1, start + 1
+            elif body is not None:
+                if key == "name" or key == "description" or dash is not None:
+                    raise Unsupported  # rare: names and descriptions are on one line
+                start = column + len(key) + 1 + len(sp)
+                value, lines = self.block(block, body, column)
+                line = number + lines  # libyaml ends the scalar at the start of the next line
+                if unterminated and line >= len(source.lines):
+                    raise Unsupported  # its value would end without the line break
+                span = Span(file, number, start + 1, line, len(source.line(line)) + 1)
+                if key in effects:
+                    expr = effect(value, semantics.block_shift(number - 1), span)
+                    if expr is None:
+                        refused = True
+                        number = line
+                        continue
+                else:
+                    expr = n.StrLit(value, span=span)
+                values.append(n.FieldValue(key, expr, span=Span(file, number, column + 1, line,
+                                                                 span.end_column)))
+                number = line
+                continue
+            elif flow is not None:
+                if key == "name" or key == "description" or key in effects:
+                    raise Unsupported
+                start = column + len(key) + 1 + len(sp)
+                end = start + len(flow)
+                items = self.flow(flow, number, start)
+                values.append(n.FieldValue(
+                    key, n.ListLit(items, span=Span(file, number, start + 1, number, end + 1)),
+                    span=Span(file, number, column + 1, number, end + 1)))
+                continue
+            else:
+                # 'key:' and nothing: an empty plain scalar, just after the colon
+                if key == "name" or key == "description" or key in effects:
+                    raise Unsupported
+                start = column + len(key) + 1
+                kind, argument = self.plain("")
+                span = Span(file, number, start + 1, number, start + 1)
+                expr = kind(span=span) if kind is n.NoneLit else kind(argument, span=span)
+                values.append(n.FieldValue(key, expr, span=Span(file, number, column + 1,
+                                                                 number, start + 1)))
+                continue
+            # a text: name, description, an effect or a quoted value
+            span = Span(file, number, start + 1, number, end + 1)
+            if key == "name":
+                name = value.strip()
+                if not semantics.card_name_ok(name):
+                    raise Unsupported
+            elif key == "description":
+                description = value
+            elif key in effects:
+                expr = effect(value, shift, span)
+                if expr is None:
+                    refused = True
+                else:
+                    values.append(n.FieldValue(
+                        key, expr, span=Span(file, number, column + 1, number, end + 1)))
+            else:
+                values.append(n.FieldValue(key, n.StrLit(value, span=span),
+                                           span=Span(file, number, column + 1, number, end + 1)))
+        if root < 0 or entries is None or type_name is None:
+            raise Unsupported
+        # libyaml ends the document at the start of the line after the last.
+        root_span = self.span_to(root, 0, number - 1, 0, root)
+        data = n.DataDecl(type_name, tuple(entries), span=type_span or root_span)
+        return n.Module((data,), span=root_span)
+
+    @staticmethod
+    def block(indicator: str, body: str, column: int) -> tuple[str, int]:
+        """A block scalar's value, and its number of lines after the indicator's."""
+        lines = body.count("\n")
+        stripped = body.rstrip("\n")
+        lead = len(stripped)
+        stripped = stripped.lstrip("\n")
+        lead -= len(stripped)
+        indent = len(stripped) - len(stripped.lstrip(" "))
+        if indent <= column:
+            raise Unsupported  # no text, or the block is not inside its key's mapping
+        pieces = stripped.split("\n")
+        prefix = " " * indent
+        if any(piece and not piece.startswith(prefix) for piece in pieces):
+            raise Unsupported  # a line less indented than the first, which ends the block
+        chomp = indicator[1:]
+        if indicator[0] == "|":
+            value = _literal(stripped, lead, indent, chomp)
+        else:
+            value = _folded([piece[indent:] for piece in pieces], lead, chomp)
+        if chomp == "+":
+            value += "\n" * (len(body) - len(stripped) - lead - 1)
+        return value, lines
+
+    def flow(self, flow: str, number: int, start: int) -> tuple[n.Expr, ...]:
+        """The items of a flow list `[a, 'b', "c"]` at column `start` of line `number`."""
+        inner = flow[1:-1]
+        if not inner.strip(" "):
+            return ()
+        file = self.source.name
+        items: list[n.Expr] = []
+        pos = 0
+        while True:
+            m = _FLOW_ITEM.match(inner, pos)
+            if m is None:
+                raise Unsupported
+            plain, single, double, comma = m.groups()
+            if plain is not None:
+                column = start + 1 + m.start("plain")
+                kind, argument = self.plain(plain)
+                span = Span(file, number, column + 1, number, column + len(plain) + 1)
+                items.append(kind(span=span) if kind is n.NoneLit else kind(argument, span=span))
+            else:
+                quoted = single if single is not None else double
+                assert quoted is not None
+                column = start + 1 + m.start("single" if single is not None else "double")
+                span = Span(file, number, column + 1, number, column + len(quoted) + 1)
+                text = _single(quoted) if single is not None else _double(quoted)
+                items.append(n.StrLit(text, span=span))
+            pos = m.end()
+            if not comma:
+                if pos != len(inner):
+                    raise Unsupported
+                return tuple(items)
+            if pos == len(inner):
+                raise Unsupported  # '[a, ]': YAML allows it; not worth reading here
