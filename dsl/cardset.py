@@ -215,22 +215,19 @@ class _Semantics:
     """What the fast reader (dsl.fastcards) asks of this one, answered the same way."""
 
     def __init__(self, reader: _Reader) -> None:
-        self.reader = reader
         self.loader = _Loader("")  # only its resolver is used
+        self.effect = reader.parsed_effect
+        self.block_shift = reader.block_shift
+        self.card_name_ok = _name_ok
 
     def resolve(self, value: str) -> str:
         if self.loader.yaml_path_resolvers:  # tags by position in the document
             raise Unsupported
         return str(self.loader.resolve(ScalarNode, value, (True, False)))
 
-    def effect(self, text: str, shift: tuple[int, int], span: Span) -> n.Expr | None:
-        return self.reader.parsed_effect(text, shift, span)
 
-    def block_shift(self, line: int) -> tuple[int, int]:
-        return self.reader.block_shift(line)
-
-    def card_name_ok(self, name: str) -> bool:
-        return _name_problem(name) is None
+def _name_ok(name: str) -> bool:
+    return _name_problem(name) is None
 
 
 def _name_problem(name: str) -> tuple[str, str | None] | None:

@@ -18,10 +18,11 @@ diagnostics of effect texts, which both paths get from the same parser in the sa
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from dsl import nodes as n
 from dsl.parser import MAX_INT_DIGITS
@@ -40,18 +41,24 @@ class Unsupported(Exception):  # noqa: N818 - a signal, not an error: read the f
 
 
 class CardSemantics(Protocol):
-    """What `dsl.cardset` decides, the same for both paths."""
+    """What `dsl.cardset` decides, the same for both paths (functions rather than methods to
+    override: they are called for every card)."""
 
-    def resolve(self, value: str) -> str:
+    @property
+    def resolve(self) -> Callable[[str], str]:
         """The tag a plain scalar resolves to (PyYAML's resolver)."""
 
-    def card_name_ok(self, name: str) -> bool:
+    @property
+    def card_name_ok(self) -> Callable[[str], bool]:
         """Whether a (stripped) card name is accepted without a diagnostic."""
 
-    def effect(self, text: str, shift: tuple[int, int], span: Span) -> n.Expr | None:
-        """The effect text parsed, as an EffectLit; None when the card is refused."""
+    @property
+    def effect(self) -> Callable[[str, tuple[int, int], Span], n.Expr | None]:
+        """The effect text parsed, at (lines, columns) `shift` in the file, as an EffectLit at
+        span; None when it does not parse (reported) and its card is refused."""
 
-    def block_shift(self, line: int) -> tuple[int, int]:
+    @property
+    def block_shift(self) -> Callable[[int], tuple[int, int]]:
         """Where a block scalar's text starts, its indicator on 0-based line `line`."""
 
 
@@ -74,28 +81,32 @@ _DOUBLE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}])*"'
 # start matches, so consecutive matches cover the text.
 _TAIL = f"(?:[ ]+(?:\\#{_C}*)?)?\\n"  # spaces, a comment, the line break
 _LINE = re.compile(
-    f"""(?P<ind>[ ]*)(?:
-        (?P<dash>-[ ]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):
-        (?:(?P<sp>[ ]+)(?:
-            (?:(?P<plain>{_PLAIN}) | (?P<single>{_SINGLE}) | (?P<double>{_DOUBLE})
+    f"""(?:
+        # a key, and the spaces after its colon
+        (?P<head>(?P<ind>[ ]*)(?P<dash>-[ ]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):[ ]*)
+        (?:
+            # a value, after one space at least
+            (?<=[ ])(?:(?P<plain>{_PLAIN}) | (?P<single>{_SINGLE}) | (?P<double>{_DOUBLE})
               | (?P<flow>\\[[^\\[\\]{{}}{_BAD}]*\\]) ){_TAIL}
-          | (?P<block>[|>][-+]?){_TAIL}
+          | (?<=[ ])(?P<block>[|>][-+]?){_TAIL}
             # the block's lines: more indented than the key's line, or empty; not a line
             # of spaces after them (libyaml would take it into the block)
             (?P<body>(?:(?P=ind)[ ]{_C}*\\n|\\n)*+)(?![ ]+\\n)
-          )
-        | {_TAIL})
-      | (?:\\#{_C}*)?\\n
-      | (?P<other>)
+          | (?:(?<=[ ])\\#{_C}*)?\\n  # no value
+        )
+      | [ ]*(?:\\#{_C}*)?\\n  # a blank line or a comment
+      | (?P<other>)  # anything else
     )""",
     re.VERBOSE,
 )
-# The items of a flow list: words and numbers, or quoted, separated by commas.
 _FLOW_ITEM = re.compile(
     f"[ ]*(?:(?P<plain>(?:[A-Za-z0-9_]|[-+.][A-Za-z0-9_.])[A-Za-z0-9_.+-]*"
     f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE})|(?P<double>{_DOUBLE}))"
     "[ ]*(?P<comma>,?)"
 )
+_LESS_INDENTED: dict[int, re.Pattern[str]] = {}  # by a block's indentation
+# A flow list of words, the common case: read without a regular expression for each item.
+_WORDS = re.compile("[A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*")
 _ESCAPE = re.compile(f"\\\\(?:x[0-9A-Fa-f]{{2}}|u[0-9A-Fa-f]{{4}}|U[0-9A-Fa-f]{{8}}|{_C})")
 _ESCAPES = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
@@ -126,26 +137,140 @@ def _single(quoted: str) -> str:
     return quoted[1:-1].replace("''", "'")
 
 
-# What a plain scalar's text becomes as a field's value: a node class and its argument.
-_Plain = tuple[Callable[..., n.Expr], object]
+# ------------------------------------------------------------------ building nodes quickly
+#
+# A big card set makes a few hundred thousand spans and nodes, and a frozen dataclass's
+# __init__ sets each field with object.__setattr__ from Python: building them took as long as
+# reading the text. The builders below make the same objects two to three times faster; each
+# is checked once, at import, to give what the class's own constructor gives (type, fields,
+# span, repr), and the constructor itself is used when it does not (a class that gains a field,
+# a default or a __post_init__).
+
+
+class _SpanBuilder:
+    """Builds a Span: a class with Span's slots, not frozen, so its fields are set as plain
+    attributes, whose instance then becomes a Span (assigning __class__ between classes of the
+    same layout). What comes out is an ordinary Span."""
+
+    __slots__ = Span.__slots__
+
+    def __init__(self, file: str, line: int, column: int, end_line: int,
+                 end_column: int) -> None:
+        self.file = file
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+        self.__class__ = Span  # type: ignore[assignment]
+
+
+def _same(built: object, made: object) -> bool:
+    return (type(built) is type(made) and repr(built) == repr(made)
+            and all(getattr(built, f.name) == getattr(made, f.name)
+                    for f in dataclasses.fields(made)))  # type: ignore[arg-type]
+
+
+def _span_builder() -> Callable[[str, int, int, int, int], Span]:
+    try:
+        if _same(_SpanBuilder("f", 1, 2, 3, 4), Span("f", 1, 2, 3, 4)):
+            return _SpanBuilder  # type: ignore[return-value]
+    except TypeError:  # the layouts differ: Span gained a slot
+        pass
+    return Span
+
+
+_N = TypeVar("_N", bound=n.Node)
+
+
+def _node_builder(cls: type[_N], *example: Any) -> Callable[..., _N]:
+    """build(*fields, span) for cls(*fields, span=span): a bare object of cls (object.__new__)
+    with its slots set through their descriptors, in C."""
+    names = [f.name for f in dataclasses.fields(cls) if f.name != "span"]
+    setters = [_slot(cls, name).__set__ for name in names]
+    set_span = _slot(cls, "span").__set__
+    new = object.__new__
+
+    def build(*values: Any) -> _N:
+        node = new(cls)
+        set_span(node, values[-1])
+        for setter, value in zip(setters, values, strict=False):
+            setter(node, value)
+        return node
+
+    def construct(*values: Any) -> _N:
+        return cls(*values[:-1], span=values[-1])
+
+    span = Span("f", 1, 2, 3, 4)
+    if (len(names) != len(example) or hasattr(cls, "__post_init__")
+            or not _same(build(*example, span), cls(*example, span=span))):
+        return construct
+    if len(names) == 1:
+        (set_a,) = setters
+
+        def build1(a: Any, span: Span) -> _N:
+            node = new(cls)
+            set_a(node, a)
+            set_span(node, span)
+            return node
+
+        return build1
+    if len(names) == 2:
+        set_a, set_b = setters
+
+        def build2(a: Any, b: Any, span: Span) -> _N:
+            node = new(cls)
+            set_a(node, a)
+            set_b(node, b)
+            set_span(node, span)
+            return node
+
+        return build2
+    return build
+
+
+def _slot(cls: type, name: str) -> Any:
+    """The slot descriptor of cls's field `name` (of cls or of the base class declaring it)."""
+    for owner in cls.__mro__:
+        if name in vars(owner):
+            return vars(owner)[name]
+    raise AttributeError(name)
+
+
+_span = _span_builder()
+_int_lit = _node_builder(n.IntLit, 1)
+_str_lit = _node_builder(n.StrLit, "x")
+_bool_lit = _node_builder(n.BoolLit, True)
+_none_lit = _node_builder(n.NoneLit)
+_data_word = _node_builder(n.DataWord, "x")
+_list_lit = _node_builder(n.ListLit, ())
+_field_value = _node_builder(n.FieldValue, "x", n.NoneLit(span=Span("f", 1, 2, 3, 4)))
+_entry = _node_builder(n.Entry, "x", (), "")
+
+
+# What a plain scalar's text becomes as a field's value: a builder and its argument.
+_Plain = tuple[Callable[[Any, Span], n.Expr], object]
+
+
+def _null(_: object, span: Span) -> n.Expr:
+    return _none_lit(span)
 
 
 def _plain_value(value: str, tag: str) -> _Plain:
     if tag == STR_TAG:
         if _IDENTIFIER.match(value):
             # words (colours, kinds, keywords) repeat on every card: one string for each
-            return n.DataWord, sys.intern(value)
-        return n.StrLit, value
+            return _data_word, sys.intern(value)
+        return _str_lit, value
     if tag == _INT_TAG:
         digits = value.lstrip("+-")
         if not digits.isdigit() or len(digits) > MAX_INT_DIGITS:
             raise Unsupported  # reported by the PyYAML path
         number = int(digits)
-        return n.IntLit, -number if value.startswith("-") else number
+        return _int_lit, -number if value.startswith("-") else number
     if tag == _BOOL_TAG:
-        return n.BoolLit, value.lower() in ("true", "yes", "on")
+        return _bool_lit, value.lower() in ("true", "yes", "on")
     if tag == _NULL_TAG:
-        return n.NoneLit, None
+        return _null, None
     raise Unsupported  # floats, timestamps, ...: refused by the PyYAML path
 
 
@@ -220,10 +345,10 @@ class _CardSetReader:
         """dsl.cardset._span of a node at (line, column) (0-based, as libyaml's marks) whose
         last part starts on last_line and ends at (end_line, end_column)."""
         if end_line > last_line and end_column == 0:
-            return Span(self.source.name, line + 1, column + 1, end_line,
-                        len(self.source.line(end_line)) + 1)
-        return Span(self.source.name, line + 1, column + 1,
-                    line + 1 if end_line == line else end_line + 1, end_column + 1)
+            return _span(self.source.name, line + 1, column + 1, end_line,
+                         len(self.source.line(end_line)) + 1)
+        return _span(self.source.name, line + 1, column + 1,
+                     line + 1 if end_line == line else end_line + 1, end_column + 1)
 
     def read(self) -> n.Module | None:  # noqa: C901, PLR0912, PLR0915 - one loop, kept flat
         source = self.source
@@ -244,9 +369,11 @@ class _CardSetReader:
         type_span: Span | None = None
         entries: list[n.Entry] | None = None  # once 'cards:' is seen
         effects: set[str] = set()
+        texts: set[str] = set()  # the keys whose value is read as text: name, description, effects
         in_cards = False
         dash_column = -1
-        column = -1  # the column of the current card's keys (-1 outside cards)
+        column = -1  # the 0-based column of the current card's keys (-1 outside cards)
+        key_indent: str | None = None  # the spaces before them
         start_line = -1  # the 0-based line of the current card's first key
         name: str | None = None
         description = ""
@@ -257,14 +384,14 @@ class _CardSetReader:
         number = 0  # the 1-based number of the line being read
         for m in _LINE.finditer(text):
             number += 1
-            ind, dash, key, sp, plain, single, double, flow, block, body, other = m.groups()
+            head, ind, dash, key, plain, single, double, flow, block, body, other = m.groups()
             if key is None:
                 if other is None:
                     continue  # a blank line or a comment
                 if m.start() != len(text):
                     raise Unsupported
                 ind = ""  # the end of the text: it ends the cards as a top-level key would
-            if dash is None and len(ind) == column:
+            if ind == key_indent and dash is None:
                 pass  # the current card's next key: the common case
             elif in_cards:
                 # A card ends where the next one starts, or the list where the next top-level
@@ -280,14 +407,16 @@ class _CardSetReader:
                     if name is None:
                         raise Unsupported  # a card without a name: reported by PyYAML's path
                     assert entries is not None
-                    entries.append(n.Entry(name, tuple(values), description,
-                                           span=self.span_to(start_line, column, number - 1,
-                                                             indent, start_line)))
+                    entries.append(_entry(name, tuple(values), description,
+                                          self.span_to(start_line, column, number - 1, indent,
+                                                       start_line)))
                 if dash is None:
                     in_cards = False
                     column = -1
+                    key_indent = None
                 else:
                     column = indent + len(dash)
+                    key_indent = " " * column
                     start_line = number - 1
                     name = None
                     description = ""
@@ -307,13 +436,14 @@ class _CardSetReader:
                     raise Unsupported
                 top_keys.add(key)
                 if key == "cards":
-                    if sp is not None:
-                        raise Unsupported  # 'cards: []', or not a list
+                    if plain is not None or single is not None or double is not None:
+                        raise Unsupported  # not a list
                     if type_name is None:
                         if len(self.effect_fields) != 1:
                             raise Unsupported  # a later 'type:' or none: refused or unusual
                         type_name = next(iter(self.effect_fields))
                     effects = self.effect_fields.get(type_name, set())
+                    texts = effects | {"name", "description"}
                     entries = []
                     in_cards = True
                 elif key == "type":
@@ -329,13 +459,12 @@ class _CardSetReader:
                         type_name, scalar = _double(double), double
                     else:
                         raise Unsupported
-                    start = len(key) + 1 + len(sp)
-                    type_span = Span(file, number, start + 1, number, start + len(scalar) + 1)
+                    start = len(head) + 1
+                    type_span = _span(file, number, start, number, start + len(scalar))
                 elif double is not None:
                     _double(double)  # 'set' is any scalar, but one that YAML reads
                 continue
-            known = keys.get(key)
-            key = known if known is not None else self.key(key)
+            key = keys.get(key) or self.key(key)
             if key in given:
                 raise Unsupported
             given.add(key)
@@ -343,23 +472,22 @@ class _CardSetReader:
                 if body is not None:
                     number += body.count("\n")
                 continue
+            # 1-based columns from here: where the value starts, where the card's keys start
+            start = len(head) + 1
+            first = column + 1
             if plain is not None:
-                start = column + len(key) + 1 + len(sp)
                 end = start + len(plain)
-                if key == "name" or key == "description" or key in effects:
-                    if semantics.resolve(plain) != STR_TAG:
-                        raise Unsupported
-                    value = plain
-                    shift = number - 1, start
-                else:
+                if key not in texts:
                     kind, argument = plains.get(plain) or self.plain(plain)
-                    span = Span(file, number, start + 1, number, end + 1)
-                    expr = kind(span=span) if kind is n.NoneLit else kind(argument, span=span)
-                    values.append(n.FieldValue(key, expr, span=Span(file, number, column + 1,
-                                                                     number, end + 1)))
+                    values.append(_field_value(key, kind(argument, _span(file, number, start,
+                                                                         number, end)),
+                                               _span(file, number, first, number, end)))
                     continue
+                if semantics.resolve(plain) != STR_TAG:
+                    raise Unsupported
+                value = plain
+                shift = number - 1, start - 1
             elif double is not None or single is not None:
-                start = column + len(key) + 1 + len(sp)
                 if double is not None:
                     end = start + len(double)
                     value = _double(double)
@@ -367,67 +495,69 @@ class _CardSetReader:
                     assert single is not None
                     end = start + len(single)
                     value = _single(single)
-                shift = number - 1, start + 1
+                shift = number - 1, start
             elif body is not None:
                 if key == "name" or key == "description" or dash is not None:
                     raise Unsupported  # rare: names and descriptions are on one line
-                start = column + len(key) + 1 + len(sp)
-                value, lines = self.block(block, body, column)
+                value, lines, indent = self.block(block, body, column)
                 line = number + lines  # libyaml ends the scalar at the start of the next line
                 if unterminated and line >= len(source.lines):
                     raise Unsupported  # its value would end without the line break
-                span = Span(file, number, start + 1, line, len(source.line(line)) + 1)
+                end = len(source.line(line)) + 1
+                span = _span(file, number, start, line, end)
                 if key in effects:
-                    expr = effect(value, semantics.block_shift(number - 1), span)
+                    # the text starts on the next line at the block's indentation, unless
+                    # the first line looks blank to block_shift (str.strip())
+                    expr = effect(value, (number, indent) if indent >= 0 else
+                                  semantics.block_shift(number - 1), span)
                     if expr is None:
                         refused = True
                         number = line
                         continue
                 else:
-                    expr = n.StrLit(value, span=span)
-                values.append(n.FieldValue(key, expr, span=Span(file, number, column + 1, line,
-                                                                 span.end_column)))
+                    expr = _str_lit(value, span)
+                values.append(_field_value(key, expr, _span(file, number, first, line, end)))
                 number = line
                 continue
             elif flow is not None:
-                if key == "name" or key == "description" or key in effects:
+                if key in texts:
                     raise Unsupported
-                start = column + len(key) + 1 + len(sp)
                 end = start + len(flow)
-                items = self.flow(flow, number, start)
-                values.append(n.FieldValue(
-                    key, n.ListLit(items, span=Span(file, number, start + 1, number, end + 1)),
-                    span=Span(file, number, column + 1, number, end + 1)))
+                values.append(_field_value(
+                    key, _list_lit(self.flow(flow, number, start - 1),
+                                   _span(file, number, start, number, end)),
+                    _span(file, number, first, number, end)))
                 continue
             else:
                 # 'key:' and nothing: an empty plain scalar, just after the colon
-                if key == "name" or key == "description" or key in effects:
+                if key in texts:
                     raise Unsupported
-                start = column + len(key) + 1
+                start = first + len(key) + 1
                 kind, argument = self.plain("")
-                span = Span(file, number, start + 1, number, start + 1)
-                expr = kind(span=span) if kind is n.NoneLit else kind(argument, span=span)
-                values.append(n.FieldValue(key, expr, span=Span(file, number, column + 1,
-                                                                 number, start + 1)))
+                values.append(_field_value(key, kind(argument, _span(file, number, start,
+                                                                     number, start)),
+                                           _span(file, number, first, number, start)))
                 continue
             # a text: name, description, an effect or a quoted value
-            span = Span(file, number, start + 1, number, end + 1)
             if key == "name":
                 name = value.strip()
                 if not semantics.card_name_ok(name):
                     raise Unsupported
-            elif key == "description":
+                continue
+            if key == "description":
                 description = value
-            elif key in effects:
+                continue
+            span = _span(file, number, start, number, end)
+            if key in effects:
                 expr = effect(value, shift, span)
                 if expr is None:
                     refused = True
                 else:
-                    values.append(n.FieldValue(
-                        key, expr, span=Span(file, number, column + 1, number, end + 1)))
+                    values.append(_field_value(key, expr, _span(file, number, first, number,
+                                                                end)))
             else:
-                values.append(n.FieldValue(key, n.StrLit(value, span=span),
-                                           span=Span(file, number, column + 1, number, end + 1)))
+                values.append(_field_value(key, _str_lit(value, span),
+                                           _span(file, number, first, number, end)))
         if root < 0 or entries is None or type_name is None:
             raise Unsupported
         # libyaml ends the document at the start of the line after the last.
@@ -436,8 +566,9 @@ class _CardSetReader:
         return n.Module((data,), span=root_span)
 
     @staticmethod
-    def block(indicator: str, body: str, column: int) -> tuple[str, int]:
-        """A block scalar's value, and its number of lines after the indicator's."""
+    def block(indicator: str, body: str, column: int) -> tuple[str, int, int]:
+        """A block scalar's value, its number of lines after the indicator's, and its
+        indentation (-1 when its first line starts with a character str.strip() strips)."""
         lines = body.count("\n")
         stripped = body.rstrip("\n")
         lead = len(stripped)
@@ -446,18 +577,20 @@ class _CardSetReader:
         indent = len(stripped) - len(stripped.lstrip(" "))
         if indent <= column:
             raise Unsupported  # no text, or the block is not inside its key's mapping
-        pieces = stripped.split("\n")
-        prefix = " " * indent
-        if any(piece and not piece.startswith(prefix) for piece in pieces):
-            raise Unsupported  # a line less indented than the first, which ends the block
+        if "\n" in stripped:
+            less = _LESS_INDENTED.get(indent)
+            if less is None:
+                less = _LESS_INDENTED[indent] = re.compile(f"\n(?!\n| {{{indent}}})")
+            if less.search(stripped):
+                raise Unsupported  # a line less indented than the first, which ends the block
         chomp = indicator[1:]
         if indicator[0] == "|":
             value = _literal(stripped, lead, indent, chomp)
         else:
-            value = _folded([piece[indent:] for piece in pieces], lead, chomp)
+            value = _folded([piece[indent:] for piece in stripped.split("\n")], lead, chomp)
         if chomp == "+":
             value += "\n" * (len(body) - len(stripped) - lead - 1)
-        return value, lines
+        return value, lines, -1 if stripped[indent].isspace() else indent
 
     def flow(self, flow: str, number: int, start: int) -> tuple[n.Expr, ...]:
         """The items of a flow list `[a, 'b', "c"]` at column `start` of line `number`."""
@@ -465,6 +598,16 @@ class _CardSetReader:
         if not inner.strip(" "):
             return ()
         file = self.source.name
+        plains = self.plains
+        if _WORDS.fullmatch(inner):
+            words: list[n.Expr] = []
+            column = start + 2
+            for word in inner.split(", "):
+                kind, argument = plains.get(word) or self.plain(word)
+                end = column + len(word)
+                words.append(kind(argument, _span(file, number, column, number, end)))
+                column = end + 2
+            return tuple(words)
         items: list[n.Expr] = []
         pos = 0
         while True:
@@ -475,15 +618,15 @@ class _CardSetReader:
             if plain is not None:
                 column = start + 1 + m.start("plain")
                 kind, argument = self.plain(plain)
-                span = Span(file, number, column + 1, number, column + len(plain) + 1)
-                items.append(kind(span=span) if kind is n.NoneLit else kind(argument, span=span))
+                items.append(kind(argument, _span(file, number, column + 1, number,
+                                                  column + len(plain) + 1)))
             else:
                 quoted = single if single is not None else double
                 assert quoted is not None
                 column = start + 1 + m.start("single" if single is not None else "double")
-                span = Span(file, number, column + 1, number, column + len(quoted) + 1)
+                span = _span(file, number, column + 1, number, column + len(quoted) + 1)
                 text = _single(quoted) if single is not None else _double(quoted)
-                items.append(n.StrLit(text, span=span))
+                items.append(_str_lit(text, span))
             pos = m.end()
             if not comma:
                 if pos != len(inner):

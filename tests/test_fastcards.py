@@ -14,7 +14,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import yaml
@@ -24,7 +24,7 @@ from dsl import cardset, fastcards
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.parser import parse
-from dsl.source import SourceFile
+from dsl.source import SourceFile, Span
 
 ROOT = Path(__file__).resolve().parent.parent
 RULERS_GAMBIT = ROOT / "rulebooks" / "rulers_gambit"
@@ -224,7 +224,8 @@ VALUES = [
     "'unclosed", '"unclosed', "'a''", '"\\"', "\"'\"", "'\"'", "'é'", '"日本"',
     # lists
     "[]", "[ ]", "[a]", "[a, b]", "[a,b]", "[ a , b ]", "[a, b,]", "[a, [b]]", "[a, {b: c}]",
-    "[1, -2, +3, 0x4]", "[yes, null, ~]", "['a', \"b\", c]", "[a b, c]", "[a, 'b, c']",
+    "[1, -2, +3, 0x4]", "[yes, null, ~]", "[yes, No, null, on]", "[a, b, c, d]", "[a,  b]",
+    "['a', \"b\", c]", "[a b, c]", "[a, 'b, c']",
     "[a, # c\n]", "[a, b] # c", "[a, b] x", "[1.5]", "[a:b]", "[a: b]", "[&x a]", "[*x]",
     "[!!str a]", "[a, ", "[é, 日本]",
     # tags, anchors, aliases
@@ -529,3 +530,41 @@ def test_pure_python_loader_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
     for block in BLOCKS[:12]:
         check(HEAD + f"  - name: A\n    effect: {block}    cost: 1\n")
     check((RULERS_GAMBIT / "starter.cards.yaml").read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------ the builders
+
+
+def test_builders_make_ordinary_nodes() -> None:
+    span = fastcards._span("f", 1, 2, 3, 4)
+    assert fastcards._span is cast(object, fastcards._SpanBuilder)  # passed its check
+    assert type(span) is Span and span == Span("f", 1, 2, 3, 4)
+    assert hash(span) == hash(Span("f", 1, 2, 3, 4)) and repr(span) == repr(Span("f", 1, 2, 3, 4))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        span.line = 2  # type: ignore[misc]
+    value = fastcards._int_lit(3, span)
+    node = fastcards._field_value("k", value, span)
+    assert type(node) is n.FieldValue and node.span is span and node.value is value
+    assert node == n.FieldValue("k", n.IntLit(3, span=span), span=span)
+    assert repr(node) == repr(n.FieldValue("k", n.IntLit(3, span=span), span=span))
+    entry = fastcards._entry("A", (node,), "text", span)
+    assert entry == n.Entry("A", (node,), "text", span=span) and entry.span is span
+    assert list(differences(entry, n.Entry("A", (node,), "text", span=span))) == []
+
+
+def test_builders_fall_back_to_the_constructor() -> None:
+    """A class the builders cannot copy (here one with a __post_init__) is built by its own
+    constructor."""
+    calls: list[int] = []
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked(n.Expr):
+        value: int
+
+        def __post_init__(self) -> None:
+            calls.append(self.value)
+
+    build = fastcards._node_builder(Checked, 1)
+    calls.clear()
+    node = build(5, Span("f", 1, 2, 3, 4))
+    assert calls == [5] and node == Checked(5, span=Span("f", 1, 2, 3, 4))
