@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dsl.source import Span
+from dsl.source import Span, faster_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,6 +568,13 @@ class Module(Node):
     """One parsed source file."""
 
     declarations: tuple[Decl, ...]
+
+
+# Nodes are built by the hundred thousand for a big card set: see faster_init.
+for _class in list(globals().values()):
+    if isinstance(_class, type) and issubclass(_class, Node):
+        faster_init(_class)
+del _class
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}

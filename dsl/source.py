@@ -2,8 +2,61 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+
+def faster_init(cls: type[_T]) -> type[_T]:
+    """Give a frozen, slotted dataclass a faster __init__, the same in every other way.
+
+    The __init__ dataclasses writes for a frozen class sets each field with
+    object.__setattr__(self, name, value), which finds the field's slot descriptor anew each
+    time; this one calls the slot descriptors' __set__ directly: spans and nodes are built by
+    the hundred thousand when reading a big card set, and this builds them about a third
+    faster. The signature (names, kinds, defaults, annotations) is the original's; a class this
+    does not cover (a __post_init__, a default factory, a field not in __init__, a field
+    without a slot) keeps its own __init__.
+    """
+    original = cls.__init__
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    if (hasattr(cls, "__post_init__") or "__slots__" not in vars(cls)
+            or any(not f.init or f.default_factory is not dataclasses.MISSING for f in fields)):
+        return cls
+    signature = inspect.signature(original)
+    parameters = list(signature.parameters.values())[1:]
+    if sorted(p.name for p in parameters) != sorted(f.name for f in fields) or any(
+            p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters):
+        return cls
+    setters: dict[str, Any] = {}
+    for f in fields:
+        slot = next((vars(owner)[f.name] for owner in cls.__mro__ if f.name in vars(owner)), None)
+        if slot is None or not hasattr(slot, "__set__"):
+            return cls
+        setters[f"_set_{f.name}"] = slot.__set__
+    positional = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+    keyword = [p.name for p in parameters if p.kind is p.KEYWORD_ONLY]
+    arguments = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    body = "".join(f"    _set_{f.name}(self, {f.name})\n" for f in fields)
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__({arguments}):\n{body}", setters, namespace)  # field names only
+    init = namespace["__init__"]
+    # named as the original in tracebacks and argument errors ("Span.__init__() missing ...")
+    init.__code__ = init.__code__.replace(co_qualname=original.__qualname__)
+    init.__defaults__ = original.__defaults__
+    init.__kwdefaults__ = original.__kwdefaults__
+    init.__annotations__ = original.__annotations__
+    init.__qualname__ = original.__qualname__
+    init.__module__ = original.__module__
+    init.__doc__ = original.__doc__
+    if inspect.signature(init) != signature:
+        return cls
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +79,9 @@ class Span:
     def to(self, other: Span) -> Span:
         """The span from the start of self to the end of other."""
         return Span(self.file, self.line, self.column, other.end_line, other.end_column)
+
+
+faster_init(Span)
 
 
 @dataclass(frozen=True)
