@@ -227,7 +227,9 @@ class _Semantics:
 
 
 def _name_ok(name: str) -> bool:
-    return _name_problem(name) is None
+    """_name_problem(name) is None, said quickly (for every card the fast reader reads)."""
+    return (0 < len(name) <= MAX_NAME_LENGTH and name.isprintable()
+            and " ".join(name.split()) == name)
 
 
 def _name_problem(name: str) -> tuple[str, str | None] | None:

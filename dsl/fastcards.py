@@ -225,6 +225,18 @@ def _node_builder(cls: type[_N], *example: Any) -> Callable[..., _N]:
             return node
 
         return build2
+    if len(names) == 3:
+        set_a, set_b, set_c = setters
+
+        def build3(a: Any, b: Any, c: Any, span: Span) -> _N:
+            node = new(cls)
+            set_a(node, a)
+            set_b(node, b)
+            set_c(node, c)
+            set_span(node, span)
+            return node
+
+        return build3
     return build
 
 
@@ -373,6 +385,7 @@ class _CardSetReader:
         in_cards = False
         dash_column = -1
         column = -1  # the 0-based column of the current card's keys (-1 outside cards)
+        first = 0  # the same, 1-based
         key_indent: str | None = None  # the spaces before them
         start_line = -1  # the 0-based line of the current card's first key
         name: str | None = None
@@ -391,8 +404,8 @@ class _CardSetReader:
                 if m.start() != len(text):
                     raise Unsupported
                 ind = ""  # the end of the text: it ends the cards as a top-level key would
-            if ind == key_indent and dash is None:
-                pass  # the current card's next key: the common case
+            if ind == key_indent:
+                pass  # the current card's next key (not a dash: it is less indented)
             elif in_cards:
                 # A card ends where the next one starts, or the list where the next top-level
                 # key does, or the text; not at a key anywhere else.
@@ -417,6 +430,7 @@ class _CardSetReader:
                 else:
                     column = indent + len(dash)
                     key_indent = " " * column
+                    first = column + 1  # 1-based
                     start_line = number - 1
                     name = None
                     description = ""
@@ -472,9 +486,7 @@ class _CardSetReader:
                 if body is not None:
                     number += body.count("\n")
                 continue
-            # 1-based columns from here: where the value starts, where the card's keys start
-            start = len(head) + 1
-            first = column + 1
+            start = len(head) + 1  # the 1-based column of the value
             if plain is not None:
                 end = start + len(plain)
                 if key not in texts:
@@ -569,6 +581,12 @@ class _CardSetReader:
     def block(indicator: str, body: str, column: int) -> tuple[str, int, int]:
         """A block scalar's value, its number of lines after the indicator's, and its
         indentation (-1 when its first line starts with a character str.strip() strips)."""
+        if indicator == "|" and body.find("\n") == len(body) - 1:
+            # one line and no empty ones, the common case ('effect: |' and one statement)
+            indent = len(body) - len(body.lstrip(" "))
+            if indent <= column:
+                raise Unsupported
+            return body[indent:], 1, -1 if body[indent].isspace() else indent
         lines = body.count("\n")
         stripped = body.rstrip("\n")
         lead = len(stripped)

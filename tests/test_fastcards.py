@@ -568,3 +568,8 @@ def test_builders_fall_back_to_the_constructor() -> None:
     calls.clear()
     node = build(5, Span("f", 1, 2, 3, 4))
     assert calls == [5] and node == Checked(5, span=Span("f", 1, 2, 3, 4))
+
+
+@pytest.mark.parametrize("name", [*NAMES, "", " ", "a b", "a  b", "a\u00a0b", "\u200b", "x" * 201])
+def test_name_checks_agree(name: str) -> None:
+    assert cardset._name_ok(name) == (cardset._name_problem(name) is None)
