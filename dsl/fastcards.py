@@ -104,7 +104,6 @@ _FLOW_ITEM = re.compile(
     f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE})|(?P<double>{_DOUBLE}))"
     "[ ]*(?P<comma>,?)"
 )
-_LESS_INDENTED: dict[int, re.Pattern[str]] = {}  # by a block's indentation
 # A flow list of words, the common case: read without a regular expression for each item.
 _WORDS = re.compile("[A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*")
 _ESCAPE = re.compile(f"\\\\(?:x[0-9A-Fa-f]{{2}}|u[0-9A-Fa-f]{{4}}|U[0-9A-Fa-f]{{8}}|{_C})")
@@ -595,17 +594,15 @@ class _CardSetReader:
         indent = len(stripped) - len(stripped.lstrip(" "))
         if indent <= column:
             raise Unsupported  # no text, or the block is not inside its key's mapping
-        if "\n" in stripped:
-            less = _LESS_INDENTED.get(indent)
-            if less is None:
-                less = _LESS_INDENTED[indent] = re.compile(f"\n(?!\n| {{{indent}}})")
-            if less.search(stripped):
-                raise Unsupported  # a line less indented than the first, which ends the block
+        pieces = stripped.split("\n")
+        prefix = " " * indent
+        if any(piece and not piece.startswith(prefix) for piece in pieces):
+            raise Unsupported  # a line less indented than the first, which ends the block
         chomp = indicator[1:]
         if indicator[0] == "|":
             value = _literal(stripped, lead, indent, chomp)
         else:
-            value = _folded([piece[indent:] for piece in stripped.split("\n")], lead, chomp)
+            value = _folded([piece[indent:] for piece in pieces], lead, chomp)
         if chomp == "+":
             value += "\n" * (len(body) - len(stripped) - lead - 1)
         return value, lines, -1 if stripped[indent].isspace() else indent
