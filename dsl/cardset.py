@@ -5,6 +5,9 @@ would build Python objects are reported, not honoured; anchors are refused, so a
 cannot expand into a huge one. A card's values become the same AST nodes a `data` block gives,
 and its effect text is parsed by the rules parser, so card sets are checked exactly like the
 rulebook.
+
+Card sets of the usual simple shape are read straight from their text by dsl.fastcards, which
+gives the same AST, spans and diagnostics and hands anything else back to the PyYAML path here.
 """
 
 from __future__ import annotations
