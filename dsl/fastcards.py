@@ -138,12 +138,12 @@ def _single(quoted: str) -> str:
 
 # ------------------------------------------------------------------ building nodes quickly
 #
-# A big card set makes a few hundred thousand spans and nodes, and a frozen dataclass's
-# __init__ sets each field with object.__setattr__ from Python: building them took as long as
-# reading the text. The builders below make the same objects two to three times faster; each
-# is checked once, at import, to give what the class's own constructor gives (type, fields,
-# span, repr), and the constructor itself is used when it does not (a class that gains a field,
-# a default or a __post_init__).
+# A big card set makes a few hundred thousand spans and nodes, and building them through their
+# classes (a Python __init__ called by the class, setting each field through its descriptor)
+# took as long as reading the text. The builders below make the same objects about twice as
+# fast; each is checked once, at import, to give what the class's own constructor gives (type,
+# fields, span, repr), and the constructor itself is used when it does not (a class that gains
+# a field, a default, a __post_init__ or loses its slots).
 
 
 class _SpanBuilder:
@@ -184,9 +184,15 @@ _N = TypeVar("_N", bound=n.Node)
 def _node_builder(cls: type[_N], *example: Any) -> Callable[..., _N]:
     """build(*fields, span) for cls(*fields, span=span): a bare object of cls (object.__new__)
     with its slots set through their descriptors, in C."""
+    def construct(*values: Any) -> _N:
+        return cls(*values[:-1], span=values[-1])
+
     names = [f.name for f in dataclasses.fields(cls) if f.name != "span"]
-    setters = [_slot(cls, name).__set__ for name in names]
-    set_span = _slot(cls, "span").__set__
+    try:
+        setters = [_slot(cls, name).__set__ for name in names]
+        set_span = _slot(cls, "span").__set__
+    except AttributeError:  # a field without a slot
+        return construct
     new = object.__new__
 
     def build(*values: Any) -> _N:
@@ -195,9 +201,6 @@ def _node_builder(cls: type[_N], *example: Any) -> Callable[..., _N]:
         for setter, value in zip(setters, values, strict=False):
             setter(node, value)
         return node
-
-    def construct(*values: Any) -> _N:
-        return cls(*values[:-1], span=values[-1])
 
     span = Span("f", 1, 2, 3, 4)
     if (len(names) != len(example) or hasattr(cls, "__post_init__")
@@ -242,8 +245,11 @@ def _node_builder(cls: type[_N], *example: Any) -> Callable[..., _N]:
 def _slot(cls: type, name: str) -> Any:
     """The slot descriptor of cls's field `name` (of cls or of the base class declaring it)."""
     for owner in cls.__mro__:
-        if name in vars(owner):
-            return vars(owner)[name]
+        found = vars(owner).get(name)
+        if found is not None:
+            if not hasattr(found, "__set__"):
+                break
+            return found
     raise AttributeError(name)
 
 

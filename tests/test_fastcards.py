@@ -574,6 +574,13 @@ def test_builders_fall_back_to_the_constructor() -> None:
     node = build(5, Span("f", 1, 2, 3, 4))
     assert calls == [5] and node == Checked(5, span=Span("f", 1, 2, 3, 4))
 
+    @dataclasses.dataclass(frozen=True)
+    class Unslotted(n.Expr):  # its field lives in the instance's __dict__
+        value: int = 0
+
+    unslotted = fastcards._node_builder(Unslotted, 1)(2, Span("f", 1, 2, 3, 4))
+    assert unslotted == Unslotted(2, span=Span("f", 1, 2, 3, 4))
+
 
 @pytest.mark.parametrize("name", [*NAMES, "", " ", "a b", "a  b", "a\u00a0b", "\u200b", "x" * 201])
 def test_name_checks_agree(name: str) -> None:
