@@ -367,7 +367,7 @@ class _CardSetReader:
         return _span(self.source.name, line + 1, column + 1,
                      line + 1 if end_line == line else end_line + 1, end_column + 1)
 
-    def read(self) -> n.Module | None:  # noqa: C901, PLR0912, PLR0915 - one loop, kept flat
+    def read(self) -> n.Module | None:  # one loop, kept flat: it runs for every line
         source = self.source
         text = source.text
         # The last line is read like the others: marks at its end are the same with or without
@@ -488,8 +488,14 @@ class _CardSetReader:
                 raise Unsupported
             given.add(key)
             if refused:
-                if body is not None:
-                    number += body.count("\n")
+                # The card is dropped (as the PyYAML path drops it at its first refusal), but
+                # its text must still be YAML: that path reports nothing else if it is not.
+                if double is not None:
+                    _double(double)
+                elif flow is not None:
+                    self.flow(flow, number, 0)
+                elif body is not None:
+                    number += self.block(block, body, column)[1]
                 continue
             start = len(head) + 1  # the 1-based column of the value
             if plain is not None:

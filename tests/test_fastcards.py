@@ -196,6 +196,24 @@ def test_declined_diagnostics_are_taken_back(monkeypatch: pytest.MonkeyPatch) ->
     assert diagnostics.items == expected and len(expected) == 2
 
 
+REFUSED = "type: Card\ncards:\n  - name: A\n    effect: |\n      draw_cards(you 1)\n"
+AFTER_REFUSAL = ['    flavour: "\\q"\n', '    flavour: "\\x41"\n', '    keywords: ["\\q"]\n',
+                 "    keywords: [a, , b]\n", "    keywords: [a, b]\n", "    flavour: |\n",
+                 "    flavour: |\n        a\n       b\n", "    flavour: |\n      a\n\n      b\n",
+                 "    flavour: >\n      a\n      b\n", "    cost: 1.5\n", "    yes: 1\n",
+                 "    effect: x\n", "    name: B\n", "    flavour: 'a'' b'\n",
+                 "    on: |\n      x\n"]
+
+
+@pytest.mark.parametrize("extra", AFTER_REFUSAL)
+def test_text_after_a_refused_effect_is_still_checked(extra: str) -> None:
+    """A card whose effect does not parse is dropped by both paths, but what follows it must
+    still be valid YAML: the PyYAML path reports only that when it is not."""
+    for tail in ("  - name: B\n    cost: 1\n", ""):
+        check(REFUSED + extra + tail)
+    assert check(REFUSED + "    keywords: [a, b]\n" + "    flavour: |\n      x\n")
+
+
 # ------------------------------------------------------------------ edge cases
 
 HEAD = "type: Card\nset: Edge cases\ncards:\n"
