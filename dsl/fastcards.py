@@ -409,8 +409,8 @@ class _CardSetReader:
                 if m.start() != len(text):
                     raise Unsupported
                 ind = ""  # the end of the text: it ends the cards as a top-level key would
-            if ind == key_indent:
-                pass  # the current card's next key (not a dash: it is less indented)
+            if ind == key_indent and dash is None:
+                pass  # the current card's next key: the common case
             elif in_cards:
                 # A card ends where the next one starts, or the list where the next top-level
                 # key does, or the text; not at a key anywhere else.
@@ -595,8 +595,8 @@ class _CardSetReader:
         if indicator == "|" and body.find("\n") == len(body) - 1:
             # one line and no empty ones, the common case ('effect: |' and one statement)
             indent = len(body) - len(body.lstrip(" "))
-            if indent <= column:
-                raise Unsupported
+            if indent <= column or body[indent] == "\n":
+                raise Unsupported  # (a line of spaces: libyaml counts it as empty)
             return body[indent:], 1, -1 if body[indent].isspace() else indent
         lines = body.count("\n")
         stripped = body.rstrip("\n")
@@ -604,8 +604,10 @@ class _CardSetReader:
         stripped = stripped.lstrip("\n")
         lead -= len(stripped)
         indent = len(stripped) - len(stripped.lstrip(" "))
-        if indent <= column:
-            raise Unsupported  # no text, or the block is not inside its key's mapping
+        if indent <= column or stripped[indent:indent + 1] in ("", "\n"):
+            # no text, or the block is not inside its key's mapping, or its first line is only
+            # spaces (libyaml counts it as empty, and takes the indentation from the next)
+            raise Unsupported
         pieces = stripped.split("\n")
         prefix = " " * indent
         if any(piece and not piece.startswith(prefix) for piece in pieces):

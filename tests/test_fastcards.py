@@ -11,6 +11,7 @@ silently decline everything.
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -340,6 +341,10 @@ BLOCKS = [
     "|\n\tdraw_cards(you, 1)\n",
     "|\n      é ü 日本 😀\n",
     "|\n      \u3000\n      draw_cards(you, 1)\n",
+    "|\n      \n",
+    "|\n        \n\n",
+    "|\n       \n\n      draw_cards(you, 1)\n",
+    ">\n        \n      draw_cards(you, 1)\n",
     "|\n      \xa0draw_cards(you, 1)\n",
 ]
 
@@ -428,6 +433,10 @@ def variants() -> list[tuple[str, str]]:
     add("dash alone", BASE.replace("  - name: Ember Throne", "  -\n    name: Ember Throne"))
     add("dash and comment", BASE.replace("  - name: Ember Throne",
                                          "  - # first\n    name: Ember Throne"))
+    add("dash at the keys' column", BASE.replace("    colour: red", "    - colour: red"))
+    add("dash at the keys' column after a refused effect", BASE.replace(
+        "    has_ability: true", "    has_ability: true\n    on_attack: |\n      x y\n"
+        "    - colour: red"))
     add("misaligned dash", BASE.replace("  - name: 'Tidal Keep'", "   - name: 'Tidal Keep'"))
     add("misaligned key", BASE.replace("    colour: red", "     colour: red"))
     add("less indented key", BASE.replace("    colour: red", "   colour: red"))
@@ -603,3 +612,40 @@ def test_builders_fall_back_to_the_constructor() -> None:
 @pytest.mark.parametrize("name", [*NAMES, "", " ", "a b", "a  b", "a\u00a0b", "\u200b", "x" * 201])
 def test_name_checks_agree(name: str) -> None:
     assert cardset._name_ok(name) == (cardset._name_problem(name) is None)
+
+
+# ------------------------------------------------------------------ random edits
+
+PIECES = [" ", "  ", "\n", ":", ": ", "-", "- ", "#", " #", '"', "'", "|", ">", "[", "]", ",",
+          "a", "1", "\\", "\\n", "|-", "\n    ", "\n  - ", "\n\n", "x: 1\n", "{", "&", "*", "!",
+          "?", "~", "é", ".", "0x", "\t", "\r"]
+FUZZ_BASES = [
+    BASE,
+    shift_indented(BASE, -2),
+    REFUSED + '    flavour: "a"\n  - name: B\n    keywords: [a, b]\n    cost: 2\n'
+    "    effect: |\n      draw_cards(you, 1)\n",
+    HEAD + card("flavour: >-\n        a\n        b\n\n        c", "keywords: ['x', \"y\", z]",
+                "cost: -3")
+    + card("effect: |+\n        draw_cards(you, 1)\n\n", name="'B''s'") + "# end\n",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_edits(seed: int) -> None:
+    """Card sets edited at random (mostly into invalid YAML, or another shape): the fast reader
+    declines or agrees. (Many more seeds were run while writing it.)"""
+    rng = random.Random(seed)
+    read = 0
+    for _ in range(150):
+        text = rng.choice(FUZZ_BASES)
+        for _ in range(rng.randint(1, 3)):
+            pos = rng.randrange(len(text) + 1)
+            choice = rng.random()
+            if choice < 0.5:
+                text = text[:pos] + rng.choice(PIECES) + text[pos:]
+            elif choice < 0.8:
+                text = text[:pos] + text[pos + rng.randint(1, 3):]
+            else:
+                text = text[:pos] + rng.choice(PIECES) + text[pos + 1:]
+        read += check(text)
+    assert read > 10  # some edits keep the shape the fast reader reads
