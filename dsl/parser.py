@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -198,7 +198,7 @@ class EffectShapes:
 
     def __init__(self) -> None:
         self.trees: dict[str, Tree[Token] | None] = {}
-        self.templates: dict[tuple[str, str], _Template | None] = {}
+        self.templates: dict[tuple[str, str], _Copier | None] = {}
 
     def tree(self, text: str) -> Tree[Token] | None:
         """The Lark tree of text, from its shape's; None when text must be parsed directly."""
@@ -221,12 +221,12 @@ class EffectShapes:
         key = (shape, file)
         if key not in self.templates:
             tree = self.shape_tree(shape, numbers)
-            self.templates[key] = None if tree is None else _template(tree, shape, file, numbers)
-        template = self.templates[key]
-        if template is None:
+            built = None if tree is None else _template(tree, shape, file, numbers)
+            self.templates[key] = None if built is None else _copier(*built)
+        copy = self.templates[key]
+        if copy is None:
             return None
-        block, origins = template
-        moved = _Relocation(shift, numbers, origins).node(block)
+        moved = copy(shift[0], shift[1], numbers)
         assert isinstance(moved, n.Block)
         return moved
 
@@ -276,43 +276,69 @@ def _template(
     return block, {id(node): origins[id(node)] for node in literals}
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+# A copy of a shape's AST for one text, given the text's shift (lines, columns) and numbers.
+_Copier = Callable[[int, int, dict[int, str]], Any]
 
 
-class _Relocation:
-    """Copies of a shape's nodes for one text: every span moved by the text's shift, and each
-    IntLit holding the text's number (with its sign) instead of the shape's 1s."""
+def _copier(value: object, origins: dict[int, tuple[int, int]]) -> _Copier | None:
+    """A function copying value (a node, span, tuple or plain value of a shape's AST) for one
+    text: every span moved by the text's shift, each IntLit holding the text's number (with its
+    sign) instead of the shape's 1s; None when value is the same in every copy. Worked out once
+    per shape, so copying a text's AST does no looking at types or field names."""
+    if isinstance(value, n.IntLit):
+        start, sign = origins[id(value)]
+        default, move = value.value, _span_mover(value.span)
 
-    def __init__(self, shift: tuple[int, int], numbers: dict[int, str],
-                 origins: dict[int, tuple[int, int]]) -> None:
-        self.line_shift, self.column_shift = shift
-        self.numbers = numbers
-        self.origins = origins
+        def int_lit(dl: int, dc: int, numbers: dict[int, str]) -> Any:
+            digits = numbers.get(start)
+            number = default if digits is None else sign * int(digits)
+            return n.IntLit(number, span=move(dl, dc))
+        return int_lit
+    if isinstance(value, n.Node):
+        cls, move = type(value), _span_mover(value.span)
+        positional, keywords = _init_fields(cls)
+        parts = [(_copier(getattr(value, name), origins), getattr(value, name))
+                 for name in positional]
+        named = {name: getattr(value, name) for name in keywords}
+        if all(copy is None for copy, _ in parts) and not any(named.values()):
+            constants = tuple(v for _, v in parts)
+            return lambda dl, dc, numbers: cls(*constants, span=move(dl, dc))
+        named_parts = [(name, _copier(v, origins), v) for name, v in named.items()]
+        return lambda dl, dc, numbers: cls(
+            *[v if copy is None else copy(dl, dc, numbers) for copy, v in parts],
+            span=move(dl, dc),
+            **{name: v if copy is None else copy(dl, dc, numbers)
+               for name, copy, v in named_parts})
+    if isinstance(value, Span):  # a second span of a node (a name's, say)
+        move_span = _span_mover(value)
+        return lambda dl, dc, numbers: move_span(dl, dc)
+    if isinstance(value, tuple):
+        items = [(_copier(item, origins), item) for item in value]
+        if all(copy is None for copy, _ in items):
+            return None
+        return lambda dl, dc, numbers: tuple(
+            [v if copy is None else copy(dl, dc, numbers) for copy, v in items])
+    return None
 
-    def node(self, node: n.Node) -> n.Node:
-        if isinstance(node, n.IntLit):
-            start, sign = self.origins[id(node)]
-            digits = self.numbers.get(start)
-            value = node.value if digits is None else sign * int(digits)
-            return n.IntLit(value, span=self.span(node.span))
-        names = _FIELDS.get(type(node))
-        if names is None:
-            names = _FIELDS[type(node)] = tuple(node.__dataclass_fields__)
-        fields: dict[str, Any] = {name: self.value(getattr(node, name)) for name in names}
-        return type(node)(**fields)
 
-    def value(self, value: object) -> object:
-        if isinstance(value, n.Node):
-            return self.node(value)
-        if isinstance(value, Span):
-            return self.span(value)
-        if isinstance(value, tuple):
-            return tuple(self.value(item) for item in value)
-        return value
+def _span_mover(s: Span) -> Callable[[int, int], Span]:
+    file, line, column, end_line, end_column = s.file, s.line, s.column, s.end_line, s.end_column
+    return lambda dl, dc: Span(file, line + dl, column + dc, end_line + dl, end_column + dc)
 
-    def span(self, s: Span) -> Span:
-        dl, dc = self.line_shift, self.column_shift
-        return Span(s.file, s.line + dl, s.column + dc, s.end_line + dl, s.end_column + dc)
+
+_INIT_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _init_fields(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A node class's positional fields, in the order its __init__ takes them, and its keyword
+    fields but the span."""
+    found = _INIT_FIELDS.get(cls)
+    if found is None:
+        fields = cls.__dataclass_fields__.items()  # type: ignore[attr-defined]
+        found = _INIT_FIELDS[cls] = (
+            tuple(name for name, f in fields if not f.kw_only),
+            tuple(name for name, f in fields if f.kw_only and name != "span"))
+    return found
 
 
 def _shape_of(text: str, numbers: dict[int, str]) -> str:

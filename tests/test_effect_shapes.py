@@ -104,6 +104,20 @@ def test_varied_effect_texts_parse_the_same_by_shape(seed: int) -> None:
     assert len(shapes.trees) < len(texts)
 
 
+@pytest.mark.parametrize("text", [
+    "@S12 let x = 3\nlet y = [4, 5]",       # an annotation (a keyword field of its node)
+    "## adds 3\n@combat damage(target, 3)",  # documentation and an annotation
+    "if x > 2 { draw_cards(you, 1) } else { discard(first(hand[you])) }",
+])
+def test_texts_with_keyword_fields_and_nested_blocks_are_copied_with_their_spans(
+        text: str) -> None:
+    shapes = EffectShapes()
+    both_ways(text.replace("3", "8"), shapes)  # makes the shape's copier
+    expected, got = both_ways(text, shapes)
+    assert got == expected
+    assert any(copy is not None for copy in shapes.templates.values())
+
+
 def test_a_shape_is_used_for_texts_that_differ_only_in_numbers() -> None:
     shapes = EffectShapes()
     first = shapes.tree("damage(target, 3)\nlet x = [1, 22]")
