@@ -69,13 +69,27 @@ def card_effects(
     direct effects of bodies already found, by id of the body (kept beside them)."""
     result: dict[str, Effects] = {}
     for record in model.records.values():
-        for name, bodies in effect_bodies(record).items():
+        for name, bodies in known_effect_bodies(record).items():
             total = Effects()
             for body in bodies:
                 found = known.get(id(body)) if known is not None else None
                 total.absorb(found[1] if found is not None else direct_effects(model, body))
             result[effect_key(record.name, name)] = total
     return result
+
+
+def known_effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
+    """effect_bodies from the texts resolve kept (RecordInfo.effect_texts)."""
+    found: dict[str, list[n.Block]] = {}
+    for name, info in record.fields.items():
+        bodies: dict[int, n.Block] = {}
+        if isinstance(info.default, n.EffectLit):
+            bodies[id(info.default.body)] = info.default.body
+        for key, body in record.effect_texts.get(name, {}).items():
+            bodies.setdefault(key, body)
+        if bodies:
+            found[name] = list(bodies.values())
+    return found
 
 
 def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:

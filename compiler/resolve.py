@@ -395,9 +395,12 @@ class Resolver:
                     self.diagnostics.add("E0102", fv.span, f"field '{fv.name}' is given twice")
                 else:
                     value = fv.value
-                    # only words and lists of them depend on the field's type
-                    values[fv.name] = (convert(value, entry.name)
-                                       if isinstance(value, _TYPED_BY_FIELD) else value)
+                    if isinstance(value, _TYPED_BY_FIELD):  # read by the field's type
+                        value = convert(value, entry.name)
+                    elif isinstance(value, n.EffectLit):
+                        texts = record.effect_texts.setdefault(fv.name, {})
+                        texts.setdefault(id(value.body), value.body)
+                    values[fv.name] = value
             for name in required:
                 if name not in values:
                     self.diagnostics.add(

@@ -7,7 +7,8 @@ narrowings) and, for clean ones, the generated module must be the same. The rule
 real ones, every diagnostic fixture, generated card sets shaped like the real one, the same
 sets broken at random (wrong words, names of every kind, lists, numbers, missing and unknown
 fields, misspelt effect texts, annotations), and a rulebook whose `data` block gives every kind
-of expression. The reach pass's single walk is also compared with every_node directly.
+of expression. The reach pass's single walk is also compared with every_node directly, and the
+effect texts resolve keeps with the ones found in the entries.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ def general_paths() -> Iterator[None]:
         patch.setattr(Checker, "rule_values", staticmethod(general_values))
         patch.setattr(typecheck_pass, "_COMPOUND", {})
         patch.setattr(reach_pass, "UseFinder", GeneralUses)
+        patch.setattr(reach_pass, "known_effect_bodies", reach_pass.effect_bodies)
         yield
 
 
@@ -338,4 +340,10 @@ def test_one_walk_finds_what_every_node_has(
         assert finder.effects or rules.stem != "rulers_gambit"  # the cards' texts
         for body, effects in finder.effects.values():
             assert effects == reach_pass.direct_effects(model, body)
+        for record in model.records.values():
+            known = reach_pass.known_effect_bodies(record)
+            expected_bodies = reach_pass.effect_bodies(record)
+            assert {name: [id(body) for body in bodies] for name, bodies in known.items()} \
+                == {name: [id(body) for body in bodies]
+                    for name, bodies in expected_bodies.items()}
     assert compared >= len(RULEBOOKS) + 6
