@@ -1367,21 +1367,25 @@ class Checker:
         spans = {name: info.span for name, info in {**m.functions, **m.procedures}.items()}
         spans.update(self.spans)
         state: dict[str, int] = {}
-
-        def visit(name: str, path: list[str]) -> None:
-            state[name] = 1
-            for callee in sorted(self.calls.get(name, ())):
-                if state.get(callee) == 1:
-                    cycle = path[path.index(callee):] + [callee] if callee in path else [callee]
-                    self.error("E0211", spans[callee],
-                               f"'{callee}' calls itself: " + " → ".join(cycle))
-                elif callee not in state and callee in spans:
-                    visit(callee, [*path, callee])
-            state[name] = 2
-
         for name in sorted(spans):
             if name not in state:
-                visit(name, [name])
+                self.visit_calls(name, [name], state, spans)
+
+    def visit_calls(
+        self, name: str, path: list[str], state: dict[str, int], spans: dict[str, Span]
+    ) -> None:
+        """Depth first through the call graph from name. A method, not a closure that calls
+        itself: such a closure is a reference cycle, which would keep this checker and the
+        whole model alive after the compilation is dropped, until a full collection."""
+        state[name] = 1
+        for callee in sorted(self.calls.get(name, ())):
+            if state.get(callee) == 1:
+                cycle = path[path.index(callee):] + [callee] if callee in path else [callee]
+                self.error("E0211", spans[callee],
+                           f"'{callee}' calls itself: " + " → ".join(cycle))
+            elif callee not in state and callee in spans:
+                self.visit_calls(callee, [*path, callee], state, spans)
+        state[name] = 2
 
 
 # The expressions _expr hands to a method of their own, by class: found with one lookup
