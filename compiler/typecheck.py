@@ -858,7 +858,8 @@ class Checker:
                        hint=f"{name}(" + ", ".join(f"{p}: {ty}" for p, ty in params) + ")")
             return
         for arg, type_, (pname, wanted) in zip(args, actual, params, strict=True):
-            self.expect(arg, type_, wanted, f"argument '{pname}'")
+            if not t.assignable(type_, wanted):  # what expect tests, before naming the argument
+                self.expect(arg, type_, wanted, f"argument '{pname}'")
 
     def needs_order(self, zone: t.ZoneT | None, expr: n.Expr, what: str) -> None:
         if zone is not None and not self.model.zones[zone.zone].ordered:
@@ -912,14 +913,15 @@ class Checker:
 
     # ---- expressions
     def expr(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.Type:
-        result = self._expr(expr, scope, ctx)
+        compound = _COMPOUND.get(type(expr))  # what _expr would only hand to a method
+        if compound is not None:
+            result = compound(self, expr, scope, ctx)
+        else:
+            result = self._expr(expr, scope, ctx)
         self.model.types[id(expr)] = result
         return result
 
     def _expr(self, e: n.Expr, scope: Scope, ctx: Context) -> t.Type:
-        compound = _COMPOUND.get(type(e))
-        if compound is not None:  # the branches below that only call a method
-            return compound(self, e, scope, ctx)
         if isinstance(e, n.IntLit):
             return t.INT
         if isinstance(e, n.StrLit):
