@@ -106,12 +106,30 @@ def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
     return {name: list(bodies.values()) for name, bodies in found.items() if bodies}
 
 
+# Data values that name nothing and hold no other node (most of a card set's values).
+_PLAIN_VALUES = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.DataWord})
+
 def every_node(model: GameModel) -> list[n.Node]:
     """Every node of every module, each effect text that cards share walked once."""
-    found: list[n.Node] = []
-    shared: set[int] = set()
+    lister = _NodeLister()
     for module in model.modules:
-        stack: list[n.Node] = [module]
+        lister.walk(module)
+    return lister.found
+
+
+class _NodeLister:
+    """every_node's walk. The entries of data declarations (a card set's cards) are listed
+    without the generic children(): a plain value has none, an entry only its field values,
+    each of those only its value. (A class, not closures that call each other: those would be
+    a reference cycle holding the list.)"""
+
+    def __init__(self) -> None:
+        self.found: list[n.Node] = []
+        self.shared: set[int] = set()
+
+    def walk(self, root: n.Node) -> None:
+        found, shared = self.found, self.shared
+        stack: list[n.Node] = [root]
         while stack:
             node = stack.pop()
             if isinstance(node, n.EffectLit):
@@ -119,8 +137,22 @@ def every_node(model: GameModel) -> list[n.Node]:
                     continue
                 shared.add(id(node.body))
             found.append(node)
+            if isinstance(node, n.DataDecl):
+                self.entries(node)
+                continue
             stack.extend(reversed(n.children(node)))
-    return found
+
+    def entries(self, decl: n.DataDecl) -> None:
+        append, plain = self.found.append, _PLAIN_VALUES
+        for entry in decl.entries:
+            append(entry)
+            for field_value in entry.values:
+                append(field_value)
+                value = field_value.value
+                if type(value) in plain:
+                    append(value)
+                else:
+                    self.walk(value)
 
 
 @dataclass
@@ -164,9 +196,6 @@ def every_use(model: GameModel) -> Uses:
         uses.note(node)
     return uses
 
-
-# Data values that name nothing and hold no other node (most of a card set's values).
-_PLAIN_VALUES = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.DataWord})
 
 # What Uses.note and note_effect look at in a node, by the node's class: one lookup instead
 # of their chains of isinstance tests (classes tested in the same order).

@@ -321,6 +321,23 @@ def test_a_data_block_of_every_kind_of_value(tmp_path: Path) -> None:
 # ---- the reach pass's walk, directly
 
 
+def generic_every_node(model: GameModel) -> list[n.Node]:
+    """every_node with the generic children() for every node."""
+    found: list[n.Node] = []
+    shared: set[int] = set()
+    for module in model.modules:
+        stack: list[n.Node] = [module]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.EffectLit):
+                if id(node.body) in shared:
+                    continue
+                shared.add(id(node.body))
+            found.append(node)
+            stack.extend(reversed(n.children(node)))
+    return found
+
+
 def test_one_walk_finds_what_every_node_has(
     card_sets: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -333,6 +350,8 @@ def test_one_walk_finds_what_every_node_has(
         if model is None:
             continue  # an internal error stopped the checks (see card_sets)
         compared += 1
+        every = generic_every_node(model)
+        assert [id(node) for node in reach_pass.every_node(model)] == [id(node) for node in every]
         finder = reach_pass.UseFinder(model)
         assert finder.run() == reach_pass.every_use(model)
         expected = reach_pass.every_use(model).annotations
