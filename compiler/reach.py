@@ -8,6 +8,7 @@ seed rules neither encoded nor explained.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from compiler.model import GameModel, RecordInfo
 from dsl import nodes as n
@@ -108,6 +109,7 @@ def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
 
 # Data values that name nothing and hold no other node (most of a card set's values).
 _PLAIN_VALUES = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.DataWord})
+
 
 def every_node(model: GameModel) -> list[n.Node]:
     """Every node of every module, each effect text that cards share walked once."""
@@ -266,28 +268,33 @@ class UseFinder:
                 self.entries(node)
                 continue
             if role == _NAME:
-                uses.names.add(node.id)  # type: ignore[attr-defined]
+                assert isinstance(node, n.Name)
+                uses.names.add(node.id)
             elif role == _ATTRIBUTE:
-                uses.fields.add(node.name)  # type: ignore[attr-defined]
-                uses.read.add(node.name)  # type: ignore[attr-defined]
+                assert isinstance(node, n.Attribute)
+                uses.fields.add(node.name)
+                uses.read.add(node.name)
             elif role == _CALL:
                 assert isinstance(node, n.Call)
                 uses.calls.add(node.func)
                 if effects is not None and node.func in model.procedures:
                     effects.calls.add(node.func)
             elif role == _NAMED_TYPE:
-                uses.names.add(node.name)  # type: ignore[attr-defined]
+                assert isinstance(node, n.NamedType)
+                uses.names.add(node.name)
             elif role == _FIELD_VALUE:
-                uses.fields.add(node.name)  # type: ignore[attr-defined]
+                assert isinstance(node, n.FieldValue)
+                uses.fields.add(node.name)
             elif role == _DEST:
-                dest = node.dest  # type: ignore[attr-defined]
-                base = dest.obj if isinstance(dest, n.Index) else dest
+                assert isinstance(node, (n.Move, n.Draw, n.Create))
+                base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
                 if isinstance(base, n.Name):
                     uses.entered.add(base.id)
             elif effects is not None and role != _NOTHING:
-                note_effect(model, effects, node)
+                note_effect(model, effects, node)  # goto, raise, win, lose, draw, c.effect()
             if annotated:
-                annotations = node.annotations  # type: ignore[attr-defined]
+                # statements and declarations: _role found that the class has annotations
+                annotations = cast("n.Stmt | n.Decl", node).annotations
                 if annotations:
                     uses.annotations.extend(annotations)
             stack.extend(reversed(n.children(node)))
