@@ -7,7 +7,9 @@ game is allowed: literals, the card's own fields, options' defaults and enum mem
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from compiler.model import GameModel
 from dsl import nodes as n
@@ -173,12 +175,23 @@ class _Compiler:
     def __init__(self, field_names: set[str], model: GameModel) -> None:
         self.field_names = field_names
         self.model = model
+        # What a bare word that names no field and no option stands for: an enum member (the
+        # first enum's that has it), as _Evaluator.name finds it. Card values are mostly such
+        # words; looked up here, they need no evaluator.
+        self.members: dict[str, Value] = {}
+        for enum in model.enums.values():
+            for member in enum.members:
+                if member not in field_names and member not in model.options:
+                    self.members.setdefault(member, f"{enum.name}.{member}")
+        # The compiled constants, with their values: an operator with a constant operand
+        # (`cost <= 12`, `kind != spell`) uses the value instead of calling for it.
+        self.constants: dict[Compiled, Value] = {}
 
     def compile(self, e: n.Expr) -> Compiled:
         if isinstance(e, (n.IntLit, n.BoolLit, n.StrLit)):
-            return _constant(e.value)
+            return self.constant(e.value)
         if isinstance(e, n.NoneLit):
-            return _constant(None)
+            return self.constant(None)
         if isinstance(e, n.Name):
             return self.name(e.id)
         if isinstance(e, n.ListLit):
@@ -200,31 +213,78 @@ class _Compiler:
             return lambda f: _builtin(func, [a(f) for a in args])
         return _unknown
 
+    def constant(self, value: Value) -> Compiled:
+        compiled = _constant(value)
+        self.constants[compiled] = value
+        return compiled
+
     def name(self, name: str) -> Compiled:
         m = self.model
         if name in self.field_names:
-            model = m
-            return lambda f: _field(f, name, model)
+            return self.field(name)
         if name in m.options:
             return self.compile(m.options[name].default)
         for enum in m.enums.values():
             if name in enum.members:
-                return _constant(f"{enum.name}.{name}")
+                return self.constant(f"{enum.name}.{name}")
         return _unknown
 
-    @staticmethod
-    def binary(op: str, left: Compiled, right: Compiled) -> Compiled:
+    def field(self, name: str) -> Compiled:
+        model, members = self.model, self.members
+
+        def value(fields: Fields) -> Value:
+            given = fields[name]
+            if given is None:
+                return None
+            if isinstance(given, (n.IntLit, n.BoolLit, n.StrLit)):
+                return given.value  # most card values: no evaluator needed
+            if isinstance(given, n.Name):
+                member = members.get(given.id)
+                if member is not None:
+                    return member
+            return _Evaluator(fields, model).value(given)
+
+        return value
+
+    def binary(self, op: str, left: Compiled, right: Compiled) -> Compiled:
         if op == "and":
             return lambda f: bool(left(f)) and bool(right(f))
         if op == "or":
             return lambda f: bool(left(f)) or bool(right(f))
-        if op == "==":
-            return lambda f: left(f) == right(f)
-        if op == "!=":
+        if op in ("==", "!="):
+            if right in self.constants:
+                value = self.constants[right]
+                if op == "==":
+                    return lambda f: left(f) == value
+                return lambda f: left(f) != value
+            if op == "==":
+                return lambda f: left(f) == right(f)
             return lambda f: left(f) != right(f)  # the same for these values
         if op == "in":
             return lambda f: _member(left, right(f), f)
-        return lambda f: _arithmetic(op, _whole(left(f)), _whole(right(f)))
+        apply = _OPERATORS.get(op)
+        if apply is None:
+            return lambda f: _arithmetic(op, _whole(left(f)), _whole(right(f)))
+        number = self.constants.get(right)
+        if isinstance(number, int) and not isinstance(number, bool):
+            fixed = number  # what _whole(right(f)) gives, every time
+
+            def with_constant(f: Fields) -> Value:
+                value = left(f)
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise _Unknown  # as _whole
+                return apply(value, fixed)  # type: ignore[no-any-return]
+
+            return with_constant
+        return lambda f: apply(_whole(left(f)), _whole(right(f)))
+
+
+# What _arithmetic does for each operator.
+_OPERATORS: dict[str, Callable[[int, int], Any]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv,
+    "%": operator.mod,
+}
 
 
 def _constant(value: Value) -> Compiled:
@@ -233,15 +293,6 @@ def _constant(value: Value) -> Compiled:
 
 def _unknown(fields: Fields) -> Value:
     raise _Unknown
-
-
-def _field(fields: Fields, name: str, model: GameModel) -> Value:
-    given = fields[name]
-    if given is None:
-        return None
-    if isinstance(given, (n.IntLit, n.BoolLit, n.StrLit)):
-        return given.value  # most card values: no evaluator needed
-    return _Evaluator(fields, model).value(given)
 
 
 def _member(element: Compiled, container: Value, fields: Fields) -> Value:

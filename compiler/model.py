@@ -56,6 +56,10 @@ class RecordInfo:
     doc: str = ""
     entries: list[EntryInfo] = field(default_factory=list)
     requires: list[n.CardRequire] = field(default_factory=list)
+    # The distinct effect texts the entries give each field, by id, in the order of the
+    # entries: kept by resolve as it adds entries, so that no later pass looks at every value
+    # of every card to find the few effects.
+    effect_texts: dict[str, dict[int, n.Block]] = field(default_factory=dict)
 
     def data_fields(self) -> dict[str, FieldInfo]:
         """Fields every definition gives a value for (not the per-card state)."""

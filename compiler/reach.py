@@ -8,6 +8,7 @@ seed rules neither encoded nor explained.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from compiler.model import GameModel, RecordInfo
 from dsl import nodes as n
@@ -37,19 +38,24 @@ class Effects:
 def direct_effects(model: GameModel, body: n.Node) -> Effects:
     effects = Effects()
     for node in n.walk(body):
-        if isinstance(node, n.Goto):
-            effects.gotos.add(node.phase)
-        elif isinstance(node, n.Raise):
-            effects.raises.add(node.event)
-        elif isinstance(node, (n.Win, n.Lose, n.DrawGame)):
-            effects.ends = True
-        elif isinstance(node, n.Call) and node.func in model.procedures:
-            effects.calls.add(node.func)
-        elif isinstance(node, n.EffectCall):
-            symbol = model.symbols.get(id(node))
-            if symbol is not None:
-                effects.calls.add(effect_key(symbol[1], symbol[2]))
+        note_effect(model, effects, node)
     return effects
+
+
+def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
+    """What one node of a body does (not counting its children)."""
+    if isinstance(node, n.Goto):
+        effects.gotos.add(node.phase)
+    elif isinstance(node, n.Raise):
+        effects.raises.add(node.event)
+    elif isinstance(node, (n.Win, n.Lose, n.DrawGame)):
+        effects.ends = True
+    elif isinstance(node, n.Call) and node.func in model.procedures:
+        effects.calls.add(node.func)
+    elif isinstance(node, n.EffectCall):
+        symbol = model.symbols.get(id(node))
+        if symbol is not None:
+            effects.calls.add(effect_key(symbol[1], symbol[2]))
 
 
 def effect_key(record: str, field: str) -> str:
@@ -57,16 +63,34 @@ def effect_key(record: str, field: str) -> str:
     return f"{record}.{field} effects"
 
 
-def card_effects(model: GameModel) -> dict[str, Effects]:
-    """What running a card type's effect field can do, over all of its cards."""
+def card_effects(
+    model: GameModel, known: dict[int, tuple[n.Block, Effects]] | None = None
+) -> dict[str, Effects]:
+    """What running a card type's effect field can do, over all of its cards. `known`: the
+    direct effects of bodies already found, by id of the body (kept beside them)."""
     result: dict[str, Effects] = {}
     for record in model.records.values():
-        for name, bodies in effect_bodies(record).items():
+        for name, bodies in known_effect_bodies(record).items():
             total = Effects()
             for body in bodies:
-                total.absorb(direct_effects(model, body))
+                found = known.get(id(body)) if known is not None else None
+                total.absorb(found[1] if found is not None else direct_effects(model, body))
             result[effect_key(record.name, name)] = total
     return result
+
+
+def known_effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
+    """effect_bodies from the texts resolve kept (RecordInfo.effect_texts)."""
+    found: dict[str, list[n.Block]] = {}
+    for name, info in record.fields.items():
+        bodies: dict[int, n.Block] = {}
+        if isinstance(info.default, n.EffectLit):
+            bodies[id(info.default.body)] = info.default.body
+        for key, body in record.effect_texts.get(name, {}).items():
+            bodies.setdefault(key, body)
+        if bodies:
+            found[name] = list(bodies.values())
+    return found
 
 
 def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
@@ -83,12 +107,31 @@ def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
     return {name: list(bodies.values()) for name, bodies in found.items() if bodies}
 
 
+# Data values that name nothing and hold no other node (most of a card set's values).
+_PLAIN_VALUES = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.DataWord})
+
+
 def every_node(model: GameModel) -> list[n.Node]:
     """Every node of every module, each effect text that cards share walked once."""
-    found: list[n.Node] = []
-    shared: set[int] = set()
+    lister = _NodeLister()
     for module in model.modules:
-        stack: list[n.Node] = [module]
+        lister.walk(module)
+    return lister.found
+
+
+class _NodeLister:
+    """every_node's walk. The entries of data declarations (a card set's cards) are listed
+    without the generic children(): a plain value has none, an entry only its field values,
+    each of those only its value. (A class, not closures that call each other: those would be
+    a reference cycle holding the list.)"""
+
+    def __init__(self) -> None:
+        self.found: list[n.Node] = []
+        self.shared: set[int] = set()
+
+    def walk(self, root: n.Node) -> None:
+        found, shared = self.found, self.shared
+        stack: list[n.Node] = [root]
         while stack:
             node = stack.pop()
             if isinstance(node, n.EffectLit):
@@ -96,8 +139,186 @@ def every_node(model: GameModel) -> list[n.Node]:
                     continue
                 shared.add(id(node.body))
             found.append(node)
+            if isinstance(node, n.DataDecl):
+                self.entries(node)
+                continue
             stack.extend(reversed(n.children(node)))
+
+    def entries(self, decl: n.DataDecl) -> None:
+        append, plain = self.found.append, _PLAIN_VALUES
+        for entry in decl.entries:
+            append(entry)
+            for field_value in entry.values:
+                append(field_value)
+                value = field_value.value
+                if type(value) in plain:
+                    append(value)
+                else:
+                    self.walk(value)
+
+
+@dataclass
+class Uses:
+    """What the rules and the cards name: what `unused`, `zones_entered` and `coverage` look
+    for in every node of every module (each effect text that cards share looked at once)."""
+
+    names: set[str] = field(default_factory=set)  # names and the types that are named
+    fields: set[str] = field(default_factory=set)  # fields read, and fields data gives
+    read: set[str] = field(default_factory=set)  # fields read (attributes) only
+    calls: set[str] = field(default_factory=set)
+    entered: set[str] = field(default_factory=set)  # zones cards are moved, drawn or created in
+    annotations: list[n.Annotation] = field(default_factory=list)  # in the order of the nodes
+
+    def note(self, node: n.Node) -> None:
+        """What one node uses (not counting its children)."""
+        if isinstance(node, n.Name):
+            self.names.add(node.id)
+        elif isinstance(node, n.Attribute):
+            self.fields.add(node.name)
+            self.read.add(node.name)
+        elif isinstance(node, n.Call):
+            self.calls.add(node.func)
+        elif isinstance(node, n.NamedType):
+            self.names.add(node.name)
+        elif isinstance(node, n.FieldValue):
+            self.fields.add(node.name)
+        elif isinstance(node, (n.Move, n.Draw, n.Create)):
+            base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
+            if isinstance(base, n.Name):
+                self.entered.add(base.id)
+        annotations = getattr(node, "annotations", ())
+        if annotations:
+            self.annotations.extend(annotations)
+
+
+def every_use(model: GameModel) -> Uses:
+    """Uses of every node every_node lists, in its order."""
+    uses = Uses()
+    for node in every_node(model):
+        uses.note(node)
+    return uses
+
+
+# What Uses.note and note_effect look at in a node, by the node's class: one lookup instead
+# of their chains of isinstance tests (classes tested in the same order).
+_NOTHING, _NAME, _ATTRIBUTE, _CALL, _NAMED_TYPE, _FIELD_VALUE, _DEST = range(7)
+_GOTO, _RAISE, _END, _EFFECT_CALL, _EFFECT_LIT, _DATA = range(7, 13)
+_ROLES: tuple[tuple[type | tuple[type, ...], int], ...] = (
+    (n.EffectLit, _EFFECT_LIT), (n.DataDecl, _DATA),
+    (n.Name, _NAME), (n.Attribute, _ATTRIBUTE), (n.Call, _CALL), (n.NamedType, _NAMED_TYPE),
+    (n.FieldValue, _FIELD_VALUE), ((n.Move, n.Draw, n.Create), _DEST),
+    (n.Goto, _GOTO), (n.Raise, _RAISE), ((n.Win, n.Lose, n.DrawGame), _END),
+    (n.EffectCall, _EFFECT_CALL),
+)
+_ROLE_OF: dict[type, tuple[int, bool]] = {}  # class → role, and whether it has annotations
+
+
+def _role(kind: type) -> tuple[int, bool]:
+    role = next((role for classes, role in _ROLES if issubclass(kind, classes)), _NOTHING)
+    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"))
     return found
+
+
+class UseFinder:
+    """every_use in one walk that also finds the direct effects of each effect text: every node
+    in the order every_node lists them, each shared effect text walked once, the entries of
+    data declarations (a card set's cards) without the generic children(), and each node's
+    class looked up once instead of tested against each kind of node that matters."""
+
+    def __init__(self, model: GameModel) -> None:
+        self.model = model
+        self.uses = Uses()
+        self.shared: set[int] = set()
+        # direct_effects of each effect text walked, by id (the body kept beside them)
+        self.effects: dict[int, tuple[n.Block, Effects]] = {}
+
+    def run(self) -> Uses:
+        for module in self.model.modules:
+            self.walk(module, None)
+        return self.uses
+
+    def effect_lit(self, node: n.EffectLit) -> None:
+        """An effect value: its text, unless one walked already."""
+        if id(node.body) in self.shared:
+            return
+        self.shared.add(id(node.body))
+        effects = Effects()
+        if self.walk(node.body, effects):
+            self.effects[id(node.body)] = (node.body, effects)
+
+    def walk(self, root: n.Node, effects: Effects | None) -> bool:
+        """Note what the nodes under root (included) use, and do when `effects` is given; false
+        when an effect value inside kept some nodes out of `effects`."""
+        uses, model = self.uses, self.model
+        whole = True
+        stack: list[n.Node] = [root]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            role, annotated = _ROLE_OF.get(kind) or _role(kind)
+            if role == _EFFECT_LIT:
+                assert isinstance(node, n.EffectLit)
+                if effects is not None:
+                    whole = False
+                self.effect_lit(node)  # what every_node lists next: its nodes, if any
+                continue
+            if role == _DATA and effects is None:
+                assert isinstance(node, n.DataDecl)
+                uses.annotations.extend(node.annotations)
+                self.entries(node)
+                continue
+            if role == _NAME:
+                assert isinstance(node, n.Name)
+                uses.names.add(node.id)
+            elif role == _ATTRIBUTE:
+                assert isinstance(node, n.Attribute)
+                uses.fields.add(node.name)
+                uses.read.add(node.name)
+            elif role == _CALL:
+                assert isinstance(node, n.Call)
+                uses.calls.add(node.func)
+                if effects is not None and node.func in model.procedures:
+                    effects.calls.add(node.func)
+            elif role == _NAMED_TYPE:
+                assert isinstance(node, n.NamedType)
+                uses.names.add(node.name)
+            elif role == _FIELD_VALUE:
+                assert isinstance(node, n.FieldValue)
+                uses.fields.add(node.name)
+            elif role == _DEST:
+                assert isinstance(node, (n.Move, n.Draw, n.Create))
+                base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
+                if isinstance(base, n.Name):
+                    uses.entered.add(base.id)
+            elif effects is not None and role != _NOTHING:
+                note_effect(model, effects, node)  # goto, raise, win, lose, draw, c.effect()
+            if annotated:
+                # statements and declarations: _role found that the class has annotations
+                annotations = cast("n.Stmt | n.Decl", node).annotations
+                if annotations:
+                    uses.annotations.extend(annotations)
+            stack.extend(reversed(n.children(node)))
+        return whole
+
+    def entries(self, decl: n.DataDecl) -> None:
+        """The nodes under a data declaration, as walk() would take them. Entries and lists
+        use nothing themselves (no annotations, no names): only their values are looked at."""
+        add_field = self.uses.fields.add
+        plain = _PLAIN_VALUES
+        for entry in decl.entries:
+            for field_value in entry.values:
+                add_field(field_value.name)  # what walk() notes for a FieldValue
+                value = field_value.value
+                if type(value) in plain:
+                    continue
+                if isinstance(value, n.EffectLit):
+                    self.effect_lit(value)
+                elif isinstance(value, n.ListLit):
+                    for item in value.items:
+                        if type(item) not in plain:
+                            self.walk(item, None)
+                else:
+                    self.walk(value, None)
 
 
 class Reach:
@@ -107,8 +328,9 @@ class Reach:
         self.procedure_effects = {
             name: direct_effects(model, info.decl) for name, info in model.procedures.items()
         }
-        self.procedure_effects.update(card_effects(model))
-        self.all_nodes = every_node(model)
+        finder = UseFinder(model)
+        self.uses = finder.run()
+        self.procedure_effects.update(card_effects(model, finder.effects))
         self.trigger_effects = {
             trigger.name: direct_effects(model, trigger) for trigger in model.triggers
         }
@@ -229,37 +451,17 @@ class Reach:
 
     def zones_entered(self) -> None:
         m = self.model
-        entered: set[str] = set()
-        for node in self.all_nodes:
-            dest = None
-            if isinstance(node, (n.Move, n.Draw, n.Create)):
-                dest = node.dest
-            if dest is not None:
-                base = dest.obj if isinstance(dest, n.Index) else dest
-                if isinstance(base, n.Name):
-                    entered.add(base.id)
         for zone in m.zones.values():
-            if zone.name not in entered:
+            if zone.name not in self.uses.entered:
                 self.diagnostics.add("W0304", zone.span,
                                      f"no card ever enters zone '{zone.name}'",
                                      hint="move, draw or create cards into it, or remove it")
 
     def unused(self, everything: Effects) -> None:
         m = self.model
-        used_names: set[str] = set()
-        used_fields: set[str] = set()
-        called: set[str] = set()
-        for node in self.all_nodes:
-            if isinstance(node, n.Name):
-                used_names.add(node.id)
-            elif isinstance(node, n.Attribute):
-                used_fields.add(node.name)
-            elif isinstance(node, n.Call):
-                called.add(node.func)
-            elif isinstance(node, n.NamedType):
-                used_names.add(node.name)
-            elif isinstance(node, (n.FieldValue,)):
-                used_fields.add(node.name)
+        used_names = set(self.uses.names)
+        used_fields = self.uses.fields
+        called = self.uses.calls
         for name, info in {**m.functions, **m.procedures}.items():
             if name not in called:
                 self.diagnostics.add("W0305", info.span, f"'{name}' is never called")
@@ -273,7 +475,7 @@ class Reach:
         for name, record in m.records.items():
             if not record.is_card and name not in used_names:
                 self.diagnostics.add("W0305", record.span, f"record '{name}' is never used")
-        read_fields = {node.name for node in self.all_nodes if isinstance(node, n.Attribute)}
+        read_fields = self.uses.read
         for board in m.boards.values():
             for name, field_info in board.fields.items():
                 if name not in read_fields:
@@ -289,15 +491,14 @@ class Reach:
         m = self.model
         rules = {rule.id: rule for seed in m.seeds for rule in seed.rules}
         covered: set[str] = set()
-        for node in self.all_nodes:
-            for annotation in getattr(node, "annotations", ()):
-                if annotation.rule in rules:
-                    covered.add(annotation.rule)
-                else:
-                    self.diagnostics.add(
-                        "E0107", annotation.span,
-                        f"'@{annotation.rule}' names no rule of the seed block",
-                        hint=did_you_mean(annotation.rule, rules))
+        for annotation in self.uses.annotations:
+            if annotation.rule in rules:
+                covered.add(annotation.rule)
+            else:
+                self.diagnostics.add(
+                    "E0107", annotation.span,
+                    f"'@{annotation.rule}' names no rule of the seed block",
+                    hint=did_you_mean(annotation.rule, rules))
         for rule in rules.values():
             if rule.id not in covered and rule.omitted is None:
                 self.diagnostics.add(

@@ -7,6 +7,7 @@ with data files (maps). Bodies are left to typecheck.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -38,6 +39,10 @@ BUILTIN_TYPES: dict[str, t.Type] = {
 }
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_MAP_BYTES = 4 * 1024 * 1024
+# A data value as the field's type reads it (bare words become names or texts); the second
+# argument is the name of the value's entry, for messages.
+DataValue = Callable[[n.Expr, str], n.Expr]
+_TYPED_BY_FIELD = (n.DataWord, n.ListLit)
 
 
 class Resolver:
@@ -326,6 +331,36 @@ class Resolver:
                 return value  # reported: the checker takes a data word for any type
         return n.Name(value.text, span=value.span)
 
+    def data_converter(self, type_: t.Type) -> DataValue:
+        """data_value for values of one type, what depends on the type alone decided once: a
+        card set gives each field thousands of values. The function takes a value and the name
+        of its entry (for messages)."""
+        inner = t.strip_optional(type_)
+        if isinstance(inner, t.ListT):
+            element = self.data_converter(inner.element)
+
+            def items(value: n.Expr, entry: str) -> n.Expr:
+                if isinstance(value, n.ListLit):
+                    return n.ListLit(tuple(element(v, entry) for v in value.items),
+                                     span=value.span)
+                if isinstance(value, n.DataWord):
+                    return n.Name(value.text, span=value.span)
+                return value
+
+            return items
+        if isinstance(inner, t.TextT):
+            return _text_word
+        if isinstance(inner, t.EnumT):
+            members = frozenset(self.model.enums[inner.name].members)
+
+            def member(value: n.Expr, entry: str) -> n.Expr:
+                if isinstance(value, n.DataWord) and value.text in members:
+                    return n.Name(value.text, span=value.span)
+                return self.data_value(value, type_, f"'{entry}'")  # reported there
+
+            return member
+        return _name_word
+
     def data(self, d: n.DataDecl) -> None:
         record = self.model.records.get(d.type_name)
         if record is None:
@@ -337,12 +372,16 @@ class Resolver:
             )
             return
         fields = record.data_fields()
+        converters = {name: self.data_converter(info.type) for name, info in fields.items()}
+        required = [name for name, info in fields.items() if info.default is None]
+        namespace = f"entry:{record.name}"
         for entry in d.entries:
-            if not self.declare(f"entry:{record.name}", entry.name, entry.span, "entry"):
+            if not self.declare(namespace, entry.name, entry.span, "entry"):
                 continue
             values: dict[str, n.Expr] = {}
             for fv in entry.values:
-                if fv.name not in fields:
+                convert = converters.get(fv.name)
+                if convert is None:
                     per_card = fv.name in record.fields
                     self.diagnostics.add(
                         "E0104",
@@ -355,11 +394,15 @@ class Resolver:
                 elif fv.name in values:
                     self.diagnostics.add("E0102", fv.span, f"field '{fv.name}' is given twice")
                 else:
-                    values[fv.name] = self.data_value(
-                        fv.value, fields[fv.name].type, f"'{entry.name}'"
-                    )
-            for name, info in fields.items():
-                if name not in values and info.default is None:
+                    value = fv.value
+                    if isinstance(value, _TYPED_BY_FIELD):  # read by the field's type
+                        value = convert(value, entry.name)
+                    elif isinstance(value, n.EffectLit):
+                        texts = record.effect_texts.setdefault(fv.name, {})
+                        texts.setdefault(id(value.body), value.body)
+                    values[fv.name] = value
+            for name in required:
+                if name not in values:
                     self.diagnostics.add(
                         "E0201",
                         entry.span,
@@ -605,6 +648,14 @@ class Resolver:
                 self._link(board, index[name], index[other])
         for row in board.neighbours:
             row.sort()
+
+
+def _text_word(value: n.Expr, entry: str) -> n.Expr:
+    return n.StrLit(value.text, span=value.span) if isinstance(value, n.DataWord) else value
+
+
+def _name_word(value: n.Expr, entry: str) -> n.Expr:
+    return n.Name(value.text, span=value.span) if isinstance(value, n.DataWord) else value
 
 
 def data_file(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from compiler import types as t
 from compiler.consteval import compile_rule, constant_rule, evaluate
-from compiler.model import ActionInfo, FieldInfo, GameModel, RecordInfo
+from compiler.model import ActionInfo, EntryInfo, FieldInfo, GameModel, RecordInfo
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import Span
@@ -88,6 +88,10 @@ class Context:
     reaches: tuple[str, ...] | None = None  # an effect may name only these zones
 
 
+# Data values (entries, defaults, options): no game, no statements.
+DATA = Context("constant", effects=False)
+
+
 def narrowing_key(expr: n.Expr) -> str | None:
     """Names and one-step attributes of names or of `actor` (`x`, `p.warlord`,
     `actor.target`) can be narrowed."""
@@ -127,6 +131,13 @@ class Checker:
         # values name the same members; they share one symbol and one type object.
         self.members: dict[str, tuple[tuple[str, str, str], t.EnumT] | None] = {}
         self.spans: dict[str, Span] = {}  # where each effect node of the call graph is declared
+        # What each name that data values use means, and its type (see data_name).
+        self.data_names: dict[str, tuple[tuple[str, ...], t.Type]] = {}
+        # For effect fields (by id of the FieldInfo, kept beside): what effect_value makes.
+        self.effect_fields: dict[int, tuple[FieldInfo, str, t.CardT, str, Context]] = {}
+        # One list type per element type object (kept alive beside it), so that the lists of
+        # data values share their types too.
+        self.list_types: dict[int, tuple[t.Type, t.ListT]] = {}
         self.current: str | None = None
 
     # ---- reporting helpers
@@ -168,14 +179,7 @@ class Checker:
                     f"option '{option.name}' is {option.type}, its default is {actual}",
                 )
         for record in m.records.values():
-            for entry in record.entries:
-                for name, value in entry.values.items():
-                    info = record.fields[name]
-                    if isinstance(info.type, t.EffectT) or isinstance(value, n.EffectLit):
-                        self.effect_value(record.name, info, value)
-                        continue
-                    self.expect(value, self.expr(value, Scope(), constant), info.type,
-                                f"field '{name}'")
+            self.entries(record)
             self.field_defaults(record.fields.values(), record.name)
             self.reaches(record)
             self.card_requires(record)
@@ -238,6 +242,81 @@ class Checker:
                     self.action(action)
         self.recursion()
 
+    def entries(self, record: RecordInfo) -> None:
+        """Each value of the type's entries against its field's type; effects as bodies."""
+        # Per field: whether each type object met so far fits it, by id (the object is kept
+        # alive beside its answer): thousands of values share a handful of type objects.
+        fields = {name: (info, isinstance(info.type, t.EffectT), f"field '{name}'",
+                         dict[int, tuple[t.Type, bool]]())
+                  for name, info in record.fields.items()}
+        for entry in record.entries:
+            for name, value in entry.values.items():
+                info, effect, what, fits = fields[name]
+                if effect or isinstance(value, n.EffectLit):
+                    self.effect_value(record.name, info, value)
+                    continue
+                actual = self.data_type(value)
+                if actual is not info.type:
+                    known = fits.get(id(actual))
+                    if known is None:
+                        known = fits[id(actual)] = (actual, t.assignable(actual, info.type))
+                    if not known[1]:
+                        self.expect(value, actual, info.type, what)
+
+    def data_type(self, e: n.Expr) -> t.Type:
+        """expr(e) for a value of a data entry: what it records in the model and reports is
+        the same, but the literals, words and lists of them that card sets are made of are
+        typed here directly, and each name is looked up once (a name's type and meaning are
+        the same in every data value)."""
+        result: t.Type
+        if isinstance(e, n.Name):
+            known = self.data_names.get(e.id)
+            if known is None:
+                return self.data_name(e)
+            self.model.symbols[id(e)] = known[0]
+            result = known[1]
+        elif isinstance(e, n.IntLit):
+            result = t.INT
+        elif isinstance(e, n.DataWord):  # reported by resolve
+            result = t.ANY
+        elif isinstance(e, n.ListLit):
+            result = self.data_list(e)
+        elif isinstance(e, n.BoolLit):
+            result = t.BOOL
+        elif isinstance(e, n.StrLit):
+            result = t.TEXT
+        elif isinstance(e, n.NoneLit):
+            result = t.NONE
+        else:
+            return self.expr(e, Scope(), DATA)
+        self.model.types[id(e)] = result
+        return result
+
+    def data_name(self, e: n.Name) -> t.Type:
+        """A name in a data value, looked up in full; what it means is kept when that is no
+        error (an error is reported at each use)."""
+        errors = len(self.diagnostics.items)
+        result = self.expr(e, Scope(), DATA)
+        symbol = self.model.symbols.get(id(e))
+        if len(self.diagnostics.items) == errors and symbol is not None:
+            self.data_names[e.id] = (symbol, result)
+        return result
+
+    def data_list(self, e: n.ListLit) -> t.Type:
+        """What _expr does for a list, its items typed by data_type."""
+        items = [self.data_type(item) for item in e.items]
+        element: t.Type = t.ANY
+        for item_expr, item in zip(e.items, items, strict=True):
+            if isinstance(element, t.AnyT):
+                element = item
+            elif item is not element and not t.assignable(item, element):
+                self.error("E0201", item_expr.span,
+                           f"list items must share a type: {item} among {element}")
+        known = self.list_types.get(id(element))
+        if known is None:
+            known = self.list_types[id(element)] = (element, t.ListT(element))
+        return known[1]
+
     def field_defaults(self, fields: Iterable[FieldInfo], card_type: str = "") -> None:
         for info in fields:
             if info.default is None:
@@ -260,15 +339,27 @@ class Checker:
         if id(value.body) in self.checked_effects:
             return  # a text several cards share: its tree is shared, and checked once
         self.checked_effects.add(id(value.body))
+        # A card set has thousands of texts for a few fields: what depends only on the field
+        # (the card type, the call-graph node, the context) is made once per field.
+        known = self.effect_fields.get(id(info))
+        if known is None or known[0] is not info or known[1] != card_type:
+            # Every card's text for one effect field is one node of the call graph: running
+            # `c.field(...)` may run any of them (recursion through effects is caught so).
+            known = self.effect_fields[id(info)] = (
+                info, card_type, t.CardT(card_type), effect_key(card_type, info.name),
+                Context("effect", reaches=wanted.reaches))
+        _, _, this, key, ctx = known
         scope = self.params_scope(list(wanted.params))
         if card_type:
-            scope.names["this"] = (t.CardT(card_type), "param")
-        # Every card's text for one effect field is one node of the call graph: running
-        # `c.field(...)` may run any of them (recursion through effects is caught so).
-        key = effect_key(card_type, info.name)
+            scope.names["this"] = (this, "param")
         self.spans[key] = info.span
-        with self.body_of(key):
-            self.block(value.body, scope, Context("effect", reaches=wanted.reaches))
+        # what body_of does, without making a context manager for each text
+        previous, self.current = self.current, key
+        self.calls.setdefault(key, set())
+        try:
+            self.block(value.body, scope, ctx)
+        finally:
+            self.current = previous
 
     def reaches(self, record: RecordInfo) -> None:
         """The zones an effect type's `reaches` names must exist."""
@@ -301,8 +392,10 @@ class Checker:
                            "a card's require can use only its own fields, options, numbers "
                            "and size, abs, min and max", hint="it is checked when the cards "
                            "are compiled, before any game exists")
+        defaults = {name: f.default for name, f in data.items()}
+        effects = [name for name in record.data_fields() if name not in data]
         for entry in record.entries:
-            values = {name: entry.values.get(name, f.default) for name, f in data.items()}
+            values = self.rule_values(entry, defaults, effects)
             for rule, test in rules:
                 # None: a value of the entry is already reported as wrong
                 if test(values) is False:
@@ -310,6 +403,19 @@ class Checker:
                                f"{record.name} '{entry.name}' can never be played: "
                                f"{rule.message}",
                                hint=f"the rule is at {rule.span}")
+
+    @staticmethod
+    def rule_values(
+        entry: EntryInfo, defaults: dict[str, n.Expr | None], effects: list[str]
+    ) -> dict[str, n.Expr | None]:
+        """What a card's rules see: each field's value (its default when the entry gives
+        none), the effect fields left out. A merge, then the effects the entry gave taken out
+        again (an entry holds nothing else), costs less than a lookup of each field."""
+        values = {**defaults, **entry.values}
+        if len(values) != len(defaults):
+            for name in effects:
+                values.pop(name, None)
+        return values
 
     def card_rule(
         self, cond: n.Expr, data: dict[str, FieldInfo]
@@ -752,7 +858,8 @@ class Checker:
                        hint=f"{name}(" + ", ".join(f"{p}: {ty}" for p, ty in params) + ")")
             return
         for arg, type_, (pname, wanted) in zip(args, actual, params, strict=True):
-            self.expect(arg, type_, wanted, f"argument '{pname}'")
+            if not t.assignable(type_, wanted):  # what expect tests, before naming the argument
+                self.expect(arg, type_, wanted, f"argument '{pname}'")
 
     def needs_order(self, zone: t.ZoneT | None, expr: n.Expr, what: str) -> None:
         if zone is not None and not self.model.zones[zone.zone].ordered:
@@ -806,7 +913,11 @@ class Checker:
 
     # ---- expressions
     def expr(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.Type:
-        result = self._expr(expr, scope, ctx)
+        compound = _COMPOUND.get(type(expr))  # what _expr would only hand to a method
+        if compound is not None:
+            result = compound(self, expr, scope, ctx)
+        else:
+            result = self._expr(expr, scope, ctx)
         self.model.types[id(expr)] = result
         return result
 
@@ -1258,21 +1369,37 @@ class Checker:
         spans = {name: info.span for name, info in {**m.functions, **m.procedures}.items()}
         spans.update(self.spans)
         state: dict[str, int] = {}
-
-        def visit(name: str, path: list[str]) -> None:
-            state[name] = 1
-            for callee in sorted(self.calls.get(name, ())):
-                if state.get(callee) == 1:
-                    cycle = path[path.index(callee):] + [callee] if callee in path else [callee]
-                    self.error("E0211", spans[callee],
-                               f"'{callee}' calls itself: " + " → ".join(cycle))
-                elif callee not in state and callee in spans:
-                    visit(callee, [*path, callee])
-            state[name] = 2
-
         for name in sorted(spans):
             if name not in state:
-                visit(name, [name])
+                self.visit_calls(name, [name], state, spans)
+
+    def visit_calls(
+        self, name: str, path: list[str], state: dict[str, int], spans: dict[str, Span]
+    ) -> None:
+        """Depth first through the call graph from name. A method, not a closure that calls
+        itself: such a closure is a reference cycle, which would keep this checker and the
+        whole model alive after the compilation is dropped, until a full collection."""
+        state[name] = 1
+        for callee in sorted(self.calls.get(name, ())):
+            if state.get(callee) == 1:
+                cycle = path[path.index(callee):] + [callee] if callee in path else [callee]
+                self.error("E0211", spans[callee],
+                           f"'{callee}' calls itself: " + " → ".join(cycle))
+            elif callee not in state and callee in spans:
+                self.visit_calls(callee, [*path, callee], state, spans)
+        state[name] = 2
+
+
+# The expressions _expr hands to a method of their own, by class: found with one lookup
+# rather than after a dozen isinstance tests.
+_COMPOUND: dict[type, Callable[..., t.Type]] = {
+    n.Name: Checker.name,
+    n.Attribute: Checker.attribute,
+    n.Index: Checker.index,
+    n.Call: Checker.call,
+    n.Aggregate: Checker.aggregate,
+    n.BinaryOp: Checker.binary,
+}
 
 
 def effect_key(card_type: str, field: str) -> str:

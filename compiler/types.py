@@ -172,6 +172,8 @@ def strip_optional(t: Type) -> Type:
 
 def assignable(value: Type, target: Type) -> bool:
     """Can a value of type `value` be stored where `target` is expected?"""
+    if value is target:  # the commonest case (INT, PLAYER, ...), without dataclass equality
+        return True
     if isinstance(value, AnyT) or isinstance(target, AnyT) or value == target:
         return True
     if isinstance(target, OptionT):
