@@ -92,12 +92,19 @@ _BUILTINS = ("size", "abs", "min", "max")
 
 def _builtin(func: str, args: list[Value]) -> Value:
     """size, abs, min or max of evaluated arguments."""
-    if func == "size" and len(args) == 1 and isinstance(args[0], tuple):
-        return len(args[0])
-    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) and args:
-        ints = [a for a in args if isinstance(a, int)]
-        return {"abs": lambda: abs(ints[0]), "min": lambda: min(ints),
-                "max": lambda: max(ints)}[func]()
+    if func == "size":
+        if len(args) == 1 and isinstance(args[0], tuple):
+            return len(args[0])
+        raise _Unknown  # a value of the wrong type, reported by the type checker
+    ints = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+    if not ints or len(ints) != len(args):
+        raise _Unknown
+    if func == "abs" and len(ints) == 1:
+        return abs(ints[0])
+    if func == "min":
+        return min(ints)
+    if func == "max":
+        return max(ints)
     raise _Unknown
 
 
