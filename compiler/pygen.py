@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -122,9 +122,10 @@ def wrap(line: str, limit: int = LINE_LIMIT) -> list[str]:
 
 # Table items that wrap() keeps whole, each followed by a newline: items with no comma of their
 # own outside brackets and strings (a number or name, a string literal, or a bracketed list of
-# numbers and names) and no newline.
+# numbers and names) and no newline. Possessive: a plain `*` keeps a state per item to go back
+# to, megabytes for a table of 10,000 items.
 _TABLE_ITEMS = re.compile(
-    r"""(?:(?:[-\w.]+|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\([-\w., ]*\)|\[[-\w., ]*\])\n)*"""
+    r"""(?:(?:[-\w.]+|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\([-\w., ]*\)|\[[-\w., ]*\])\n)*+"""
 )
 
 
@@ -178,6 +179,7 @@ class Writer:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.level = 0
+        self.joined = 0  # lines[:joined] are runs of lines joined already, see block()
 
     def line(self, text: str = "") -> None:
         if not text:
@@ -206,6 +208,11 @@ class Writer:
         if len(self.lines) == mark:
             self.line("pass")
         self.level -= 1
+        if self.level == 0 and len(self.lines) - self.joined >= 1024:
+            # Between top-level blocks, no block's mark points into the lines: a thousand
+            # short strings become one, a tenth of their memory in object headers.
+            self.lines[self.joined:] = ["\n".join(self.lines[self.joined:])]
+            self.joined += 1
 
     def docstring(self, text: str) -> None:
         width = LINE_LIMIT - 4 * self.level - 6
@@ -351,6 +358,26 @@ class Bindings:
 _LITERALS = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.Name, n.DataWord})
 
 
+def walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
+    """Every node under the roots, in no particular order, but the literals and the fields of
+    card sets' cards (whose values are walked), and each effect text that cards share (its
+    EffectLits differ, its tree is one) once: what rules say, without the card set's data."""
+    shared: set[int] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if type(node) is n.FieldValue:  # a card's field: its only child is the value
+            node = node.value
+        if type(node) in _LITERALS:
+            continue
+        if isinstance(node, n.EffectLit):
+            if id(node.body) in shared:
+                continue
+            shared.add(id(node.body))
+        yield node
+        stack.extend(n.children(node))
+
+
 class PythonGenerator:
     def __init__(self, model: GameModel) -> None:
         self.model = model
@@ -494,26 +521,9 @@ class PythonGenerator:
     def creates_in_play(self) -> bool:
         """Whether rules other than setup create cards (units recruited during the game): then
         scenarios may set a zone to cards that do not exist yet."""
-        # Every node is looked at, but each effect text that cards share only once, and the
-        # literals that most of a card set is made of are passed over without asking.
-        shared: set[int] = set()
-        stack: list[n.Node] = [decl for module in self.model.modules
-                               for decl in module.declarations
-                               if not isinstance(decl, n.SetupDecl)]
-        while stack:
-            node = stack.pop()
-            if type(node) is n.FieldValue:  # a card's field: its only child is the value
-                node = node.value
-            if type(node) in _LITERALS:
-                continue
-            if isinstance(node, n.Create):
-                return True
-            if isinstance(node, n.EffectLit):
-                if id(node.body) in shared:
-                    continue
-                shared.add(id(node.body))
-            stack.extend(n.children(node))
-        return False
+        roots = [decl for module in self.model.modules for decl in module.declarations
+                 if not isinstance(decl, n.SetupDecl)]
+        return any(isinstance(node, n.Create) for node in walk_rules(roots))
 
     def board_tables(self, board: BoardInfo) -> None:
         w = self.w
