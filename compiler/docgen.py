@@ -85,6 +85,9 @@ class GalleryGroup:
     fields: list[str]  # the fields the columns show
     cards: list[EntryInfo]
     defaults: list[str] = field(default_factory=list)
+    # Each card's cells as the HTML rows wrote them, the last card's first, for the Markdown
+    # rows, which take them as they go: the cells are not worked out twice, and not kept.
+    written_cells: list[list[str]] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -111,8 +114,9 @@ class GalleryGroup:
         """The table rows, then the cards' texts, as rulebook.md.j2 wrote them from a context
         of dicts."""
         builder, record = self.builder, self.record
+        written, self.written_cells = self.written_cells, []
         for entry in self.cards:
-            cells = self.cells(entry)
+            cells = written.pop() if written else self.cells(entry)
             row = (f"| <a id=\"{builder.card_anchors[(record.name, entry.name)]}\"></a>"
                    f"{md(entry.name)} | ")
             yield (f"{row}{' | '.join(cells)} | {builder.card_source(entry)} |\n" if cells
@@ -132,12 +136,16 @@ class GalleryGroup:
     def html_rows(self) -> Iterator[Markup]:
         """The table rows, as rulebook.html.j2 wrote them from a context of dicts."""
         builder, record = self.builder, self.record
+        written = []
         for entry in self.cards:
             cells = self.cells(entry)
+            written.append(cells)
             anchor = escape_html(builder.card_anchors[(record.name, entry.name)])
             yield Markup(f'<tr id="{anchor}"><td>{inline_html(md(entry.name))}</td>'
                          f"{''.join([builder.html_cell(cell) for cell in cells])}"
                          f"<td>{inline_html(builder.card_source(entry))}</td></tr>\n")
+        written.reverse()
+        self.written_cells = written  # every card's: the Markdown rows may take them
 
     def html_texts(self) -> Iterator[Markup]:
         """The cards' texts, as rulebook.html.j2 wrote them from a context of dicts."""
@@ -183,6 +191,7 @@ class DocBuilder:
         # The keywords an effect text names, by its tree, as (keyword, file, line).
         self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
         self.members_written: dict[tuple[bool, str], str] = {}
+        self.numbers: dict[int, str] = {}  # a card set's numbers, each written once
         self.effect_headings: dict[tuple[str, str], tuple[str, str]] = {}
         self.file_names: dict[str, str] = {}
         # HTML of the gallery: short cells that repeat from card to card (numbers, colours,
@@ -419,7 +428,10 @@ class DocBuilder:
     def value(self, e: n.Expr) -> str:
         """A card's field value in the gallery: plain words, keywords linked to the glossary."""
         if type(e) is n.IntLit:  # most values: as english.expr writes them, without looking
-            return str(e.value)
+            text = self.numbers.get(e.value)
+            if text is None:
+                text = self.numbers[e.value] = str(e.value)
+            return text
         if type(e) is n.BoolLit:
             return "yes" if e.value else "no"
         if isinstance(e, n.ListLit):
@@ -907,39 +919,28 @@ def _render(
     """What the template writes with runs of blank lines (matches of `blanks`, made only of
     whitespace) replaced `by`, stripped at the end, ending in one newline.
 
-    Done a few thousand pieces at a time: joining all of a 10,000-card gallery at once (half a
+    Done a thousand pieces at a time: joining all of a 10,000-card gallery at once (half a
     million pieces), then copying the text for each fix-up, took several times the memory of
     the result. A piece is cut after its last non-space character, so that no run of blank
-    lines is split between pieces. The pieces done are kept narrow (see _keep_narrow) until
-    the one join at the end."""
-    done: list[str] = []
+    lines is split between pieces. The pieces are added to the text as they are done: CPython
+    grows a str that nothing else refers to in place (`+=` on a local), so the text is never
+    beside a list of its pieces or a copy of itself (but where its first character beyond
+    ASCII, then beyond Latin-1, comes)."""
+    text = ""
     pending: list[str] = []
     for piece in template.generate(context):
         pending.append(piece)
-        if len(pending) == 4096:
-            text = "".join(pending)
+        if len(pending) == 1024:
+            chunk = "".join(pending)
             pending.clear()
-            cut = _last_not_space(text) + 1
-            _keep_narrow(blanks.sub(by, text[:cut]), done)
-            pending.append(text[cut:])
-            del text
-    _keep_narrow(blanks.sub(by, "".join(pending)).rstrip(), done)
+            cut = _last_not_space(chunk) + 1
+            text += blanks.sub(by, chunk[:cut])
+            pending.append(chunk[cut:])
+            del chunk
+    text += blanks.sub(by, "".join(pending)).rstrip()
     del pending
-    done.append("\n")
-    return "".join(done)
-
-
-_WIDE = re.compile("([^\x00-\xff]+)")
-
-
-def _keep_narrow(text: str, done: list[str]) -> None:
-    """Add text to done, cut around its characters beyond Latin-1 (dashes, quotes): a str takes
-    two bytes for each of its characters if one needs two, one byte if none does, and the
-    rulebooks are mostly ASCII with a dash or a quote in every few hundred characters."""
-    if text.isascii() or _WIDE.search(text) is None:
-        done.append(text)
-    else:
-        done.extend(_WIDE.split(text))
+    text += "\n"
+    return text
 
 
 def _last_not_space(text: str) -> int:
