@@ -16,8 +16,9 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,8 @@ def keyword_names(value: n.Expr | None) -> list[str]:
 class CardEffect:
     name: str
     params: str
+    name_html: str  # the name and the parameters as html_inline writes them
+    params_html: str
     lines: list[str]
 
 
@@ -161,9 +164,9 @@ class GalleryGroup:
                 parts += [" — <em>", inline_html(flavour), "</em>"]
             parts.append("</p>\n")
             for effect in effects:
-                parts += ["<p>", inline_html(effect.name)]
+                parts += ["<p>", effect.name_html]
                 if effect.params:
-                    parts += [" (with ", inline_html(effect.params), ")"]
+                    parts += [" (with ", effect.params_html, ")"]
                 parts += [":</p>\n", builder.html_effect_lines(effect.lines), "\n"]
             parts.append("</div>\n")
             yield Markup("".join(parts))
@@ -192,7 +195,7 @@ class DocBuilder:
         self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
         self.members_written: dict[tuple[bool, str], str] = {}
         self.numbers: dict[int, str] = {}  # a card set's numbers, each written once
-        self.effect_headings: dict[tuple[str, str], tuple[str, str]] = {}
+        self.effect_headings: dict[tuple[str, str], tuple[str, str, str, str]] = {}
         self.file_names: dict[str, str] = {}
         # HTML of the gallery: short cells that repeat from card to card (numbers, colours,
         # keywords), and each shared effect text's list of lines.
@@ -332,20 +335,30 @@ class DocBuilder:
                             *(a.decl.body for a in phase.actions)]))
         for checkpoint in m.checkpoints:
             places.append((f"checkpoint {words(checkpoint.name)}", [checkpoint.body]))
+        result: list[Outcome] = []
+        known: dict[tuple[int, ...], list[tuple[list[str], str, int]]] = {}
+
+        def endings(blocks: list[n.Block | None]) -> list[tuple[list[str], str, int]]:
+            # cards that share an effect text share its tree: it is put in words once
+            key = tuple(id(block) for block in blocks)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = self.endings(blocks)
+            return found
+
+        for where, blocks in places:
+            for conditions, text, line in endings(blocks):
+                result.append(Outcome(where, list(conditions), text, line))
         for record in self.gallery_types:
             for entry in record.entries:
                 for field_name, effect in self.effects(record, entry):
-                    places.append((f"{md(words(field_name))} of card "
-                                   f"{self.card_link(record.name, entry.name)}", [effect.body]))
-        result: list[Outcome] = []
-        known: dict[tuple[int, ...], list[tuple[list[str], str, int]]] = {}
-        for where, blocks in places:
-            # cards that share an effect text share its tree: it is put in words once
-            key = tuple(id(block) for block in blocks)
-            if key not in known:
-                known[key] = self.endings(blocks)
-            for conditions, text, line in known[key]:
-                result.append(Outcome(where, list(conditions), text, line))
+                    found = endings([effect.body])
+                    if not found:
+                        continue  # most effects: no card link written for nothing
+                    where = (f"{md(words(field_name))} of card "
+                             f"{self.card_link(record.name, entry.name)}")
+                    for conditions, text, line in found:
+                        result.append(Outcome(where, list(conditions), text, line))
         return result
 
     def endings(self, blocks: list[n.Block | None]) -> list[tuple[list[str], str, int]]:
@@ -494,16 +507,18 @@ class DocBuilder:
                 info = record.fields[name]
                 assert isinstance(info.type, t.EffectT)
                 params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
+                title = sentence(md(words(name)))
                 heading = self.effect_headings[(record.name, name)] = (
-                    sentence(md(words(name))), params)
+                    title, params, inline_html(title), inline_html(params))
             effects.append(CardEffect(*heading, self.effect_lines(effect)))
         return effects
 
     # ---- keywords
-    def rule_places(self) -> list[tuple[str, list[n.Node]]]:
-        """Every place rules are written, as (how the rulebook names it, its nodes)."""
+    def rule_places(self) -> list[tuple[str | Callable[[], str], list[n.Node]]]:
+        """Every place rules are written, as (how the rulebook names it, its nodes). A card's
+        effect is named by a function: the name is written only if it names a keyword."""
         m = self.model
-        places: list[tuple[str, list[n.Node]]] = []
+        places: list[tuple[str | Callable[[], str], list[n.Node]]] = []
         if m.setup is not None:
             places.append(("[setup](#setup)", [m.setup.body]))
         for phase in m.phases.values():
@@ -538,10 +553,12 @@ class DocBuilder:
                 for entry in record.entries:
                     for name, value in entry.values.items():
                         if isinstance(value, n.EffectLit):
-                            places.append((f"the {md(words(name))} of "
-                                           f"{self.card_link(record.name, entry.name)}",
-                                           [value]))
+                            places.append((partial(self.effect_place, record.name, entry.name,
+                                                   name), [value]))
         return places
+
+    def effect_place(self, record: str, card: str, field_name: str) -> str:
+        return f"the {md(words(field_name))} of {self.card_link(record, card)}"
 
     def keywords_in(self, root: n.Node, known: dict[str, list[str]]) -> list[tuple[str, str, int]]:
         """(keyword, file, line) of each keyword named under root, in order; an effect text
@@ -564,6 +581,8 @@ class DocBuilder:
             for root in nodes:
                 for keyword, file, line in self.keywords_in(root, uses):
                     lines.setdefault(keyword, {}).setdefault(file, []).append(line)
+            if lines and not isinstance(label, str):
+                label = label()
             for keyword, files in lines.items():
                 where = "; ".join(self.where(f, found) for f, found in files.items())
                 uses[keyword].append(f"{label} ({where})")

@@ -366,7 +366,12 @@ def walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
     stack = list(roots)
     while stack:
         node = stack.pop()
-        if type(node) is n.FieldValue:  # a card's field: its only child is the value
+        if type(node) is n.Entry:  # a card: its children are its fields, each with a value
+            yield node
+            stack.extend([field.value for field in node.values
+                          if type(field.value) not in _LITERALS])
+            continue
+        if type(node) is n.FieldValue:
             node = node.value
         if type(node) in _LITERALS:
             continue
