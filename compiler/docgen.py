@@ -8,7 +8,9 @@ glossary and the deck rules with the shipped decks.
 One context feeds both templates. Its strings are Markdown fragments whose rulebook text went
 through `english.md`; the HTML template (autoescaped) turns them into HTML with `html_inline`
 and `html_bullets`, which escape every character of text. Templates are only ever loaded from
-compiler/templates: rulebook text is data, never template source.
+compiler/templates: rulebook text is data, never template source. The card gallery's rows and
+texts, one per card, are written in Python by GalleryGroup while the templates render (the
+same fragments through the same functions, Markup only of what they made).
 """
 
 from __future__ import annotations
@@ -114,8 +116,8 @@ class GalleryGroup:
         return cells
 
     def markdown(self) -> Iterator[str]:
-        """The table rows, then the cards' texts, as rulebook.md.j2 wrote them from a context
-        of dicts."""
+        """The table rows, then the cards' texts, as the loops of rulebook.md.j2 over dicts of
+        them wrote them (tests/test_docgen_fast.py keeps those loops as the reference)."""
         builder, record = self.builder, self.record
         written, self.written_cells = self.written_cells, []
         for entry in self.cards:
@@ -137,7 +139,7 @@ class GalleryGroup:
             yield "".join(parts)
 
     def html_rows(self) -> Iterator[Markup]:
-        """The table rows, as rulebook.html.j2 wrote them from a context of dicts."""
+        """The table rows, as the loop of rulebook.html.j2 over dicts of them wrote them."""
         builder, record = self.builder, self.record
         written = []
         for entry in self.cards:
@@ -151,7 +153,7 @@ class GalleryGroup:
         self.written_cells = written  # every card's: the Markdown rows may take them
 
     def html_texts(self) -> Iterator[Markup]:
-        """The cards' texts, as rulebook.html.j2 wrote them from a context of dicts."""
+        """The cards' texts, as the loop of rulebook.html.j2 over dicts of them wrote them."""
         builder, record = self.builder, self.record
         for entry in self.cards:
             effects = builder.card_effects(record, entry)
