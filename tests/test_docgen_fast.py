@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from markupsafe import Markup, escape
 
 from compiler import docgen, english, pygen
+from compiler import types as t
 from compiler.docgen import DocBuilder, GalleryGroup, _parse_inline, escape_html, inline_html
 from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
@@ -159,7 +160,7 @@ def reference_context(builder: DocBuilder, group: GalleryGroup) -> dict[str, Any
         effects = []
         for name, effect in builder.effects(record, entry):
             info = data[name]
-            assert isinstance(info.type, docgen.t.EffectT)
+            assert isinstance(info.type, t.EffectT)
             params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
             effects.append({"name": sentence(md(words(name))), "params": params,
                             "lines": builder.effect_lines(effect)})
