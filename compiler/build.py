@@ -50,9 +50,10 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     model = compilation.model
     assert model is not None and compilation.ok
     with collector_paused():
-        # The module first: the memory its writing used is then reused by the docs'.
-        module = generate_python(model)
+        # The docs first: their context and pieces are gone before the module is written,
+        # whose lines take less memory than the docs' pieces would beside a finished module.
         markdown, html = generate_all_docs(model)
+        module = generate_python(model)
         files = {
             out / f"{model.name}.py": module,
             out / "docs" / f"{model.name}.md": markdown,

@@ -8,7 +8,9 @@ glossary and the deck rules with the shipped decks.
 One context feeds both templates. Its strings are Markdown fragments whose rulebook text went
 through `english.md`; the HTML template (autoescaped) turns them into HTML with `html_inline`
 and `html_bullets`, which escape every character of text. Templates are only ever loaded from
-compiler/templates: rulebook text is data, never template source.
+compiler/templates: rulebook text is data, never template source. The card gallery's rows and
+texts, one per card, are written in Python by GalleryGroup while the templates render (the
+same fragments through the same functions, Markup only of what they made).
 """
 
 from __future__ import annotations
@@ -16,18 +18,19 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from compiler import types as t
 from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
-from compiler.reach import every_node
+from compiler.pygen import walk_rules
 from dsl import nodes as n
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -65,6 +68,112 @@ def keyword_names(value: n.Expr | None) -> list[str]:
     return [item.id for item in items if isinstance(item, n.Name)]
 
 
+@dataclass
+class CardEffect:
+    name: str
+    params: str
+    name_html: str  # the name and the parameters as html_inline writes them
+    params_html: str
+    lines: list[str]
+
+
+@dataclass
+class GalleryGroup:
+    """The cards of a gallery table, e.g. the units: its heading, and its rows and the cards'
+    texts, written while the templates render (a row at a time, not held for every card)."""
+
+    builder: DocBuilder
+    record: RecordInfo
+    title: str
+    anchor: str
+    columns: list[str]  # the table's headings
+    fields: list[str]  # the fields the columns show
+    cards: list[EntryInfo]
+    defaults: list[str] = field(default_factory=list)
+    # Each card's cells as the HTML rows wrote them, the last card's first, for the Markdown
+    # rows, which take them as they go: the cells are not worked out twice, and not kept.
+    written_cells: list[list[str]] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.cards)
+
+    def cells(self, entry: EntryInfo) -> list[str]:
+        """A card's row after its name: its value of each column, as DocBuilder.value writes
+        it, or the field's default, written once for the group."""
+        defaults = self.defaults
+        if not defaults and self.fields:
+            defaults = self.defaults = []
+            for name in self.fields:
+                expr = self.record.fields[name].default
+                defaults.append("—" if expr is None else self.builder.value(expr))
+        values = entry.values
+        value = self.builder.value
+        cells = []
+        for name, default in zip(self.fields, defaults, strict=True):
+            given = values.get(name)
+            cells.append(default if given is None else value(given))
+        return cells
+
+    def markdown(self) -> Iterator[str]:
+        """The table rows, then the cards' texts, as the loops of rulebook.md.j2 over dicts of
+        them wrote them (tests/test_docgen_fast.py keeps those loops as the reference)."""
+        builder, record = self.builder, self.record
+        written, self.written_cells = self.written_cells, []
+        for entry in self.cards:
+            cells = written.pop() if written else self.cells(entry)
+            row = (f"| <a id=\"{builder.card_anchors[(record.name, entry.name)]}\"></a>"
+                   f"{md(entry.name)} | ")
+            yield (f"{row}{' | '.join(cells)} | {builder.card_source(entry)} |\n" if cells
+                   else f"{row}{builder.card_source(entry)} |\n")
+        for entry in self.cards:
+            effects = builder.card_effects(record, entry)
+            flavour = md(entry.description.strip())
+            if not effects and not flavour:
+                continue
+            parts = [f"\n**{md(entry.name.strip())}**", f" — *{flavour}*" if flavour else "",
+                     "\n"]
+            for effect in effects:
+                parts += ["\n", effect.name, f" (with {effect.params})" if effect.params else "",
+                          ":\n\n", "\n".join(effect.lines), "\n"]
+            yield "".join(parts)
+
+    def html_rows(self) -> Iterator[Markup]:
+        """The table rows, as the loop of rulebook.html.j2 over dicts of them wrote them."""
+        builder, record = self.builder, self.record
+        written = []
+        for entry in self.cards:
+            cells = self.cells(entry)
+            written.append(cells)
+            anchor = escape_html(builder.card_anchors[(record.name, entry.name)])
+            yield Markup(f'<tr id="{anchor}"><td>{inline_html(md(entry.name))}</td>'
+                         f"{''.join([builder.html_cell(cell) for cell in cells])}"
+                         f"<td>{inline_html(builder.card_source(entry))}</td></tr>\n")
+        written.reverse()
+        self.written_cells = written  # every card's: the Markdown rows may take them
+
+    def html_texts(self) -> Iterator[Markup]:
+        """The cards' texts, as the loop of rulebook.html.j2 over dicts of them wrote them."""
+        builder, record = self.builder, self.record
+        for entry in self.cards:
+            effects = builder.card_effects(record, entry)
+            flavour = md(entry.description.strip())
+            if not effects and not flavour:
+                continue
+            parts = ['<div class="card">\n<p><strong>', inline_html(md(entry.name.strip())),
+                     "</strong>"]
+            if flavour:
+                parts += [" — <em>", inline_html(flavour), "</em>"]
+            parts.append("</p>\n")
+            for effect in effects:
+                parts += ["<p>", effect.name_html]
+                if effect.params:
+                    parts += [" (with ", effect.params_html, ")"]
+                parts += [":</p>\n", builder.html_effect_lines(effect.lines), "\n"]
+            parts.append("</div>\n")
+            yield Markup("".join(parts))
+
+
 class DocBuilder:
     def __init__(self, model: GameModel) -> None:
         self.model = model
@@ -87,6 +196,13 @@ class DocBuilder:
         # The keywords an effect text names, by its tree, as (keyword, file, line).
         self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
         self.members_written: dict[tuple[bool, str], str] = {}
+        self.numbers: dict[int, str] = {}  # a card set's numbers, each written once
+        self.effect_headings: dict[tuple[str, str], tuple[str, str, str, str]] = {}
+        self.file_names: dict[str, str] = {}
+        # HTML of the gallery: short cells that repeat from card to card (numbers, colours,
+        # keywords), and each shared effect text's list of lines.
+        self.html_cells: dict[str, str] = {}
+        self.html_effects: dict[int, tuple[list[str], str]] = {}
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:
@@ -101,6 +217,38 @@ class DocBuilder:
             return ("line " if len(found) == 1 else "lines ") + ", ".join(map(str, found))
         name = md(Path(span_file).name)
         return ", ".join(f"{name}:{line}" for line in found)
+
+    def card_source(self, entry: EntryInfo) -> str:
+        """Where a card is defined: `where` for one line, its file's name written once."""
+        span = entry.span
+        if span.file == self.model.source_file:
+            return f"line {span.line}"
+        name = self.file_names.get(span.file)
+        if name is None:
+            name = self.file_names[span.file] = md(Path(span.file).name)
+        return f"{name}:{span.line}"
+
+    def html_cell(self, text: str) -> str:
+        """A gallery cell: `<td>`, the text through html_inline, `</td>`."""
+        html = self.html_cells.get(text)
+        if html is None:
+            html = f"<td>{inline_html(text)}</td>"
+            if len(text) <= 40 and len(self.html_cells) < 4096:
+                self.html_cells[text] = html
+        return html
+
+    def html_effect_lines(self, lines: list[str]) -> str:
+        """html_bullets of an effect's lines, once per list: the cards that share an effect
+        text share the list of its lines (effect_lines)."""
+        known = self.html_effects.get(id(lines))
+        if known is None or known[0] is not lines:
+            known = self.html_effects[id(lines)] = (lines, str(html_bullets(lines)))
+        return known[1]
+
+    def html_done(self) -> None:
+        """Forget what the HTML gallery remembered, before the Markdown is written."""
+        self.html_cells.clear()
+        self.html_effects.clear()
 
     def card_link(self, record: str, name: str) -> str:
         found = self.card_anchors.get((record, name))
@@ -189,20 +337,30 @@ class DocBuilder:
                             *(a.decl.body for a in phase.actions)]))
         for checkpoint in m.checkpoints:
             places.append((f"checkpoint {words(checkpoint.name)}", [checkpoint.body]))
+        result: list[Outcome] = []
+        known: dict[tuple[int, ...], list[tuple[list[str], str, int]]] = {}
+
+        def endings(blocks: list[n.Block | None]) -> list[tuple[list[str], str, int]]:
+            # cards that share an effect text share its tree: it is put in words once
+            key = tuple(id(block) for block in blocks)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = self.endings(blocks)
+            return found
+
+        for where, blocks in places:
+            for conditions, text, line in endings(blocks):
+                result.append(Outcome(where, list(conditions), text, line))
         for record in self.gallery_types:
             for entry in record.entries:
                 for field_name, effect in self.effects(record, entry):
-                    places.append((f"{md(words(field_name))} of card "
-                                   f"{self.card_link(record.name, entry.name)}", [effect.body]))
-        result: list[Outcome] = []
-        known: dict[tuple[int, ...], list[tuple[list[str], str, int]]] = {}
-        for where, blocks in places:
-            # cards that share an effect text share its tree: it is put in words once
-            key = tuple(id(block) for block in blocks)
-            if key not in known:
-                known[key] = self.endings(blocks)
-            for conditions, text, line in known[key]:
-                result.append(Outcome(where, list(conditions), text, line))
+                    found = endings([effect.body])
+                    if not found:
+                        continue  # most effects: no card link written for nothing
+                    where = (f"{md(words(field_name))} of card "
+                             f"{self.card_link(record.name, entry.name)}")
+                    for conditions, text, line in found:
+                        result.append(Outcome(where, list(conditions), text, line))
         return result
 
     def endings(self, blocks: list[n.Block | None]) -> list[tuple[list[str], str, int]]:
@@ -284,6 +442,13 @@ class DocBuilder:
 
     def value(self, e: n.Expr) -> str:
         """A card's field value in the gallery: plain words, keywords linked to the glossary."""
+        if type(e) is n.IntLit:  # most values: as english.expr writes them, without looking
+            text = self.numbers.get(e.value)
+            if text is None:
+                text = self.numbers[e.value] = str(e.value)
+            return text
+        if type(e) is n.BoolLit:
+            return "yes" if e.value else "no"
         if isinstance(e, n.ListLit):
             return ", ".join(self.value(item) for item in e.items) or "—"
         if isinstance(e, n.StrLit):
@@ -312,53 +477,50 @@ class DocBuilder:
             field_type = data[group_field].type
             assert isinstance(field_type, t.EnumT)
             default = data[group_field].default
-            for member in self.model.enums[field_type.name].members:
-                cards = []
-                for entry in record.entries:
-                    value = entry.values.get(group_field, default)
-                    if isinstance(value, n.Name) and value.id == member:
-                        cards.append(entry)
-                if cards:
-                    groups.append((member, cards))
+            members: dict[str, list[EntryInfo]] = {
+                member: [] for member in self.model.enums[field_type.name].members}
+            for entry in record.entries:
+                value = entry.values.get(group_field, default)
+                if isinstance(value, n.Name) and value.id in members:
+                    members[value.id].append(entry)
+            groups += [(member, cards) for member, cards in members.items() if cards]
         result = []
         for member, cards in groups:
             # a field no card of the group sets stays at its default: noise, left out
-            columns = [name for name in shown if data[name].default is None
-                       or any(name in entry.values for entry in cards)]
-            rows, texts = [], []
+            given: set[str] = set()
             for entry in cards:
-                card_anchor = self.card_anchors[(record.name, entry.name)]
-                cells = []
-                for column in columns:
-                    value = entry.values.get(column, data[column].default)
-                    cells.append(self.value(value) if value is not None else "—")
-                rows.append({"name": md(entry.name), "anchor": card_anchor, "cells": cells,
-                             "source": self.where(entry.span.file, [entry.span.line])})
-                effects = []
-                for name, effect in self.effects(record, entry):
-                    info = data[name]
-                    assert isinstance(info.type, t.EffectT)
-                    params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
-                    effects.append({"name": sentence(md(words(name))), "params": params,
-                                    "lines": self.effect_lines(effect)})
-                if effects or entry.description.strip():
-                    texts.append({"name": md(entry.name.strip()), "anchor": card_anchor,
-                                  "flavour": md(entry.description.strip()),
-                                  "effects": effects})
+                given.update(entry.values)
+            columns = [name for name in shown if data[name].default is None or name in given]
             title = md(record.name) + (f": {md(words(member))}" if member else "")
-            result.append({"title": title, "anchor": f"cards-{slug(record.name)}"
-                           + (f"-{slug(member)}" if member else ""), "count": len(cards),
-                           "columns": [md(words(c)) for c in columns], "rows": rows,
-                           "texts": texts})
+            result.append(GalleryGroup(
+                self, record, title, f"cards-{slug(record.name)}"
+                + (f"-{slug(member)}" if member else ""), [md(words(c)) for c in columns],
+                columns, cards))
         files = list(dict.fromkeys(e.span.file for e in record.entries))
         return {"name": md(record.name), "count": len(record.entries),
                 "files": [code(f) for f in files], "groups": result}
 
+    def card_effects(self, record: RecordInfo, entry: EntryInfo) -> list[CardEffect]:
+        """What a card's effects do, in words, effect by effect."""
+        effects = []
+        for name, effect in self.effects(record, entry):
+            heading = self.effect_headings.get((record.name, name))
+            if heading is None:
+                info = record.fields[name]
+                assert isinstance(info.type, t.EffectT)
+                params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
+                title = sentence(md(words(name)))
+                heading = self.effect_headings[(record.name, name)] = (
+                    title, params, inline_html(title), inline_html(params))
+            effects.append(CardEffect(*heading, self.effect_lines(effect)))
+        return effects
+
     # ---- keywords
-    def rule_places(self) -> list[tuple[str, list[n.Node]]]:
-        """Every place rules are written, as (how the rulebook names it, its nodes)."""
+    def rule_places(self) -> list[tuple[str | Callable[[], str], list[n.Node]]]:
+        """Every place rules are written, as (how the rulebook names it, its nodes). A card's
+        effect is named by a function: the name is written only if it names a keyword."""
         m = self.model
-        places: list[tuple[str, list[n.Node]]] = []
+        places: list[tuple[str | Callable[[], str], list[n.Node]]] = []
         if m.setup is not None:
             places.append(("[setup](#setup)", [m.setup.body]))
         for phase in m.phases.values():
@@ -393,10 +555,12 @@ class DocBuilder:
                 for entry in record.entries:
                     for name, value in entry.values.items():
                         if isinstance(value, n.EffectLit):
-                            places.append((f"the {md(words(name))} of "
-                                           f"{self.card_link(record.name, entry.name)}",
-                                           [value]))
+                            places.append((partial(self.effect_place, record.name, entry.name,
+                                                   name), [value]))
         return places
+
+    def effect_place(self, record: str, card: str, field_name: str) -> str:
+        return f"the {md(words(field_name))} of {self.card_link(record, card)}"
 
     def keywords_in(self, root: n.Node, known: dict[str, list[str]]) -> list[tuple[str, str, int]]:
         """(keyword, file, line) of each keyword named under root, in order; an effect text
@@ -419,6 +583,8 @@ class DocBuilder:
             for root in nodes:
                 for keyword, file, line in self.keywords_in(root, uses):
                     lines.setdefault(keyword, {}).setdefault(file, []).append(line)
+            if lines and not isinstance(label, str):
+                label = label()
             for keyword, files in lines.items():
                 where = "; ".join(self.where(f, found) for f, found in files.items())
                 uses[keyword].append(f"{label} ({where})")
@@ -461,7 +627,7 @@ class DocBuilder:
     def coverage(self) -> list[dict[str, str]]:
         m = self.model
         lines: dict[str, list[int]] = {}
-        for node in every_node(m):  # an effect text cards share is looked at once
+        for node in walk_rules(m.modules):  # an effect text cards share is looked at once
             for annotation in getattr(node, "annotations", ()):
                 lines.setdefault(annotation.rule, []).append(node.span.line)
         rows = []
@@ -625,25 +791,62 @@ _INLINE = re.compile(
 )
 
 
+def escape_html(text: str) -> str:
+    """markupsafe.escape(text) as a plain str: `&`, `<`, `>`, `'` and `"` as entities. Without
+    making Markup objects, which gallery cells are built from by the hundred thousand."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("'", "&#39;").replace('"', "&#34;"))
+
+
 def html_inline(text: str) -> Markup:
     """A one-line Markdown fragment as written by this module and compiler.english (escaped
     text, `*em*`, `**strong**`, code spans, `[links](#anchors)`) as HTML. Every character of
     text is escaped; only the markers become tags."""
-    if type(text) is str and _INLINE.search(text) is None:
-        return Markup(str(escape(text)))  # most gallery cells: no markers, nothing to parse
+    return Markup(inline_html(str(text)))
+
+
+# Fragments whose only markers are links `[words](#anchor)` with plain words (and no star or
+# bracket in the anchor either), and single stars (`*em*`), most of those in a card gallery
+# (keywords linked, effects' parameters): each link and each pair of stars becomes its tag, as
+# the parse in _parse_inline would make it.
+_LINKS_AND_STARS = re.compile(
+    r"(?:[^\\`*\[\]&]|\[[^\\`*\[\]&]*\]\([^()\s*\[\]]*\)|(?<!\*)\*(?!\*))*")
+_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)\)")
+
+
+def inline_html(text: str) -> str:
+    """html_inline, as a plain str."""
+    if _INLINE.search(text) is None:
+        return escape_html(text)  # most gallery cells: no markers, nothing to parse
+    if _LINKS_AND_STARS.fullmatch(text) is not None and text.count("*") % 2 == 0:
+        # Escaping leaves brackets, parentheses and stars alone. Split, not sub with a
+        # template: Python 3.11 expands a template match by match in Python.
+        parts = _LINK.split(escape_html(text))  # text, (words, anchor, text)...
+        html = "".join([parts[0], *(f'<a href="{parts[i + 1]}">{parts[i]}</a>{parts[i + 2]}'
+                                    for i in range(1, len(parts), 3))])
+        if "*" in html:  # what is between two stars, the first pair and on, is emphasised
+            pieces = html.split("*")
+            html = "".join([piece if i % 2 == 0 else f"<em>{piece}</em>"
+                            for i, piece in enumerate(pieces)])
+        return html
+    return _parse_inline(text)
+
+
+def _parse_inline(text: str) -> str:
+    """html_inline of any fragment, marker by marker."""
     frames: list[tuple[str, list[str]]] = [("", [])]
     position = 0
     for match in _INLINE.finditer(text):
         if match.start() < position:
             continue  # inside a code span already consumed
         out = frames[-1][1]
-        out.append(str(escape(text[position:match.start()])))
+        out.append(escape_html(text[position:match.start()]))
         position = match.end()
         kind = match.lastgroup
         if kind == "escaped":
-            out.append(str(escape(match.group("escaped"))))
+            out.append(escape_html(match.group("escaped")))
         elif kind == "entity":
-            out.append(str(escape(html.unescape(match.group("entity")))))
+            out.append(escape_html(html.unescape(match.group("entity"))))
         elif kind == "ticks":
             ticks = match.group("ticks")
             close = re.compile(rf"(?<!`){ticks}(?!`)").search(text, position)
@@ -653,7 +856,7 @@ def html_inline(text: str) -> Markup:
             content = text[position:close.start()].replace("\\|", "|")
             if len(content) > 1 and content[0] == content[-1] == " " and content.strip():
                 content = content[1:-1]
-            out.append(f"<code>{escape(content)}</code>")
+            out.append(f"<code>{escape_html(content)}</code>")
             position = close.end()
         elif kind == "stars":
             stars = len(match.group("stars"))
@@ -671,16 +874,16 @@ def html_inline(text: str) -> Markup:
             frames.append(("a", []))
         elif frames[-1][0] == "a":
             _, parts = frames.pop()
-            href = escape(match.group("href"))
+            href = escape_html(match.group("href"))
             frames[-1][1].append(f'<a href="{href}">{"".join(parts)}</a>')
         else:
-            out.append(str(escape(match.group(0))))
-    frames[-1][1].append(str(escape(text[position:])))
+            out.append(escape_html(match.group(0)))
+    frames[-1][1].append(escape_html(text[position:]))
     while len(frames) > 1:  # unclosed markers stay as the text they were
         tag, parts = frames.pop()
         marker = {"strong": "**", "em": "*", "a": "["}[tag]
         frames[-1][1].append(marker + "".join(parts))
-    return Markup("".join(frames[0][1]))
+    return "".join(frames[0][1])
 
 
 def html_bullets(lines: list[str]) -> Markup:
@@ -695,44 +898,10 @@ def html_bullets(lines: list[str]) -> Markup:
             out.append("<ul><li>" * (level - depth))
         else:
             out.append("</li></ul>" * (depth - level) + "</li><li>")
-        out.append(str(html_inline(item)))
+        out.append(inline_html(item))
         depth = level
     out.append("</li></ul>" * (depth + 1))
     return Markup("".join(out))
-
-
-def _html_cells() -> Callable[[list[str]], Markup]:
-    """A gallery row's cells, each one `inline`: one call per row, not a template loop per
-    cell (a 10,000-card gallery has hundreds of thousands of cells). Short plain cells
-    (numbers, colours, keywords) repeat from card to card: a few thousand are remembered."""
-    known: dict[str, str] = {}
-
-    def cell(text: str) -> str:
-        html = known.get(text) if type(text) is str else None
-        if html is None:
-            html = f"<td>{html_inline(text)}</td>"
-            if type(text) is str and len(text) <= 40 and len(known) < 4096:
-                known[text] = html
-        return html
-
-    def cells(texts: list[str]) -> Markup:
-        return Markup("".join([cell(text) for text in texts]))
-
-    return cells
-
-
-def _bullets_once_per_list() -> Callable[[list[str]], Markup]:
-    """html_bullets, done once per list: the cards that share an effect text share the list of
-    its lines (DocBuilder.effect_lines), which the context never changes."""
-    done: dict[int, tuple[list[str], Markup]] = {}
-
-    def bullets(lines: list[str]) -> Markup:
-        known = done.get(id(lines))
-        if known is None or known[0] is not lines:
-            known = done[id(lines)] = (lines, html_bullets(lines))
-        return known[1]
-
-    return bullets
 
 
 def environment(html_output: bool = False) -> jinja2.Environment:
@@ -749,8 +918,6 @@ def environment(html_output: bool = False) -> jinja2.Environment:
     )
     env.filters["inline"] = html_inline
     env.filters["bullets"] = html_bullets
-    env.filters["cells"] = _html_cells()
-    env.filters["effect_bullets"] = _bullets_once_per_list()
     return env
 
 
@@ -773,23 +940,28 @@ def _render(
     """What the template writes with runs of blank lines (matches of `blanks`, made only of
     whitespace) replaced `by`, stripped at the end, ending in one newline.
 
-    Done a few thousand pieces at a time: joining all of a 10,000-card gallery at once (half a
+    Done a thousand pieces at a time: joining all of a 10,000-card gallery at once (half a
     million pieces), then copying the text for each fix-up, took several times the memory of
     the result. A piece is cut after its last non-space character, so that no run of blank
-    lines is split between pieces."""
-    done: list[str] = []
+    lines is split between pieces. The pieces are added to the text as they are done: CPython
+    grows a str that nothing else refers to in place (`+=` on a local), so the text is never
+    beside a list of its pieces or a copy of itself (but where its first character beyond
+    ASCII, then beyond Latin-1, comes)."""
+    text = ""
     pending: list[str] = []
     for piece in template.generate(context):
         pending.append(piece)
-        if len(pending) == 4096:
-            text = "".join(pending)
+        if len(pending) == 1024:
+            chunk = "".join(pending)
             pending.clear()
-            cut = _last_not_space(text) + 1
-            done.append(blanks.sub(by, text[:cut]))
-            pending.append(text[cut:])
-    done.append(blanks.sub(by, "".join(pending)).rstrip())
-    done.append("\n")
-    return "".join(done)
+            cut = _last_not_space(chunk) + 1
+            text += blanks.sub(by, chunk[:cut])
+            pending.append(chunk[cut:])
+            del chunk
+    text += blanks.sub(by, "".join(pending)).rstrip()
+    del pending
+    text += "\n"
+    return text
 
 
 def _last_not_space(text: str) -> int:
@@ -903,5 +1075,9 @@ def hex_svg(model: GameModel, name: str) -> str:
 
 def generate_all_docs(model: GameModel) -> tuple[str, str]:
     """The Markdown and the HTML rulebook, from one context."""
-    context = DocBuilder(model).context()
-    return render_markdown(context), render_html(context)
+    builder = DocBuilder(model)
+    context = builder.context()
+    # The HTML first: the larger text is joined while the smaller one does not exist yet.
+    html = render_html(context)
+    builder.html_done()
+    return render_markdown(context), html

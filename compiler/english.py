@@ -17,6 +17,8 @@ from dsl import nodes as n
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+# Text in which md() changes nothing: none of the characters above, nor &, < or >.
+_MD_PLAIN = re.compile(r"[^\\`*_\[\]|~&<>\r\n\v\f\x1c-\x1e\x85\u2028\u2029]*")
 # What would start a list, a heading or a rule at the start of a line: "- ", "+ ", "# ",
 # "---", and "1. " / "1) " (an ordered list; the escape goes before its dot).
 _BLOCK_START = re.compile(
@@ -32,6 +34,13 @@ _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded dow
 def md(text: str) -> str:
     """Text from a rulebook made safe for Markdown and for the HTML it may become: one line,
     no markup, no raw HTML (so it can go anywhere: a table cell, a list item, a heading)."""
+    if _MD_PLAIN.fullmatch(text) is not None:
+        return text  # most names and words: nothing to escape or join
+    return _md_escape(text)
+
+
+def _md_escape(text: str) -> str:
+    """md() of any text."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", _LINE_BREAKS.sub(" ", text))
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
 
 from compiler import types as t
-from compiler.model import ActionInfo, BoardInfo, FieldInfo, GameModel
+from compiler.model import ActionInfo, BoardInfo, EntryInfo, FieldInfo, GameModel
 from dsl import nodes as n
 from dsl.source import Span
 
@@ -120,12 +120,66 @@ def wrap(line: str, limit: int = LINE_LIMIT) -> list[str]:
     return out
 
 
+# Table items that wrap() keeps whole, each followed by a newline: items with no comma of their
+# own outside brackets and strings (a number or name, a string literal, or a bracketed list of
+# numbers and names) and no newline. Possessive: a plain `*` keeps a state per item to go back
+# to, megabytes for a table of 10,000 items.
+_TABLE_ITEMS = re.compile(
+    r"""(?:(?:[-\w.]+|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\([-\w., ]*\)|\[[-\w., ]*\])\n)*+"""
+)
+
+
+def wrap_items(head: str, items: Sequence[str], trailing_comma: bool,
+               limit: int = LINE_LIMIT) -> str:
+    """The lines wrap() makes of the line `head(item, item, ...)` (with `, ` after the last item
+    too when trailing_comma, else as repr() writes a tuple), joined by newlines, without
+    scanning the line token by token: a card table's line holds 10,000 items. Lines that
+    wrap() might break elsewhere than after each item are left to it."""
+    if trailing_comma:
+        body = "".join([item + ", " for item in items])
+    else:
+        body = ", ".join(items) + ("," if len(items) == 1 else "")
+    line = f"{head}({body})"
+    if len(line) <= limit:
+        return line
+    indent = head[: len(head) - len(head.lstrip())]
+    if not items or head.lstrip().startswith("#") or not _breaks_at_items(head, len(body) + 1):
+        return "\n".join(wrap(line, limit))
+    listed = "\n".join(items) + "\n"
+    if listed.count("\n") != len(items) or _TABLE_ITEMS.fullmatch(listed) is None:
+        return "\n".join(wrap(line, limit))
+    inner = indent + "    "
+    if max(map(len, items)) + len(inner) + 1 <= limit:  # no item line to break
+        return f"{head}(\n{inner}" + f",\n{inner}".join(items) + f",\n{indent})"
+    out = [head + "("]
+    for item in items:
+        out.extend(wrap(f"{inner}{item},", limit))
+    out.append(indent + ")")
+    return "\n".join(out)
+
+
+def _breaks_at_items(head: str, width: int) -> bool:
+    """Whether wrap() breaks `head(...)` inside the bracket pair after head, `width` apart:
+    head has no string and its brackets pair up, each pair narrower."""
+    if "'" in head or '"' in head or "\n" in head:
+        return False
+    stack: list[int] = []
+    for match in _STRING_OR_BRACKET.finditer(head):
+        i = match.start()
+        if head[i] in _OPEN:
+            stack.append(i)
+        elif not stack or i - stack.pop() >= width:
+            return False
+    return not stack
+
+
 class Writer:
     """An indenting line writer, as in Jinja2's CodeGenerator."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.level = 0
+        self.joined = 0  # lines[:joined] are runs of lines joined already, see block()
 
     def line(self, text: str = "") -> None:
         if not text:
@@ -135,6 +189,12 @@ class Writer:
             # a wrapped line stays one entry: a table of 10,000 values is one string, not
             # 10,000 (the module is these entries joined by newlines all the same)
             self.lines.append("\n".join(wrap("    " * self.level + part)))
+
+    def items(self, head: str, items: Sequence[str], trailing_comma: bool = True) -> None:
+        """The line `head(item, item, ...)`, as line() writes it (see wrap_items): head and
+        items are of one line each, as line() would otherwise split them."""
+        assert "\n" not in head and "\n" not in "".join(items)
+        self.lines.append(wrap_items("    " * self.level + head, items, trailing_comma))
 
     def source(self, span: Span) -> None:
         self.line(f"# {span.file}:{span.line}")
@@ -148,6 +208,11 @@ class Writer:
         if len(self.lines) == mark:
             self.line("pass")
         self.level -= 1
+        if self.level == 0 and len(self.lines) - self.joined >= 1024:
+            # Between top-level blocks, no block's mark points into the lines: a thousand
+            # short strings become one, a tenth of their memory in object headers.
+            self.lines[self.joined:] = ["\n".join(self.lines[self.joined:])]
+            self.joined += 1
 
     def docstring(self, text: str) -> None:
         width = LINE_LIMIT - 4 * self.level - 6
@@ -161,7 +226,16 @@ class Writer:
         self.line('"""')
 
     def text(self) -> str:
-        return "\n".join(self.lines).rstrip() + "\n"
+        """The lines joined, without trailing whitespace, ending in one newline: in one join,
+        not a join then a copy for the end (the module is megabytes long)."""
+        lines = self.lines
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines:
+            return "\n"
+        lines[-1] = lines[-1].rstrip()
+        lines.append("")
+        return "\n".join(lines)
 
 
 def grouped(code: str) -> str:
@@ -280,6 +354,35 @@ class Bindings:
             self.frames.pop()
 
 
+# Nodes that hold no other node: a card set is mostly made of them.
+_LITERALS = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.Name, n.DataWord})
+
+
+def walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
+    """Every node under the roots, in no particular order, but the literals and the fields of
+    card sets' cards (whose values are walked), and each effect text that cards share (its
+    EffectLits differ, its tree is one) once: what rules say, without the card set's data."""
+    shared: set[int] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if type(node) is n.Entry:  # a card: its children are its fields, each with a value
+            yield node
+            stack.extend([field.value for field in node.values
+                          if type(field.value) not in _LITERALS])
+            continue
+        if type(node) is n.FieldValue:
+            node = node.value
+        if type(node) in _LITERALS:
+            continue
+        if isinstance(node, n.EffectLit):
+            if id(node.body) in shared:
+                continue
+            shared.add(id(node.body))
+        yield node
+        stack.extend(n.children(node))
+
+
 class PythonGenerator:
     def __init__(self, model: GameModel) -> None:
         self.model = model
@@ -372,24 +475,24 @@ class PythonGenerator:
         for record in m.records.values():
             if record.is_card:
                 continue
-            w.line(f"R_{upper(record.name)}_NAMES: Final = "
-                   f"{tuple(e.name for e in record.entries)!r}")
+            w.items(f"R_{upper(record.name)}_NAMES: Final = ",
+                    [repr(e.name) for e in record.entries], trailing_comma=False)
             for name, info in record.fields.items():
-                values = [self.constant(e.values.get(name, info.default)) for e in record.entries]
-                w.line(f"R_{upper(record.name)}_{upper(name)}: Final[tuple[{py_type(info.type)},"
-                       f" ...]] = ({''.join(v + ', ' for v in values)})")
+                values = self.column(record.entries, name, info.default)
+                w.items(f"R_{upper(record.name)}_{upper(name)}: Final[tuple["
+                        f"{py_type(info.type)}, ...]] = ", values)
         names = [e.name for r in self.card_types for e in r.entries]
-        w.line(f"DEF_NAMES: Final = {tuple(names)!r}")
+        w.items("DEF_NAMES: Final = ", [repr(name) for name in names], trailing_comma=False)
         for record in self.card_types:
             offset = self.def_offset[record.name]
             for name, info in record.fields.items():
                 if info.per_card or isinstance(info.type, t.EffectT):
                     continue
                 values = ["0"] * self.def_count
-                for i, entry in enumerate(record.entries):
-                    values[offset + i] = self.constant(entry.values.get(name, info.default))
-                w.line(f"C_{upper(record.name)}_{upper(name)}: Final[tuple[{py_type(info.type)},"
-                       f" ...]] = ({''.join(v + ', ' for v in values)})")
+                values[offset : offset + len(record.entries)] = self.column(
+                    record.entries, name, info.default)
+                w.items(f"C_{upper(record.name)}_{upper(name)}: Final[tuple["
+                        f"{py_type(info.type)}, ...]] = ", values)
         for board in m.boards.values():
             self.board_tables(board)
         for zone in m.zones.values():
@@ -423,9 +526,9 @@ class PythonGenerator:
     def creates_in_play(self) -> bool:
         """Whether rules other than setup create cards (units recruited during the game): then
         scenarios may set a zone to cards that do not exist yet."""
-        return any(isinstance(node, n.Create)
-                   for module in self.model.modules for decl in module.declarations
-                   if not isinstance(decl, n.SetupDecl) for node in n.walk(decl))
+        roots = [decl for module in self.model.modules for decl in module.declarations
+                 if not isinstance(decl, n.SetupDecl)]
+        return any(isinstance(node, n.Create) for node in walk_rules(roots))
 
     def board_tables(self, board: BoardInfo) -> None:
         w = self.w
@@ -456,6 +559,29 @@ class PythonGenerator:
                 w.line(f"        {chunk}")
             w.line("    ),")
         w.line(")")
+
+    def column(self, entries: Sequence[EntryInfo], name: str, default: n.Expr | None,
+               ) -> list[str]:
+        """Each entry's value of a field, as constant() writes it: the default written once,
+        and the numbers most values are, with their text shared, without the general way."""
+        narrowed = self.model.narrowed
+        numbers: dict[int, str] = {}
+        default_text: str | None = None
+        values: list[str] = []
+        for entry in entries:
+            expr = entry.values.get(name, default)
+            if expr is default:
+                if default_text is None:
+                    default_text = self.constant(default)
+                values.append(default_text)
+            elif type(expr) is n.IntLit and id(expr) not in narrowed:
+                text = numbers.get(expr.value)
+                if text is None:
+                    text = numbers[expr.value] = str(expr.value)
+                values.append(text)
+            else:
+                values.append(self.constant(expr))
+        return values
 
     def constant(self, expr: n.Expr | None) -> str:
         if expr is None:

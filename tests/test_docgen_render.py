@@ -1,6 +1,7 @@
 """compiler.docgen._render writes what render() then the blank-line fix-ups write, though it
 joins and fixes the text a few thousand pieces at a time: runs of blank lines across the cuts,
-text that is only whitespace, and both documents' patterns."""
+text that is only whitespace, text with characters beyond Latin-1, and both documents'
+patterns."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from compiler.docgen import _render
 
 PATTERNS = [(r"\n{3,}", "\n\n"), (r"\n\s*\n", "\n")]
-PIECES = ["\n", "\n\n", "  ", "\t", " \n ", "x", "word", "\n\n\n\n", " ", "a\n"]
+# with characters that take two or four bytes in a str, which _render keeps apart
+PIECES = ["\n", "\n\n", "  ", "\t", " \n ", "x", "word", "\n\n\n\n", " ", "a\n", "—", "é—",
+          "😀\n", "x“y”z"]
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -1,11 +1,13 @@
 """compiler.pygen.wrap breaks long lines exactly as the first, character-by-character version
 did (kept here as the reference): generated modules must stay byte-identical. Checked on random
 lines of brackets, quotes, escapes, commas and operators, and on every line of the Ruler's
-Gambit module."""
+Gambit module. So does compiler.pygen.wrap_items, its shortcut for the card tables' lines of
+thousands of items."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -105,21 +107,69 @@ def test_random_lines_wrap_as_the_reference_does(seed: int) -> None:
         assert pygen._split_top(line) == split_top(line), line
 
 
+def table_line(head: str, items: list[str], trailing_comma: bool) -> str:
+    body = "".join(f"{item}, " for item in items) if trailing_comma else ", ".join(items)
+    return f"{head}({body}{',' if len(items) == 1 and not trailing_comma else ''})"
+
+
+ITEMS = ["0", "-7", "12345", "True", "None", "x.y", "'a'", "'a, b'", "'(['", '"it\'s"',
+         "'\\'", "'q\\'x'", "[]", "[1, 2]", "(3, 4)", "(x, 'y')", "'#'", "# no", "a + b",
+         "f(1, 2)", "'" + "w" * 120 + "'", "[" + ", ".join(["99"] * 40) + "]", "", " 1", "x,"]
+HEADS = ["T: Final = ", "C_X: Final[tuple[int, ...]] = ", "    S.Z = ", "# T = ", "f(",
+         "T: Final[tuple[int, ...], ...] = ", "a[", "x] = ", "'s' = ", "T = (1) + ", ""]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_table_lines_wrap_as_the_reference_does(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(2000):
+        head = rng.choice(HEADS)
+        size = rng.choice([0, 1, 2, 3, rng.randint(0, 60)])
+        pool = ITEMS if rng.random() < 0.5 else ITEMS[:6]  # many lines take the shortcut
+        items = [rng.choice(pool) for _ in range(size)]
+        trailing = rng.random() < 0.5
+        line = table_line(head, items, trailing)
+        for limit in (10, 40, 100):
+            expected = "\n".join(wrap(line, limit))
+            assert pygen.wrap_items(head, items, trailing, limit) == expected, (line, limit)
+
+
+def test_table_lines_are_written_as_repr_writes_tuples() -> None:
+    for names in ([], ["a"], ["a", "b's", 'c"'], [f"card {i}" for i in range(50)]):
+        items = [repr(name) for name in names]
+        assert table_line("T = ", items, False) == f"T = {tuple(names)!r}"
+        writer = pygen.Writer()
+        writer.line(f"T = {tuple(names)!r}")
+        writer.items("T = ", items, trailing_comma=False)
+        assert writer.lines[0] == writer.lines[1]
+
+
 def test_every_line_of_a_generated_module_wraps_as_the_reference_does() -> None:
     compilation = check_rulebook(ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules")
     assert compilation.model is not None
     lines: list[str] = []
-    original = pygen.wrap
+    tables: list[tuple[str, str]] = []
+    original, original_items = pygen.wrap, pygen.wrap_items
 
     def recording(line: str, limit: int = pygen.LINE_LIMIT) -> list[str]:
         lines.append(line)
         return original(line, limit)
 
+    def recording_items(head: str, items: Sequence[str], trailing_comma: bool,
+                        limit: int = pygen.LINE_LIMIT) -> str:
+        text = original_items(head, items, trailing_comma, limit)
+        tables.append((table_line(head, list(items), trailing_comma), text))
+        return text
+
     pygen.wrap = recording  # type: ignore[assignment]
+    pygen.wrap_items = recording_items  # type: ignore[assignment]
     try:
         generate_python(compilation.model)
     finally:
         pygen.wrap = original  # type: ignore[assignment]
-    assert any(len(line) > 1000 for line in lines)  # the card tables
+        pygen.wrap_items = original_items  # type: ignore[assignment]
+    assert any(len(line) > 1000 for line, _ in tables)  # the card tables
     for line in lines:
         assert original(line) == wrap(line), line
+    for line, text in tables:
+        assert text == "\n".join(wrap(line)), line
