@@ -15,6 +15,8 @@ T = TypeVar("T")
 
 TERMINAL = -4
 _MASK64 = (1 << 64) - 1
+# How much of a zone a player sees (GameState._zone_sight).
+_SEE_NOTHING, _SEE_COUNT, _SEE_REVEALED, _SEE_ALL = 0, 1, 2, 3
 
 # A codec says how a stored value reads in rulebook terms: ("int",), ("bool",), ("text",),
 # ("player",), ("names", (name, ...)) for enums/nodes/records/card definitions, ("card",) for
@@ -685,7 +687,9 @@ class GameState:
             self.advance()
 
     def observation(self, player: int) -> dict[str, Any]:
-        """What `player` may see: hidden zones and other players' secrets show counts only."""
+        """What `player` may see: hidden zones and other players' secrets show counts only.
+        `cards` holds the public 'per card' fields of the cards named in `zones` (a secret
+        zone's revealed cards too), keyed like `zones`, in zone order."""
         view: dict[str, Any] = {
             "game": self.GAME,
             "player": self.player_name(player),
@@ -727,32 +731,52 @@ class GameState:
         zones: dict[str, Any] = {}
         card_fields: dict[str, list[dict[str, Any]]] = {}
         for slot, cards in enumerate(self.zones):
-            visibility = self.SLOT_VISIBILITY[slot]
-            owner = self.SLOT_OWNER[slot]
-            mine = owner == player
-            if visibility == "private" and not mine:
+            sight = self._zone_sight(slot, player)
+            if sight == _SEE_NOTHING:
                 continue  # not even the count: it would tell which kind of card was played
-            if visibility == "public" or (visibility in ("owner", "secret", "private") and mine):
+            named = self._named_cards(slot, sight)
+            if sight == _SEE_ALL:
                 shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
-            elif visibility == "secret":
-                shown = {
-                    "count": len(cards),
-                    "revealed": [self.DEF_NAMES[self.card_def[c]] for c in cards
-                                 if self.card_up[c]],
-                }
+            elif sight == _SEE_REVEALED:
+                shown = {"count": len(cards),
+                         "revealed": [self.DEF_NAMES[self.card_def[c]] for c in named]}
             else:
                 shown = {"count": len(cards)}
             zones[self.SLOT_NAMES[slot]] = shown
-            if isinstance(shown, list) and cards and self.CARD_FIELDS:
+            if named and self.CARD_FIELDS:
+                # a revealed card's public state is as public as a face-up card's: the target
+                # an activated set spell was given
                 card_fields[self.SLOT_NAMES[slot]] = [
                     {name: self.decode(codec, getattr(self, attr)[c])
                      for name, attr, codec, vis in self.CARD_FIELDS if vis == "public"}
-                    for c in cards
+                    for c in named
                 ]
         view["zones"] = zones
         if self.CARD_FIELDS:
             view["cards"] = card_fields  # the public 'per card' state of the cards shown
         return view
+
+    def _zone_sight(self, slot: int, player: int) -> int:
+        """How much of a zone observation(player) shows: _SEE_ALL, _SEE_REVEALED (a count and
+        the revealed cards), _SEE_COUNT or _SEE_NOTHING. A player who is not seated (-1) sees
+        what everyone sees."""
+        visibility = self.SLOT_VISIBILITY[slot]
+        if visibility == "public":
+            return _SEE_ALL
+        owner = self.SLOT_OWNER[slot]
+        if owner >= 0 and owner == player and visibility in ("owner", "secret", "private"):
+            return _SEE_ALL
+        if visibility == "private":
+            return _SEE_NOTHING
+        return _SEE_REVEALED if visibility == "secret" else _SEE_COUNT
+
+    def _named_cards(self, slot: int, sight: int) -> list[int]:
+        """The cards of a zone that an observation with this sight of it names."""
+        if sight == _SEE_ALL:
+            return self.zones[slot]
+        if sight == _SEE_REVEALED:
+            return [c for c in self.zones[slot] if self.card_up[c]]
+        return []
 
     def to_json(self) -> str:
         data = {attr: getattr(self, attr) for attr in self.STATE_ATTRS}

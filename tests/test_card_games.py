@@ -225,7 +225,11 @@ def check_secrecy(state: State) -> None:
             if visibility == "public" or (visibility != "hidden" and owner == me):
                 assert shown == actual, f"{me} sees {slot} as {shown}, not {actual}"
                 continue
-            assert slot not in cards, f"{me} sees the per-card state of {slot}"
+            # only revealed cards show their public per-card state, one mapping each
+            revealed = shown.get("revealed", []) if isinstance(shown, dict) else []
+            assert len(cards.get(slot, [])) == len(revealed), (
+                f"{me} sees the per-card state of {slot} beyond its revealed cards"
+            )
             if shown is None:
                 assert visibility == "private", f"{me} sees nothing of {slot}"
             elif visibility == "secret":
@@ -409,3 +413,31 @@ def test_action_ids_name_one_action_each() -> None:
                 assert ids.setdefault(what, number) == number, f"{what!r} has two ids"
             state.apply_action(choose(legal))
     assert len(meaning) <= game.NUM_DISTINCT_ACTIONS
+
+
+def test_an_activated_set_spell_shows_its_target() -> None:
+    """A set spell activated on a target is revealed, and so is the target it was given (its
+    public `chosen` field): the opponent sees what the spell is aimed at."""
+    shown = 0
+    for seed in range(40):
+        state = game.new_game(seed=seed)
+        choose = random.Random(seed).choice
+        while not state.is_terminal():
+            action = choose(state.legal_actions())
+            state.apply_action(action)
+            if game.ACTIONS[action.kind] in ("activate_spell_at", "chain_set_at"):
+                break
+        else:
+            continue
+        actor = PLAYERS[action.actor]
+        spell, target = (game.DEF_NAMES[arg] for arg in action.args)
+        view = state.observation(1 - action.actor)
+        revealed = view["zones"][f"set_zone.{actor}"]["revealed"]
+        fields = view["cards"][f"set_zone.{actor}"]  # one mapping per revealed card, in order
+        assert len(fields) == len(revealed) and spell in revealed
+        assert any(name == spell and f["chosen"] == target
+                   for name, f in zip(revealed, fields, strict=True))
+        shown += 1
+        if shown == 5:
+            break
+    assert shown == 5
