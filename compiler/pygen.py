@@ -923,15 +923,18 @@ class PythonGenerator:
         decl = action.decl
         w = self.w
         params = [(name, type_) for name, type_, _ in action.params]
-        # the text
-        with self.function(f"def text_{action.name}(actor: int, args: tuple[int, ...]) -> str:",
-                           decl.span):
+        # the text; a bit of `shown` left clear writes that parameter as a neutral phrase, for
+        # players who may not see it (State.action_text)
+        with self.function(f"def text_{action.name}(actor: int, args: tuple[int, ...], "
+                           "shown: int = -1) -> str:", decl.span):
             template = decl.says or "{actor} " + action.name.replace("_", " ") + "".join(
                 f" {{{name}}}" for name, _, _ in action.params)
             parts = {"actor": "PLAYER_NAMES[actor]"}
+            neutral: dict[str, tuple[int, str]] = {}
             for i, (name, type_, _) in enumerate(action.params):
                 parts[name] = self.display(type_, f"args[{i}]", card_as_def=True)
-            w.line(f"return {self.template(template, parts)}")
+                neutral[name] = (1 << i, neutral_noun(type_))
+            self.action_text_body(template, parts, neutral)
         # the preconditions
         self.bindings = Bindings()
         signature = self.params(params)
@@ -985,6 +988,17 @@ class PythonGenerator:
                 w.line("first: str | None = None")
                 self.apply_nest(action, 0, [])
                 w.line("return first or 'this is not possible now'")
+        if any(isinstance(type_, t.CardT) for _, type_, _ in action.params):
+            # which copies applying the action would take: whether another player may see
+            # them is a question about those very cards (State.action_text)
+            self.bindings = Bindings()
+            with self.function(f"def pick_{action.name}(s: State, a: Action) -> "
+                               "tuple[int, ...] | None:", decl.span):
+                w.line("actor = a.actor")
+                with w.block(f"if len(a.args) != {len(action.params)}:"):
+                    w.line("return None")
+                self.pick_nest(action, 0, [], [])
+                w.line("return None")
 
     def not_a_choice(self, type_: t.Type, var: str) -> str:
         if isinstance(type_, t.IntT):
@@ -1020,6 +1034,33 @@ class PythonGenerator:
                 w.line(f"first = first or {self.not_a_choice(type_, var)}")
             with w.block("else:"):
                 self.apply_nest(action, i + 1, [*names, var])
+
+    def pick_nest(self, action: ActionInfo, i: int, names: list[str], tests: list[str]) -> None:
+        """The loops of apply_nest, returning the arguments (cards as instances) that the
+        action would be taken with instead of taking it. `tests` are the domain tests of the
+        parameters since the last loop, joined into the next `if`."""
+        w = self.w
+        if i == len(action.params):
+            args = "".join(f", {v}" for v in names)
+            test = " and ".join([*tests, f"check_{action.name}(s, actor{args}) is None"])
+            with w.block(f"if {test}:"):
+                w.line("return (" + "".join(f"{v}, " for v in names) + ")")
+            return
+        name, type_, domain = action.params[i]
+        var = self.bindings.bind(name)
+        collection = self.domain(type_, domain)
+        if isinstance(type_, t.CardT):
+            loop = f"for {var} in s.find_cards({collection}, a.args[{i}]):"
+            if tests:
+                with w.block(f"if {' and '.join(tests)}:"), w.block(loop):
+                    self.pick_nest(action, i + 1, [*names, var], [])
+            else:
+                with w.block(loop):
+                    self.pick_nest(action, i + 1, [*names, var], [])
+        else:
+            # the walrus binds the value where the tests stand, in order, for the next domains
+            self.pick_nest(action, i + 1, [*names, var],
+                           [*tests, f"({var} := a.args[{i}]) in {collection}"])
 
     def legal_loops(self, action: ActionInfo, i: int, has_cards: bool) -> None:
         w = self.w
@@ -1098,6 +1139,38 @@ class PythonGenerator:
             pieces.append(repr(text[position:]))
         return " + ".join(pieces)
 
+    def action_text_body(
+        self, text: str, parts: dict[str, str], neutral: dict[str, tuple[int, str]]
+    ) -> None:
+        """The body of an action's text function. A field named in `neutral` (bit, noun) reads
+        as a neutral phrase when that bit of `shown` is clear. A determiner before the field
+        stays, so "the {u}" reads "the troop"; an article goes with the value, so "a {k}" does
+        not read "a army"."""
+        pieces: list[str] = []
+        position = 0
+        for k, (start, end, name) in enumerate(_template_fields(text)):
+            before = text[position:start]
+            value = parts[name]
+            if name in neutral:
+                bit, noun = neutral[name]
+                found = _DETERMINER.search(before)
+                word = found.group(1).lower() if found is not None else ""
+                phrase = noun if word and word not in ("a", "an") else f"{article(noun)} {noun}"
+                if found is not None and word in ("a", "an"):
+                    value = f"{before[found.start():]!r} + {value}"
+                    before = before[: found.start()]
+                if position == 0 and not before:
+                    phrase = phrase[0].upper() + phrase[1:]
+                self.w.line(f"t_{k} = {value} if shown & {bit} else {phrase!r}")
+                value = f"t_{k}"
+            if before:
+                pieces.append(repr(before))
+            pieces.append(value)
+            position = end
+        if position < len(text) or not pieces:
+            pieces.append(repr(text[position:]))
+        self.w.line(f"return {' + '.join(pieces)}")
+
     # ---- wiring the tables into the class
     def wiring(self) -> None:
         m = self.model
@@ -1153,6 +1226,12 @@ class PythonGenerator:
                 w.line(f"    ({self.phase_index[phase.name]}, K_{upper(action.name)}): "
                        f"apply_{action.name},")
         w.line("}")
+        cards = [tuple(i for i, (_, type_, _) in enumerate(a.params) if isinstance(type_, t.CardT))
+                 for a in self.action_kinds]
+        self.tuple_assign("State.CARD_PARAMS", [repr(c) for c in cards])
+        self.tuple_assign("State.PICK", [
+            f"pick_{a.name}" if c else "None" for a, c in zip(self.action_kinds, cards,
+                                                             strict=True)])
         encodings: list[str] = []
         offset = 0
         for action in self.action_kinds:
@@ -1555,6 +1634,38 @@ class PythonGenerator:
             return f"[*{self.collection(e.left)}, *{self.collection(e.right)}]"
         python_op = {"/": "//"}.get(op, op)
         return f"({self.expr(e.left, s)} {python_op} {self.expr(e.right, s)})"
+
+
+# A determiner just before a field of a text: "the {u}", "a {k}", "their {c}".
+_DETERMINER = re.compile(r"(?:^|(?<=\s))(the|a|an|their|its|his|her|your|my|our|this|that)\s+$",
+                         re.IGNORECASE)
+# Words whose "u" or "eu" sounds like "you", and "one": "a unit", "a one".
+_A_NOT_AN = re.compile(r"^(?:uni|use|usu|uti|eu|ewe|one|once)", re.IGNORECASE)
+
+
+def neutral_noun(type_: t.Type) -> str:
+    """How a value of this type reads when the viewer may not see which it is: the type's name
+    in lower case words (Tile: "tile", SpellCard: "spell card", Province: "province")."""
+    if isinstance(type_, (t.CardT, t.DefT, t.EnumT, t.RecordT)):
+        name = type_.name
+    elif isinstance(type_, t.NodeT):
+        name = type_.board
+    elif isinstance(type_, t.PlayerT):
+        return "player"
+    elif isinstance(type_, t.IntT):
+        return "number"
+    else:
+        return "choice"
+    if name.isupper():  # an acronym keeps its letters: "NPC"
+        return name
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
+    return " ".join(words.split()).lower()
+
+
+def article(noun: str) -> str:
+    if noun[:1].lower() in "aeiou" and not _A_NOT_AN.match(noun):
+        return "an"
+    return "a"
 
 
 def _template_fields(text: str) -> list[tuple[int, int, str]]:

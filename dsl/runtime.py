@@ -22,6 +22,8 @@ _SEE_NOTHING, _SEE_COUNT, _SEE_REVEALED, _SEE_ALL = 0, 1, 2, 3
 # ("player",), ("names", (name, ...)) for enums/nodes/records/card definitions, ("card",) for
 # card instances, ("option", codec) and ("list", codec).
 Codec = tuple[Any, ...]
+# Card instances; a name of its own because GameState.set hides the builtin in the class.
+CardIds = set[int]
 
 
 # Areas by (row of a distance table, radius, exact): hex games ask for the same few areas
@@ -135,7 +137,7 @@ class Action:
         kind: int,
         actor: int,
         args: tuple[int, ...],
-        text: Callable[[int, tuple[int, ...]], str],
+        text: Callable[[int, tuple[int, ...], int], str],
     ) -> None:
         self.kind = kind
         self.actor = actor
@@ -143,7 +145,12 @@ class Action:
         self._text = text
 
     def __str__(self) -> str:
-        return self._text(self.actor, self.args)
+        return self._text(self.actor, self.args, -1)
+
+    def masked_text(self, shown: int) -> str:
+        """The text with parameter i written by name only when bit i of `shown` is set, and
+        as a neutral phrase ("a card") otherwise. GameState.action_text decides the bits."""
+        return self._text(self.actor, self.args, shown)
 
     def __repr__(self) -> str:
         return f"Action({self})"
@@ -271,6 +278,10 @@ class GameState:
     CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
     LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
     APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
+    # per action kind: the positions of its card parameters, and the function that says which
+    # copies of the named cards applying the action would take (None: no card parameters)
+    CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
 
     num_players: int
@@ -301,6 +312,10 @@ class GameState:
         self.card_home = []
 
     # ---- the public API (DESIGN.md §4)
+    def clone(self) -> GameState:
+        """An independent copy; each generated game writes its own."""
+        raise NotImplementedError
+
     def current_player(self) -> int:
         return TERMINAL if self.result is not None else self.actor
 
@@ -778,6 +793,119 @@ class GameState:
             return [c for c in self.zones[slot] if self.card_up[c]]
         return []
 
+    def visible_cards(self, player: int) -> CardIds:
+        """The cards (instances) that observation(player) names: those in zones it shows, the
+        revealed ones, and those held by the fields it shows (a public `chain: list of Card`
+        names its cards wherever they lie)."""
+        named: list[int] = []
+        for slot in range(len(self.zones)):
+            named.extend(self._named_cards(slot, self._zone_sight(slot, player)))
+        seen: CardIds = set(named)
+        for _name, attr, codec, visibility in self.GAME_FIELDS:
+            if visibility == "public" and _has_cards(codec):
+                _cards_in(codec, getattr(self, attr), seen)
+        for _name, attr, codec, visibility, per_player in self.PLAYER_FIELDS:
+            if visibility == "hidden" or not _has_cards(codec):
+                continue
+            for p, value in enumerate(getattr(self, attr)[: self.num_players]):
+                if visibility == "secret" and p != player:
+                    continue
+                for item in value if per_player else (value,):
+                    _cards_in(codec, item, seen)
+        for _board, _nodes, _name, attr, codec, per_player, visibility in self.NODE_FIELDS:
+            if visibility == "public" and _has_cards(codec):
+                for value in getattr(self, attr):
+                    for item in value if per_player else (value,):
+                        _cards_in(codec, item, seen)
+        for _name, attr, codec, visibility in self.CARD_FIELDS:
+            if visibility == "public" and _has_cards(codec):
+                table = getattr(self, attr)
+                for card in named:
+                    _cards_in(codec, table[card], seen)
+        return seen
+
+    def action_text(self, action: Action, player: int) -> str:
+        """How `action`, about to be applied to this state, reads to `player` (OpenSpiel's
+        action_to_string, but `player` is the one who reads, not the one who acts).
+
+        The actor reads str(action). Anyone else reads a card parameter by name only when
+        observation(player) names that card before or after the action, and otherwise as a
+        neutral phrase ("a card", "the card"). Another parameter is written neutrally when
+        another legal value of it would leave observation(player) the same, and the whole
+        action reads "A makes a secret choice" when a legal action of another kind would:
+        then the player cannot tell which choice was made (a Warlord held or committed). An
+        action that cannot be applied now is read against this state alone, and names no card
+        it could not be taken with. The state is not changed: the work is done on clones, and
+        costs nothing until it is asked for."""
+        if not isinstance(action, Action):
+            raise TypeError(f"not an action: {action!r}")
+        if player == action.actor:
+            return str(action)
+        shown = -1
+        after = self._after(action)
+        cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
+        if cards:
+            pick = self.PICK[action.kind]
+            chosen = pick(self, action) if pick is not None else None
+            before = self.visible_cards(player)
+            later: CardIds = after.visible_cards(player) if after is not None else set()
+            for i in cards:
+                if chosen is None or (chosen[i] not in before and chosen[i] not in later):
+                    shown &= ~(1 << i)
+        if after is None:
+            return action.masked_text(shown)
+        glance = after._glance(player)
+        target: tuple[dict[str, Any], list[str] | None] | None = None
+        others = [i for i in range(len(action.args)) if i not in cards]
+        for other in self.legal_actions():
+            if other == action:
+                continue
+            differs = [i for i in others
+                       if other.kind == action.kind and other.args[i] != action.args[i]
+                       and shown >> i & 1]
+            if other.kind == action.kind and not differs:
+                continue  # it could hide nothing more
+            alternative = self._after(other)
+            if alternative is None or alternative._glance(player) != glance:
+                continue
+            if target is None:
+                target = after._sight(player)
+            if alternative._sight(player) != target:
+                continue
+            if other.kind != action.kind:
+                return f"{self.player_name(action.actor)} makes a secret choice"
+            for i in differs:
+                shown &= ~(1 << i)
+        return action.masked_text(shown)
+
+    def _after(self, action: Action) -> GameState | None:
+        """A copy of this state with `action` applied, or None when it cannot be."""
+        after = self.clone()
+        try:
+            after.apply_action(action)
+        except (IllegalAction, RuleError):
+            return None
+        return after
+
+    def _glance(self, player: int) -> tuple[Any, ...]:
+        """A little of what observation(player) shows, quick to compare: states that differ
+        here differ in the observation too, and most alternatives do. Fields that hold cards
+        are left out: two copies of a card are different values that read the same."""
+        sizes = [len(cards) for slot, cards in enumerate(self.zones)
+                 if self._zone_sight(slot, player) != _SEE_NOTHING]
+        values = [getattr(self, attr) for _, attr, codec, visibility in self.GAME_FIELDS
+                  if visibility == "public" and not _has_cards(codec)]
+        values += [getattr(self, attr)
+                   for _, _, _, attr, codec, _, visibility in self.NODE_FIELDS
+                   if visibility == "public" and not _has_cards(codec)]
+        return self.phase, self.actor, self.result is None, sizes, values
+
+    def _sight(self, player: int) -> tuple[dict[str, Any], list[str] | None]:
+        """Everything `player` knows of this state: the observation, and the player's own
+        legal actions when it is their turn (they can depend on others' secrets)."""
+        mine = [str(a) for a in self.legal_actions()] if self.current_player() == player else None
+        return self.observation(player), mine
+
     def to_json(self) -> str:
         data = {attr: getattr(self, attr) for attr in self.STATE_ATTRS}
         data.update(
@@ -807,6 +935,27 @@ class GameState:
             setattr(self, attr, data[attr])
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
+
+
+def _has_cards(codec: Codec) -> bool:
+    kind = codec[0]
+    if kind in ("option", "list"):
+        return _has_cards(codec[1])
+    return bool(kind == "card")
+
+
+def _cards_in(codec: Codec, raw: Any, out: set[int]) -> None:
+    """Add the card instances a stored value holds (codec as in GameState.decode)."""
+    if raw is None:
+        return
+    kind = codec[0]
+    if kind == "card":
+        out.add(raw)
+    elif kind == "option":
+        _cards_in(codec[1], raw, out)
+    elif kind == "list":
+        for item in raw:
+            _cards_in(codec[1], item, out)
 
 
 def _index_of(names: Sequence[str], value: Any, what: str) -> int:

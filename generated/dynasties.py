@@ -598,8 +598,9 @@ def actor_choose_warlord(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:329
-def text_choose(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' chooses ' + R_WARLORD_NAMES[args[0]]
+def text_choose(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = R_WARLORD_NAMES[args[0]] if shown & 1 else 'a warlord'
+    return PLAYER_NAMES[actor] + ' chooses ' + t_1
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -666,10 +667,10 @@ def actor_placement(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:345
-def text_place(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' places ' + DEF_NAMES[
-        args[0]
-    ] + ' on ' + N_PROVINCE_NAMES[args[1]]
+def text_place(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a tile'
+    t_2 = N_PROVINCE_NAMES[args[1]] if shown & 2 else 'a province'
+    return PLAYER_NAMES[actor] + ' places ' + t_1 + ' on ' + t_2
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -733,6 +734,17 @@ def apply_place(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/dynasties/dynasties.rules:345
+def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_tile in s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0]):
+        if (v_prov := a.args[1]) in range(5) and check_place(s, actor, v_tile, v_prov) is None:
+            return (v_tile, v_prov, )
+    return None
+
+
 # rulebooks/dynasties/dynasties.rules:337
 def phase_legal_placement(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_place(s, actor, out, check)
@@ -750,8 +762,9 @@ def actor_warlord_step(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:363
-def text_play_warlord(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' plays warlord on ' + N_PROVINCE_NAMES[args[0]]
+def text_play_warlord(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_PROVINCE_NAMES[args[0]] if shown & 1 else 'a province'
+    return PLAYER_NAMES[actor] + ' plays warlord on ' + t_1
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -792,7 +805,7 @@ def apply_play_warlord(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:369
-def text_hold(actor: int, args: tuple[int, ...]) -> str:
+def text_hold(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
@@ -859,8 +872,9 @@ def actor_draw_tiles(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:386
-def text_keep(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' keeps ' + DEF_NAMES[args[0]]
+def text_keep(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a tile'
+    return PLAYER_NAMES[actor] + ' keeps ' + t_1
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -910,6 +924,17 @@ def apply_keep(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/dynasties/dynasties.rules:386
+def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_tile in s.find_cards(s.zones[Z_DRAWN + actor], a.args[0]):
+        if check_keep(s, actor, v_tile) is None:
+            return (v_tile, )
+    return None
+
+
 # rulebooks/dynasties/dynasties.rules:377
 def phase_legal_draw_tiles(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep(s, actor, out, check)
@@ -927,8 +952,9 @@ def actor_discard_step(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:400
-def text_discard(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' discards ' + DEF_NAMES[args[0]] + ' for an army'
+def text_discard(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a tile'
+    return PLAYER_NAMES[actor] + ' discards ' + t_1 + ' for an army'
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -983,8 +1009,19 @@ def apply_discard(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/dynasties/dynasties.rules:400
+def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_tile in s.find_cards(s.zones[Z_RACK + actor], a.args[0]):
+        if check_discard(s, actor, v_tile) is None:
+            return (v_tile, )
+    return None
+
+
 # rulebooks/dynasties/dynasties.rules:408
-def text_pass(actor: int, args: tuple[int, ...]) -> str:
+def text_pass(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' passes'
 
 
@@ -1225,6 +1262,24 @@ State.APPLY = {
     (4, K_DISCARD): apply_discard,
     (4, K_PASS): apply_pass,
 }
+State.CARD_PARAMS = (
+    (),
+    (0,),
+    (),
+    (),
+    (0,),
+    (0,),
+    (),
+)
+State.PICK = (
+    None,
+    pick_place,
+    None,
+    None,
+    pick_keep,
+    pick_discard,
+    None,
+)
 State.ENCODING = (
     (0, ((0, 4), )),
     (4, ((0, 15), (0, 5), )),

@@ -6033,8 +6033,9 @@ def actor_found_capital(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:515
-def text_capital(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' founds the first city at ' + N_HEX_NAMES[args[0]]
+def text_capital(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:515
@@ -6093,8 +6094,9 @@ def actor_first_soldier(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:525
-def text_first_unit(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' places the first soldier at ' + N_HEX_NAMES[args[0]]
+def text_first_unit(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:525
@@ -6146,8 +6148,9 @@ def actor_build(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:542
-def text_build_house(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' builds a house at ' + N_HEX_NAMES[args[0]]
+def text_build_house(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:542
@@ -6205,10 +6208,9 @@ def apply_build_house(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:555
-def text_to_token(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' replaces the house at ' + N_HEX_NAMES[
-        args[0]
-    ] + ' with a land token'
+def text_to_token(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:555
@@ -6256,10 +6258,9 @@ def apply_to_token(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:565
-def text_to_house(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' turns the land token at ' + N_HEX_NAMES[
-        args[0]
-    ] + ' back into a house'
+def text_to_house(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:565
@@ -6310,8 +6311,9 @@ def apply_to_house(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:576
-def text_demolish(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' removes the building at ' + N_HEX_NAMES[args[0]]
+def text_demolish(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:576
@@ -6361,8 +6363,9 @@ def apply_demolish(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:586
-def text_found_city(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' places a city centre at ' + N_HEX_NAMES[args[0]]
+def text_found_city(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:586
@@ -6412,8 +6415,9 @@ def apply_found_city(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:596
-def text_build_bridge(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' builds a bridge at ' + N_HEX_NAMES[args[0]]
+def text_build_bridge(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:596
@@ -6471,7 +6475,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:607
-def text_end_build(actor: int, args: tuple[int, ...]) -> str:
+def text_end_build(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
@@ -6520,10 +6524,11 @@ def actor_march(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:628
-def text_step(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' moves the ' + DEF_NAMES[
-        args[1]
-    ] + ' at ' + N_HEX_NAMES[args[0]] + ' to ' + N_HEX_NAMES[args[2]]
+def text_step(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'troop'
+    t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
+    return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:628
@@ -6612,11 +6617,30 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
+def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return None
+    if (v_from := a.args[0]) in f_posts(s, actor):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1]):
+            if (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from] and check_step(
+                s,
+                actor,
+                v_from,
+                v_u,
+                v_to,
+            ) is None:
+                return (v_from, v_u, v_to, )
+    return None
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:647
-def text_attack(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' attacks ' + N_HEX_NAMES[
-        args[2]
-    ] + ' with the ' + DEF_NAMES[args[1]] + ' at ' + N_HEX_NAMES[args[0]]
+def text_attack(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
+    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'troop'
+    t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:647
@@ -6730,8 +6754,23 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
+def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return None
+    if (v_from := a.args[0]) in f_posts(s, actor):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1]):
+            if (v_at := a.args[2]) in rt.within(
+                N_HEX_DISTANCE[v_from],
+                R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
+            ) and check_attack(s, actor, v_from, v_u, v_at) is None:
+                return (v_from, v_u, v_at, )
+    return None
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:674
-def text_end_march(actor: int, args: tuple[int, ...]) -> str:
+def text_end_march(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
@@ -6778,7 +6817,7 @@ def actor_respond(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:690
-def text_evade(actor: int, args: tuple[int, ...]) -> str:
+def text_evade(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
@@ -6825,7 +6864,7 @@ def apply_evade(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:702
-def text_retaliate(actor: int, args: tuple[int, ...]) -> str:
+def text_retaliate(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
@@ -6872,7 +6911,7 @@ def actor_tie(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:720
-def text_back_off(actor: int, args: tuple[int, ...]) -> str:
+def text_back_off(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' backs off'
 
 
@@ -6905,7 +6944,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:721
-def text_try_again(actor: int, args: tuple[int, ...]) -> str:
+def text_try_again(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' tries again'
 
 
@@ -6954,10 +6993,11 @@ def actor_recruit(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:737
-def text_recruit(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' recruits a ' + R_KIND_NAMES[
-        args[1]
-    ] + ' at ' + N_HEX_NAMES[args[2]] + ' from the city at ' + N_HEX_NAMES[args[0]]
+def text_recruit(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = 'a ' + R_KIND_NAMES[args[1]] if shown & 2 else 'a kind'
+    t_2 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
+    t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:737
@@ -7018,10 +7058,10 @@ def apply_recruit(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:749
-def text_enlist(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' spends military tokens on a ' + R_KIND_NAMES[
-        args[0]
-    ] + ' at ' + N_HEX_NAMES[args[1]]
+def text_enlist(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = 'a ' + R_KIND_NAMES[args[0]] if shown & 1 else 'a kind'
+    t_2 = N_HEX_NAMES[args[1]] if shown & 2 else 'a hex'
+    return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:749
@@ -7078,10 +7118,9 @@ def apply_enlist(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:760
-def text_raise_city(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + N_HEX_NAMES[
-        args[0]
-    ]
+def text_raise_city(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:760
@@ -7134,7 +7173,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:770
-def text_end_recruit(actor: int, args: tuple[int, ...]) -> str:
+def text_end_recruit(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
@@ -7180,10 +7219,10 @@ def actor_disband(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:776
-def text_dismiss(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' disbands the ' + DEF_NAMES[
-        args[1]
-    ] + ' at ' + N_HEX_NAMES[args[0]]
+def text_dismiss(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'troop'
+    t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:776
@@ -7235,8 +7274,20 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
+def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    if (v_h := a.args[0]) in f_posts(s, actor):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 220 + v_h], a.args[1]):
+            if check_dismiss(s, actor, v_h, v_u) is None:
+                return (v_h, v_u, )
+    return None
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:780
-def text_end_turn(actor: int, args: tuple[int, ...]) -> str:
+def text_end_turn(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
@@ -7432,6 +7483,54 @@ State.APPLY = {
     (7, K_DISMISS): apply_dismiss,
     (7, K_END_TURN): apply_end_turn,
 }
+State.CARD_PARAMS = (
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (1,),
+    (1,),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (),
+    (1,),
+    (),
+)
+State.PICK = (
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    pick_step,
+    pick_attack,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    pick_dismiss,
+    None,
+)
 State.ENCODING = (
     (0, ((0, 220), )),
     (220, ((0, 220), )),

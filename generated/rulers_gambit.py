@@ -4421,8 +4421,9 @@ def actor_mulligan(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:906
-def text_put_back(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' puts back ' + DEF_NAMES[args[0]]
+def text_put_back(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' puts back ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:906
@@ -4468,8 +4469,19 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:906
+def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_put_back(s, actor, v_c) is None:
+            return (v_c, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:910
-def text_keep_hand(actor: int, args: tuple[int, ...]) -> str:
+def text_keep_hand(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' keeps their hand'
 
 
@@ -4575,7 +4587,7 @@ def actor_charge(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:956
-def text_charge_mana(actor: int, args: tuple[int, ...]) -> str:
+def text_charge_mana(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' charges a mana'
 
 
@@ -4610,7 +4622,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:960
-def text_skip_charge(actor: int, args: tuple[int, ...]) -> str:
+def text_skip_charge(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' does not charge'
 
 
@@ -4660,8 +4672,9 @@ def actor_recovery_step(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:970
-def text_recover(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' recovers ' + DEF_NAMES[args[0]]
+def text_recover(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:970
@@ -4711,6 +4724,17 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:970
+def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0]):
+        if check_recover(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:968
 def phase_legal_recovery_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recover(s, actor, out, check)
@@ -4728,8 +4752,9 @@ def actor_main(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:985
-def text_normal_call(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' normal calls ' + DEF_NAMES[args[0]]
+def text_normal_call(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:985
@@ -4794,9 +4819,21 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
+def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_normal_call(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:998
-def text_superior_call(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' superior calls ' + DEF_NAMES[args[0]]
+def text_superior_call(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:998
@@ -4853,9 +4890,21 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:998
+def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_superior_call(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1008
-def text_cast(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' casts ' + DEF_NAMES[args[0]]
+def text_cast(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1008
@@ -4910,9 +4959,22 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_s in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_cast(s, actor, v_s) is None:
+            return (v_s, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1016
-def text_cast_at(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' casts ' + DEF_NAMES[args[0]] + ' on ' + DEF_NAMES[args[1]]
+def text_cast_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' casts ' + t_1 + ' on ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1016
@@ -4972,9 +5034,22 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_s in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_s, actor), a.args[1]):
+            if check_cast_at(s, actor, v_s, v_t) is None:
+                return (v_s, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1024
-def text_set_spell(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' sets ' + DEF_NAMES[args[0]]
+def text_set_spell(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1024
@@ -5028,9 +5103,21 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1024
+def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_s in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_set_spell(s, actor, v_s) is None:
+            return (v_s, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1033
-def text_activate_spell(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' activates ' + DEF_NAMES[args[0]]
+def text_activate_spell(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1033
@@ -5080,9 +5167,22 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_s in s.find_cards(f_ready_set_spells(s, actor), a.args[0]):
+        if check_activate_spell(s, actor, v_s) is None:
+            return (v_s, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
-def text_activate_spell_at(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' activates ' + DEF_NAMES[args[0]] + ' on ' + DEF_NAMES[args[1]]
+def text_activate_spell_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' activates ' + t_1 + ' on ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
@@ -5137,9 +5237,22 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1040
+def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_s in s.find_cards(f_ready_set_spells(s, actor), a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_s, actor), a.args[1]):
+            if check_activate_spell_at(s, actor, v_s, v_t) is None:
+                return (v_s, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1048
-def text_use_ability(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' uses the ability of ' + DEF_NAMES[args[0]]
+def text_use_ability(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1048
@@ -5189,11 +5302,22 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1048
+def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(f_ability_ready(s, actor), a.args[0]):
+        if check_use_ability(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1055
-def text_use_ability_at(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' uses the ability of ' + DEF_NAMES[
-        args[0]
-    ] + ' on ' + DEF_NAMES[args[1]]
+def text_use_ability_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1 + ' on ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1055
@@ -5248,9 +5372,22 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1055
+def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_u in s.find_cards(f_ability_ready(s, actor), a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_u, actor), a.args[1]):
+            if check_use_ability_at(s, actor, v_u, v_t) is None:
+                return (v_u, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1063
-def text_to_stock(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' moves ' + DEF_NAMES[args[0]] + ' to the stock zone'
+def text_to_stock(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1063
@@ -5297,9 +5434,21 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(s.zones[Z_UNITS + actor], a.args[0]):
+        if check_to_stock(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
-def text_from_stock(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' moves ' + DEF_NAMES[args[0]] + ' to the unit zone'
+def text_from_stock(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
@@ -5346,8 +5495,19 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(s.zones[Z_STOCK + actor], a.args[0]):
+        if check_from_stock(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1075
-def text_awaken(actor: int, args: tuple[int, ...]) -> str:
+def text_awaken(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
@@ -5399,7 +5559,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1088
-def text_deploy_ruler(actor: int, args: tuple[int, ...]) -> str:
+def text_deploy_ruler(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' sends their ruler to the unit zone'
 
 
@@ -5438,7 +5598,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1094
-def text_end_main(actor: int, args: tuple[int, ...]) -> str:
+def text_end_main(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
@@ -5507,8 +5667,10 @@ def actor_battle(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1110
-def text_attack(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' attacks ' + DEF_NAMES[args[1]] + ' with ' + DEF_NAMES[args[0]]
+def text_attack(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    t_2 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1110
@@ -5557,11 +5719,23 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1110
+def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_u in s.find_cards(f_attackers(s, actor), a.args[0]):
+        for v_t in s.find_cards(f_attack_targets(s, v_u), a.args[1]):
+            if check_attack(s, actor, v_u, v_t) is None:
+                return (v_u, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
-def text_attack_recovery(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' attacks ' + DEF_NAMES[
-        args[1]
-    ] + ' in the recovery zone with ' + DEF_NAMES[args[0]]
+def text_attack_recovery(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    t_2 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' in the recovery zone with ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
@@ -5610,9 +5784,22 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_u in s.find_cards(f_attackers(s, actor), a.args[0]):
+        for v_t in s.find_cards(f_recovery_targets(s, v_u), a.args[1]):
+            if check_attack_recovery(s, actor, v_u, v_t) is None:
+                return (v_u, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
-def text_attack_kingdom(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + DEF_NAMES[args[0]]
+def text_attack_kingdom(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
@@ -5659,8 +5846,19 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
+def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_u in s.find_cards(f_attackers(s, actor), a.args[0]):
+        if check_attack_kingdom(s, actor, v_u) is None:
+            return (v_u, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
-def text_end_battle(actor: int, args: tuple[int, ...]) -> str:
+def text_end_battle(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' ends the battle phase'
 
 
@@ -5742,8 +5940,9 @@ def actor_chain_window(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1158
-def text_chain_quick(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' chains ' + DEF_NAMES[args[0]]
+def text_chain_quick(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1158
@@ -5796,9 +5995,22 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1158
+def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_s in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_chain_quick(s, actor, v_s) is None:
+            return (v_s, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
-def text_chain_quick_at(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' chains ' + DEF_NAMES[args[0]] + ' on ' + DEF_NAMES[args[1]]
+def text_chain_quick_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' chains ' + t_1 + ' on ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -5856,9 +6068,22 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_s in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_s, actor), a.args[1]):
+            if check_chain_quick_at(s, actor, v_s, v_t) is None:
+                return (v_s, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
-def text_chain_set(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' chains the set spell ' + DEF_NAMES[args[0]]
+def text_chain_set(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
@@ -5908,11 +6133,22 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_s in s.find_cards(f_ready_set_spells(s, actor), a.args[0]):
+        if check_chain_set(s, actor, v_s) is None:
+            return (v_s, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1181
-def text_chain_set_at(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' chains the set spell ' + DEF_NAMES[
-        args[0]
-    ] + ' on ' + DEF_NAMES[args[1]]
+def text_chain_set_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1 + ' on ' + t_2
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1181
@@ -5967,8 +6203,20 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# rulebooks/rulers_gambit/rulers_gambit.rules:1181
+def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_s in s.find_cards(f_ready_set_spells(s, actor), a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_s, actor), a.args[1]):
+            if check_chain_set_at(s, actor, v_s, v_t) is None:
+                return (v_s, v_t, )
+    return None
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1188
-def text_pass_chain(actor: int, args: tuple[int, ...]) -> str:
+def text_pass_chain(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
     return PLAYER_NAMES[actor] + ' passes'
 
 
@@ -6033,8 +6281,9 @@ def actor_resolve_chain(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1208
-def text_resolve_next(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' resolves ' + DEF_NAMES[args[0]]
+def text_resolve_next(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1208
@@ -6076,6 +6325,17 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
             return None
         first = first or reason
     return first or 'this is not possible now'
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards(s.g_chain, a.args[0]):
+        if check_resolve_next(s, actor, v_c) is None:
+            return (v_c, )
+    return None
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1199
@@ -6269,6 +6529,68 @@ State.APPLY = {
     (8, K_PASS_CHAIN): apply_pass_chain,
     (9, K_RESOLVE_NEXT): apply_resolve_next,
 }
+State.CARD_PARAMS = (
+    (0,),
+    (),
+    (),
+    (),
+    (0,),
+    (0,),
+    (0,),
+    (0,),
+    (0, 1),
+    (0,),
+    (0,),
+    (0, 1),
+    (0,),
+    (0, 1),
+    (0,),
+    (0,),
+    (),
+    (),
+    (),
+    (0, 1),
+    (0, 1),
+    (0,),
+    (),
+    (0,),
+    (0, 1),
+    (0,),
+    (0, 1),
+    (),
+    (0,),
+)
+State.PICK = (
+    pick_put_back,
+    None,
+    None,
+    None,
+    pick_recover,
+    pick_normal_call,
+    pick_superior_call,
+    pick_cast,
+    pick_cast_at,
+    pick_set_spell,
+    pick_activate_spell,
+    pick_activate_spell_at,
+    pick_use_ability,
+    pick_use_ability_at,
+    pick_to_stock,
+    pick_from_stock,
+    None,
+    None,
+    None,
+    pick_attack,
+    pick_attack_recovery,
+    pick_attack_kingdom,
+    None,
+    pick_chain_quick,
+    pick_chain_quick_at,
+    pick_chain_set,
+    pick_chain_set_at,
+    None,
+    pick_resolve_next,
+)
 State.ENCODING = (
     (0, ((0, 88), )),
     (88, ()),

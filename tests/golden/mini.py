@@ -183,8 +183,9 @@ def actor_play(s: State) -> int | None:
 
 
 # tests/golden/mini.rules:68
-def text_take(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' takes ' + str(args[0])
+def text_take(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = str(args[0]) if shown & 1 else 'a number'
+    return PLAYER_NAMES[actor] + ' takes ' + t_1
 
 
 # tests/golden/mini.rules:68
@@ -225,8 +226,9 @@ def apply_take(s: State, a: Action) -> str | None:
 
 
 # tests/golden/mini.rules:73
-def text_cash(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' cashes ' + DEF_NAMES[args[0]]
+def text_cash(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a chip'
+    return PLAYER_NAMES[actor] + ' cashes ' + t_1
 
 
 # tests/golden/mini.rules:73
@@ -276,9 +278,21 @@ def apply_cash(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
+# tests/golden/mini.rules:73
+def pick_cash(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_cash(s, actor, v_c) is None:
+            return (v_c, )
+    return None
+
+
 # tests/golden/mini.rules:79
-def text_step(actor: int, args: tuple[int, ...]) -> str:
-    return PLAYER_NAMES[actor] + ' steps to ' + N_CELL_NAMES[args[0]]
+def text_step(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+    t_1 = N_CELL_NAMES[args[0]] if shown & 1 else 'a cell'
+    return PLAYER_NAMES[actor] + ' steps to ' + t_1
 
 
 # tests/golden/mini.rules:79
@@ -386,6 +400,16 @@ State.APPLY = {
     (0, K_CASH): apply_cash,
     (0, K_STEP): apply_step,
 }
+State.CARD_PARAMS = (
+    (),
+    (0,),
+    (),
+)
+State.PICK = (
+    None,
+    pick_cash,
+    None,
+)
 State.ENCODING = (
     (0, ((1, 2), )),
     (2, ((0, 2), )),
