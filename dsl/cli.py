@@ -216,7 +216,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         actions = state.legal_actions()
         if state.current_player() != me:
             action = agent.choice(actions)
-            print(f"{names[state.current_player()]}: {action}")
+            # as the human sees it: a spell set face down is not named
+            print(f"{names[state.current_player()]}: {state.action_text(action, me)}")
             state.apply_action(action)
             continue
         _show(state.observation(me), sys.stdout)

@@ -13,15 +13,18 @@ through the public API and compare them with the texts, so they fail if a text l
   Warlord choices are not;
 * the same games: two legal actions that leave the reader's observation (and the reader's legal
   actions) the same read the same, so a text tells nothing the observation does not;
-* Dynasty Builder, where everything is public: everyone reads str(action).
+* Dynasty Builder, where everything is public: everyone reads str(action);
+* `rulecraft play` with scripted input prints the agent's set spells unnamed.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
 from collections import Counter
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -29,6 +32,7 @@ import pytest
 
 from compiler.pygen import article, neutral_noun
 from compiler.types import CardT, EnumT, IntT, NodeT, PlayerT
+from dsl import cli
 from dsl.api import load_game
 
 VEIL = """\
@@ -394,3 +398,50 @@ def test_dynasty_builder_is_public_so_everyone_reads_the_full_text() -> None:
         for reader in (A, B, SPECTATOR):
             assert state.action_text(action, reader) == str(action)
         state.apply_action(action)
+
+
+# ------------------------------------------------------------------ rulecraft play
+
+
+def run_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int,
+             script: str) -> str:
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    assert cli.main(["play", "rulers_gambit", "--seed", str(seed), "--as", "A"]) == 0
+    return capsys.readouterr().out
+
+
+def agent_sets(gambit: ModuleType, seed: int, moves: int) -> list[str]:
+    """The full texts of the set spells the agent (B) plays while the human (A) picks the first
+    listed move `moves` times: the game `rulecraft play` runs with that input."""
+    state = gambit.new_game(seed=seed)
+    agent = random.Random(seed)
+    sets: list[str] = []
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        if state.current_player() != A:
+            action = agent.choice(actions)
+            if gambit.ACTIONS[action.kind] == "set_spell":
+                sets.append(str(action))
+        elif moves == 0:
+            break
+        else:
+            action = actions[0]
+            moves -= 1
+        state.apply_action(action)
+    return sets
+
+
+@pytest.mark.parametrize("ending", ["", "q\n"])  # input ends (EOF), or the human quits
+def test_play_prints_the_agents_set_spells_unnamed(
+    gambit: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    ending: str,
+) -> None:
+    seed, moves = 3, 20
+    sets = agent_sets(gambit, seed, moves)
+    assert sets, "the scripted game has no set spell: pick another seed"
+    out = run_play(monkeypatch, capsys, seed, "1\n" * moves + ending)
+    printed = [line for line in out.splitlines() if line.startswith("B: B sets ")]
+    assert printed == ["B: B sets a card"] * len(sets), (printed, sets)
+    for full in sets:
+        assert full not in out
