@@ -242,6 +242,9 @@ VALUES = [
     '"tab\\there"', '"nl\\nhere"', '"\\x41\\u00e9\\U0001F600"', '"\\ud83d\\ude00"', '"\\/"',
     '"\\q"', '"\\0\\a\\b\\e\\f\\r\\v\\N\\_\\L\\P\\ "', "'a' b", '"a" b', "'a'  # c",
     "'unclosed", '"unclosed', "'a''", '"\\"', "\"'\"", "'\"'", "'é'", '"日本"', '"😀"', "'😀'",
+    # effects whose value is not their text (escapes, doubled quotes), with and without errors
+    '"draw_cards(\\x79ou, 1)"', '"draw_cards(you,\\t1 2)"', "'draw_cards(you, ''x'' 2)'",
+    '"draw_cards(you, \\"x\\")"', '"if true {\\n draw_cards(you, 1)"',
     # lists
     "[]", "[ ]", "[a]", "[a, b]", "[a,b]", "[ a , b ]", "[a, b,]", "[a, [b]]", "[a, {b: c}]",
     "[1, -2, +3, 0x4]", "[yes, null, ~]", "[yes, No, null, on]", "[a, b, c, d]", "[a,  b]",
@@ -337,6 +340,10 @@ BLOCKS = [
     ">\n      a\n\n\n      b\n",
     ">\n        a\n      b\n      c\n",
     ">\n      a\n       b\n      c\n        d\n      e\n",
+    ">\n      draw_cards(you,\n      1 2)\n",
+    ">\n      draw_cards(you, 1)\n\n      if true {\n        draw_cards(you, 1)\n",
+    ">-\n      draw_cards(you, 1)\n\n\n      draw_cards(you,\n        nobody)\n",
+    "|\n      draw_cards(you, 1)\n      if true {\n        draw_cards(you, 1)\n",
     "|\n      draw_cards(you, 1)\n\t\n",
     "|\n\tdraw_cards(you, 1)\n",
     "|\n      é ü 日本 😀\n",
