@@ -147,6 +147,8 @@ class _Reader:
         self.code = code
         self.marks = _Marks(source)
         self.seen: set[int] = set()
+        # the first alias of each anchored node, by the node's start index (see alias_span)
+        self.aliases: dict[int, Span] | None = None
         # Effect texts repeat across a card set ("draw_cards(you, 1)"): each distinct text is
         # parsed once and its tree shared, so it is also checked and compiled once; the tree's
         # spans point at the first card that has it, each EffectLit's span at its own card.
@@ -180,12 +182,39 @@ class _Reader:
     def check(self, node: Node) -> None:
         """Refuse aliases (the same node reached twice) and non-standard tags."""
         if id(node) in self.seen:
-            raise self.fail(node, "anchors and aliases are not allowed in card and deck files",
-                            hint="write each value out in full")
+            message = "anchors and aliases are not allowed in card and deck files"
+            hint = "write each value out in full"
+            span = self.alias_span(node)
+            if span is None:
+                raise self.fail(node, message, hint=hint)
+            self.diagnostics.add(self.code, span, message, hint=hint)
+            raise _Refused
         self.seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
             raise self.fail(node, f"the YAML tag '{node.tag}' is not allowed here",
                             hint="card and deck files hold plain text, numbers, lists and maps")
+
+    def alias_span(self, node: Node) -> Span | None:
+        """Where the first alias of node's anchor is. Composing gives, for each alias, the
+        anchored node itself, which has the anchor's marks: the aliases are found in the
+        file's events (read again, only for this error)."""
+        if self.aliases is None:
+            self.aliases = {}
+            anchors: dict[str, int] = {}
+            try:
+                for event in yaml.parse(self.source.text, Loader=_BASE_LOADER):
+                    anchor = getattr(event, "anchor", None)
+                    if anchor is None or event.start_mark is None or event.end_mark is None:
+                        continue
+                    if isinstance(event, yaml.AliasEvent):
+                        if anchor in anchors:
+                            self.aliases.setdefault(anchors[anchor], self.marks.between(
+                                event.start_mark, event.end_mark))
+                    else:  # an anchor, maybe a name given again: later aliases mean this one
+                        anchors[anchor] = event.start_mark.index
+            except (yaml.YAMLError, RecursionError):
+                pass  # the file composed: what was read so far holds the alias
+        return self.aliases.get(node.start_mark.index)
 
     def mapping(self, node: Node, what: str) -> Iterator[tuple[str, ScalarNode, Node]]:
         self.check(node)

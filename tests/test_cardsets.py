@@ -327,6 +327,25 @@ def test_alias_expansion_is_refused(tmp_path: Path) -> None:
     assert "aliases" in found[0].message
 
 
+@pytest.mark.parametrize(("cards", "alias"), [
+    ("type: Card\ncards:\n  - name: Spark\n    keywords: &kw [trample]\n  - name: Blaze\n"
+     "    keywords: []\n    colour: red\n  - name: Fire\n    keywords: *kw  # here\n", "*kw"),
+    # the alias is read first (type before cards), its anchor's node second
+    ("cards:\n  - name: Spark\n    flavour: &t Card\ntype: *t\n", "*t"),
+    ("type: Card\ncards:\n  - &k name: Spark\n  - *k : Blaze\n", "*k"),
+    ("type: Card\ncards:\n  - name: Spark\n    description: \"a\u2028b\"\n"
+     "    keywords: &kw [trample]\n  - name: Blaze\n    keywords: *kw\n", "*kw"),
+])
+def test_an_alias_is_reported_where_it_is_used(tmp_path: Path, cards: str, alias: str) -> None:
+    rules = write_game(tmp_path / "game", cards)
+    found = errors_of(rules)
+    assert [d.code for d in found] == ["E0403"]
+    assert "aliases are not allowed" in found[0].message
+    span = found[0].span
+    assert (span.line, span.column) == where_is(cards, alias)
+    assert (span.end_line, span.end_column) == (span.line, span.column + len(alias.strip()))
+
+
 def test_a_name_too_long_is_refused(tmp_path: Path) -> None:
     rules = write_game(tmp_path / "game", f"cards:\n  - name: {'x' * 201}\n")
     found = errors_of(rules)
