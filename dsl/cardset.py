@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -29,13 +30,13 @@ from dsl.fastcards import Unsupported, read_card_set
 from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
 from dsl.yaml_origins import (
-    OTHER_BREAKS,
     Origins,
     Scalar,
     Shift,
     approximate_shift,
     exact_shift,
     origins,
+    same_lines,
 )
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -93,8 +94,13 @@ class _Marks:
         self.source = source
         text = source.text
         self.skipped = int(text.startswith("\ufeff") and _BASE_LOADER is not yaml.SafeLoader)
-        self.same = not self.skipped and OTHER_BREAKS.search(text) is None
         self.line_starts: list[int] | None = None
+
+    @functools.cached_property
+    def same(self) -> bool:
+        """Whether the marks' lines and columns are ours (asked only if the file is composed:
+        the fast reader needs no marks)."""
+        return not self.skipped and same_lines(self.source.text)
 
     def index(self, mark: _Mark) -> int:
         return int(mark.index) + self.skipped

@@ -23,8 +23,6 @@ from dataclasses import dataclass
 
 from dsl.source import SourceFile, Span
 
-# Line breaks libyaml knows and SourceFile does not: where libyaml's lines and ours part.
-OTHER_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
 _NEWLINE = re.compile("\n")
 _ESCAPES = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
@@ -113,22 +111,35 @@ class Origins:
         return self.start(self.offset(line, column))
 
 
+def same_lines(text: str) -> bool:
+    """Whether libyaml's lines in text are ours: it also ends lines at CR, NEL, U+2028 and
+    U+2029 (substring tests: a card set may be megabytes long)."""
+    return not ("\x85" in text or "\u2028" in text or "\u2029" in text
+                or text.count("\r") != text.count("\r\n"))
+
+
 class _Mismatch(Exception):  # noqa: N818 - internal signal: this is not what libyaml read
     pass
 
 
 class _Reading:
-    """The characters read so far and where each came from."""
+    """Where each character of value comes from, as read so far. Reading stops at the first
+    character that is not value's: a block read at a wrong indentation would otherwise go on
+    to the end of the file."""
 
-    def __init__(self) -> None:
-        self.chars: list[str] = []
+    def __init__(self, value: str) -> None:
+        self.value = value
         self.starts: list[int] = []
         self.ends: list[int] = []
 
     def add(self, char: str, start: int, end: int) -> None:
-        self.chars.append(char)
+        if self.value[len(self.starts):len(self.starts) + 1] != char:
+            raise _Mismatch
         self.starts.append(start)
         self.ends.append(end)
+
+    def complete(self) -> bool:
+        return len(self.starts) == len(self.value)
 
 
 _Break = tuple[str, int, int]  # a line break as libyaml keeps it, its start and its end
@@ -190,9 +201,9 @@ def origins(text: str, scalar: Scalar, value: str) -> Origins | None:
     try:
         if scalar.style in ("|", ">"):
             return _block(text, scalar, value)
-        reading = _Reading()
+        reading = _Reading(value)
         after = _flow(text, scalar, reading)
-        if "".join(reading.chars) != value:
+        if not reading.complete():
             return None
         return Origins(text, scalar, value, reading.starts, reading.ends, after)
     except Exception:  # noqa: BLE001 - odd input must cost the precise position, not a crash
@@ -308,9 +319,12 @@ def _block(text: str, scalar: Scalar, value: str) -> Origins | None:
     else:
         indents = [0, *range(1, scalar.column + 2)]  # 0: found from the lines
     for indent in indents:
-        reading = _Reading()
-        after = _block_lines(text, p, indent, literal, chomping, reading)
-        if "".join(reading.chars) == value:
+        reading = _Reading(value)
+        try:
+            after = _block_lines(text, p, indent, literal, chomping, reading)
+        except _Mismatch:
+            continue
+        if reading.complete():
             return Origins(text, scalar, value, reading.starts, reading.ends, after)
     return None
 
