@@ -36,8 +36,8 @@ _HEX_DIGITS = {"x": 2, "u": 4, "U": 8}
 class Scalar:
     """Where a scalar is in its file's text. style: "" (plain), "'", '"', "|" or ">"; start:
     the index of its first character (an opening quote, a block's indicator); end: the index
-    just after its last one (its closing quote; a block's end is found by reading it, this one
-    is only used to look for line breaks in it); line, column: those of start, 0-based."""
+    just after its last one (a closing quote; not used for a block, whose end is found by
+    reading it); line, column: those of start, 0-based."""
 
     style: str
     start: int
