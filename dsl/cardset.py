@@ -4,7 +4,8 @@ Nothing in these files is ever run. YAML is only *composed* (never constructed),
 would build Python objects are reported, not honoured; anchors are refused, so a small file
 cannot expand into a huge one. A card's values become the same AST nodes a `data` block gives,
 and its effect text is parsed by the rules parser, so card sets are checked exactly like the
-rulebook.
+rulebook. An effect's text is a scalar's value, which is not always a copy of the file (folded
+lines, escapes): its positions are taken back to the file through dsl.yaml_origins.
 
 Card sets of the usual simple shape are read straight from their text by dsl.fastcards, which
 gives the same AST, spans and diagnostics and hands anything else back to the PyYAML path here.
@@ -12,18 +13,31 @@ gives the same AST, spans and diagnostics and hands anything else back to the Py
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
+import functools
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dsl import nodes as n
-from dsl.diagnostics import Diagnostics
+from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.fastcards import Unsupported, read_card_set
 from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
+from dsl.yaml_origins import (
+    Origins,
+    Scalar,
+    Shift,
+    approximate_shift,
+    exact_shift,
+    origins,
+    same_lines,
+)
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _KINDS = {f"tag:yaml.org,2002:{kind}": kind
@@ -61,19 +75,75 @@ class _Refused(Exception):  # noqa: N818 - internal signal, already reported
     pass
 
 
-def _span(source: SourceFile, node: Node, last: Node | None = None) -> Span:
-    """Where node is in the file; with `last`, from the start of node to the end of last."""
-    start = node.start_mark
-    ends = last or node
-    end = ends.end_mark
-    line = start.line + 1
-    if end.line > ends.start_mark.line and end.column == 0:
-        # a block ends at the start of the next line: it ends at the end of its own last line
-        end_line, end_column = end.line, len(source.line(end.line)) + 1
-    else:
+class _Mark(Protocol):  # PyYAML's marks, from its C or its Python reader
+    @property
+    def index(self) -> int: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+
+
+class _Marks:
+    """libyaml's marks as positions of dsl.source. libyaml also ends lines at CR, NEL, U+2028
+    and U+2029, and its C reader skips a byte order mark without counting it: in a file with
+    any of these, its lines and columns are not ours and positions come from its character
+    indices."""
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        text = source.text
+        self.skipped = int(text.startswith("\ufeff") and _BASE_LOADER is not yaml.SafeLoader)
+        self.line_starts: list[int] | None = None
+
+    @functools.cached_property
+    def same(self) -> bool:
+        """Whether the marks' lines and columns are ours (asked only if the file is composed:
+        the fast reader needs no marks)."""
+        return not self.skipped and same_lines(self.source.text)
+
+    def index(self, mark: _Mark) -> int:
+        return int(mark.index) + self.skipped
+
+    def position(self, mark: _Mark) -> tuple[int, int]:
+        """The 0-based line and column of mark."""
+        if self.same:
+            return mark.line, mark.column
+        starts = self.line_starts
+        if starts is None:
+            starts = self.line_starts = [0, *(m.end() for m in re.finditer("\n",
+                                                                         self.source.text))]
+        index = self.index(mark)
+        line = bisect.bisect_right(starts, index) - 1
+        return line, index - starts[line]
+
+    def between(self, start: _Mark, end: _Mark, last_start: _Mark | None = None) -> Span:
+        """From start to end; last_start is where the node that ends at end starts."""
+        line, column = self.position(start)
+        end_line, end_column = self.position(end)
+        if end_line > self.position(last_start or start)[0] and end_column == 0:
+            # a block ends at the start of the next line: it ends at the end of its own last line
+            return Span(self.source.name, line + 1, column + 1, end_line,
+                        len(self.source.line(end_line)) + 1)
         # most values are on one line: their span holds one line number object, not two
-        end_line, end_column = (line if end.line == start.line else end.line + 1), end.column + 1
-    return Span(source.name, line, start.column + 1, end_line, end_column)
+        return Span(self.source.name, line + 1, column + 1,
+                    line + 1 if end_line == line else end_line + 1, end_column + 1)
+
+    def span(self, node: Node, last: Node | None = None) -> Span:
+        """Where node is in the file; with `last`, from the start of node to the end of last."""
+        ends = last or node
+        if not self.same:
+            return self.between(node.start_mark, ends.end_mark, ends.start_mark)
+        # what between() gives, from the marks' own lines and columns: done for every value
+        start = node.start_mark
+        end = ends.end_mark
+        line = start.line + 1
+        if end.line > ends.start_mark.line and end.column == 0:
+            end_line, end_column = end.line, len(self.source.line(end.line)) + 1
+        else:
+            end_line = line if end.line == start.line else end.line + 1
+            end_column = end.column + 1
+        return Span(self.source.name, line, start.column + 1, end_line, end_column)
 
 
 class _Reader:
@@ -81,7 +151,10 @@ class _Reader:
         self.source = source
         self.diagnostics = diagnostics
         self.code = code
+        self.marks = _Marks(source)
         self.seen: set[int] = set()
+        # the first alias of each anchored node, by the node's start index (see alias_span)
+        self.aliases: dict[int, Span] | None = None
         # Effect texts repeat across a card set ("draw_cards(you, 1)"): each distinct text is
         # parsed once and its tree shared, so it is also checked and compiled once; the tree's
         # spans point at the first card that has it, each EffectLit's span at its own card.
@@ -90,7 +163,7 @@ class _Reader:
         self.shapes = EffectShapes()
 
     def fail(self, node: Node | None, message: str, hint: str | None = None) -> _Refused:
-        span = _span(self.source, node) if node is not None else Span.point(self.source.name)
+        span = self.marks.span(node) if node is not None else Span.point(self.source.name)
         self.diagnostics.add(self.code, span, message, hint=hint)
         return _Refused()
 
@@ -99,9 +172,9 @@ class _Reader:
             return yaml.compose(self.source.text, Loader=_Loader)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
-            line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            line, column = self.marks.position(mark) if mark else (0, 0)
             self.diagnostics.add(
-                self.code, Span.point(self.source.name, line, column),
+                self.code, Span.point(self.source.name, line + 1, column + 1),
                 f"not valid YAML: {error.problem or error}",
             )
         except yaml.YAMLError as error:
@@ -115,12 +188,39 @@ class _Reader:
     def check(self, node: Node) -> None:
         """Refuse aliases (the same node reached twice) and non-standard tags."""
         if id(node) in self.seen:
-            raise self.fail(node, "anchors and aliases are not allowed in card and deck files",
-                            hint="write each value out in full")
+            message = "anchors and aliases are not allowed in card and deck files"
+            hint = "write each value out in full"
+            span = self.alias_span(node)
+            if span is None:
+                raise self.fail(node, message, hint=hint)
+            self.diagnostics.add(self.code, span, message, hint=hint)
+            raise _Refused
         self.seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
             raise self.fail(node, f"the YAML tag '{node.tag}' is not allowed here",
                             hint="card and deck files hold plain text, numbers, lists and maps")
+
+    def alias_span(self, node: Node) -> Span | None:
+        """Where the first alias of node's anchor is. Composing gives, for each alias, the
+        anchored node itself, which has the anchor's marks: the aliases are found in the
+        file's events (read again, only for this error)."""
+        if self.aliases is None:
+            self.aliases = {}
+            anchors: dict[str, int] = {}
+            try:
+                for event in yaml.parse(self.source.text, Loader=_BASE_LOADER):
+                    anchor = getattr(event, "anchor", None)
+                    if anchor is None or event.start_mark is None or event.end_mark is None:
+                        continue
+                    if isinstance(event, yaml.AliasEvent):
+                        if anchor in anchors:
+                            self.aliases.setdefault(anchors[anchor], self.marks.between(
+                                event.start_mark, event.end_mark))
+                    else:  # an anchor, maybe a name given again: later aliases mean this one
+                        anchors[anchor] = event.start_mark.index
+            except (yaml.YAMLError, RecursionError):
+                pass  # the file composed: what was read so far holds the alias
+        return self.aliases.get(node.start_mark.index)
 
     def mapping(self, node: Node, what: str) -> Iterator[tuple[str, ScalarNode, Node]]:
         self.check(node)
@@ -149,7 +249,7 @@ class _Reader:
         if id(node) in self.seen or node.tag not in _STANDARD_TAGS:
             self.check(node)  # raises
         self.seen.add(id(node))  # what check() does for a node that passes it
-        span = _span(self.source, node)
+        span = self.marks.span(node)
         if isinstance(node, SequenceNode):
             return n.ListLit(tuple(self.value(item) for item in node.value), span=span)
         if isinstance(node, MappingNode):
@@ -177,41 +277,119 @@ class _Reader:
         if not isinstance(node, ScalarNode) or node.tag != _STR_TAG:
             raise self.fail(node, "an effect must be rule text",
                             hint="write it as a block: 'effect: |' then the statements, indented")
-        expr = self.parsed_effect(node.value, self.shift(node), _span(self.source, node))
+        line, column = self.marks.position(node.start_mark)
+        scalar = Scalar(node.style or "", self.marks.index(node.start_mark),
+                        self.marks.index(node.end_mark), line, column)
+        expr = self.parsed_effect(node.value, scalar, self.marks.span(node))
         if expr is None:
             raise _Refused()
         return expr
 
-    def parsed_effect(self, text: str, shift: tuple[int, int], span: Span) -> n.Expr | None:
-        """The effect text as an EffectLit at span; None when it does not parse (reported)."""
+    def parsed_effect(
+        self, text: str, where: tuple[int, int] | Scalar, span: Span
+    ) -> n.Expr | None:
+        """The effect text as an EffectLit at span; None when it does not parse (reported).
+        `where` is the text's scalar in the file, or (lines, columns) that take positions in
+        the text to the file when the caller knows them (the fast reader)."""
         known = self.parsed.get(text)
         if known is not None:
             return n.EffectLit(known, span=span)
-        errors = len(self.diagnostics.items)
-        parsed = parse_effect(text, self.source, shift, self.diagnostics, self.shapes)
+        diagnostics = self.diagnostics
+        errors = len(diagnostics.items)
+        shift = where if isinstance(where, tuple) else exact_shift(self.source, where, text)
+        if shift is not None:
+            parsed = parse_effect(text, self.source, shift, diagnostics, self.shapes)
+            if len(diagnostics.items) == errors:
+                if parsed is not None:
+                    self.parsed[text] = parsed
+                return None if parsed is None else n.EffectLit(parsed, span=span)
+            # Rare: diagnostics. Their notes name positions in the text that parse_effect does
+            # not move: parsed again below, and moved here.
+            del diagnostics.items[errors:]
+        # The text is parsed on its own and every position moved through a map of the scalar
+        # (a folded block, an escape, a line of a plain scalar: no constant shift is right).
+        parsed = parse_effect(text, self.source, (0, 0), diagnostics, self.shapes)
+        found = diagnostics.items[errors:]
+        move: Shift | Origins | None
+        if shift is not None:
+            move = fallback = Shift(*shift)
+        else:
+            assert isinstance(where, Scalar)
+            # no map when the scalar is not read as libyaml read it: then its first line's
+            # positions are right, later ones may not be
+            fallback = Shift(*approximate_shift(self.source, where))
+            move = origins(self.source.text, where, text) or fallback
+        try:
+            parsed, diagnostics.items[errors:] = _moved(parsed, found, move)
+        except Exception:  # noqa: BLE001 - never a crash on user input: positions less exact
+            parsed, diagnostics.items[errors:] = _moved(parsed, found, fallback)
         if parsed is None:
             return None
-        if len(self.diagnostics.items) == errors:
+        if len(diagnostics.items) == errors:
             self.parsed[text] = parsed
         return n.EffectLit(parsed, span=span)
 
-    def shift(self, node: ScalarNode) -> tuple[int, int]:
-        """Where the scalar's text starts in the file, as (lines, columns) to add."""
-        start = node.start_mark
-        if node.style in ("|", ">"):
-            return self.block_shift(start.line)
-        quote = 1 if node.style in ("'", '"') else 0
-        return start.line, start.column + quote
 
-    def block_shift(self, line: int) -> tuple[int, int]:
-        """Where the text of a block scalar whose indicator is on (0-based) line starts: on the
-        line after the indicator, at the block's indentation (that of its first line that is
-        not blank)."""
-        for number in range(line + 2, len(self.source.lines) + 1):
-            text = self.source.line(number)
-            if text.strip():
-                return line + 1, len(text) - len(text.lstrip(" "))
-        return line + 1, 0
+def _moved(
+    block: n.Block | None, found: list[Diagnostic], move: Shift | Origins
+) -> tuple[n.Block | None, list[Diagnostic]]:
+    """The block and the diagnostics of a text parsed on its own, at their places in the file."""
+    if found:
+        file = found[0].span.file
+        note = re.compile(re.escape(file) + r":(\d+):(\d+)")
+
+        def moved_note(match: re.Match[str]) -> str:
+            line, column = move.point(int(match[1]), int(match[2]))
+            return f"{file}:{line}:{column}"
+
+        found = [dataclasses.replace(d, span=move.span(d.span),
+                                     notes=tuple(note.sub(moved_note, x) for x in d.notes))
+                 for d in found]
+    if block is not None:
+        moved = _with_spans(block, move.span)
+        assert isinstance(moved, n.Block)
+        block = moved
+    return block, found
+
+
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _with_spans(root: object, move: Callable[[Span], Span]) -> object:
+    """root (a node, or a tuple or span in one) rebuilt with every span moved. Without
+    recursion: a long sum is a deep tree."""
+    done: dict[int, object] = {}
+    stack: list[tuple[object, bool]] = [(root, False)]
+    while stack:
+        value, ready = stack.pop()
+        if id(value) in done:
+            continue
+        if isinstance(value, Span):
+            done[id(value)] = move(value)
+            continue
+        parts: tuple[Any, ...]
+        if isinstance(value, n.Node):
+            names = _INIT_FIELDS.get(type(value))
+            if names is None:
+                names = _INIT_FIELDS[type(value)] = tuple(
+                    f.name for f in dataclasses.fields(value) if f.init)
+            parts = tuple(getattr(value, name) for name in names)
+        elif isinstance(value, tuple):
+            parts = value
+        else:
+            done[id(value)] = value
+            continue
+        if not ready:
+            stack.append((value, True))
+            stack.extend((part, False) for part in parts if id(part) not in done)
+            continue
+        rebuilt = [done[id(part)] for part in parts]
+        if isinstance(value, n.Node):
+            make: Callable[..., object] = type(value)
+            done[id(value)] = make(**dict(zip(_INIT_FIELDS[type(value)], rebuilt, strict=True)))
+        else:
+            done[id(value)] = tuple(rebuilt)
+    return done[id(root)]
 
 
 class _Semantics:
@@ -220,7 +398,6 @@ class _Semantics:
     def __init__(self, reader: _Reader) -> None:
         self.loader = _Loader("")  # only its resolver is used
         self.effect = reader.parsed_effect
-        self.block_shift = reader.block_shift
         self.card_name_ok = _name_ok
 
     def resolve(self, value: str) -> str:
@@ -302,8 +479,8 @@ def _load_card_set_yaml(
             entries.append(_card(reader, card, effects))
         except _Refused:
             continue
-    data = n.DataDecl(type_name, tuple(entries), span=_span(source, type_node))
-    return n.Module((data,), span=_span(source, root))
+    data = n.DataDecl(type_name, tuple(entries), span=reader.marks.span(type_node))
+    return n.Module((data,), span=reader.marks.span(root))
 
 
 def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
@@ -319,12 +496,12 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
         elif key == "description":
             description = reader.text(value, "a card's description")
         else:
-            field_span = _span(reader.source, key_node, value)
+            field_span = reader.marks.span(key_node, value)
             expr = reader.effect(value) if key in effects else reader.value(value)
             values.append(n.FieldValue(key, expr, span=field_span))
     if name is None:
         raise reader.fail(node, "this card has no 'name'")
-    return n.Entry(name, tuple(values), description, span=_span(reader.source, node))
+    return n.Entry(name, tuple(values), description, span=reader.marks.span(node))
 
 
 def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
@@ -351,7 +528,7 @@ def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.Deck
                         raise reader.fail(count, f"the count of '{card}' must be a whole "
                                                  "number, 1 or more")
                     entries.append(n.DeckEntry(card.strip(), int(count.value),
-                                               span=_span(source, card_node)))
+                                               span=reader.marks.span(card_node)))
             else:
                 raise reader.fail(key_node, f"unknown key '{key}' in a deck",
                                   hint=f"a deck has: {', '.join(DECK_KEYS)}")
@@ -359,4 +536,4 @@ def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.Deck
             raise reader.fail(root, "a deck needs 'cards:', a mapping of card names to counts")
     except _Refused:
         return None
-    return n.DeckList(name, title, tuple(entries), span=_span(source, root))
+    return n.DeckList(name, title, tuple(entries), span=reader.marks.span(root))

@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar
 from dsl import nodes as n
 from dsl.parser import MAX_INT_DIGITS
 from dsl.source import SourceFile, Span
+from dsl.yaml_origins import Scalar
 
 STR_TAG = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -53,13 +54,11 @@ class CardSemantics(Protocol):
         """Whether a (stripped) card name is accepted without a diagnostic."""
 
     @property
-    def effect(self) -> Callable[[str, tuple[int, int], Span], n.Expr | None]:
-        """The effect text parsed, at (lines, columns) `shift` in the file, as an EffectLit at
-        span; None when it does not parse (reported) and its card is refused."""
-
-    @property
-    def block_shift(self) -> Callable[[int], tuple[int, int]]:
-        """Where a block scalar's text starts, its indicator on 0-based line `line`."""
+    def effect(self) -> Callable[[str, tuple[int, int] | Scalar, Span], n.Expr | None]:
+        """The effect text parsed, as an EffectLit at span; None when it does not parse
+        (reported) and its card is refused. Its positions are those in the text plus (lines,
+        columns), or, when no such shift is known, found through the scalar's place in the
+        file (a folded block, escapes)."""
 
 
 # Characters YAML does not allow in a file (control characters, surrogates, U+FFFE/U+FFFF),
@@ -509,7 +508,7 @@ class _CardSetReader:
                 if semantics.resolve(plain) != STR_TAG:
                     raise Unsupported
                 value = plain
-                shift = number - 1, start - 1
+                where: tuple[int, int] | Scalar = (number - 1, start - 1)
             elif double is not None or single is not None:
                 if double is not None:
                     end = start + len(double)
@@ -518,7 +517,11 @@ class _CardSetReader:
                     assert single is not None
                     end = start + len(single)
                     value = _single(single)
-                shift = number - 1, start
+                if len(value) == end - start - 2:
+                    where = (number - 1, start)
+                else:  # escapes or doubled quotes: no constant shift is right
+                    group, quote = ("double", '"') if double is not None else ("single", "'")
+                    where = Scalar(quote, m.start(group), m.end(group), number - 1, start - 1)
             elif body is not None:
                 if key == "name" or key == "description" or dash is not None:
                     raise Unsupported  # rare: names and descriptions are on one line
@@ -529,10 +532,11 @@ class _CardSetReader:
                 end = len(source.line(line)) + 1
                 span = _span(file, number, start, line, end)
                 if key in effects:
-                    # the text starts on the next line at the block's indentation, unless
-                    # the first line looks blank to block_shift (str.strip())
-                    expr = effect(value, (number, indent) if indent >= 0 else
-                                  semantics.block_shift(number - 1), span)
+                    # a literal block's text starts on the next line at the block's
+                    # indentation; a folded block's lines may be joined
+                    expr = effect(value, (number, indent) if indent >= 0 and block[0] == "|"
+                                  else Scalar(block[0], m.start("block"), m.end("body"),
+                                              number - 1, start - 1), span)
                     if expr is None:
                         refused = True
                         number = line
@@ -572,7 +576,7 @@ class _CardSetReader:
                 continue
             span = _span(file, number, start, number, end)
             if key in effects:
-                expr = effect(value, shift, span)
+                expr = effect(value, where, span)
                 if expr is None:
                     refused = True
                 else:

@@ -242,6 +242,9 @@ VALUES = [
     '"tab\\there"', '"nl\\nhere"', '"\\x41\\u00e9\\U0001F600"', '"\\ud83d\\ude00"', '"\\/"',
     '"\\q"', '"\\0\\a\\b\\e\\f\\r\\v\\N\\_\\L\\P\\ "', "'a' b", '"a" b', "'a'  # c",
     "'unclosed", '"unclosed', "'a''", '"\\"', "\"'\"", "'\"'", "'é'", '"日本"', '"😀"', "'😀'",
+    # effects whose value is not their text (escapes, doubled quotes), with and without errors
+    '"draw_cards(\\x79ou, 1)"', '"draw_cards(you,\\t1 2)"', "'draw_cards(you, ''x'' 2)'",
+    '"draw_cards(you, \\"x\\")"', '"if true {\\n draw_cards(you, 1)"',
     # lists
     "[]", "[ ]", "[a]", "[a, b]", "[a,b]", "[ a , b ]", "[a, b,]", "[a, [b]]", "[a, {b: c}]",
     "[1, -2, +3, 0x4]", "[yes, null, ~]", "[yes, No, null, on]", "[a, b, c, d]", "[a,  b]",
@@ -337,6 +340,10 @@ BLOCKS = [
     ">\n      a\n\n\n      b\n",
     ">\n        a\n      b\n      c\n",
     ">\n      a\n       b\n      c\n        d\n      e\n",
+    ">\n      draw_cards(you,\n      1 2)\n",
+    ">\n      draw_cards(you, 1)\n\n      if true {\n        draw_cards(you, 1)\n",
+    ">-\n      draw_cards(you, 1)\n\n\n      draw_cards(you,\n        nobody)\n",
+    "|\n      draw_cards(you, 1)\n      if true {\n        draw_cards(you, 1)\n",
     "|\n      draw_cards(you, 1)\n\t\n",
     "|\n\tdraw_cards(you, 1)\n",
     "|\n      é ü 日本 😀\n",
@@ -649,3 +656,54 @@ def test_random_edits(seed: int) -> None:
                 text = text[:pos] + rng.choice(PIECES) + text[pos + 1:]
         read += check(text)
     assert read > 10  # some edits keep the shape the fast reader reads
+
+
+# Effects of every style, some with errors: folded, plain and quoted on several lines, escapes,
+# doubled quotes, an indentation indicator, lines libyaml breaks and SourceFile does not.
+STYLES_BASE = (
+    HEAD
+    + card("effect: >\n        draw_cards(you,\n        nobody)")
+    + card("effect: draw_cards(you,\n        1) heal(you 2)", name="B")
+    + card('effect: "draw_cards(you, \\"x\\"\\t+ nobody)\\\n        heal(you, 2)"', name="C")
+    + card("effect: 'draw_cards(you, ''x'' 1)\n\n        if true {'", name="D")
+    + card("effect: |2\n         draw_cards(you, 1)\n        heal(you, 2)", name="E")
+    + card('description: "a\u2028b\x85c"', "effect: draw_cards(nobody, 1)", name="F")
+    + card("effect: >-\n        draw_cards(you, 1)\n\n          heal(you, 2)\n        x", name="G")
+)
+STYLE_PIECES = [*PIECES, "\u2028", "\x85", "\r\n", "\\t", "\\x41", "''", "\\\n", ">2", "|1",
+                "\n        ", "{", "}", "(", ")"]
+
+
+def spans_in(value: object) -> Iterator[Span]:
+    if isinstance(value, Span):
+        yield value
+    elif dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            yield from spans_in(getattr(value, field.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from spans_in(item)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_edits_of_effects_in_every_style(seed: int) -> None:
+    """Effects that are not copies of the file (their positions go through dsl.yaml_origins),
+    edited at random: nothing raises, both paths agree, and every position (of a diagnostic,
+    of a node) is in the file."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        text = STYLES_BASE
+        for _ in range(rng.randint(1, 3)):
+            pos = rng.randrange(len(text) + 1)
+            if rng.random() < 0.7:
+                text = text[:pos] + rng.choice(STYLE_PIECES) + text[pos:]
+            else:
+                text = text[:pos] + text[pos + rng.randint(1, 3):]
+        check(text)
+        source = SourceFile("x.cards.yaml", text)
+        module, found = slow(source, RG_FIELDS)
+        for span in [*spans_in(module), *(d.span for d in found)]:
+            assert 1 <= span.line <= len(source.lines) + 1, (text, span)
+            assert span.column >= 1 and (span.end_line, span.end_column) >= (span.line,
+                                                                              span.column)
+            assert span.column <= len(source.line(span.line)) + 2, (text, span)
