@@ -512,6 +512,20 @@ def test_every_reserved_word_is_a_keyword_of_the_grammar() -> None:
     assert grammar_words() >= RESERVED_WORDS
 
 
+def test_no_keyword_is_ever_followed_by_a_colon() -> None:
+    """The lexer reads a word that could be a keyword or a name as a name when ':' follows it;
+    that is only right while no keyword of the grammar can be followed by ':'."""
+    states = _parser().parse_interactive("", start="start").parser_state.parse_conf.states
+    terminals = {t.name: t.pattern.value for t in _parser().terminals}
+    followed = {terminals[symbol] for row in states.values()
+                for symbol, (action, target) in row.items()
+                if symbol in terminals and symbol != "NAME"
+                and re.fullmatch(r"[A-Za-z_]\w*", terminals[symbol])
+                and action.name == "Shift" and "COLON" in states[target]}
+    assert not followed
+    assert terminals["COLON"] == ":"
+
+
 def test_a_field_name_means_the_same_in_every_position() -> None:
     """Any word of the grammar that is not reserved names a field, whatever comes before it,
     on the next line or the same one."""
