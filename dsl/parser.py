@@ -157,9 +157,11 @@ def _is_name(token: Token, lexer_state: LexerState, stack: list[Any], table: _Ta
     a name."""
     if not _shifts(table, stack, token.type):
         return True
-    text = lexer_state.text
-    return _colon_follows(text.text, token.end_pos or 0, text.end) and _shifts(
-        table, stack, "NAME")
+    # a TextSlice since Lark 1.3 (pyproject allows 1.1), the text itself before
+    text: Any = lexer_state.text
+    whole: str = getattr(text, "text", text)
+    end: int = getattr(text, "end", len(whole))
+    return _colon_follows(whole, token.end_pos or 0, end) and _shifts(table, stack, "NAME")
 
 
 def _shifts(table: _Table, stack: list[Any], terminal: str) -> bool:
