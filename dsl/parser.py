@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
+from lark.common import LexerConf
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -21,6 +22,8 @@ from lark.exceptions import (
     UnexpectedToken,
     VisitError,
 )
+from lark.lexer import ContextualLexer, Lexer, LexerState
+from lark.parsers.lalr_analysis import Shift
 
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
@@ -79,11 +82,127 @@ _EXAMPLES: dict[str, list[str]] = {
 _NESTING_OPENERS = {"{": "}", "(": ")", "[": "]"}
 
 
+# ---- keywords and names (docs/language.md, "Keywords and names") ---------------------------
+# The words that start a statement or an expression, and the operators: never names. Anywhere
+# else a name could go, one of them would be read as a name, so an expression left unfinished
+# at the end of a line would swallow the next statement's keyword.
+RESERVED_WORDS = frozenset({
+    "let", "if", "elif", "else", "for", "repeat", "move", "draw", "shuffle", "create", "reveal",
+    "goto", "win", "lose", "raise", "require",
+    "and", "or", "not", "in", "then", "true", "false", "none", "actor", "players",
+})
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class _KeywordLexer(Lexer):
+    """Lark's contextual lexer, with the language's rule for words (docs/language.md).
+
+    The contextual lexer reads a word as a keyword wherever the parser state lists the keyword,
+    and as a name elsewhere. Both halves are wrong for this language. LALR(1) merges states,
+    so a state lists every keyword that may follow its rule *somewhere*: after a field's
+    default, 'names' (which may follow an option's default in the game header) would be a
+    keyword, so a field named 'names' would be a syntax error there but not as the first field
+    of a block. And where the state does not list it, a statement's keyword would be a name, so
+    'x = x *' at the end of a line would swallow the next line's 'goto' as its operand. So:
+
+    * a reserved word (RESERVED_WORDS) is always its keyword;
+    * any other word of the grammar is a keyword only where the parser, with its actual stack,
+      can shift it; where it can shift a name too (a field's trailing attribute or the next
+      field's name), it is a name when a ':' follows it, since no keyword is ever followed by
+      one.
+
+    An input that parsed before this rule parses the same unless it used a reserved word as a
+    name: the rule only turns into names the keywords the parser would have rejected.
+    Looking further than the token's type is needed only for the words that are keywords
+    somewhere, in a state that also takes a name, and costs a walk of the parse table."""
+
+    __future_interface__ = 2  # lex(lexer_state, parser_state), as Lark's own lexers
+
+    def __init__(self, conf: LexerConf) -> None:
+        self.conf = conf
+        words = {t.pattern.value: t.name for t in conf.terminals
+                 if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value)}
+        missing = RESERVED_WORDS - words.keys()
+        assert not missing, f"reserved words that are no keyword of the grammar: {missing}"
+        self.reserved = {word: words[word] for word in RESERVED_WORDS}
+        self.contextual = frozenset(t for word, t in words.items() if word not in RESERVED_WORDS)
+        # built at the first parse: it needs the parse table, which Lark builds after this
+        self.lexer: ContextualLexer | None = None
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        table: _Table = parser_state.parse_conf.states
+        lexer = self.lexer
+        if lexer is None:
+            lexer = self.lexer = ContextualLexer(
+                self.conf, {state: list(row) for state, row in table.items()})
+        reserved, contextual = self.reserved, self.contextual
+        for token in lexer.lex(lexer_state, parser_state):
+            kind = token.type
+            if kind == "NAME":
+                keyword = reserved.get(token.value)
+                if keyword is not None:
+                    token.type = keyword
+            elif (kind in contextual and "NAME" in table[parser_state.position]
+                  and _is_name(token, lexer_state, parser_state.state_stack, table)):
+                token.type = "NAME"
+            yield token
+
+
+# An LALR parse table: for each state, the action for each symbol.
+_Table = dict[Any, dict[str, tuple[Any, Any]]]
+
+
+def _is_name(token: Token, lexer_state: LexerState, stack: list[Any], table: _Table) -> bool:
+    """Whether a contextual word, lexed as its keyword in a state that also takes a name, is
+    a name."""
+    if not _shifts(table, stack, token.type):
+        return True
+    # a TextSlice since Lark 1.3 (pyproject allows 1.1), the text itself before
+    text: Any = lexer_state.text
+    whole: str = getattr(text, "text", text)
+    end: int = getattr(text, "end", len(whole))
+    return _colon_follows(whole, token.end_pos or 0, end) and _shifts(table, stack, "NAME")
+
+
+def _shifts(table: _Table, stack: list[Any], terminal: str) -> bool:
+    """Whether the parser with this state stack would shift `terminal`, after the reductions
+    it calls for; the stack is left as it is."""
+    stack = list(stack)
+    while True:
+        action = table[stack[-1]].get(terminal)
+        if action is None:
+            return False
+        kind, rule = action
+        if kind is Shift:
+            return True
+        if rule.expansion:
+            del stack[-len(rule.expansion):]
+        stack.append(table[stack[-1]][rule.origin.name][1])
+
+
+def _colon_follows(text: str, position: int, end: int) -> bool:
+    """Whether the next token after position is ':' (whitespace and comments skipped)."""
+    while position < end:
+        char = text[position]
+        if char == ":":
+            return True
+        if char == "#":
+            position = text.find("\n", position, end)
+            if position < 0:
+                return False
+        elif char in " \t\f\r\n":
+            position += 1
+        else:
+            return False
+    return False
+
+
 @functools.cache
 def _parser() -> Lark:
     return Lark(
         GRAMMAR_PATH.read_text(encoding="utf-8"),
         parser="lalr",
+        lexer=_KeywordLexer,
         start=["start", "effect_body"],
         propagate_positions=True,
         maybe_placeholders=True,
@@ -547,6 +666,17 @@ def _report_syntax_error(
         )
         return
     assert token is not None
+    misnamed = _reserved_name_before(token, expected, source)
+    if misnamed is not None:
+        # 'x: int = 0  and: int' ends the default at the ':' ('0 and' is an expression), but
+        # the mistake is the name
+        word, start = misnamed
+        line = source.text.count("\n", 0, start) + 1
+        column = start - (source.text.rfind("\n", 0, start) + 1) + 1
+        diagnostics.add("E0001", Span(source.name, line, column, line, column + len(word)),
+                        f"unexpected '{word}'; a reserved word cannot be a name",
+                        hint=_reserved_hint(word))
+        return
     label = _hint_from_context(token, expected, source)
     if label is None and isinstance(error, UnexpectedToken):
         try:
@@ -576,9 +706,47 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return "'require' needs a message: require COND else \"why not\""
     if text == ":" and "LBRACE" in expected:
         return "blocks are written with braces: 'if cond { ... }', not a colon"
-    if "NAME" in expected and re.fullmatch(r"[a-z_]+", text) and token.type != "NAME":
+    if text in RESERVED_WORDS and token.type != "NAME" and "NAME" in expected:
+        if _colon_follows(source.text, token.end_pos or 0, len(source.text)):
+            return _reserved_hint(text)
+        if _tail(before)[0] in _UNFINISHED:
+            return f"the expression before '{text}' is unfinished ('{text}' is a reserved word)"
         return f"'{text}' is a reserved word of the language; choose another name"
     return None
+
+
+def _reserved_hint(word: str) -> str:
+    return f"'{word}' is a reserved word and cannot be a name; rename it"
+
+
+def _reserved_name_before(
+    token: Token, expected: set[str], source: SourceFile
+) -> tuple[str, int] | None:
+    """A reserved word written as a field's or a parameter's name, when the parser only fails
+    at the ':' after it: the word and where it starts. No keyword is ever followed by ':'
+    (a ':' where a block's '{' is expected gets the braces hint instead)."""
+    if str(token) != ":" or "LBRACE" in expected:
+        return None
+    word, start = _tail(_code_only(source.text)[: token.start_pos or 0])
+    return (word, start) if word in RESERVED_WORDS else None
+
+
+_WORD_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _tail(code: str) -> tuple[str, int]:
+    """The last word or other character of code, trailing whitespace left out, and where it
+    starts."""
+    end = len(code.rstrip())
+    start = end
+    while start > 0 and code[start - 1] in _WORD_CHARACTERS:
+        start -= 1
+    start = min(start, max(end - 1, 0))
+    return code[start:end], start
+
+
+# The ends of an unfinished expression: what comes next must finish it.
+_UNFINISHED = frozenset({*"+-*/%=<>,([", "and", "or", "not", "in", "then", "else", "if", "elif"})
 
 
 def _open_block_notes(source: SourceFile) -> list[str]:
