@@ -28,6 +28,13 @@ language expects at that place (for example a '}' to close a block, or an expres
     phase draw {
       on enter { draw 2 from deck[p] to hand[p]   # missing '}'
     }
+
+Words that begin a statement or an expression (let, if, for, move, draw, goto, win, require,
+and, or, not, true, none, actor, players...) are reserved and can never be names: a field, a
+variable or an enum member called 'goto' is E0001 with a hint to rename it. An expression left
+unfinished at the end of a line is reported at the keyword that follows it. Every other word
+of the language (names, title, owner, deck, top...) is a keyword only where the grammar can
+take it, and a name everywhere else; see "Keywords and names" in docs/language.md.
 """),
     Code("E0002", "unexpected end of file", """
 The file ended while a block, string or list was still open. Every '{' needs its '}', every '('
