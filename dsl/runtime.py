@@ -549,7 +549,10 @@ class GameState:
                 lambda: self.PHASES[self.phase] if self.phase >= 0 else None,
                 lambda v: setattr(self, "phase", _index_of(self.PHASES, v, "phase")),
             )
-        if path in ("actor", "current"):
+        # `current` is another word for the actor, unless the game has a field of that name:
+        # then it is that field, as the rulebook reads it (Dynasty Builder's `current`).
+        if path == "actor" or (path == "current"
+                               and all(name != path for name, *_ in self.GAME_FIELDS)):
             return (lambda: self.player_name(self.actor) if self.actor >= 0 else None,
                     _read_only(path))
         if head == "options" and len(parts) == 2:

@@ -203,8 +203,8 @@ class Game:
                 assert decode_id(number) == (action.kind, action.args), f"{action}: id {number}"
         b = read_fast(state)
         # whose turn it is: the actor but in `respond` (no city has recruited then) and at the
-        # end, where it is read from observation() as get("current") reads the actor
-        turn = PLAYERS[current] if not terminal else state.observation(0)["state"]["current"]
+        # end, where the game's own `current` field says
+        turn = PLAYERS[current] if not terminal else state.get("current")
         centres, on_board, knights = self.check_board(b, turn)
         levels = [sum(lv for o, lv in centres.values() if o == p) for p in (0, 1)]
         cities = [sum(1 for o, _ in centres.values() if o == p) for p in (0, 1)]
@@ -378,3 +378,17 @@ def test_clone_and_json_mid_game_continue_identically(seed: int) -> None:
     assert play(state, random.Random(seed + 1).choice) == copy_texts
     assert state.to_json() == copy.to_json() == restored.to_json()
     assert state.returns() == copy.returns() == restored.returns()
+
+
+def test_a_game_field_named_current_is_read_and_set_as_that_field() -> None:
+    """`current` names the actor only in games without a field of that name: here it is the
+    rulebook's field, which scenarios read and set like any other."""
+    import generated.dynasties as other
+
+    state = game.new_game(seed=3)
+    assert state.get("current") == state.observation(0)["state"]["current"]
+    state.set("current", "B")
+    assert state.get("current") == "B" and state.observation(1)["state"]["current"] == "B"
+    assert state.get("actor") == PLAYERS[state.current_player()]
+    dynasties = other.new_game(seed=3)
+    assert dynasties.get("current") == dynasties.get("actor") == "A"
