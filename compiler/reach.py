@@ -321,6 +321,27 @@ class UseFinder:
                     self.walk(value, None)
 
 
+def _events_in_loop(event: str, raised_by: dict[str, set[str]]) -> set[str]:
+    """The events on a loop back to event (each reached from it and leading back to it);
+    empty when raising event never raises it again."""
+    reached = _reached_from(event, raised_by)
+    if event not in reached:
+        return set()
+    return {e for e in reached if event in _reached_from(e, raised_by)}
+
+
+def _reached_from(event: str, raised_by: dict[str, set[str]]) -> set[str]:
+    """The events that raising event raises, directly or through triggers."""
+    reached: set[str] = set()
+    pending = list(raised_by.get(event, ()))
+    while pending:
+        current = pending.pop()
+        if current not in reached:
+            reached.add(current)
+            pending.extend(raised_by.get(current, ()))
+    return reached
+
+
 class Reach:
     def __init__(self, model: GameModel, diagnostics: Diagnostics) -> None:
         self.model = model
@@ -425,29 +446,72 @@ class Reach:
         self.coverage()
 
     def trigger_cycles(self) -> None:
-        """A trigger whose effects raise its own event again would never stop."""
+        """A trigger whose effects raise its own event again would never stop. When card texts
+        raise the events of the loop, those texts are blamed (a designer changing a card set
+        made the loop) rather than the trigger, which is named in a note."""
         m = self.model
         raised_by: dict[str, set[str]] = {}
+        raises: dict[str, set[str]] = {}  # by trigger
         for trigger in m.triggers:
             own = self.trigger_effects[trigger.name]
-            total = set(own.raises)
+            total = raises[trigger.name] = set(own.raises)
             for callee in self.closure(Effects(calls=set(own.calls))).raises:
                 total.add(callee)
             raised_by.setdefault(trigger.event, set()).update(total)
+        blamed: set[int] = set()
         for trigger in m.triggers:
-            seen: set[str] = set()
-            pending = list(raised_by.get(trigger.event, ()))
-            while pending:
-                event = pending.pop()
-                if event == trigger.event:
-                    self.diagnostics.add(
-                        "E0211", trigger.span,
-                        f"trigger '{trigger.name}' raises '{trigger.event}' again, directly or "
-                        "through other triggers, so it would never stop")
-                    break
-                if event not in seen:
-                    seen.add(event)
-                    pending.extend(raised_by.get(event, ()))
+            loop = _events_in_loop(trigger.event, raised_by)
+            if not loop & raises[trigger.name]:
+                continue  # not in a loop, or only listening to one (it raises nothing of it)
+            texts = self.card_texts_raising(trigger, loop)
+            if not texts:
+                self.diagnostics.add(
+                    "E0211", trigger.span,
+                    f"trigger '{trigger.name}' raises '{trigger.event}' again, directly or "
+                    "through other triggers, so it would never stop")
+            for field_name, body, event in texts:
+                if id(body) in blamed:
+                    continue
+                blamed.add(id(body))
+                # the text's own `raise` of the event, when it has one (not via a procedure)
+                where = next((node.span for node in n.walk(body)
+                              if isinstance(node, n.Raise) and node.event == event), body.span)
+                self.diagnostics.add(
+                    "E0211", where,
+                    f"this '{field_name}' text raises '{event}', which runs trigger "
+                    f"'{trigger.name}' and so '{field_name}' texts again: it would never stop",
+                    hint=f"raise '{event}' from the rules rather than from '{field_name}' "
+                         f"texts, or have trigger '{trigger.name}' run another field",
+                    notes=[f"trigger '{trigger.name}' at {trigger.span} runs '{field_name}' "
+                           f"texts on '{trigger.event}'"])
+
+    def card_texts_raising(
+        self, trigger: n.TriggerDecl, loop: set[str]
+    ) -> list[tuple[str, n.Block, str]]:
+        """The card texts a trigger runs (through procedures, not other triggers) that raise
+        an event of the loop themselves or through procedures: (field, text, event)."""
+        runs = self.closure_without_triggers(self.trigger_effects[trigger.name]).calls
+        found: list[tuple[str, n.Block, str]] = []
+        for record in self.model.records.values():
+            for field_name, bodies in known_effect_bodies(record).items():
+                if effect_key(record.name, field_name) not in runs:
+                    continue
+                for body in bodies:
+                    raised = self.closure_without_triggers(direct_effects(self.model, body))
+                    event = min(raised.raises & loop, default=None)
+                    if event is not None:
+                        found.append((field_name, body, event))
+        return found
+
+    def closure_without_triggers(self, effects: Effects) -> Effects:
+        """Effects including those of every procedure (and card effect field) reachable."""
+        total = Effects(set(effects.gotos), set(effects.raises), set(effects.calls), effects.ends)
+        pending = list(total.calls)
+        while pending:
+            inner = self.procedure_effects.get(pending.pop())
+            if inner is not None:
+                pending.extend(total.absorb(inner))
+        return total
 
     def zones_entered(self) -> None:
         m = self.model
