@@ -142,6 +142,10 @@ name actions, so each must be unambiguous.
 Functions and procedures may not call themselves, directly or through others, and a trigger may
 not raise the event it listens to, directly or through other triggers: every rule must terminate,
 and the compiler proves it by forbidding recursion and unbounded loops.
+
+When the loop goes through cards' effect texts (a card's text raises the event whose trigger runs
+that text again), each such text is reported at its `raise`, in the card set, and the trigger is
+named in a note: the card, not the rulebook, is what to change.
 """),
     Code("E0301", "phase has no way on", """
 The phase's `on done` block (run when no player is left to act) neither moves to another phase
