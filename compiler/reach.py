@@ -93,68 +93,8 @@ def known_effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
     return found
 
 
-def effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
-    """Each field's distinct effect texts, the default's first, then the cards' in order. One
-    pass over the cards' values, not one per field: a card type has tens of fields."""
-    found: dict[str, dict[int, n.Block]] = {name: {} for name in record.fields}
-    for name, info in record.fields.items():
-        if isinstance(info.default, n.EffectLit):
-            found[name][id(info.default.body)] = info.default.body
-    for entry in record.entries:
-        for name, value in entry.values.items():
-            if isinstance(value, n.EffectLit) and name in found:
-                found[name].setdefault(id(value.body), value.body)
-    return {name: list(bodies.values()) for name, bodies in found.items() if bodies}
-
-
 # Data values that name nothing and hold no other node (most of a card set's values).
 _PLAIN_VALUES = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.DataWord})
-
-
-def every_node(model: GameModel) -> list[n.Node]:
-    """Every node of every module, each effect text that cards share walked once."""
-    lister = _NodeLister()
-    for module in model.modules:
-        lister.walk(module)
-    return lister.found
-
-
-class _NodeLister:
-    """every_node's walk. The entries of data declarations (a card set's cards) are listed
-    without the generic children(): a plain value has none, an entry only its field values,
-    each of those only its value. (A class, not closures that call each other: those would be
-    a reference cycle holding the list.)"""
-
-    def __init__(self) -> None:
-        self.found: list[n.Node] = []
-        self.shared: set[int] = set()
-
-    def walk(self, root: n.Node) -> None:
-        found, shared = self.found, self.shared
-        stack: list[n.Node] = [root]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, n.EffectLit):
-                if id(node.body) in shared:
-                    continue
-                shared.add(id(node.body))
-            found.append(node)
-            if isinstance(node, n.DataDecl):
-                self.entries(node)
-                continue
-            stack.extend(reversed(n.children(node)))
-
-    def entries(self, decl: n.DataDecl) -> None:
-        append, plain = self.found.append, _PLAIN_VALUES
-        for entry in decl.entries:
-            append(entry)
-            for field_value in entry.values:
-                append(field_value)
-                value = field_value.value
-                if type(value) in plain:
-                    append(value)
-                else:
-                    self.walk(value)
 
 
 @dataclass
@@ -169,37 +109,8 @@ class Uses:
     entered: set[str] = field(default_factory=set)  # zones cards are moved, drawn or created in
     annotations: list[n.Annotation] = field(default_factory=list)  # in the order of the nodes
 
-    def note(self, node: n.Node) -> None:
-        """What one node uses (not counting its children)."""
-        if isinstance(node, n.Name):
-            self.names.add(node.id)
-        elif isinstance(node, n.Attribute):
-            self.fields.add(node.name)
-            self.read.add(node.name)
-        elif isinstance(node, n.Call):
-            self.calls.add(node.func)
-        elif isinstance(node, n.NamedType):
-            self.names.add(node.name)
-        elif isinstance(node, n.FieldValue):
-            self.fields.add(node.name)
-        elif isinstance(node, (n.Move, n.Draw, n.Create)):
-            base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
-            if isinstance(base, n.Name):
-                self.entered.add(base.id)
-        annotations = getattr(node, "annotations", ())
-        if annotations:
-            self.annotations.extend(annotations)
 
-
-def every_use(model: GameModel) -> Uses:
-    """Uses of every node every_node lists, in its order."""
-    uses = Uses()
-    for node in every_node(model):
-        uses.note(node)
-    return uses
-
-
-# What Uses.note and note_effect look at in a node, by the node's class: one lookup instead
+# What UseFinder and note_effect look at in a node, by the node's class: one lookup instead
 # of their chains of isinstance tests (classes tested in the same order).
 _NOTHING, _NAME, _ATTRIBUTE, _CALL, _NAMED_TYPE, _FIELD_VALUE, _DEST = range(7)
 _GOTO, _RAISE, _END, _EFFECT_CALL, _EFFECT_LIT, _DATA = range(7, 13)
@@ -220,10 +131,10 @@ def _role(kind: type) -> tuple[int, bool]:
 
 
 class UseFinder:
-    """every_use in one walk that also finds the direct effects of each effect text: every node
-    in the order every_node lists them, each shared effect text walked once, the entries of
-    data declarations (a card set's cards) without the generic children(), and each node's
-    class looked up once instead of tested against each kind of node that matters."""
+    """What every node uses, in one walk that also finds the direct effects of each effect text:
+    every node in the order of a generic walk (n.children), each shared effect text walked
+    once, the entries of data declarations (a card set's cards) without the generic children(),
+    and each node's class looked up once instead of tested against each kind that matters."""
 
     def __init__(self, model: GameModel) -> None:
         self.model = model
@@ -358,14 +269,9 @@ class Reach:
 
     def closure(self, effects: Effects) -> Effects:
         """Effects including those of every procedure and trigger reachable from the body."""
-        total = Effects(set(effects.gotos), set(effects.raises), set(effects.calls), effects.ends)
-        pending = list(total.calls)
+        total = self.closure_without_triggers(effects)
         seen_triggers: set[str] = set()
         while True:
-            while pending:
-                inner = self.procedure_effects.get(pending.pop())
-                if inner is not None:
-                    pending.extend(total.absorb(inner))
             fired = [
                 trigger for trigger in self.model.triggers
                 if trigger.event in total.raises and trigger.name not in seen_triggers
@@ -374,7 +280,7 @@ class Reach:
                 return total
             for trigger in fired:
                 seen_triggers.add(trigger.name)
-                pending.extend(total.absorb(self.trigger_effects[trigger.name]))
+                self.absorb_calls(total, total.absorb(self.trigger_effects[trigger.name]))
 
     def run(self) -> None:
         m = self.model
@@ -506,12 +412,16 @@ class Reach:
     def closure_without_triggers(self, effects: Effects) -> Effects:
         """Effects including those of every procedure (and card effect field) reachable."""
         total = Effects(set(effects.gotos), set(effects.raises), set(effects.calls), effects.ends)
-        pending = list(total.calls)
+        self.absorb_calls(total, total.calls)
+        return total
+
+    def absorb_calls(self, total: Effects, calls: set[str]) -> None:
+        """Add to total what the procedures called do, and those they call, and so on."""
+        pending = list(calls)
         while pending:
             inner = self.procedure_effects.get(pending.pop())
             if inner is not None:
                 pending.extend(total.absorb(inner))
-        return total
 
     def zones_entered(self) -> None:
         m = self.model

@@ -6,7 +6,7 @@
 - html_inline's shortcut for fragments with only links and single stars, escape_html, and md's
   shortcut for plain text agree with the general ways on random text.
 - compiler.pygen.walk_rules (used for the seed coverage and `creates_in_play`) sees the nodes
-  that compiler.reach.every_node sees, but the literals.
+  that a generic walk of every node sees, but the literals.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from compiler.docgen import DocBuilder, GalleryGroup, _parse_inline, escape_html
 from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
 from compiler.model import GameModel
-from compiler.reach import every_node
 from dsl import nodes as n
+from tests.test_fast_paths import generic_every_node
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -263,15 +263,15 @@ RULEBOOKS = sorted((ROOT / "rulebooks").glob("*/*.rules"))
 
 
 @pytest.mark.parametrize("rules", RULEBOOKS, ids=lambda path: path.stem)
-def test_walk_rules_sees_what_every_node_sees_but_literals(rules: Path) -> None:
+def test_walk_rules_sees_what_a_generic_walk_sees_but_literals(rules: Path) -> None:
     model = compile_model(rules)
     skipped = (n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.Name, n.DataWord, n.FieldValue,
                n.EffectLit)  # an EffectLit of a shared text: which one is seen may differ
     walked = list(pygen.walk_rules(model.modules))
-    expected = {id(node) for node in every_node(model) if not isinstance(node, skipped)}
+    expected = {id(node) for node in generic_every_node(model) if not isinstance(node, skipped)}
     assert {id(node) for node in walked if not isinstance(node, skipped)} == expected
     assert sum(isinstance(node, n.EffectLit) for node in walked) == sum(
-        isinstance(node, n.EffectLit) for node in every_node(model))
+        isinstance(node, n.EffectLit) for node in generic_every_node(model))
     # `creates_in_play` as it was: any create outside setup, every node walked
     creates = any(isinstance(node, n.Create) for module in model.modules
                   for decl in module.declarations if not isinstance(decl, n.SetupDecl)

@@ -7,7 +7,7 @@ narrowings) and, for clean ones, the generated module must be the same. The rule
 real ones, every diagnostic fixture, generated card sets shaped like the real one, the same
 sets broken at random (wrong words, names of every kind, lists, numbers, missing and unknown
 fields, misspelt effect texts, annotations), and a rulebook whose `data` block gives every kind
-of expression. The reach pass's single walk is also compared with every_node directly, and the
+of expression. The reach pass's single walk is also compared with a generic walk directly, and the
 effect texts resolve keeps with the ones found in the entries.
 """
 
@@ -69,13 +69,50 @@ def general_values(
     return {name: entry.values.get(name, default) for name, default in defaults.items()}
 
 
+def general_uses(model: GameModel) -> reach_pass.Uses:
+    """What UseFinder finds, node by node over generic_every_node."""
+    uses = reach_pass.Uses()
+    for node in generic_every_node(model):
+        if isinstance(node, n.Name):
+            uses.names.add(node.id)
+        elif isinstance(node, n.Attribute):
+            uses.fields.add(node.name)
+            uses.read.add(node.name)
+        elif isinstance(node, n.Call):
+            uses.calls.add(node.func)
+        elif isinstance(node, n.NamedType):
+            uses.names.add(node.name)
+        elif isinstance(node, n.FieldValue):
+            uses.fields.add(node.name)
+        elif isinstance(node, (n.Move, n.Draw, n.Create)):
+            base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
+            if isinstance(base, n.Name):
+                uses.entered.add(base.id)
+        uses.annotations.extend(getattr(node, "annotations", ()))
+    return uses
+
+
+def general_effect_bodies(record: RecordInfo) -> dict[str, list[n.Block]]:
+    """known_effect_bodies found in the cards' values: each field's distinct effect texts, the
+    default's first, then the cards' in order."""
+    found: dict[str, dict[int, n.Block]] = {name: {} for name in record.fields}
+    for name, info in record.fields.items():
+        if isinstance(info.default, n.EffectLit):
+            found[name][id(info.default.body)] = info.default.body
+    for entry in record.entries:
+        for name, value in entry.values.items():
+            if isinstance(value, n.EffectLit) and name in found:
+                found[name].setdefault(id(value.body), value.body)
+    return {name: list(bodies.values()) for name, bodies in found.items() if bodies}
+
+
 class GeneralUses:
     def __init__(self, model: GameModel) -> None:
         self.model = model
         self.effects: dict[int, tuple[n.Block, reach_pass.Effects]] = {}
 
     def run(self) -> reach_pass.Uses:
-        return reach_pass.every_use(self.model)
+        return general_uses(self.model)
 
 
 @contextmanager
@@ -87,7 +124,7 @@ def general_paths() -> Iterator[None]:
         patch.setattr(Checker, "rule_values", staticmethod(general_values))
         patch.setattr(typecheck_pass, "_COMPOUND", {})
         patch.setattr(reach_pass, "UseFinder", GeneralUses)
-        patch.setattr(reach_pass, "known_effect_bodies", reach_pass.effect_bodies)
+        patch.setattr(reach_pass, "known_effect_bodies", general_effect_bodies)
         yield
 
 
@@ -322,7 +359,8 @@ def test_a_data_block_of_every_kind_of_value(tmp_path: Path) -> None:
 
 
 def generic_every_node(model: GameModel) -> list[n.Node]:
-    """every_node with the generic children() for every node."""
+    """Every node of every module, by the generic children(), each effect text that cards
+    share walked once."""
     found: list[n.Node] = []
     shared: set[int] = set()
     for module in model.modules:
@@ -350,18 +388,16 @@ def test_one_walk_finds_what_every_node_has(
         if model is None:
             continue  # an internal error stopped the checks (see card_sets)
         compared += 1
-        every = generic_every_node(model)
-        assert [id(node) for node in reach_pass.every_node(model)] == [id(node) for node in every]
         finder = reach_pass.UseFinder(model)
-        assert finder.run() == reach_pass.every_use(model)
-        expected = reach_pass.every_use(model).annotations
+        assert finder.run() == general_uses(model)
+        expected = general_uses(model).annotations
         assert [id(a) for a in finder.uses.annotations] == [id(a) for a in expected]
         assert finder.effects or rules.stem != "rulers_gambit"  # the cards' texts
         for body, effects in finder.effects.values():
             assert effects == reach_pass.direct_effects(model, body)
         for record in model.records.values():
             known = reach_pass.known_effect_bodies(record)
-            expected_bodies = reach_pass.effect_bodies(record)
+            expected_bodies = general_effect_bodies(record)
             assert {name: [id(body) for body in bodies] for name, bodies in known.items()} \
                 == {name: [id(body) for body in bodies]
                     for name, bodies in expected_bodies.items()}
