@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from compiler.model import GameModel
 from dsl import nodes as n
@@ -116,20 +115,18 @@ def _whole(value: Value) -> int:
 
 def _arithmetic(op: str, a: int, b: int) -> Value:
     """A comparison or arithmetic operator on two whole numbers."""
-    if op in ("<", "<=", ">", ">="):
-        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op == "/":
-        return a // b
-    if op == "%":
-        return a % b
-    raise _Unknown
+    apply = _OPERATORS.get(op)
+    if apply is None:
+        raise _Unknown
+    return apply(a, b)
 
+
+# The comparison and arithmetic operators on whole numbers (`/` rounds down, as in the rules).
+_OPERATORS: dict[str, Callable[[int, int], Value]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv,
+    "%": operator.mod,
+}
 
 _CONSTANT_NODES = (n.IntLit, n.BoolLit, n.StrLit, n.NoneLit, n.Name, n.ListLit, n.Not,
                    n.Negate, n.Conditional, n.BinaryOp, n.Call)
@@ -275,23 +272,8 @@ class _Compiler:
         number = self.constants.get(right)
         if isinstance(number, int) and not isinstance(number, bool):
             fixed = number  # what _whole(right(f)) gives, every time
-
-            def with_constant(f: Fields) -> Value:
-                value = left(f)
-                if not isinstance(value, int) or isinstance(value, bool):
-                    raise _Unknown  # as _whole
-                return apply(value, fixed)  # type: ignore[no-any-return]
-
-            return with_constant
+            return lambda f: apply(_whole(left(f)), fixed)
         return lambda f: apply(_whole(left(f)), _whole(right(f)))
-
-
-# What _arithmetic does for each operator.
-_OPERATORS: dict[str, Callable[[int, int], Any]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv,
-    "%": operator.mod,
-}
 
 
 def _constant(value: Value) -> Compiled:
