@@ -616,11 +616,6 @@ def test_builders_fall_back_to_the_constructor() -> None:
     assert unslotted == Unslotted(2, span=Span("f", 1, 2, 3, 4))
 
 
-@pytest.mark.parametrize("name", [*NAMES, "", " ", "a b", "a  b", "a\u00a0b", "\u200b", "x" * 201])
-def test_name_checks_agree(name: str) -> None:
-    assert cardset._name_ok(name) == (cardset._name_problem(name) is None)
-
-
 # ------------------------------------------------------------------ random edits
 
 PIECES = [" ", "  ", "\n", ":", ": ", "-", "- ", "#", " #", '"', "'", "|", ">", "[", "]", ",",
