@@ -725,7 +725,7 @@ class GameState:
         for p in range(self.num_players):
             fields: dict[str, Any] = {}
             for name, attr, codec, visibility, per_player in self.PLAYER_FIELDS:
-                if visibility == "hidden" or (visibility == "secret" and p != player):
+                if not _sees_player_field(visibility, p, player):
                     continue
                 value = getattr(self, attr)[p]
                 fields[name] = (
@@ -808,10 +808,10 @@ class GameState:
             if visibility == "public" and _has_cards(codec):
                 _cards_in(codec, getattr(self, attr), seen)
         for _name, attr, codec, visibility, per_player in self.PLAYER_FIELDS:
-            if visibility == "hidden" or not _has_cards(codec):
+            if not _has_cards(codec):
                 continue
             for p, value in enumerate(getattr(self, attr)[: self.num_players]):
-                if visibility == "secret" and p != player:
+                if not _sees_player_field(visibility, p, player):
                     continue
                 for item in value if per_player else (value,):
                     _cards_in(codec, item, seen)
@@ -938,6 +938,12 @@ class GameState:
             setattr(self, attr, data[attr])
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
+
+
+def _sees_player_field(visibility: str, owner: int, player: int) -> bool:
+    """Whether observation(player) shows a field of player `owner`: a secret one only to its
+    owner, a hidden one to nobody."""
+    return visibility != "hidden" and (visibility != "secret" or owner == player)
 
 
 def _has_cards(codec: Codec) -> bool:
