@@ -205,7 +205,3 @@ class GameModel:
 
     def entry_names(self, record: str) -> list[str]:
         return [e.name for e in self.records[record].entries]
-
-    @property
-    def player_count_names(self) -> list[str]:
-        return self.player_names or [chr(ord("A") + i) for i in range(self.max_players)]
