@@ -19,7 +19,7 @@ from dsl import nodes as n
 from dsl.cardset import load_card_set, load_deck
 from dsl.diagnostics import Diagnostics
 from dsl.parser import MAX_SOURCE_BYTES, parse, read_source
-from dsl.source import SourceFile, Span, display_name
+from dsl.source import SourceFile, Span, display_name, resolved
 
 Pass = Callable[[GameModel, Diagnostics], None]
 CHECKS: tuple[tuple[str, Pass], ...] = (
@@ -100,9 +100,9 @@ def load_data_files(
 def load_decks(
     model: GameModel, decl: n.DecksDecl, root: Path | None, diagnostics: Diagnostics
 ) -> None:
-    base = Path(decl.span.file).resolve().parent
-    folder = (base / decl.path).resolve()
-    if not folder.is_relative_to((root or base).resolve()) or not folder.is_dir():
+    base = resolved(Path(decl.span.file)).parent
+    folder = resolved(base / decl.path)
+    if not folder.is_relative_to(resolved(root or base)) or not folder.is_dir():
         diagnostics.add("E0401", decl.span, f"'{decl.path}' is not a folder inside the "
                         "rulebook's folder", hint="decks \"decks\" names a folder of *.deck.yaml")
         return

@@ -29,7 +29,8 @@ from compiler.model import (
 )
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
-from dsl.source import Span
+from dsl.project import NO_SUCH_PATH, path_problem
+from dsl.source import Span, resolved
 
 BUILTIN_TYPES: dict[str, t.Type] = {
     "int": t.INT,
@@ -662,9 +663,9 @@ def data_file(
     relative: str, span: Span, root: Path | None, diagnostics: Diagnostics, limit: int
 ) -> Path | None:
     """A data file named by the rulebook, which must stay inside the rulebook's folder."""
-    base = Path(span.file).resolve().parent
-    path = (base / relative).resolve()
-    if not path.is_relative_to((root or base).resolve()):
+    base = resolved(Path(span.file)).parent
+    path = resolved(base / relative)
+    if not path.is_relative_to(resolved(root or base)):
         diagnostics.add(
             "E0401",
             span,
@@ -673,7 +674,10 @@ def data_file(
         )
         return None
     if not path.is_file():
-        diagnostics.add("E0401", span, f"data file '{relative}' does not exist")
+        problem = path_problem(path)
+        reason = ("is a folder" if problem is None else "does not exist" if problem == NO_SUCH_PATH
+                  else f"cannot be read: {problem}")
+        diagnostics.add("E0401", span, f"data file '{relative}' {reason}")
         return None
     if path.stat().st_size > limit:
         diagnostics.add("E0401", span, f"data file '{relative}' is larger than {limit:,} bytes")

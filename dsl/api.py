@@ -1,7 +1,14 @@
-"""The public Python API: check, build, load and run games compiled from rulebooks."""
+"""The public Python API: check, build, load and run games compiled from rulebooks.
+
+A path may be a rulebook, a game folder, or a card set or deck file (checked with the rulebook
+of its folder), wherever it is. With no path, a command acts on the game folder it runs in, or
+else on every rulebook of the project around it (`dsl.project`, DESIGN.md §2).
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -9,55 +16,153 @@ from compiler.build import BuildResult, build, find_rulebooks
 from compiler.driver import Compilation, check_rulebook
 from compiler.pygen import load_python
 from dsl.diagnostics import Diagnostics
+from dsl.project import (
+    NO_TARGET,
+    NO_TARGET_HINT,
+    default_target,
+    find_project,
+    holds_rulebooks,
+    output_for,
+    path_problem,
+)
+from dsl.source import Span, display_name, resolved
 
 DEFAULT_RULEBOOKS = Path("rulebooks")
 
 
 class GameNotFound(Exception):  # noqa: N818 - reads as a sentence at the call site
-    """No rulebook by that name, or the rulebook does not compile."""
+    """No rulebook by that name, or the rulebook does not compile (then `compilation` holds
+    its diagnostics)."""
+
+    def __init__(self, message: str, compilation: Compilation | None = None) -> None:
+        super().__init__(message)
+        self.compilation = compilation
+
+
+def targets(paths: list[Path] | None, diagnostics: Diagnostics) -> list[Path]:
+    """The paths a command acts on: those given, or the one that no path means here."""
+    if paths:
+        return paths
+    target = default_target(Path.cwd())
+    if target is None:
+        diagnostics.add("E0004", Span.point("."), NO_TARGET, hint=NO_TARGET_HINT)
+        return []
+    return [target]
 
 
 def check(paths: list[Path] | None = None) -> tuple[list[Compilation], Diagnostics]:
     """Parse and check rulebooks; the returned compilations carry their diagnostics."""
     diagnostics = Diagnostics()
-    rulebooks = find_rulebooks(paths or [DEFAULT_RULEBOOKS], diagnostics)
+    rulebooks = find_rulebooks(targets(paths, diagnostics), diagnostics)
     return [check_rulebook(path) for path in rulebooks], diagnostics
 
 
 def build_all(
-    paths: list[Path] | None = None, out: Path = Path("generated"), check_only: bool = False
+    paths: list[Path] | None = None, out: Path | None = None, check_only: bool = False
 ) -> tuple[BuildResult, Diagnostics]:
+    """Check, then write modules and docs: into out, or where each rulebook's project puts
+    them (`dsl.project.output_for`)."""
     diagnostics = Diagnostics()
-    return build(paths or [DEFAULT_RULEBOOKS], out, check_only, diagnostics), diagnostics
+
+    def place(rules: Path) -> Path:
+        return out if out is not None else output_for(rules, diagnostics)
+
+    return build(targets(paths, diagnostics), place, check_only, diagnostics), diagnostics
 
 
-def rulebook_path(game: str, search: Path = DEFAULT_RULEBOOKS) -> Path:
-    """A game's name (`dynasties`) or the path of its `.rules` file → the rules file."""
-    path = Path(game)
-    if path.suffix == ".rules" and path.is_file():
-        return path
-    matches = sorted(search.rglob(f"{game}.rules")) if search.is_dir() else []
-    if not matches and search.is_dir():  # a variant on another map: dynasty_builder_continent
-        matches = sorted(p for p in search.rglob("*.rules") if game.startswith(p.stem + "_"))
-    if not matches:
-        raise GameNotFound(f"no rulebook named {game!r} under {search}/")
-    return matches[0]
+def _is_path(game: str) -> bool:
+    return (game.endswith(".rules") or "/" in game or os.sep in game
+            or game in (".", "..") or Path(game).is_absolute())
+
+
+def folder_rulebook(folder: Path) -> Path:
+    """The rulebook of a game folder: its only `.rules` file, or the one named like it."""
+    rules = sorted(p for p in folder.glob("*.rules"))
+    if len(rules) > 1:
+        rules = [p for p in rules if p.stem == resolved(folder).name] or rules
+    if len(rules) != 1:
+        found = ", ".join(p.name for p in rules)
+        raise GameNotFound(f"{display_name(folder)} holds several rulebooks ({found}): name one"
+                           if rules else f"no rulebook (.rules) in {display_name(folder)}")
+    return rules[0]
+
+
+def _named(game: str, rules: list[Path]) -> list[Path]:
+    """The rulebooks among rules that define game: by name, or a variant on another map
+    (`dynasty_builder_continent` is dynasty_builder.rules)."""
+    return ([p for p in rules if p.stem == game]
+            or [p for p in rules if game.startswith(p.stem + "_")])
+
+
+def _game_folders(start: Path) -> Iterator[Path]:
+    """The folder of start and those above it, up to the first that holds a rulebook (the
+    game folder), not beyond the project."""
+    project = find_project(start)
+    here = resolved(start)
+    for folder in (here, *here.parents):
+        yield folder
+        if holds_rulebooks(folder) or (project and folder == project.root):
+            return
+
+
+def rulebook_path(game: str, near: Path | None = None) -> Path:
+    """The rules file of GAME: the path of a `.rules` file or of a game folder (relative to
+    near's folder, or to the working directory), or a game's name (`dynasties`, or a variant
+    `dynasty_builder_continent`). A name is looked for in the game folder of near (a scenario
+    file) or of the working directory, then under the project's rulebooks, and last read as a
+    path (`rulecraft play mygame` from the folder above mygame/)."""
+    base = resolved(near).parent if near is not None else Path()
+    if not _is_path(game):
+        found = _by_name(game, base if near is not None else Path.cwd())
+        if found is not None:
+            return found
+        if not os.path.lexists(base / game):
+            project = find_project(base)
+            where = (f"under {display_name(project.rulebooks)}/" if project else
+                     "here, and no project (a folder with rulebooks/ or rulecraft.toml) "
+                     "around this folder to look in")
+            raise GameNotFound(f"no rulebook named {game!r} {where}")
+    path = base / game
+    problem = path_problem(path)
+    if problem is not None:
+        raise GameNotFound(f"{display_name(path)}: {problem}")
+    if path.is_dir():
+        return folder_rulebook(path)
+    if path.suffix != ".rules":
+        raise GameNotFound(f"{display_name(path)} is not a rulebook (.rules) or a game folder")
+    return path
+
+
+def _by_name(game: str, start: Path) -> Path | None:
+    """The rulebook of the game named game in the game folder of start, or in its project."""
+    for folder in _game_folders(start):
+        matches = _named(game, sorted(folder.glob("*.rules")))
+        if matches:
+            return matches[0]
+    project = find_project(start)
+    if project is not None:
+        matches = _named(game, sorted(project.rulebooks.rglob("*.rules")))
+        if matches:
+            return matches[0]
+    return None
 
 
 _LOADED: dict[tuple[Path, str], ModuleType] = {}
 
 
-def load_game(game: str) -> ModuleType:
-    """Compile a rulebook now and return its module, as `generated/<game>.py` would be."""
-    path = rulebook_path(game).resolve()
-    key = (path, game)
+def load_game(game: str, near: Path | None = None) -> ModuleType:
+    """Compile a rulebook now and return its module, as `generated/<game>.py` would be; GAME
+    is found as `rulebook_path` says. Nothing is written to disk."""
+    path = rulebook_path(game, near)
+    key = (resolved(path), game)
     if key in _LOADED:
         return _LOADED[key]
     compilation = check_rulebook(path)
     if not compilation.ok or compilation.model is None:
-        raise GameNotFound(f"{path} does not compile; run `rulecraft check {path}`")
+        name = display_name(path)
+        raise GameNotFound(f"{name} does not compile; run `rulecraft check {name}`", compilation)
     model = compilation.model
-    if model.name != game and Path(game).suffix != ".rules":
+    if model.name != game and not _is_path(game):
         model = next((v.model for v in compilation.variants
                       if v.model is not None and v.model.name == game), model)
     module = load_python(model)

@@ -16,7 +16,8 @@ from compiler.driver import Compilation
 from dsl import api
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
-from dsl.source import SourceFile, display_name
+from dsl.project import NO_TARGET, default_target, holds_rulebooks, path_problem
+from dsl.source import SourceFile, display_name, resolved
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -67,12 +68,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    result, extra = api.build_all(args.paths or None, Path(args.output), args.check)
+    out = Path(args.output) if args.output is not None else None
+    result, extra = api.build_all(args.paths or None, out, args.check)
     diagnostics, sources = _gather(result.compilations, extra)
     _print_diagnostics(diagnostics, sources, args.format, sys.stdout)
     if any(d.code.startswith("E") for d in diagnostics) or not result.compilations:
         print(f"build failed: {summary(diagnostics)}", file=sys.stderr)
         return EXIT_FAIL
+    folders = ", ".join(display_name(folder) for folder in result.folders)
     if args.check:
         for path in result.stale:
             message = f"{display_name(path)} is not what the rulebooks produce"
@@ -83,32 +86,50 @@ def cmd_build(args: argparse.Namespace) -> int:
         if result.stale:
             print("run `rulecraft build` and commit the result", file=sys.stderr)
             return EXIT_FAIL
-        print(f"{len(result.compilations)} rulebook(s): generated files are up to date",
+        print(f"{len(result.compilations)} rulebook(s): the files in {folders} are up to date",
               file=sys.stderr)
         return EXIT_OK
     for path in result.written:
         print(f"wrote {display_name(path)}", file=sys.stderr)
-    print(f"built {len(result.compilations)} rulebook(s), {len(result.written)} file(s) changed",
-          file=sys.stderr)
+    print(f"built {len(result.compilations)} rulebook(s) into {folders}, "
+          f"{len(result.written)} file(s) changed", file=sys.stderr)
     return EXIT_OK
+
+
+def _scenario_files(path: Path) -> list[Path]:
+    """The scenario files a path stands for: itself, those under a folder, or those of the game
+    folder of a rulebook, card set or deck file."""
+    if path.is_dir():
+        return sorted(path.rglob("*.scenario.yaml"))
+    if path.name.endswith(".scenario.yaml"):
+        return [path]
+    game = next((folder for folder in (resolved(path).parent, *resolved(path).parent.parents)
+                 if holds_rulebooks(folder)), None)
+    return sorted(game.rglob("*.scenario.yaml")) if game else []
 
 
 def cmd_test(args: argparse.Namespace) -> int:
     from dsl.scenarios import ScenarioResult, load_scenarios, run_scenario
 
-    files: list[Path] = []
-    for path in [Path(p) for p in args.paths] or [api.DEFAULT_RULEBOOKS]:
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.scenario.yaml")))
-        elif path.is_file():
-            files.append(path)
-        else:
-            print(f"{path}: no such file or folder", file=sys.stderr)
+    missing = Diagnostics()
+    paths = api.targets([Path(p) for p in args.paths], missing)
+    if missing.items:
+        _print_diagnostics(missing.sorted(), {}, "text", sys.stderr)
+        return EXIT_USAGE
+    files: dict[Path, None] = {}
+    for path in paths:
+        problem = path_problem(path)
+        if problem is not None:
+            print(f"{display_name(path)}: {problem}", file=sys.stderr)
             return EXIT_USAGE
+        files.update(dict.fromkeys(_scenario_files(path)))
     results: list[ScenarioResult] = []
     for file in files:
         name = display_name(file)
+        problem = path_problem(file)
         try:
+            if problem is not None:
+                raise OSError(problem)
             documents = load_scenarios(file)
         except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
             results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
@@ -119,7 +140,7 @@ def cmd_test(args: argparse.Namespace) -> int:
                                               ["a scenario is a mapping with a 'game' key"]))
                 continue
             try:
-                game = api.load_game(str(data["game"]))
+                game = api.load_game(str(data["game"]), near=file)
             except api.GameNotFound as error:
                 results.append(ScenarioResult(name, str(data.get("name", "?")), line,
                                               [str(error)]))
@@ -145,6 +166,21 @@ def cmd_test(args: argparse.Namespace) -> int:
     return EXIT_FAIL if failed or not results else EXIT_OK
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    from dsl.scaffold import ScaffoldError, new_game
+
+    try:
+        folder = new_game(args.name, Path(args.folder))
+    except ScaffoldError as error:
+        print(f"rulecraft new: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    shown = display_name(folder)
+    print(f"made {shown}/: {args.name}.rules, a card set, a deck and a scenario", file=sys.stderr)
+    print(f"next: cd {shown} && rulecraft check && rulecraft test && rulecraft play {args.name}",
+          file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     text = explain(args.code)
     if text is None:
@@ -155,10 +191,25 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _game(game: str | None) -> str | None:
+    """The game a play or simulate command names; without one, the game folder it runs in."""
+    if game is not None:
+        return game
+    target = default_target(Path.cwd())
+    if target is None or not holds_rulebooks(target):
+        print(f"name a game: {NO_TARGET}" if target is None else
+              "name a game: its name, its rulebook or its folder", file=sys.stderr)
+        return None
+    return str(target)
+
+
 def _load(game: str) -> ModuleType | None:
     try:
         return api.load_game(game)
     except api.GameNotFound as error:
+        if error.compilation is not None:
+            diagnostics, sources = _gather([error.compilation], Diagnostics())
+            _print_diagnostics(diagnostics, sources, "text", sys.stderr)
         print(error, file=sys.stderr)
         return None
 
@@ -197,7 +248,8 @@ def _show(view: dict[str, Any], out: TextIO) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = _load(args.game)
+    name = _game(args.game)
+    game = None if name is None else _load(name)
     if game is None:
         return EXIT_FAIL
     try:
@@ -264,8 +316,9 @@ def _simulate_one(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = _load(args.game)
-    if game is None:
+    name = _game(args.game)
+    game = None if name is None else _load(name)
+    if name is None or game is None:
         return EXIT_FAIL
     if args.agents not in ("random", "random,random"):
         print("only random agents are available: --agents random,random", file=sys.stderr)
@@ -283,10 +336,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(args.jobs) as pool:
-            outcomes = list(pool.map(_simulate_one, [args.game] * len(seeds), seeds,
+            outcomes = list(pool.map(_simulate_one, [name] * len(seeds), seeds,
                                      [options] * len(seeds), [decks] * len(seeds)))
     else:
-        outcomes = [_simulate_one(args.game, seed, options, decks) for seed in seeds]
+        outcomes = [_simulate_one(name, seed, options, decks) for seed in seeds]
     elapsed = time.perf_counter() - started
     names = list(game.INFO["player_names"])
     wins = [sum(1 for r, _ in outcomes if r[i] > 0) for i in range(len(names))]
@@ -321,7 +374,8 @@ def parser() -> argparse.ArgumentParser:
 
     build = sub.add_parser("build", help="check, then write modules and docs")
     build.add_argument("paths", nargs="*", type=Path)
-    build.add_argument("-o", "--output", default="generated")
+    build.add_argument("-o", "--output", metavar="DIR",
+                       help="the output folder (default: the project's generated/)")
     build.add_argument("--check", action="store_true",
                        help="fail if the output on disk is not what the sources produce")
     build.add_argument("--format", choices=formats, default="text")
@@ -333,7 +387,7 @@ def parser() -> argparse.ArgumentParser:
     test.set_defaults(run=cmd_test)
 
     play = sub.add_parser("play", help="play in the terminal against an agent")
-    play.add_argument("game")
+    play.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--as", dest="as_player", default="A")
     play.add_argument("--vs", default="random", choices=["random"])
@@ -342,7 +396,7 @@ def parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     simulate = sub.add_parser("simulate", help="run N games and report balance figures")
-    simulate.add_argument("game")
+    simulate.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
     simulate.add_argument("-n", type=int, default=100)
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--agents", default="random,random")
@@ -351,6 +405,12 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     simulate.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     simulate.set_defaults(run=cmd_simulate)
+
+    new = sub.add_parser("new", help="make a game folder to start from: rules, cards, a deck "
+                         "and a scenario")
+    new.add_argument("name", help="the game's name: lower-case letters, digits and _")
+    new.add_argument("folder", nargs="?", default=".", help="where to make NAME/ (default: here)")
+    new.set_defaults(run=cmd_new)
 
     explain_cmd = sub.add_parser("explain", help="the long explanation of a diagnostic code")
     explain_cmd.add_argument("code")

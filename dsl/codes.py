@@ -60,6 +60,13 @@ Real rules never need this; flatten the rule with `let` or a procedure.
     Code("E0007", "empty source", """
 The file contains no declarations. A rulebook starts with a `game NAME { ... }` header.
 """),
+    Code("E0008", "output cannot be written", """
+`rulecraft build` could not make an output folder or write a file in it: a file stands where a
+folder is needed, a folder where a file is needed, or the folder may not be written to. Nothing
+else is wrong with the rulebooks. Build into another folder with `-o DIR`, or remove what is in
+the way. Without `-o`, the output goes to the project's `generated/` folder (or the folder that
+`output` names in its `rulecraft.toml`), or beside a rulebook that belongs to no project.
+"""),
     Code("E0101", "unknown name", """
 A name is used that no declaration, parameter or `let` introduces in this scope. Check the
 spelling; the hint lists close matches. Names are case-sensitive.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -104,9 +105,18 @@ class SourceFile:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
 
+def resolved(path: Path) -> Path:
+    """The absolute path with symbolic links followed as far as they lead: a loop of them, or
+    a folder on the way that cannot be read, stops there instead of raising."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
+        return Path(os.path.abspath(path))
+
+
 def display_name(path: Path) -> str:
     """Paths relative to the working directory when possible, so messages stay short."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return resolved(path).relative_to(resolved(Path.cwd())).as_posix()
     except ValueError:
         return path.as_posix()
