@@ -21,7 +21,10 @@ def find_rulebooks(paths: list[Path], diagnostics: Diagnostics) -> list[Path]:
     """Every `.rules` file named or found under the given folders, sorted, without repeats."""
     found: dict[Path, None] = {}
     for path in paths:
-        if path.is_dir():
+        problem = path_problem(path)  # first: is_dir() raises for a name that is too long
+        if problem is not None:
+            diagnostics.add("E0004", Span.point(display_name(path)), problem)
+        elif path.is_dir():
             for rules in sorted(path.rglob("*.rules")):
                 found[rules] = None
         elif path.is_file() and path.suffix == ".rules":
@@ -36,8 +39,7 @@ def find_rulebooks(paths: list[Path], diagnostics: Diagnostics) -> list[Path]:
             for rules in owners:
                 found[rules] = None
         else:
-            problem = path_problem(path) or "neither a file nor a folder"
-            diagnostics.add("E0004", Span.point(display_name(path)), problem)
+            diagnostics.add("E0004", Span.point(display_name(path)), "neither a file nor a folder")
     return list(found)
 
 

@@ -22,7 +22,7 @@ FILES = {
     "rulecraft.toml.tmpl": "rulecraft.toml",
     "README.md.tmpl": "README.md",
 }
-_GAME_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 
 
 class ScaffoldError(Exception):
@@ -32,7 +32,7 @@ class ScaffoldError(Exception):
 def name_problem(name: str) -> str | None:
     """Why name cannot name a game (its rulebook, its module and its folder), or None."""
     if not _GAME_NAME.match(name):
-        return (f"{name!r} is not a game name: use lower-case letters, digits and _, "
+        return (f"{name!r} is not a game name: use up to 64 lower-case letters, digits and _, "
                 "starting with a letter (my_game)")
     if name in RESERVED_WORDS or keyword.iskeyword(name):
         return f"{name!r} is not a game name: it is a reserved word"

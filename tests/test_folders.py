@@ -213,6 +213,13 @@ def test_folder_where_a_rulebook_is_expected(run: Run, tmp_path: Path, command: 
     assert code != 0, output
 
 
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_name_too_long_for_the_system(run: Run, tmp_path: Path, command: list[str]) -> None:
+    code, output = run(*command, "a" * 5000 + ".rules", cwd=tmp_path)
+    assert code != 0, output
+    assert "too long" in output, output[-300:]
+
+
 def test_build_into_a_folder_that_cannot_be_made(run: Run, tmp_path: Path) -> None:
     (tmp_path / "mini.rules").write_text(MINI, encoding="utf-8")
     (tmp_path / "a_file").write_text("", encoding="utf-8")
