@@ -27,8 +27,6 @@ from dsl.project import (
 )
 from dsl.source import Span, display_name, resolved
 
-DEFAULT_RULEBOOKS = Path("rulebooks")
-
 
 class GameNotFound(Exception):  # noqa: N818 - reads as a sentence at the call site
     """No rulebook by that name, or the rulebook does not compile (then `compilation` holds

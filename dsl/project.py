@@ -82,16 +82,21 @@ def find_project(start: Path) -> Project | None:
 
 
 def default_target(cwd: Path) -> Path | None:
-    """What a command with no path acts on: the game folder it runs in, else the rulebooks of
+    """What a command with no path acts on: the game folder it runs in (the nearest folder
+    from cwd upwards that holds a rulebook, below the project's root), else every rulebook of
     the project around it; None when it runs in neither."""
-    if holds_rulebooks(cwd):
-        return cwd
     project = find_project(cwd)
-    return project.rulebooks if project else None
+    here = resolved(cwd)
+    for folder in (here, *here.parents):
+        if project is not None and folder == project.root:
+            return project.rulebooks
+        if holds_rulebooks(folder):
+            return folder
+    return None
 
 
-NO_TARGET = ("no rulebook here: this folder holds no .rules file, and neither it nor a folder "
-             f"above holds a {RULEBOOKS}/ folder or a {MARKER}")
+NO_TARGET = ("no rulebook here: neither this folder nor one above it holds a .rules file, a "
+             f"{RULEBOOKS}/ folder or a {MARKER}")
 NO_TARGET_HINT = "name a rulebook or its folder, or start a game with `rulecraft new NAME`"
 
 

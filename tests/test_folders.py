@@ -66,6 +66,12 @@ def test_check_inside_a_game_folder_checks_that_game(run: Run) -> None:
     assert "no such file" not in output
 
 
+def test_check_below_a_game_folder_checks_that_game(run: Run) -> None:
+    code, output = run("check", cwd=ROOT / "rulebooks" / "dynasty_builder" / "maps")
+    assert code == 0, output
+    assert "dynasty_builder.rules" in output and "dynasties" not in output
+
+
 def test_test_dot_inside_a_game_folder_finds_the_game(run: Run) -> None:
     code, output = run("test", "turns.scenario.yaml", ".", cwd=DYNASTIES)
     assert code == 0, output
