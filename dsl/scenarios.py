@@ -6,7 +6,9 @@ texts that must or must not be among the legal actions at the end). `options`, `
 `decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B: [..]}`
 or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the rules takes the
 next listed number (which must lie in 1..n) before the seeded generator is used again, and a
-scenario fails if any scripted roll is left unused.
+scenario fails if any scripted roll is left unused. `game` is found from the scenario file:
+a game's name in its game folder, then in its project, or a rulebook's path from its folder
+(`dsl.api.rulebook_path`, docs/cli.md).
 """
 
 from __future__ import annotations
