@@ -63,7 +63,8 @@ def new_game(name: str, parent: Path) -> Path:
     folder = parent / name
     try:
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            raise ScaffoldError(f"{folder} is not empty: choose another name or folder")
+            raise ScaffoldError(f"{folder} already exists and is not an empty folder: choose "
+                                "another name or folder")
         for path, text in files_of(name).items():
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)

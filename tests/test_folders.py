@@ -340,7 +340,7 @@ def test_new_refuses_a_folder_that_is_not_empty(run: Run, tmp_path: Path) -> Non
     (tmp_path / "mygame" / "notes.txt").write_text("mine", encoding="utf-8")
     code, output = run("new", "mygame", cwd=tmp_path)
     assert code == 2, output
-    assert "not empty" in output
+    assert "already exists" in output
     assert files_under(tmp_path / "mygame") == {"notes.txt"}
     (tmp_path / "empty" / "mygame").mkdir(parents=True)
     code, output = run("new", "mygame", "empty", cwd=tmp_path)
