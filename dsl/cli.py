@@ -127,9 +127,10 @@ def cmd_test(args: argparse.Namespace) -> int:
     for file in files:
         name = display_name(file)
         problem = path_problem(file)
+        if problem is not None:
+            results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {problem}"]))
+            continue
         try:
-            if problem is not None:
-                raise OSError(problem)
             documents = load_scenarios(file)
         except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
             results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
