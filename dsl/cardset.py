@@ -29,6 +29,7 @@ from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.fastcards import Unsupported, read_card_set
 from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
+from dsl.yaml_limits import crossed_limit
 from dsl.yaml_origins import (
     Origins,
     Scalar,
@@ -157,8 +158,14 @@ class _Reader:
         return _Refused()
 
     def compose(self) -> Node | None:
+        text = self.source.text
+        crossed = crossed_limit(text, _Loader, aliases=False)  # check() refuses aliases
+        if crossed is not None:  # composing would overflow the C stack: a segmentation fault
+            self.diagnostics.add(crossed.code, crossed.span(self.source.name, text),
+                                 crossed.message, hint=crossed.hint)
+            return None
         try:
-            return yaml.compose(self.source.text, Loader=_Loader)
+            return yaml.compose(text, Loader=_Loader)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             line, column = self.marks.position(mark) if mark else (0, 0)
@@ -169,9 +176,6 @@ class _Reader:
         except yaml.YAMLError as error:
             self.diagnostics.add(self.code, Span.point(self.source.name),
                                  f"not valid YAML: {error}")
-        except RecursionError:
-            self.diagnostics.add("E0006", Span.point(self.source.name),
-                                 "the YAML is nested too deeply")
         return None
 
     def check(self, node: Node) -> None:
@@ -207,7 +211,7 @@ class _Reader:
                                 event.start_mark, event.end_mark))
                     else:  # an anchor, maybe a name given again: later aliases mean this one
                         anchors[anchor] = event.start_mark.index
-            except (yaml.YAMLError, RecursionError):
+            except yaml.YAMLError:
                 pass  # the file composed: what was read so far holds the alias
         return self.aliases.get(node.start_mark.index)
 

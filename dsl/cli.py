@@ -111,7 +111,8 @@ def cmd_test(args: argparse.Namespace) -> int:
         try:
             documents = load_scenarios(file)
         except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
-            results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
+            results.append(ScenarioResult(name, "(file)", getattr(error, "line", 1),
+                                          [f"cannot read: {error}"]))
             continue
         for data, line in documents:
             if not isinstance(data, dict) or "game" not in data:

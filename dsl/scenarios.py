@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from dsl.runtime import IllegalAction, Rng, RuleError
+from dsl.yaml_limits import crossed_limit
 
 SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")
 
@@ -58,9 +59,22 @@ class _LineLoader(yaml.SafeLoader):
     """A safe loader that remembers the line of each top-level document."""
 
 
+class ScenarioFileError(ValueError):
+    """A scenario file that is not read, at a line of it."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
     """The scenario documents of a file (one or several, separated by ---), with their lines."""
     text = path.read_text(encoding="utf-8")
+    crossed = crossed_limit(text, _LineLoader)
+    if crossed is not None:  # composing would recurse without end or expand without end
+        where = crossed.span(str(path), text)
+        raise ScenarioFileError(f"{crossed.message} (column {where.column}; {crossed.hint})",
+                                where.line)
     loader = _LineLoader(text)
     documents: list[tuple[dict[str, Any], int]] = []
     try:
