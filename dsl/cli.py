@@ -114,6 +114,8 @@ def cmd_test(args: argparse.Namespace) -> int:
             results.append(ScenarioResult(name, "(file)", getattr(error, "line", 1),
                                           [f"cannot read: {error}"]))
             continue
+        if not documents:
+            results.append(ScenarioResult(name, "(file)", 1, ["the file holds no scenario"]))
         for data, line in documents:
             if not isinstance(data, dict) or "game" not in data:
                 results.append(ScenarioResult(name, "(document)", line,

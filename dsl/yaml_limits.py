@@ -45,7 +45,12 @@ MAX_YAML_NESTING = 100
 MAX_ALIASED_VALUES = 100_000
 
 _FLATTEN = "flatten the data: real card, deck, map and scenario files nest a few levels"
-_C_PARSER: type | None = getattr(yaml, "CParser", None)
+try:
+    from yaml._yaml import CParser  # libyaml's parser, under each of PyYAML's C loaders
+
+    _LIBYAML: tuple[type, ...] = (CParser,)
+except ImportError:  # PyYAML built without libyaml
+    _LIBYAML = ()
 
 
 @dataclass(frozen=True)
@@ -87,8 +92,8 @@ def crossed_limit(text: str, loader: type, *, aliases: bool = True) -> YamlLimit
     None; also None when the text is not valid YAML before any limit is crossed (the
     caller's reader reports that). aliases=False: the caller refuses every alias itself, at
     the first, so what aliases repeat is not counted."""
-    skipped = int(text.startswith("\ufeff") and _C_PARSER is not None
-                  and issubclass(loader, _C_PARSER))  # libyaml does not count a BOM
+    # libyaml does not count a byte order mark in its marks' indices
+    skipped = int(text.startswith("\ufeff") and issubclass(loader, _LIBYAML))
 
     def limit(code: str, event: yaml.Event, message: str, hint: str) -> YamlLimit:
         mark = event.start_mark
