@@ -157,7 +157,9 @@ class _Reader:
         self.diagnostics.add(self.code, span, message, hint=hint)
         return _Refused()
 
-    def compose(self) -> Node | None:
+    def compose(self, needs: str) -> Node | None:
+        """The file's one YAML document; None when there is none (reported: `needs` says what
+        the file must hold) or it is not read."""
         text = self.source.text
         crossed = crossed_limit(text, _Loader, aliases=False)  # check() refuses aliases
         if crossed is not None:  # composing would overflow the C stack: a segmentation fault
@@ -165,7 +167,11 @@ class _Reader:
                                  crossed.message, hint=crossed.hint)
             return None
         try:
-            return yaml.compose(text, Loader=_Loader)
+            root: Node | None = yaml.compose(text, Loader=_Loader)
+            if root is None:  # no document at all: the file would be read as nothing, silently
+                self.diagnostics.add(self.code, Span.point(self.source.name),
+                                     f"the file is empty: {needs}")
+            return root
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             line, column = self.marks.position(mark) if mark else (0, 0)
@@ -434,7 +440,7 @@ def _load_card_set_yaml(
 ) -> n.Module | None:
     """load_card_set with PyYAML: any card set, every diagnostic."""
     reader = _Reader(source, diagnostics, "E0403")
-    root = reader.compose()
+    root = reader.compose("a card set needs a 'cards:' list")
     if root is None:
         return None
     try:
@@ -498,7 +504,7 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
 def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
     """A deck file: `cards:` maps card names to how many copies."""
     reader = _Reader(source, diagnostics, "E0404")
-    root = reader.compose()
+    root = reader.compose("a deck needs 'cards:', a mapping of card names to counts")
     if root is None:
         return None
     title = name
