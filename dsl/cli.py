@@ -94,7 +94,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    from dsl.scenarios import ScenarioResult, load_scenarios, run_scenario
+    from dsl.scenarios import ScenarioFileError, ScenarioResult, load_scenarios, run_scenario
 
     files: list[Path] = []
     for path in [Path(p) for p in args.paths] or [api.DEFAULT_RULEBOOKS]:
@@ -110,9 +110,11 @@ def cmd_test(args: argparse.Namespace) -> int:
         name = display_name(file)
         try:
             documents = load_scenarios(file)
+        except ScenarioFileError as error:  # a limit crossed: where is known
+            results.append(ScenarioResult(name, "(file)", error.line, [f"cannot read: {error}"]))
+            continue
         except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
-            results.append(ScenarioResult(name, "(file)", getattr(error, "line", 1),
-                                          [f"cannot read: {error}"]))
+            results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
             continue
         if not documents:
             results.append(ScenarioResult(name, "(file)", 1, ["the file holds no scenario"]))

@@ -119,20 +119,22 @@ def _shipped(pattern: str) -> list[str]:
 
 
 RULEBOOKS = _shipped("*/*.rules")
-# A YAML file and the rulebook that reads it (`check`), or None for a scenario (`test`).
-YAML_FILES: tuple[tuple[str, str | None], ...] = (
-    ("cases/cards/valid.cards.yaml", "cases/cards_valid.rules"),
-    ("cases/cards/effect_quoted.cards.yaml", "cases/cards_effect_quoted.rules"),
-    ("cases/decks/cards_valid/red.deck.yaml", "cases/cards_valid.rules"),
-    ("cases/maps/ring.map.yaml", "cases/data_map_valid.rules"),
-    ("cases/maps/hex_small.map.yaml", "cases/board_hex_valid.rules"),
-    ("rulebooks/rulers_gambit/starter.cards.yaml", "rulebooks/rulers_gambit/rulers_gambit.rules"),
-    ("rulebooks/rulers_gambit/decks/red_green_rush.deck.yaml",
-     "rulebooks/rulers_gambit/rulers_gambit.rules"),
-    ("rulebooks/dynasties/china.map.yaml", "rulebooks/dynasties/dynasties.rules"),
-    ("rulebooks/dynasty_builder/maps/duel.map.yaml",
-     "rulebooks/dynasty_builder/dynasty_builder.rules"),
-    *((path, None) for path in _shipped("*/*.scenario.yaml")),
+# YAML files by reader, each with the rulebook that reads it (`check`), or None for a
+# scenario (`test`). Inputs pick a reader first, so each gets a quarter of them.
+YAML_READERS: tuple[tuple[tuple[str, str | None], ...], ...] = (
+    (("cases/cards/valid.cards.yaml", "cases/cards_valid.rules"),
+     ("cases/cards/effect_quoted.cards.yaml", "cases/cards_effect_quoted.rules"),
+     ("rulebooks/rulers_gambit/starter.cards.yaml",
+      "rulebooks/rulers_gambit/rulers_gambit.rules")),
+    (("cases/decks/cards_valid/red.deck.yaml", "cases/cards_valid.rules"),
+     ("rulebooks/rulers_gambit/decks/red_green_rush.deck.yaml",
+      "rulebooks/rulers_gambit/rulers_gambit.rules")),
+    (("cases/maps/ring.map.yaml", "cases/data_map_valid.rules"),
+     ("cases/maps/hex_small.map.yaml", "cases/board_hex_valid.rules"),
+     ("rulebooks/dynasties/china.map.yaml", "rulebooks/dynasties/dynasties.rules"),
+     ("rulebooks/dynasty_builder/maps/duel.map.yaml",
+      "rulebooks/dynasty_builder/dynasty_builder.rules")),
+    tuple((path, None) for path in _shipped("*/*.scenario.yaml")),
 )
 
 
@@ -382,9 +384,10 @@ def fuzz_input(seed: int, index: int) -> Input:
         content = mutate_rulebook(_original(rulebook), rng).encode("utf-8", "surrogatepass")
         return Input(name, "rulebook", rulebook, content, ("check", rulebook))
     if slot == 1:
-        target, reader = rng.choice((*((r, r) for r in RULEBOOKS), *YAML_FILES))
+        files = rng.choice((tuple((r, r) for r in RULEBOOKS), *YAML_READERS))
+        target, reader = rng.choice(files)
         return _yaml_input(name, "bytes", target, reader, random_bytes(rng))
-    path, reader = rng.choice(YAML_FILES)
+    path, reader = rng.choice(rng.choice(YAML_READERS))
     content = mutate_yaml(_original(path), rng).encode("utf-8", "surrogatepass")
     return _yaml_input(name, "yaml", path, reader, content)
 
