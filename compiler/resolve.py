@@ -30,7 +30,8 @@ from compiler.model import (
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.project import NO_SUCH_PATH, path_problem
-from dsl.source import Span, resolved
+from dsl.source import SourceFile, Span, display_name, resolved
+from dsl.yaml_limits import crossed_limit
 
 BUILTIN_TYPES: dict[str, t.Type] = {
     "int": t.INT,
@@ -602,9 +603,17 @@ class Resolver:
         if path is None:
             return None
         try:
-            data: object = yaml.safe_load(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            crossed = crossed_limit(text, yaml.SafeLoader)
+            data: object = yaml.safe_load(text) if crossed is None else None
         except (yaml.YAMLError, UnicodeDecodeError) as error:
             self.diagnostics.add("E0401", span, f"'{relative}' is not valid YAML: {error}")
+            return None
+        if crossed is not None:  # reported in the map, which is shown like a rulebook
+            name = display_name(path)
+            self.model.sources.setdefault(name, SourceFile(name, text))
+            self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
+                                 hint=crossed.hint, notes=[f"the board at {span} reads this map"])
             return None
         return {} if data is None else data  # an empty file: its shape is reported
 

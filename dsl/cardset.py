@@ -29,6 +29,7 @@ from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.fastcards import Unsupported, read_card_set
 from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
 from dsl.source import SourceFile, Span
+from dsl.yaml_limits import crossed_limit
 from dsl.yaml_origins import (
     Origins,
     Scalar,
@@ -156,9 +157,21 @@ class _Reader:
         self.diagnostics.add(self.code, span, message, hint=hint)
         return _Refused()
 
-    def compose(self) -> Node | None:
+    def compose(self, needs: str) -> Node | None:
+        """The file's one YAML document; None when there is none (reported: `needs` says what
+        the file must hold) or it is not read."""
+        text = self.source.text
+        crossed = crossed_limit(text, _Loader, aliases=False)  # check() refuses aliases
+        if crossed is not None:  # composing would overflow the C stack: a segmentation fault
+            self.diagnostics.add(crossed.code, crossed.span(self.source.name, text),
+                                 crossed.message, hint=crossed.hint)
+            return None
         try:
-            return yaml.compose(self.source.text, Loader=_Loader)
+            root: Node | None = yaml.compose(text, Loader=_Loader)
+            if root is None:  # no document at all: the file would be read as nothing, silently
+                self.diagnostics.add(self.code, Span.point(self.source.name),
+                                     f"the file is empty: {needs}")
+            return root
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             line, column = self.marks.position(mark) if mark else (0, 0)
@@ -169,9 +182,6 @@ class _Reader:
         except yaml.YAMLError as error:
             self.diagnostics.add(self.code, Span.point(self.source.name),
                                  f"not valid YAML: {error}")
-        except RecursionError:
-            self.diagnostics.add("E0006", Span.point(self.source.name),
-                                 "the YAML is nested too deeply")
         return None
 
     def check(self, node: Node) -> None:
@@ -207,7 +217,7 @@ class _Reader:
                                 event.start_mark, event.end_mark))
                     else:  # an anchor, maybe a name given again: later aliases mean this one
                         anchors[anchor] = event.start_mark.index
-            except (yaml.YAMLError, RecursionError):
+            except yaml.YAMLError:
                 pass  # the file composed: what was read so far holds the alias
         return self.aliases.get(node.start_mark.index)
 
@@ -430,7 +440,7 @@ def _load_card_set_yaml(
 ) -> n.Module | None:
     """load_card_set with PyYAML: any card set, every diagnostic."""
     reader = _Reader(source, diagnostics, "E0403")
-    root = reader.compose()
+    root = reader.compose("a card set needs a 'cards:' list")
     if root is None:
         return None
     try:
@@ -494,7 +504,7 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
 def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
     """A deck file: `cards:` maps card names to how many copies."""
     reader = _Reader(source, diagnostics, "E0404")
-    root = reader.compose()
+    root = reader.compose("a deck needs 'cards:', a mapping of card names to counts")
     if root is None:
         return None
     title = name

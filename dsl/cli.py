@@ -109,7 +109,7 @@ def _scenario_files(path: Path) -> list[Path]:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    from dsl.scenarios import ScenarioResult, load_scenarios, run_scenario
+    from dsl.scenarios import ScenarioFileError, ScenarioResult, load_scenarios, run_scenario
 
     missing = Diagnostics()
     paths = api.targets([Path(p) for p in args.paths], missing)
@@ -132,9 +132,14 @@ def cmd_test(args: argparse.Namespace) -> int:
             continue
         try:
             documents = load_scenarios(file)
+        except ScenarioFileError as error:  # a limit crossed: where is known
+            results.append(ScenarioResult(name, "(file)", error.line, [f"cannot read: {error}"]))
+            continue
         except Exception as error:  # noqa: BLE001 - a broken file is a failed test, not a crash
             results.append(ScenarioResult(name, "(file)", 1, [f"cannot read: {error}"]))
             continue
+        if not documents:
+            results.append(ScenarioResult(name, "(file)", 1, ["the file holds no scenario"]))
         for data, line in documents:
             if not isinstance(data, dict) or "game" not in data:
                 results.append(ScenarioResult(name, "(document)", line,

@@ -52,10 +52,22 @@ opened. Save rulebooks as UTF-8.
     Code("E0005", "source too large", """
 Rulebooks and card sets are limited in size (see `dsl.parser.MAX_SOURCE_BYTES`) so that a broken
 or hostile input cannot exhaust memory. Split very large card sets into several files.
+
+A YAML file (card set, deck, map, scenario) is also too large when its aliases (`*name`, which
+repeat the value anchored as `&name`) repeat more than 100,000 values in all
+(`dsl.yaml_limits.MAX_ALIASED_VALUES`), or when an alias is inside the value it repeats, which
+would never end. A few lines of anchors can otherwise stand for billions of values (the
+"billion laughs"). The diagnostic points at the alias that crosses the limit.
 """),
     Code("E0006", "nesting too deep", """
 Blocks or expressions are nested deeper than the compiler allows (see `dsl.parser.MAX_NESTING`).
 Real rules never need this; flatten the rule with `let` or a procedure.
+
+In a YAML file (card set, deck, map, scenario), lists and mappings may nest at most 100 levels
+deep (`dsl.yaml_limits.MAX_YAML_NESTING`), counting the values an alias repeats where the alias
+is; real files nest a few. The file is measured before it is loaded, so a file nested thousands
+of levels deep is reported here instead of crashing the loader. The diagnostic points at the
+list or mapping that opens the 101st level.
 """),
     Code("E0007", "empty source", """
 The file contains no declarations. A rulebook starts with a `game NAME { ... }` header.

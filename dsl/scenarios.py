@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from dsl.runtime import IllegalAction, Rng, RuleError
+from dsl.yaml_limits import crossed_limit
 
 SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")
 
@@ -60,9 +61,22 @@ class _LineLoader(yaml.SafeLoader):
     """A safe loader that remembers the line of each top-level document."""
 
 
+class ScenarioFileError(ValueError):
+    """A scenario file that is not read, at a line of it."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
     """The scenario documents of a file (one or several, separated by ---), with their lines."""
     text = path.read_text(encoding="utf-8")
+    crossed = crossed_limit(text, _LineLoader)
+    if crossed is not None:  # composing would recurse without end or expand without end
+        where = crossed.span(str(path), text)
+        raise ScenarioFileError(f"{crossed.message} (column {where.column}; {crossed.hint})",
+                                where.line)
     loader = _LineLoader(text)
     documents: list[tuple[dict[str, Any], int]] = []
     try:
@@ -77,11 +91,53 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
     return documents
 
 
+# The keys whose values must have a shape before anything is run, and what that shape is.
+_SHAPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "seed": (int, "a whole number"),
+    "players": (int, "a whole number"),
+    "options": (dict, "a mapping of option names to values"),
+    "decks": ((dict, list), "a mapping or a list of decks"),
+    "setup": (dict, "a mapping of state paths to values"),
+    "rolls": (list, "a list of dice results"),
+    "actions": (list, "a list of action texts"),
+    "expect": (dict, "a mapping of state paths to values"),
+}
+_LISTS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "legal": (str, "action texts"), "illegal": (str, "action texts"),
+    "returns": ((int, float), "numbers"), "rolls": (int, "whole numbers"),
+}
+
+
+def shape_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong with the shape of a scenario's values (a list where a mapping belongs, a
+    text among the dice rolls), or None: a scenario of the wrong shape is not run."""
+    for key, (kinds, what) in _SHAPES.items():
+        value = data.get(key)
+        if value is not None and (not isinstance(value, kinds)
+                                  or kinds is int and isinstance(value, bool)):
+            return f"'{key}' must be {what}"
+    expect = data.get("expect") or {}
+    for key, (kinds, what) in _LISTS.items():
+        where = data if key == "rolls" else expect
+        name = key if key == "rolls" else f"expect: {key}"
+        items = where.get(key)
+        if items is None:
+            continue
+        if not isinstance(items, list) or any(
+                not isinstance(item, kinds) or isinstance(item, bool) for item in items):
+            return f"'{name}' must be a list of {what}"
+    return None
+
+
 def run_scenario(
     game: ModuleType, data: dict[str, Any], file: str, line: int
 ) -> ScenarioResult:
     result = ScenarioResult(file, str(data.get("name", f"line {line}")), line)
     fail = result.failures.append
+    problem = shape_problem(data)
+    if problem is not None:
+        fail(problem)
+        return result
     try:
         state = game.new_game(
             seed=int(data.get("seed", 0)),

@@ -317,6 +317,20 @@ def test_python_tags_are_refused_not_run(tmp_path: Path, where: str) -> None:
     assert not sentinel.exists()
 
 
+@pytest.mark.parametrize("text", ["", "\ufeff", "\r", "# no cards yet\n"],
+                         ids=["empty", "byte order mark", "CR", "comment"])
+@pytest.mark.parametrize("where", ["cards", "deck"])
+def test_a_file_without_a_document_is_reported(tmp_path: Path, text: str, where: str) -> None:
+    """Found by the fuzz tier: an empty card set or deck file was read as nothing at all, with
+    no diagnostic (a deck then missing from the game)."""
+    cards = text if where == "cards" else "type: Card\ncards:\n  - name: Spark\n"
+    rules = write_game(tmp_path / "game", cards, {"red": text} if where == "deck" else None)
+    found = [(Path(d.span.file).name, d.code, d.message) for d in errors_of(rules)]
+    code, name = ("E0403", "core.cards.yaml") if where == "cards" else ("E0404", "red.deck.yaml")
+    assert (name, code) in {(file, c) for file, c, _ in found}, found
+    assert any(message.startswith("the file is empty") for *_, message in found), found
+
+
 def test_alias_expansion_is_refused(tmp_path: Path) -> None:
     """A 'billion laughs' card set is refused at the first alias, without expanding it."""
     lines = ["type: Card", "cards:", "  - name: Spark", "    keywords: &a0 [trample, trample]"]
