@@ -10,12 +10,12 @@ import pytest
 from dsl import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-GOOD = "game: dynasties\nname: shaped\nseed: 0\n"
+# The scenario lives outside the project, so it names its game by path.
+GOOD = f"game: '{ROOT / 'rulebooks' / 'dynasties' / 'dynasties.rules'}'\nname: shaped\nseed: 0\n"
 
 
 def run_test(tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch,
              capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    monkeypatch.chdir(ROOT)  # where `rulebooks/` holds the game the scenario names
     path = tmp_path / "shape.scenario.yaml"
     path.write_text(text, encoding="utf-8")
     code = cli.main(["test", str(path)])
