@@ -30,6 +30,7 @@ PHASES: Final = (
 E_COLOUR_NAMES: Final = ('blue', 'red', 'yellow', 'green', 'orange', 'purple')
 E_KIND_NAMES: Final = ('unit', 'spell', 'kingdom')
 E_SPELLTYPE_NAMES: Final = ('normal', 'set', 'quick_play', 'equip')
+E_SPELLTYPE_WORDS: Final = ('normal', 'set', 'quick play', 'equip')
 E_TARGET_NAMES: Final = (
     'no_target',
     'enemy_unit',
@@ -38,6 +39,15 @@ E_TARGET_NAMES: Final = (
     'enemy_recovery',
     'own_recovery',
     'own_graveyard',
+)
+E_TARGET_WORDS: Final = (
+    'no target',
+    'enemy unit',
+    'own unit',
+    'any unit',
+    'enemy recovery',
+    'own recovery',
+    'own graveyard',
 )
 E_KEYWORD_NAMES: Final = (
     'double_attack',
@@ -48,6 +58,19 @@ E_KEYWORD_NAMES: Final = (
     'trample',
     'lifelink',
     'first_strike',
+    'counterattack',
+    'seal',
+    'invincible',
+)
+E_KEYWORD_WORDS: Final = (
+    'double attack',
+    'triple attack',
+    'retain',
+    'levitate',
+    'overthrow',
+    'trample',
+    'lifelink',
+    'first strike',
     'counterattack',
     'seal',
     'invincible',
@@ -2280,6 +2303,43 @@ class State(rt.GameState):
         self.k_Card_destroyed_pending.append(False)
         self.k_Card_dies_pending.append(False)
 
+    def copy_key(self, card: int) -> tuple[Any, ...]:
+        """rt.GameState.copy_key and the 'per card' fields."""
+        return super().copy_key(card) + (
+            self.k_Card_rested[card],
+            self.k_Card_attacks_made[card],
+            self.k_Card_ability_used[card],
+            self.k_Card_set_turn[card],
+            self.k_Card_equipped_to[card],
+            self.k_Card_chosen[card],
+            self.k_Card_awakened[card],
+            self.k_Card_bonus_attack[card],
+            self.k_Card_bonus_defence[card],
+            self.k_Card_bonus_critical[card],
+            rt.frozen(self.k_Card_extra_keywords[card]),
+            self.k_Card_destroyed_pending[card],
+            self.k_Card_dies_pending[card],
+        )
+
+    def alike(self, a: int, b: int) -> bool:
+        """rt.GameState.alike and the 'per card' fields."""
+        return (
+            super().alike(a, b)
+            and self.k_Card_rested[a] == self.k_Card_rested[b]
+            and self.k_Card_attacks_made[a] == self.k_Card_attacks_made[b]
+            and self.k_Card_ability_used[a] == self.k_Card_ability_used[b]
+            and self.k_Card_set_turn[a] == self.k_Card_set_turn[b]
+            and self.k_Card_equipped_to[a] == self.k_Card_equipped_to[b]
+            and self.k_Card_chosen[a] == self.k_Card_chosen[b]
+            and self.k_Card_awakened[a] == self.k_Card_awakened[b]
+            and self.k_Card_bonus_attack[a] == self.k_Card_bonus_attack[b]
+            and self.k_Card_bonus_defence[a] == self.k_Card_bonus_defence[b]
+            and self.k_Card_bonus_critical[a] == self.k_Card_bonus_critical[b]
+            and self.k_Card_extra_keywords[a] == self.k_Card_extra_keywords[b]
+            and self.k_Card_destroyed_pending[a] == self.k_Card_destroyed_pending[b]
+            and self.k_Card_dies_pending[a] == self.k_Card_dies_pending[b]
+        )
+
     def clone(self) -> State:
         """An independent copy: same position, same future under the same actions."""
         c = State.__new__(State)
@@ -4421,8 +4481,13 @@ def actor_mulligan(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:906
-def text_put_back(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_put_back(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' puts back ' + t_1
 
 
@@ -4442,13 +4507,30 @@ def do_put_back(s: State, actor: int, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:906
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_c in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_c], )
+    v_c_cards = s.zones[Z_HAND + actor]
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        if (
+            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
+        ) != v_c and not s.same_choice(v_c, v_c_other):
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
         if key in seen:
             continue
         if not check or check_put_back(s, actor, v_c) is None:
             seen.add(key)
-            out.append(Action(K_PUT_BACK, actor, key, text_put_back))
+            out.append(
+                Action(
+                    K_PUT_BACK,
+                    actor,
+                    key,
+                    text_put_back,
+                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:906
@@ -4459,7 +4541,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -4481,7 +4563,12 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:910
-def text_keep_hand(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_keep_hand(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' keeps their hand'
 
 
@@ -4587,7 +4674,12 @@ def actor_charge(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:956
-def text_charge_mana(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_charge_mana(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' charges a mana'
 
 
@@ -4622,7 +4714,12 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:960
-def text_skip_charge(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_skip_charge(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' does not charge'
 
 
@@ -4672,8 +4769,13 @@ def actor_recovery_step(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:970
-def text_recover(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_recover(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
@@ -4697,13 +4799,30 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:970
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_RECOVERY + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_RECOVERY + actor]
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_recover(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_RECOVER, actor, key, text_recover))
+            out.append(
+                Action(
+                    K_RECOVER,
+                    actor,
+                    key,
+                    text_recover,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:970
@@ -4714,7 +4833,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_recover(s, actor, v_u)
         if reason is None:
@@ -4752,8 +4871,13 @@ def actor_main(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:985
-def text_normal_call(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_normal_call(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
@@ -4792,13 +4916,30 @@ def do_normal_call(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:985
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_HAND + actor]
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_normal_call(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_NORMAL_CALL, actor, key, text_normal_call))
+            out.append(
+                Action(
+                    K_NORMAL_CALL,
+                    actor,
+                    key,
+                    text_normal_call,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:985
@@ -4809,7 +4950,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_normal_call(s, actor, v_u)
         if reason is None:
@@ -4831,8 +4972,13 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:998
-def text_superior_call(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_superior_call(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
@@ -4863,13 +5009,30 @@ def do_superior_call(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:998
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_HAND + actor]
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_superior_call(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_SUPERIOR_CALL, actor, key, text_superior_call))
+            out.append(
+                Action(
+                    K_SUPERIOR_CALL,
+                    actor,
+                    key,
+                    text_superior_call,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:998
@@ -4880,7 +5043,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_superior_call(s, actor, v_u)
         if reason is None:
@@ -4902,8 +5065,13 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1008
-def text_cast(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_cast(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
@@ -4932,13 +5100,30 @@ def do_cast(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1008
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_s], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_cast(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_CAST, actor, key, text_cast))
+            out.append(
+                Action(
+                    K_CAST,
+                    actor,
+                    key,
+                    text_cast,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1008
@@ -4949,7 +5134,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_cast(s, actor, v_s)
         if reason is None:
@@ -4971,9 +5156,14 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1016
-def text_cast_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+def text_cast_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' casts ' + t_1 + ' on ' + t_2
 
 
@@ -5002,14 +5192,43 @@ def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1016
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_cast_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_CAST_AT, actor, key, text_cast_at))
+                out.append(
+                    Action(
+                        K_CAST_AT,
+                        actor,
+                        key,
+                        text_cast_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1016
@@ -5020,11 +5239,11 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_cast_at(s, actor, v_s, v_t)
             if reason is None:
@@ -5047,8 +5266,13 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1024
-def text_set_spell(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_set_spell(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
@@ -5076,13 +5300,30 @@ def do_set_spell(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1024
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_s], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_set_spell(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_SET_SPELL, actor, key, text_set_spell))
+            out.append(
+                Action(
+                    K_SET_SPELL,
+                    actor,
+                    key,
+                    text_set_spell,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1024
@@ -5093,7 +5334,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_set_spell(s, actor, v_s)
         if reason is None:
@@ -5115,8 +5356,13 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1033
-def text_activate_spell(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_activate_spell(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
@@ -5140,13 +5386,30 @@ def do_activate_spell(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1033
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        key = (s.card_def[v_s], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_activate_spell(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_ACTIVATE_SPELL, actor, key, text_activate_spell))
+            out.append(
+                Action(
+                    K_ACTIVATE_SPELL,
+                    actor,
+                    key,
+                    text_activate_spell,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1033
@@ -5157,7 +5420,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_activate_spell(s, actor, v_s)
         if reason is None:
@@ -5179,9 +5442,14 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
-def text_activate_spell_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+def text_activate_spell_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' activates ' + t_1 + ' on ' + t_2
 
 
@@ -5205,14 +5473,43 @@ def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_activate_spell_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_ACTIVATE_SPELL_AT, actor, key, text_activate_spell_at))
+                out.append(
+                    Action(
+                        K_ACTIVATE_SPELL_AT,
+                        actor,
+                        key,
+                        text_activate_spell_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1040
@@ -5223,11 +5520,11 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_activate_spell_at(s, actor, v_s, v_t)
             if reason is None:
@@ -5250,8 +5547,13 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1048
-def text_use_ability(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_use_ability(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
@@ -5275,13 +5577,30 @@ def do_use_ability(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1048
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_ability_ready(s, actor):
-        key = (s.card_def[v_u], )
+    v_u_cards = f_ability_ready(s, actor)
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_use_ability(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_USE_ABILITY, actor, key, text_use_ability))
+            out.append(
+                Action(
+                    K_USE_ABILITY,
+                    actor,
+                    key,
+                    text_use_ability,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1048
@@ -5292,7 +5611,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_use_ability(s, actor, v_u)
         if reason is None:
@@ -5314,9 +5633,14 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1055
-def text_use_ability_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+def text_use_ability_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1 + ' on ' + t_2
 
 
@@ -5340,14 +5664,43 @@ def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1055
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_ability_ready(s, actor):
-        for v_t in f_targets_of(s, v_u, actor):
-            key = (s.card_def[v_u], s.card_def[v_t], )
+    v_u_cards = f_ability_ready(s, actor)
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        v_t_cards = f_targets_of(s, v_u, actor)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_use_ability_at(s, actor, v_u, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_USE_ABILITY_AT, actor, key, text_use_ability_at))
+                out.append(
+                    Action(
+                        K_USE_ABILITY_AT,
+                        actor,
+                        key,
+                        text_use_ability_at,
+                        (
+                            v_u_names.get(v_u_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_u_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1055
@@ -5358,11 +5711,11 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_u, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_use_ability_at(s, actor, v_u, v_t)
             if reason is None:
@@ -5385,8 +5738,13 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1063
-def text_to_stock(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_to_stock(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
@@ -5407,13 +5765,30 @@ def do_to_stock(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1063
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_UNITS + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_UNITS + actor]
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_to_stock(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_TO_STOCK, actor, key, text_to_stock))
+            out.append(
+                Action(
+                    K_TO_STOCK,
+                    actor,
+                    key,
+                    text_to_stock,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1063
@@ -5424,7 +5799,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_to_stock(s, actor, v_u)
         if reason is None:
@@ -5446,8 +5821,13 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
-def text_from_stock(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_from_stock(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
@@ -5468,13 +5848,30 @@ def do_from_stock(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_STOCK + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_STOCK + actor]
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_from_stock(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_FROM_STOCK, actor, key, text_from_stock))
+            out.append(
+                Action(
+                    K_FROM_STOCK,
+                    actor,
+                    key,
+                    text_from_stock,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
@@ -5485,7 +5882,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_from_stock(s, actor, v_u)
         if reason is None:
@@ -5507,7 +5904,12 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1075
-def text_awaken(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_awaken(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
@@ -5559,7 +5961,12 @@ def apply_awaken(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1088
-def text_deploy_ruler(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_deploy_ruler(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' sends their ruler to the unit zone'
 
 
@@ -5598,7 +6005,12 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1094
-def text_end_main(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_end_main(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
@@ -5667,9 +6079,14 @@ def actor_battle(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1110
-def text_attack(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
-    t_2 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_attack(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with ' + t_2
 
 
@@ -5687,14 +6104,43 @@ def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1110
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_attackers(s, actor):
-        for v_t in f_attack_targets(s, v_u):
-            key = (s.card_def[v_u], s.card_def[v_t], )
+    v_u_cards = f_attackers(s, actor)
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        v_t_cards = f_attack_targets(s, v_u)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_attack(s, actor, v_u, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_ATTACK, actor, key, text_attack))
+                out.append(
+                    Action(
+                        K_ATTACK,
+                        actor,
+                        key,
+                        text_attack,
+                        (
+                            v_u_names.get(v_u_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_u_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1110
@@ -5705,11 +6151,11 @@ def apply_attack(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         v_t_copies = s.find_cards(f_attack_targets(s, v_u), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_attack(s, actor, v_u, v_t)
             if reason is None:
@@ -5732,9 +6178,14 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
-def text_attack_recovery(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
-    t_2 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_attack_recovery(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' in the recovery zone with ' + t_2
 
 
@@ -5752,14 +6203,43 @@ def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_attackers(s, actor):
-        for v_t in f_recovery_targets(s, v_u):
-            key = (s.card_def[v_u], s.card_def[v_t], )
+    v_u_cards = f_attackers(s, actor)
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        v_t_cards = f_recovery_targets(s, v_u)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_attack_recovery(s, actor, v_u, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_ATTACK_RECOVERY, actor, key, text_attack_recovery))
+                out.append(
+                    Action(
+                        K_ATTACK_RECOVERY,
+                        actor,
+                        key,
+                        text_attack_recovery,
+                        (
+                            v_u_names.get(v_u_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_u_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
@@ -5770,11 +6250,11 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         v_t_copies = s.find_cards(f_recovery_targets(s, v_u), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_attack_recovery(s, actor, v_u, v_t)
             if reason is None:
@@ -5797,8 +6277,13 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
-def text_attack_kingdom(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_attack_kingdom(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
@@ -5819,13 +6304,30 @@ def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_attackers(s, actor):
-        key = (s.card_def[v_u], )
+    v_u_cards = f_attackers(s, actor)
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_attack_kingdom(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_ATTACK_KINGDOM, actor, key, text_attack_kingdom))
+            out.append(
+                Action(
+                    K_ATTACK_KINGDOM,
+                    actor,
+                    key,
+                    text_attack_kingdom,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
@@ -5836,7 +6338,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_attack_kingdom(s, actor, v_u)
         if reason is None:
@@ -5858,7 +6360,12 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
-def text_end_battle(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_end_battle(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the battle phase'
 
 
@@ -5940,8 +6447,13 @@ def actor_chain_window(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1158
-def text_chain_quick(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_chain_quick(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
@@ -5968,13 +6480,30 @@ def do_chain_quick(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1158
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_s], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_chain_quick(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_CHAIN_QUICK, actor, key, text_chain_quick))
+            out.append(
+                Action(
+                    K_CHAIN_QUICK,
+                    actor,
+                    key,
+                    text_chain_quick,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1158
@@ -5985,7 +6514,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_chain_quick(s, actor, v_s)
         if reason is None:
@@ -6007,9 +6536,14 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
-def text_chain_quick_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+def text_chain_quick_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' chains ' + t_1 + ' on ' + t_2
 
 
@@ -6036,14 +6570,43 @@ def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_chain_quick_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at))
+                out.append(
+                    Action(
+                        K_CHAIN_QUICK_AT,
+                        actor,
+                        key,
+                        text_chain_quick_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6054,11 +6617,11 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_chain_quick_at(s, actor, v_s, v_t)
             if reason is None:
@@ -6081,8 +6644,13 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
-def text_chain_set(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_chain_set(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
@@ -6106,13 +6674,30 @@ def do_chain_set(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        key = (s.card_def[v_s], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_chain_set(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_CHAIN_SET, actor, key, text_chain_set))
+            out.append(
+                Action(
+                    K_CHAIN_SET,
+                    actor,
+                    key,
+                    text_chain_set,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
@@ -6123,7 +6708,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_chain_set(s, actor, v_s)
         if reason is None:
@@ -6145,9 +6730,14 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1181
-def text_chain_set_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+def text_chain_set_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1 + ' on ' + t_2
 
 
@@ -6171,14 +6761,43 @@ def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1181
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_chain_set_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_CHAIN_SET_AT, actor, key, text_chain_set_at))
+                out.append(
+                    Action(
+                        K_CHAIN_SET_AT,
+                        actor,
+                        key,
+                        text_chain_set_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1181
@@ -6189,11 +6808,11 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_chain_set_at(s, actor, v_s, v_t)
             if reason is None:
@@ -6216,7 +6835,12 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1188
-def text_pass_chain(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_pass_chain(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' passes'
 
 
@@ -6281,8 +6905,13 @@ def actor_resolve_chain(s: State) -> int | None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1208
-def text_resolve_next(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+def text_resolve_next(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
@@ -6300,13 +6929,30 @@ def do_resolve_next(s: State, actor: int, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_c in s.g_chain:
-        key = (s.card_def[v_c], )
+    v_c_cards = s.g_chain
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        if (
+            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
+        ) != v_c and not s.same_choice(v_c, v_c_other):
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
         if key in seen:
             continue
         if not check or check_resolve_next(s, actor, v_c) is None:
             seen.add(key)
-            out.append(Action(K_RESOLVE_NEXT, actor, key, text_resolve_next))
+            out.append(
+                Action(
+                    K_RESOLVE_NEXT,
+                    actor,
+                    key,
+                    text_resolve_next,
+                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1208
@@ -6317,7 +6963,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_c in v_c_copies:
         reason = check_resolve_next(s, actor, v_c)
         if reason is None:
@@ -6592,37 +7238,37 @@ State.PICK = (
     pick_resolve_next,
 )
 State.ENCODING = (
-    (0, ((0, 88), )),
-    (88, ()),
-    (89, ()),
-    (90, ()),
-    (91, ((0, 88), )),
-    (179, ((0, 88), )),
-    (267, ((0, 88), )),
-    (355, ((0, 88), )),
-    (443, ((0, 88), (0, 88), )),
-    (8187, ((0, 88), )),
-    (8275, ((0, 88), )),
-    (8363, ((0, 88), (0, 88), )),
-    (16107, ((0, 88), )),
-    (16195, ((0, 88), (0, 88), )),
-    (23939, ((0, 88), )),
-    (24027, ((0, 88), )),
-    (24115, ()),
-    (24116, ()),
-    (24117, ()),
-    (24118, ((0, 88), (0, 88), )),
-    (31862, ((0, 88), (0, 88), )),
-    (39606, ((0, 88), )),
-    (39694, ()),
-    (39695, ((0, 88), )),
-    (39783, ((0, 88), (0, 88), )),
-    (47527, ((0, 88), )),
-    (47615, ((0, 88), (0, 88), )),
-    (55359, ()),
-    (55360, ((0, 88), )),
+    (0, ((0, 352), )),
+    (352, ()),
+    (353, ()),
+    (354, ()),
+    (355, ((0, 352), )),
+    (707, ((0, 352), )),
+    (1059, ((0, 352), )),
+    (1411, ((0, 352), )),
+    (1763, ((0, 352), (0, 352), )),
+    (125667, ((0, 352), )),
+    (126019, ((0, 352), )),
+    (126371, ((0, 352), (0, 352), )),
+    (250275, ((0, 352), )),
+    (250627, ((0, 352), (0, 352), )),
+    (374531, ((0, 264), )),
+    (374795, ((0, 352), )),
+    (375147, ()),
+    (375148, ()),
+    (375149, ()),
+    (375150, ((0, 352), (0, 352), )),
+    (499054, ((0, 352), (0, 352), )),
+    (622958, ((0, 352), )),
+    (623310, ()),
+    (623311, ((0, 352), )),
+    (623663, ((0, 352), (0, 352), )),
+    (747567, ((0, 352), )),
+    (747919, ((0, 352), (0, 352), )),
+    (871823, ()),
+    (871824, ((0, 352), )),
 )
-NUM_DISTINCT_ACTIONS: Final = 55448
+NUM_DISTINCT_ACTIONS: Final = 872176
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'blue_purple_mindgames': (
