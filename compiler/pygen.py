@@ -413,6 +413,7 @@ class PythonGenerator:
             slots += size
         self.slot_count = slots
         self.action_kinds: list[ActionInfo] = [a for p in m.phases.values() for a in p.actions]
+        self.articled = self.articled_types()
         self.deck_types: dict[str, t.Type] = {}
         self.has_effects = any(isinstance(f.type, t.EffectT)
                                for r in self.card_types for f in r.fields.values())
@@ -536,10 +537,30 @@ class PythonGenerator:
 
     def words_tables(self, prefix: str, names: Sequence[str]) -> None:
         """Names that are identifiers ("siege_tower") read as words ("siege tower") in texts:
-        a second table, written only when some name differs."""
+        a second table, written only when some name differs; and the words with their
+        article ("a siege tower", "an archer"), when a text puts "a" or "an" before them."""
         if any("_" in name for name in names):
             self.w.items(f"{prefix}_WORDS: Final = ", [repr(words(name)) for name in names],
                          trailing_comma=False)
+        if prefix in self.articled:
+            self.w.items(f"{prefix}_WITH_ARTICLE: Final = ",
+                         [repr(f"{article(words(name))} {words(name)}") for name in names],
+                         trailing_comma=False)
+
+    def articled_types(self) -> set[str]:
+        """The tables (by prefix) of the enums and entries that some action's text or refusal
+        writes after "a" or "an"."""
+        found: set[str] = set()
+        for action in self.action_kinds:
+            types = {name: type_ for name, type_, _ in action.params}
+            for text in [action.decl.says or "", *(r.message for r in action.requires)]:
+                for start, _, name in _template_fields(text):
+                    type_ = types.get(name)
+                    table = names_table(type_) if type_ is not None else None
+                    if (isinstance(type_, (t.EnumT, t.RecordT)) and table is not None
+                            and _ARTICLE.search(text[:start])):
+                        found.add(table.removesuffix("_NAMES"))
+        return found
 
     def words_table(self, type_: t.Type) -> str | None:
         """The table a value of this type reads from in texts: its words, else its names."""
@@ -986,7 +1007,8 @@ class PythonGenerator:
                 else:
                     parts[name] = self.display(type_, f"args[{i}]")
                 neutral[name] = (1 << i, neutral_noun(type_))
-            self.action_text_body(template, parts, neutral, self.worded(action.params))
+            self.action_text_body(template, parts, neutral, self.worded(
+                action.params, [f"args[{i}]" for i in range(len(action.params))]))
         # the preconditions
         self.bindings = Bindings()
         signature = self.params(params)
@@ -997,7 +1019,8 @@ class PythonGenerator:
                 parts = {"actor": "PLAYER_NAMES[actor]"}
                 for name, type_ in params:
                     parts[name] = self.display(type_, self.bindings.lookup(name))
-                message = self.template(require.message, parts, self.worded(action.params))
+                message = self.template(require.message, parts, self.worded(
+                    action.params, [self.bindings.lookup(name) for name, _ in params]))
                 with w.block(f"if {self.negated(require.cond)}:"):
                     w.line(f"return {message}")
             w.line("return None")
@@ -1203,19 +1226,29 @@ class PythonGenerator:
             return value
         return f"str({value})"
 
-    def worded(self, params: Sequence[tuple[str, t.Type, object]]) -> set[str]:
-        """The parameters whose values read as words of the rulebook (enum members, entries),
-        so that an article before them agrees: "a siege tower", "an archer"."""
-        return {name for name, type_, _ in params if isinstance(type_, (t.EnumT, t.RecordT))}
+    def worded(
+        self, params: Sequence[tuple[str, t.Type, object]], values: Sequence[str]
+    ) -> dict[str, str]:
+        """For the parameters whose values read as words of the rulebook (enum members,
+        entries), the source of the value with its article, for a text that puts "a" or "an"
+        before it: "a siege tower", "an archer" (see words_tables)."""
+        worded: dict[str, str] = {}
+        for (name, type_, _), value in zip(params, values, strict=True):
+            table = names_table(type_)
+            if isinstance(type_, (t.EnumT, t.RecordT)) and table is not None:
+                worded[name] = f"{table.removesuffix('_NAMES')}_WITH_ARTICLE[{value}]"
+        return worded
 
-    def template(self, text: str, parts: dict[str, str], worded: set[str] | None = None) -> str:
+    def template(
+        self, text: str, parts: dict[str, str], worded: dict[str, str] | None = None
+    ) -> str:
         pieces: list[str] = []
         position = 0
         for start, end, name in _template_fields(text):
             before = text[position:start]
             value = parts[name]
             if worded and name in worded:
-                before, value = _articled(before, value)
+                before, value = _articled(before, value, worded[name])
             if before:
                 pieces.append(repr(before))
             pieces.append(value)
@@ -1226,7 +1259,7 @@ class PythonGenerator:
 
     def action_text_body(
         self, text: str, parts: dict[str, str], neutral: dict[str, tuple[int, str]],
-        worded: set[str],
+        worded: dict[str, str],
     ) -> None:
         """The body of an action's text function. A field named in `neutral` (bit, noun) reads
         as a neutral phrase when that bit of `shown` is clear. A determiner before the field
@@ -1248,13 +1281,13 @@ class PythonGenerator:
                 if position == 0 and not before:
                     phrase = phrase[0].upper() + phrase[1:]
                 if found is not None and name in worded and word in ("a", "an"):
-                    value = f"rt.with_article({parts[name]})"
+                    value = worded[name]
                     if found.group(1)[0] == "A":
                         value = f"rt.capitalised({value})"
                 self.w.line(f"t_{k} = {value} if shown & {bit} else {phrase!r}")
                 value = f"t_{k}"
             elif name in worded:
-                before, value = _articled(before, value)
+                before, value = _articled(before, value, worded[name])
             if before:
                 pieces.append(repr(before))
             pieces.append(value)
@@ -1770,15 +1803,16 @@ def neutral_noun(type_: t.Type) -> str:
     return " ".join(words.split()).lower()
 
 
-def _articled(before: str, value: str) -> tuple[str, str]:
+def _articled(before: str, value: str, with_article: str) -> tuple[str, str]:
     """A template's text before a field whose value is a word, and the value's source: an
-    article "a"/"an" right before it moves into the value, to agree with the word."""
+    article "a"/"an" right before it goes, and the value is read with its own article
+    (`with_article`, the source of that), to agree with the word."""
     found = _ARTICLE.search(before)
     if found is None:
         return before, value
     if found.group(1)[0] == "A":
-        return before[: found.start()], f"rt.capitalised(rt.with_article({value}))"
-    return before[: found.start()], f"rt.with_article({value})"
+        return before[: found.start()], f"rt.capitalised({with_article})"
+    return before[: found.start()], with_article
 
 
 def _template_fields(text: str) -> list[tuple[int, int, str]]:

@@ -198,10 +198,6 @@ def article(noun: str) -> str:
     return "a"
 
 
-def with_article(noun: str) -> str:
-    return f"{article(noun)} {noun}"
-
-
 def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -329,11 +325,9 @@ class GameState:
     CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
     PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
-    # While actions are listed (GameState._list_actions): copy_args by domain, same_choice by
-    # pair of cards, and the cards that fields hold (_held_cards).
-    _copies: dict[tuple[int, ...], tuple[list[int], Mapping[int, str]]] | None = None
-    _held: set[Any] | None = None
-    _alike: dict[tuple[int, int], bool] | None = None
+    # What a listing of actions has worked out about copies (GameState._list_actions)
+    _memo: _ListingMemo | None = None
+    _listing = False
     _COPY_PLAN: ClassVar[_CopyPlan | None] = None
 
     num_players: int
@@ -392,14 +386,22 @@ class GameState:
     ) -> None:
         """Run a phase's listing of actions. While it runs the state does not change, so
         copy_args works each domain out once (actions of one phase share their domains)."""
-        self._copies = {}
-        self._alike = {}
+        self._listing = True
         try:
             legal(self, self.actor, out, check)
         finally:
-            self._copies = None
-            self._alike = None
-            self._held = None
+            self._listing = False
+            if self._memo is not None:
+                self._memo = None
+
+    def _listing_memo(self) -> _ListingMemo | None:
+        """The memo of the listing of actions under way, if one is."""
+        if not self._listing:
+            return None
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = _ListingMemo()
+        return memo
 
     def apply_action(self, action: Action) -> None:
         if self.result is not None:
@@ -567,12 +569,12 @@ class GameState:
         """While actions are listed: whether `card` is alike `first`, an earlier copy in the
         same domain, so that both are one choice. Remembered for the listing, whose actions
         meet the same copies again and again (a hand with two copies of a card)."""
-        memo = self._alike
+        memo = self._listing_memo()
         if memo is None:
             return self.alike(card, first)
-        found = memo.get((card, first))
+        found = memo.alike.get((card, first))
         if found is None:
-            found = memo[card, first] = self.alike(card, first)
+            found = memo.alike[card, first] = self.alike(card, first)
         return found
 
     def copy_arg(
@@ -603,13 +605,13 @@ class GameState:
         the common case, cost one pass."""
         if len(cards) < 2:
             return [self.card_def[card] for card in cards], NO_NAMES
-        cache = self._copies
-        if cache is None:
+        memo = self._listing_memo()
+        if memo is None:
             return self._copy_groups(cards)
         domain = tuple(cards)
-        found = cache.get(domain)
+        found = memo.copies.get(domain)
         if found is None:
-            found = cache[domain] = self._copy_groups(cards)
+            found = memo.copies[domain] = self._copy_groups(cards)
         return found
 
     def _copy_groups(self, cards: Sequence[int]) -> tuple[list[int], Mapping[int, str]]:
@@ -681,11 +683,11 @@ class GameState:
     def _held_cards(self) -> set[Any]:
         """Every card that a field holds (see _held_by), worked out once per listing of
         actions: most cards are held by none, and one look settles them."""
-        held = self._held
-        if held is not None:
-            return held
+        memo = self._listing_memo()
+        if memo is not None and memo.held is not None:
+            return memo.held
         plan = self._copy_plan()
-        held = set()
+        held: set[Any] = set()
         for _, attr, codec, _ in plan.card_holders:
             if codec[0] == "list":
                 for raw in getattr(self, attr):
@@ -698,8 +700,8 @@ class GameState:
             for value in getattr(self, attr):
                 for raw in value if per_player else [value]:
                     _cards_in(codec, raw, held)
-        if self._copies is not None:
-            self._held = held
+        if memo is not None:
+            memo.held = held
         return held
 
     def _held_by(self, card: int) -> list[tuple[str, int, bool]]:
@@ -1246,6 +1248,18 @@ def _cards_in(codec: Codec, raw: Any, out: set[int]) -> None:
     elif kind == "list":
         for item in raw:
             _cards_in(codec[1], item, out)
+
+
+class _ListingMemo:
+    """What one listing of actions works out about copies, while the state cannot change:
+    copy_args by domain, same_choice by pair of cards, and the cards that fields hold."""
+
+    __slots__ = ("copies", "alike", "held")
+
+    def __init__(self) -> None:
+        self.copies: dict[tuple[int, ...], tuple[list[int], Mapping[int, str]]] = {}
+        self.alike: dict[tuple[int, int], bool] = {}
+        self.held: set[Any] | None = None
 
 
 class _CopyPlan:

@@ -28,6 +28,7 @@ E_TERRAIN_NAMES: Final = ('plain', 'forest', 'water', 'canyon', 'mountain')
 E_FIGHT_NAMES: Final = ('battle', 'siege')
 R_KIND_NAMES: Final = ('soldier', 'ship', 'knight', 'siege_tower')
 R_KIND_WORDS: Final = ('soldier', 'ship', 'knight', 'siege tower')
+R_KIND_WITH_ARTICLE: Final = ('a soldier', 'a ship', 'a knight', 'a siege tower')
 R_KIND_POWER: Final[tuple[int, ...]] = (1, 1, 2, -1, )
 R_KIND_RANGE: Final[tuple[int, ...]] = (1, 2, 1, 1, )
 R_KIND_MOVEMENT: Final[tuple[int, ...]] = (2, 4, 3, 2, )
@@ -7133,7 +7134,7 @@ def text_recruit(
     shown: int = -1,
     names: rt.CopyNames = None,
 ) -> str:
-    t_1 = rt.with_article(R_KIND_WORDS[args[1]]) if shown & 2 else 'a kind'
+    t_1 = R_KIND_WITH_ARTICLE[args[1]] if shown & 2 else 'a kind'
     t_2 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
     t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
@@ -7146,15 +7147,13 @@ def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | N
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
     # rulebooks/dynasty_builder/dynasty_builder.rules:740
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
-        return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + rt.with_article(
-            R_KIND_WORDS[v_k]
-        )
+        return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
     # rulebooks/dynasty_builder/dynasty_builder.rules:741
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
     # rulebooks/dynasty_builder/dynasty_builder.rules:742
     if not f_can_enter(s, actor, v_k, v_h):
-        return rt.with_article(R_KIND_WORDS[v_k]) + ' cannot stand on ' + N_HEX_NAMES[v_h]
+        return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:743
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
@@ -7205,7 +7204,7 @@ def text_enlist(
     shown: int = -1,
     names: rt.CopyNames = None,
 ) -> str:
-    t_1 = rt.with_article(R_KIND_WORDS[args[0]]) if shown & 1 else 'a kind'
+    t_1 = R_KIND_WITH_ARTICLE[args[0]] if shown & 1 else 'a kind'
     t_2 = N_HEX_NAMES[args[1]] if shown & 2 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
@@ -7214,9 +7213,7 @@ def text_enlist(
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:750
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
-        return rt.with_article(
-            R_KIND_WORDS[v_k]
-        ) + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
+        return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
     # rulebooks/dynasty_builder/dynasty_builder.rules:751
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
@@ -7228,7 +7225,7 @@ def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
         return 'you are at your unit limit'
     # rulebooks/dynasty_builder/dynasty_builder.rules:754
     if not f_can_enter(s, actor, v_k, v_h):
-        return rt.with_article(R_KIND_WORDS[v_k]) + ' cannot stand on ' + N_HEX_NAMES[v_h]
+        return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
