@@ -432,7 +432,8 @@ def test_an_activated_set_spell_shows_its_target() -> None:
         else:
             continue
         actor = PLAYERS[action.actor]
-        spell, target = (game.DEF_NAMES[arg] for arg in action.args)
+        # an argument names a definition, plus which copy when copies differ
+        spell, target = (game.DEF_NAMES[arg % len(game.DEF_NAMES)] for arg in action.args)
         view = state.observation(1 - action.actor)
         revealed = view["zones"][f"set_zone.{actor}"]["revealed"]
         fields = view["cards"][f"set_zone.{actor}"]  # one mapping per revealed card, in order
