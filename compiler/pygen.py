@@ -1172,6 +1172,9 @@ class PythonGenerator:
             # a card is named by its definition; only a second copy of one in the domain
             # costs more: it is a choice of its own if it differs (rt.GameState.copy_arg)
             w.line(f"{var}_cards = {collection}")
+            # the loop is all that its enclosing block does: an empty domain ends it at once
+            with w.block(f"if not {var}_cards:"):
+                w.line("continue" if i > 0 else "return")
             w.line(f"{var}_first: dict[int, int] = {{}}")
             w.line(f"{var}_names = rt.NO_NAMES")
             w.line(f"{var}_start = len(out)")

@@ -713,8 +713,13 @@ class GameState:
         held: list[tuple[str, int, bool]] = []
         for name, attr, codec, public in plan.card_holders:
             table = getattr(self, attr)
-            for other, raw in enumerate(table):
-                if raw is not None and other != card and _holds(codec, raw, card):
+            if codec[0] == "list":
+                holders = [other for other, raw in enumerate(table)
+                           if raw is not None and _holds(codec, raw, card)]
+            else:  # a card or an optional card: found at C speed
+                holders = _positions(table, card)
+            for other in holders:
+                if other != card:
                     shown = public and (self.card_up[other] or self.SLOT_VISIBILITY[
                         self.card_zone[other]] == "public")
                     held.append((name, self.card_def[other], shown))
@@ -732,16 +737,20 @@ class GameState:
     ) -> list[str]:
         """How each group of differing copies of a definition reads (a card of each, and its
         copy_key): its name, with what sets the group apart in brackets ("Guard (rested)",
-        "Guard (in B's units)", "Guard (with Iron Mail)", "Guard (attacker)"). A group without
-        a set value of its own reads as the plain name; groups that would still read alike are
-        numbered in domain order ("Guard (2)"). Only what every player may see is named:
-        fields that are not public are told apart by number."""
+        "Guard (in B's units)", "Guard (with Iron Mail)", "Guard (attacker)", "Mirror Trap
+        (revealed)"). A group without a set value of its own reads as the plain name; groups
+        that would still read alike are numbered in domain order ("Guard (2)"). Only what
+        every player may see is named: fields that are not public are told apart by number."""
         name = self.DEF_NAMES[definition]
         parts: list[list[str]] = [[] for _ in cards]
         columns = list(zip(*keys, strict=True))
         if len(set(columns[0])) > 1:
             for part, zone in zip(parts, columns[0], strict=True):
                 part.append(self._zone_words(zone))
+        if len(set(columns[2])) > 1:
+            for part, up in zip(parts, columns[2], strict=True):
+                if up:
+                    part.append("revealed")
         for (field, attr, codec, visibility), column in zip(self.CARD_FIELDS, columns[4:],
                                                             strict=True):
             if visibility != "public" or column.count(column[0]) == len(column):
@@ -1283,6 +1292,19 @@ class _CopyPlan:
                                for name, attr, codec, visibility, per_player in player_fields
                                if _has_cards(codec)]
         self.holders = bool(self.card_holders or self.game_holders or self.player_holders)
+
+
+def _positions(table: list[Any], value: Any) -> list[int]:
+    """Where `value` stands in `table`."""
+    found: list[int] = []
+    start = 0
+    while True:
+        try:
+            start = table.index(value, start)
+        except ValueError:
+            return found
+        found.append(start)
+        start += 1
 
 
 def _holds(codec: Codec, raw: Any, card: int) -> bool:

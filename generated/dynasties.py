@@ -715,6 +715,8 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
+    if not v_tile_cards:
+        return
     v_tile_first: dict[int, int] = {}
     v_tile_names = rt.NO_NAMES
     v_tile_start = len(out)
@@ -942,6 +944,8 @@ def do_keep(s: State, actor: int, v_tile: int) -> None:
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_DRAWN + actor]
+    if not v_tile_cards:
+        return
     v_tile_first: dict[int, int] = {}
     v_tile_names = rt.NO_NAMES
     v_tile_start = len(out)
@@ -1049,6 +1053,8 @@ def do_discard(s: State, actor: int, v_tile: int) -> None:
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_RACK + actor]
+    if not v_tile_cards:
+        return
     v_tile_first: dict[int, int] = {}
     v_tile_names = rt.NO_NAMES
     v_tile_start = len(out)

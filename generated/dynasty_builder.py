@@ -3585,6 +3585,8 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
+        if not v_u_cards:
+            continue
         v_u_first: dict[int, int] = {}
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
@@ -3738,6 +3740,8 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
+        if not v_u_cards:
+            continue
         v_u_first: dict[int, int] = {}
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
@@ -4336,6 +4340,8 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_h]
+        if not v_u_cards:
+            continue
         v_u_first: dict[int, int] = {}
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)

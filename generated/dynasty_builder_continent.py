@@ -6653,6 +6653,8 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
+        if not v_u_cards:
+            continue
         v_u_first: dict[int, int] = {}
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
@@ -6806,6 +6808,8 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
+        if not v_u_cards:
+            continue
         v_u_first: dict[int, int] = {}
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
@@ -7404,6 +7408,8 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_h]
+        if not v_u_cards:
+            continue
         v_u_first: dict[int, int] = {}
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)

@@ -4512,6 +4512,8 @@ def do_put_back(s: State, actor: int, v_c: int) -> None:
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
+    if not v_c_cards:
+        return
     v_c_first: dict[int, int] = {}
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
@@ -4804,6 +4806,8 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_RECOVERY + actor]
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -4921,6 +4925,8 @@ def do_normal_call(s: State, actor: int, v_u: int) -> None:
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -5014,6 +5020,8 @@ def do_superior_call(s: State, actor: int, v_u: int) -> None:
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -5105,6 +5113,8 @@ def do_cast(s: State, actor: int, v_s: int) -> None:
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -5197,6 +5207,8 @@ def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -5207,6 +5219,8 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -5305,6 +5319,8 @@ def do_set_spell(s: State, actor: int, v_s: int) -> None:
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -5391,6 +5407,8 @@ def do_activate_spell(s: State, actor: int, v_s: int) -> None:
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -5478,6 +5496,8 @@ def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -5488,6 +5508,8 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -5582,6 +5604,8 @@ def do_use_ability(s: State, actor: int, v_u: int) -> None:
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_ability_ready(s, actor)
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -5669,6 +5693,8 @@ def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_ability_ready(s, actor)
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -5679,6 +5705,8 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         ) != v_u and not s.same_choice(v_u, v_u_other):
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_targets_of(s, v_u, actor)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -5770,6 +5798,8 @@ def do_to_stock(s: State, actor: int, v_u: int) -> None:
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_UNITS + actor]
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -5853,6 +5883,8 @@ def do_from_stock(s: State, actor: int, v_u: int) -> None:
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_STOCK + actor]
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -6109,6 +6141,8 @@ def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -6119,6 +6153,8 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         ) != v_u and not s.same_choice(v_u, v_u_other):
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_attack_targets(s, v_u)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -6208,6 +6244,8 @@ def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -6218,6 +6256,8 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         ) != v_u and not s.same_choice(v_u, v_u_other):
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_recovery_targets(s, v_u)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -6309,6 +6349,8 @@ def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
+    if not v_u_cards:
+        return
     v_u_first: dict[int, int] = {}
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
@@ -6489,6 +6531,8 @@ def do_chain_quick(s: State, actor: int, v_s: int) -> None:
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -6579,6 +6623,8 @@ def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -6589,6 +6635,8 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -6683,6 +6731,8 @@ def do_chain_set(s: State, actor: int, v_s: int) -> None:
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -6770,6 +6820,8 @@ def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
     v_s_first: dict[int, int] = {}
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
@@ -6780,6 +6832,8 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
         v_t_first: dict[int, int] = {}
         v_t_names = rt.NO_NAMES
         v_t_start = len(out)
@@ -6938,6 +6992,8 @@ def do_resolve_next(s: State, actor: int, v_c: int) -> None:
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.g_chain
+    if not v_c_cards:
+        return
     v_c_first: dict[int, int] = {}
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)

@@ -262,6 +262,8 @@ def do_cash(s: State, actor: int, v_c: int) -> None:
 def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
+    if not v_c_cards:
+        return
     v_c_first: dict[int, int] = {}
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
