@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from compiler import types as t
+from compiler.english import words
 from compiler.model import ActionInfo, BoardInfo, EntryInfo, FieldInfo, GameModel
 from dsl import nodes as n
+from dsl.runtime import COPY_CHOICES, article
 from dsl.source import Span
 
 VERSION = "0.1.0"
@@ -411,6 +413,7 @@ class PythonGenerator:
             slots += size
         self.slot_count = slots
         self.action_kinds: list[ActionInfo] = [a for p in m.phases.values() for a in p.actions]
+        self.articled = self.articled_types()
         self.deck_types: dict[str, t.Type] = {}
         self.has_effects = any(isinstance(f.type, t.EffectT)
                                for r in self.card_types for f in r.fields.values())
@@ -472,11 +475,13 @@ class PythonGenerator:
         w.line(f"PHASES: Final = {tuple(m.phases)!r}")
         for enum in m.enums.values():
             w.line(f"E_{upper(enum.name)}_NAMES: Final = {tuple(enum.members)!r}")
+            self.words_tables(f"E_{upper(enum.name)}", enum.members)
         for record in m.records.values():
             if record.is_card:
                 continue
             w.items(f"R_{upper(record.name)}_NAMES: Final = ",
                     [repr(e.name) for e in record.entries], trailing_comma=False)
+            self.words_tables(f"R_{upper(record.name)}", [e.name for e in record.entries])
             for name, info in record.fields.items():
                 values = self.column(record.entries, name, info.default)
                 w.items(f"R_{upper(record.name)}_{upper(name)}: Final[tuple["
@@ -530,10 +535,53 @@ class PythonGenerator:
                  if not isinstance(decl, n.SetupDecl)]
         return any(isinstance(node, n.Create) for node in walk_rules(roots))
 
+    def words_tables(self, prefix: str, names: Sequence[str]) -> None:
+        """Names that are identifiers ("siege_tower") read as words ("siege tower") in texts:
+        a second table, written only when some name differs; and the words with their
+        article ("a siege tower", "an archer"), when a text puts "a" or "an" before them."""
+        if any("_" in name for name in names):
+            self.w.items(f"{prefix}_WORDS: Final = ", [repr(words(name)) for name in names],
+                         trailing_comma=False)
+        if prefix in self.articled:
+            self.w.items(f"{prefix}_WITH_ARTICLE: Final = ",
+                         [repr(f"{article(words(name))} {words(name)}") for name in names],
+                         trailing_comma=False)
+
+    def articled_types(self) -> set[str]:
+        """The tables (by prefix) of the enums and entries that some action's text or refusal
+        writes after "a" or "an"."""
+        found: set[str] = set()
+        for action in self.action_kinds:
+            types = {name: type_ for name, type_, _ in action.params}
+            for text in [action.decl.says or "", *(r.message for r in action.requires)]:
+                for start, _, name in _template_fields(text):
+                    type_ = types.get(name)
+                    table = names_table(type_) if type_ is not None else None
+                    if (isinstance(type_, (t.EnumT, t.RecordT)) and table is not None
+                            and _ARTICLE.search(text[:start])):
+                        found.add(table.removesuffix("_NAMES"))
+        return found
+
+    def words_table(self, type_: t.Type) -> str | None:
+        """The table a value of this type reads from in texts: its words, else its names."""
+        table = names_table(type_)
+        m = self.model
+        names: Sequence[str] = ()
+        if isinstance(type_, t.EnumT):
+            names = m.enums[type_.name].members
+        elif isinstance(type_, t.RecordT):
+            names = [e.name for e in m.records[type_.name].entries]
+        elif isinstance(type_, t.NodeT):
+            names = m.boards[type_.board].nodes
+        if table is not None and any("_" in name for name in names):
+            return table.removesuffix("_NAMES") + "_WORDS"
+        return table
+
     def board_tables(self, board: BoardInfo) -> None:
         w = self.w
         name = upper(board.name)
         w.line(f"N_{name}_NAMES: Final = {tuple(board.nodes)!r}")
+        self.words_tables(f"N_{name}", board.nodes)
         w.line(f"N_{name}_NEIGHBOURS: Final = {tuple(tuple(r) for r in board.neighbours)!r}")
         self.int_rows(f"N_{name}_DISTANCE", board.distances())
 
@@ -689,6 +737,26 @@ class PythonGenerator:
                 with w.block("def init_card(self) -> None:"):
                     for record, info in self.card_state():
                         w.line(f"self.k_{record}_{info.name}.append({self.default(info)})")
+                # copies that differ in any 'per card' field are different choices
+                w.line()
+                with w.block("def copy_key(self, card: int) -> tuple[Any, ...]:"):
+                    w.line('"""rt.GameState.copy_key and the \'per card\' fields."""')
+                    fields = []
+                    for record, info in self.card_state():
+                        value = f"self.k_{record}_{info.name}[card]"
+                        fields.append(f"rt.frozen({value})" if isinstance(info.type, t.ListT)
+                                      else value)
+                    w.line("return super().copy_key(card) + ("
+                           + "".join(f"{f}, " for f in fields) + ")")
+                w.line()
+                with w.block("def alike(self, a: int, b: int) -> bool:"):
+                    w.line('"""rt.GameState.alike and the \'per card\' fields."""')
+                    w.line("return (")
+                    w.line("    super().alike(a, b)")
+                    for record, info in self.card_state():
+                        field = f"self.k_{record}_{info.name}"
+                        w.line(f"    and {field}[a] == {field}[b]")
+                    w.line(")")
             w.line()
             with w.block("def clone(self) -> State:"):
                 w.line('"""An independent copy: same position, same future under the same '
@@ -925,16 +993,22 @@ class PythonGenerator:
         params = [(name, type_) for name, type_, _ in action.params]
         # the text; a bit of `shown` left clear writes that parameter as a neutral phrase, for
         # players who may not see it (State.action_text)
+        # `names` says how cards with differing copies read (rt.Action.names)
         with self.function(f"def text_{action.name}(actor: int, args: tuple[int, ...], "
-                           "shown: int = -1) -> str:", decl.span):
-            template = decl.says or "{actor} " + action.name.replace("_", " ") + "".join(
+                           "shown: int = -1, names: rt.CopyNames = None) -> str:",
+                           decl.span):
+            template = decl.says or "{actor} " + words(action.name) + "".join(
                 f" {{{name}}}" for name, _, _ in action.params)
             parts = {"actor": "PLAYER_NAMES[actor]"}
             neutral: dict[str, tuple[int, str]] = {}
             for i, (name, type_, _) in enumerate(action.params):
-                parts[name] = self.display(type_, f"args[{i}]", card_as_def=True)
+                if isinstance(type_, t.CardT):
+                    parts[name] = f"rt.card_name(DEF_NAMES, args, names, {i})"
+                else:
+                    parts[name] = self.display(type_, f"args[{i}]")
                 neutral[name] = (1 << i, neutral_noun(type_))
-            self.action_text_body(template, parts, neutral)
+            self.action_text_body(template, parts, neutral, self.worded(
+                action.params, [f"args[{i}]" for i in range(len(action.params))]))
         # the preconditions
         self.bindings = Bindings()
         signature = self.params(params)
@@ -945,8 +1019,10 @@ class PythonGenerator:
                 parts = {"actor": "PLAYER_NAMES[actor]"}
                 for name, type_ in params:
                     parts[name] = self.display(type_, self.bindings.lookup(name))
+                message = self.template(require.message, parts, self.worded(
+                    action.params, [self.bindings.lookup(name) for name, _ in params]))
                 with w.block(f"if {self.negated(require.cond)}:"):
-                    w.line(f"return {self.template(require.message, parts)}")
+                    w.line(f"return {message}")
             w.line("return None")
         # the effects
         self.bindings = Bindings()
@@ -1066,25 +1142,50 @@ class PythonGenerator:
         w = self.w
         if i == len(action.params):
             values = [self.bindings.lookup(name) for name, _, _ in action.params]
-            encoded = [f"s.card_def[{v}]" if isinstance(type_, t.CardT) else v
+            encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
                        for v, (_, type_, _) in zip(values, action.params, strict=True)]
             key = "(" + "".join(f"{e}, " for e in encoded) + ")"
+            names = ""
             if has_cards:
                 w.line(f"key = {key}")
                 with w.block("if key in seen:"):
                     w.line("continue" if action.params else "return")
                 key = "key"
+                cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
+                         if isinstance(type_, t.CardT)]
+                names = (", (" + "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
+                                         for v in values)
+                         + f") if {' or '.join(f'{v}_names' for v in cards)} else None")
             args = "".join(f", {v}" for v in values)
             with w.block(f"if not check or check_{action.name}(s, actor{args}) is None:"):
                 if has_cards:
-                    # cards are named by definition: the first copy that may act stands for all
+                    # copies alike in every state are one choice: the first that may act
+                    # stands for all (rt.GameState.copy_args)
                     w.line("seen.add(key)")
                 w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
-                       f"text_{action.name}))")
+                       f"text_{action.name}{names}))")
             return
         name, type_, domain = action.params[i]
         collection = self.domain(type_, domain)
         var = self.bindings.bind(name)
+        if isinstance(type_, t.CardT):
+            # a card is named by its definition; only a second copy of one in the domain
+            # costs more: it is a choice of its own if it differs (rt.GameState.copy_arg)
+            w.line(f"{var}_cards = {collection}")
+            # the loop is all that its enclosing block does: an empty domain ends it at once
+            with w.block(f"if not {var}_cards:"):
+                w.line("continue" if i > 0 else "return")
+            w.line(f"{var}_first: dict[int, int] = {{}}")
+            w.line(f"{var}_names = rt.NO_NAMES")
+            w.line(f"{var}_start = len(out)")
+            with w.block(f"for {var} in {var}_cards:"):
+                w.line(f"{var}_arg = s.card_def[{var}]")
+                with w.block(f"if ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
+                             f"!= {var} and not s.same_choice({var}, {var}_other):"):
+                    w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
+                           f"{var}_start, {i})")
+                self.legal_loops(action, i + 1, has_cards)
+            return
         with w.block(f"for {var} in {collection}:"):
             self.legal_loops(action, i + 1, has_cards)
 
@@ -1115,32 +1216,53 @@ class PythonGenerator:
         return f"range({count})"
 
     def display(self, type_: t.Type, value: str, card_as_def: bool = False) -> str:
-        """Python source for the text a value shows in messages and action texts."""
-        table = names_table(type_)
+        """Python source for the text a value shows in messages and action texts. An action's
+        card argument (card_as_def) names a definition and which copy (rt.COPY_CHOICES)."""
+        table = self.words_table(type_)
         if table is not None:
             return f"{table}[{value}]"
         if isinstance(type_, t.CardT) and card_as_def:
-            return f"DEF_NAMES[{value}]"
+            return f"DEF_NAMES[{value} % {self.def_count}]"
         if isinstance(type_, t.CardT):
             return f"DEF_NAMES[s.card_def[{value}]]"
         if isinstance(type_, t.TextT):
             return value
         return f"str({value})"
 
-    def template(self, text: str, parts: dict[str, str]) -> str:
+    def worded(
+        self, params: Sequence[tuple[str, t.Type, object]], values: Sequence[str]
+    ) -> dict[str, str]:
+        """For the parameters whose values read as words of the rulebook (enum members,
+        entries), the source of the value with its article, for a text that puts "a" or "an"
+        before it: "a siege tower", "an archer" (see words_tables)."""
+        worded: dict[str, str] = {}
+        for (name, type_, _), value in zip(params, values, strict=True):
+            table = names_table(type_)
+            if isinstance(type_, (t.EnumT, t.RecordT)) and table is not None:
+                worded[name] = f"{table.removesuffix('_NAMES')}_WITH_ARTICLE[{value}]"
+        return worded
+
+    def template(
+        self, text: str, parts: dict[str, str], worded: dict[str, str] | None = None
+    ) -> str:
         pieces: list[str] = []
         position = 0
         for start, end, name in _template_fields(text):
-            if start > position:
-                pieces.append(repr(text[position:start]))
-            pieces.append(parts[name])
+            before = text[position:start]
+            value = parts[name]
+            if worded and name in worded:
+                before, value = _articled(before, value, worded[name])
+            if before:
+                pieces.append(repr(before))
+            pieces.append(value)
             position = end
         if position < len(text) or not pieces:
             pieces.append(repr(text[position:]))
         return " + ".join(pieces)
 
     def action_text_body(
-        self, text: str, parts: dict[str, str], neutral: dict[str, tuple[int, str]]
+        self, text: str, parts: dict[str, str], neutral: dict[str, tuple[int, str]],
+        worded: dict[str, str],
     ) -> None:
         """The body of an action's text function. A field named in `neutral` (bit, noun) reads
         as a neutral phrase when that bit of `shown` is clear. A determiner before the field
@@ -1161,8 +1283,14 @@ class PythonGenerator:
                     before = before[: found.start()]
                 if position == 0 and not before:
                     phrase = phrase[0].upper() + phrase[1:]
+                if found is not None and name in worded and word in ("a", "an"):
+                    value = worded[name]
+                    if found.group(1)[0] == "A":
+                        value = f"rt.capitalised({value})"
                 self.w.line(f"t_{k} = {value} if shown & {bit} else {phrase!r}")
                 value = f"t_{k}"
+            elif name in worded:
+                before, value = _articled(before, value, worded[name])
             if before:
                 pieces.append(repr(before))
             pieces.append(value)
@@ -1239,12 +1367,25 @@ class PythonGenerator:
             size = 1
             for _, type_, domain in action.params:
                 base, count = self.encoding(type_, domain)
+                if isinstance(type_, t.CardT):
+                    # a card argument also says which copy (rt.COPY_CHOICES)
+                    count += self.def_count * (self.copy_choices(domain) - 1)
                 params.append(f"({base}, {count})")
                 size *= count
             encodings.append(f"({offset}, ({''.join(p + ', ' for p in params)}))")
             offset += size
         self.tuple_assign("State.ENCODING", encodings)
         w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
+
+    def copy_choices(self, domain: n.Expr | None) -> int:
+        """How many differing copies of a card a card parameter tells apart: rt.COPY_CHOICES,
+        or fewer when the domain is a zone that holds fewer cards."""
+        zone = self.model.type_of(domain) if domain is not None else None
+        if isinstance(zone, t.ZoneT):
+            capacity = self.model.zones[zone.zone].capacity
+            if capacity is not None:
+                return max(1, min(COPY_CHOICES, capacity))
+        return COPY_CHOICES
 
     def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
         if isinstance(type_, t.IntT):
@@ -1530,6 +1671,10 @@ class PythonGenerator:
         if kind == "card_owner":
             return f"{s}.card_owner[{obj}]"
         if kind == "name_of":
+            # the name as data (compared, stored), not as words for a reader
+            table = names_table(m.type_of(e.obj))
+            if table is not None:
+                return f"{table}[{obj}]"
             return self.display(m.type_of(e.obj), obj).replace("s.card_def", f"{s}.card_def")
         raise AssertionError(f"unresolved field {e.name}")
 
@@ -1639,8 +1784,7 @@ class PythonGenerator:
 # A determiner just before a field of a text: "the {u}", "a {k}", "their {c}".
 _DETERMINER = re.compile(r"(?:^|(?<=\s))(the|a|an|their|its|his|her|your|my|our|this|that)\s+$",
                          re.IGNORECASE)
-# Words whose "u" or "eu" sounds like "you", and "one": "a unit", "a one".
-_A_NOT_AN = re.compile(r"^(?:uni|use|usu|uti|eu|ewe|one|once)", re.IGNORECASE)
+_ARTICLE = re.compile(r"(?:^|(?<=\s))(a|an|A|An)\s+$")
 
 
 def neutral_noun(type_: t.Type) -> str:
@@ -1662,10 +1806,16 @@ def neutral_noun(type_: t.Type) -> str:
     return " ".join(words.split()).lower()
 
 
-def article(noun: str) -> str:
-    if noun[:1].lower() in "aeiou" and not _A_NOT_AN.match(noun):
-        return "an"
-    return "a"
+def _articled(before: str, value: str, with_article: str) -> tuple[str, str]:
+    """A template's text before a field whose value is a word, and the value's source: an
+    article "a"/"an" right before it goes, and the value is read with its own article
+    (`with_article`, the source of that), to agree with the word."""
+    found = _ARTICLE.search(before)
+    if found is None:
+        return before, value
+    if found.group(1)[0] == "A":
+        return before[: found.start()], f"rt.capitalised({with_article})"
+    return before[: found.start()], with_article
 
 
 def _template_fields(text: str) -> list[tuple[int, int, str]]:

@@ -8,6 +8,7 @@ the generic views of a state (JSON, observations, get/set by rulebook path).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -24,6 +25,16 @@ _SEE_NOTHING, _SEE_COUNT, _SEE_REVEALED, _SEE_ALL = 0, 1, 2, 3
 Codec = tuple[Any, ...]
 # Card instances; a name of its own because GameState.set hides the builtin in the class.
 CardIds = set[int]
+# A card parameter of an action names a card definition and, when copies of it differ, which
+# copy (GameState.copy_args): the argument is definition + copy * len(DEF_NAMES), where copy
+# counts the interchangeable groups of that definition in the parameter's domain. Action ids
+# (GameState.action_id) tell apart this many groups per parameter: a deck rule of 2 copies
+# per player gives at most 4 copies of a card in a two-player game.
+COPY_CHOICES = 4
+# How each parameter of an action reads when it is a card whose copies differ (Action.names).
+CopyNames = tuple[str | None, ...] | None
+# How the copies of a domain read when none differ (GameState.copy_args): read only.
+NO_NAMES: Mapping[int, str] = {}
 
 
 # Areas by (row of a distance table, radius, exact): hex games ask for the same few areas
@@ -130,27 +141,36 @@ class Rng:
 class Action:
     """One move: a kind, the acting player and integer arguments. Hashable; str() reads well."""
 
-    __slots__ = ("kind", "actor", "args", "_text")
+    __slots__ = ("kind", "actor", "args", "_text", "names")
 
     def __init__(
         self,
         kind: int,
         actor: int,
         args: tuple[int, ...],
-        text: Callable[[int, tuple[int, ...], int], str],
+        text: Callable[[int, tuple[int, ...], int, CopyNames], str],
+        names: CopyNames = None,
     ) -> None:
         self.kind = kind
         self.actor = actor
         self.args = args
         self._text = text
+        # per parameter, how a card that has differing copies reads ("Guard (rested)"); None
+        # when every card parameter reads as its definition's name
+        self.names = names
 
     def __str__(self) -> str:
-        return self._text(self.actor, self.args, -1)
+        return self._text(self.actor, self.args, -1, self.names)
 
     def masked_text(self, shown: int) -> str:
         """The text with parameter i written by name only when bit i of `shown` is set, and
         as a neutral phrase ("a card") otherwise. GameState.action_text decides the bits."""
-        return self._text(self.actor, self.args, shown)
+        return self._text(self.actor, self.args, shown, self.names)
+
+    def plain(self) -> Action:
+        """The same action with every card read as its definition's name, whichever copy it
+        is: what the action means apart from the state its cards are in."""
+        return Action(self.kind, self.actor, self.args, self._text)
 
     def __repr__(self) -> str:
         return f"Action({self})"
@@ -165,6 +185,28 @@ class Action:
 
     def __hash__(self) -> int:
         return hash((self.kind, self.actor, self.args))
+
+
+# Words whose "u" or "eu" sounds like "you", and "one": "a unit", "a one".
+_A_NOT_AN = re.compile(r"^(?:uni|use|usu|uti|eu|ewe|one|once)", re.IGNORECASE)
+
+
+def article(noun: str) -> str:
+    """The indefinite article of a noun: "an archer", "a siege tower", "a unit"."""
+    if noun[:1].lower() in "aeiou" and not _A_NOT_AN.match(noun):
+        return "an"
+    return "a"
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def card_name(def_names: Sequence[str], args: tuple[int, ...], names: CopyNames, i: int) -> str:
+    """How the card argument i of an action reads: its copy's name when copies of the card
+    differ (Action.names), else its definition's name (see COPY_CHOICES)."""
+    name = names[i] if names is not None else None
+    return name if name is not None else def_names[args[i] % len(def_names)]
 
 
 def some(value: T | None) -> T:
@@ -283,6 +325,10 @@ class GameState:
     CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
     PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
+    # What a listing of actions has worked out about copies (GameState._list_actions)
+    _memo: _ListingMemo | None = None
+    _listing = False
+    _COPY_PLAN: ClassVar[_CopyPlan | None] = None
 
     num_players: int
     phase: int
@@ -331,8 +377,31 @@ class GameState:
         out: list[Action] = []
         legal = self.LEGAL[self.phase]
         if legal is not None:
-            legal(self, self.actor, out, True)
+            self._list_actions(legal, out, True)
         return out
+
+    def _list_actions(
+        self, legal: Callable[[Any, int, list[Action], bool], None], out: list[Action],
+        check: bool,
+    ) -> None:
+        """Run a phase's listing of actions. While it runs the state does not change, so
+        copy_args works each domain out once (actions of one phase share their domains)."""
+        self._listing = True
+        try:
+            legal(self, self.actor, out, check)
+        finally:
+            self._listing = False
+            if self._memo is not None:
+                self._memo = None
+
+    def _listing_memo(self) -> _ListingMemo | None:
+        """The memo of the listing of actions under way, if one is."""
+        if not self._listing:
+            return None
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = _ListingMemo()
+        return memo
 
     def apply_action(self, action: Action) -> None:
         if self.result is not None:
@@ -364,7 +433,7 @@ class GameState:
         candidates: list[Action] = []
         legal = self.LEGAL[self.phase] if self.actor >= 0 else None
         if legal is not None:
-            legal(self, self.actor, candidates, False)
+            self._list_actions(legal, candidates, False)
         for action in candidates:
             if str(action) == wanted:
                 return action
@@ -485,9 +554,232 @@ class GameState:
         for card in cards:
             self.card_up[card] = True
 
-    def find_cards(self, cards: Iterable[int], definition: int) -> list[int]:
-        """Every copy of a definition among cards, in order."""
-        return [card for card in cards if self.card_def[card] == definition]
+    def find_cards(self, cards: Iterable[int], arg: int) -> list[int]:
+        """The cards that a card argument of an action (see copy_args) stands for among
+        `cards`, in order: the copies of its definition in its group of interchangeable ones."""
+        count = len(self.DEF_NAMES)
+        definition, copy = arg % count, arg // count
+        copies = [card for card in cards if self.card_def[card] == definition]
+        if len(copies) < 2:
+            return copies if copy == 0 else []
+        groups, _ = self._copy_groups_of(copies)
+        return [card for card, group in zip(copies, groups, strict=True) if group == copy]
+
+    def same_choice(self, card: int, first: int) -> bool:
+        """While actions are listed: whether `card` is alike `first`, an earlier copy in the
+        same domain, so that both are one choice. Remembered for the listing, whose actions
+        meet the same copies again and again (a hand with two copies of a card)."""
+        memo = self._listing_memo()
+        if memo is None:
+            return self.alike(card, first)
+        found = memo.alike.get((card, first))
+        if found is None:
+            found = memo.alike[card, first] = self.alike(card, first)
+        return found
+
+    def copy_arg(
+        self, cards: Sequence[int], card: int, out: list[Action], start: int, param: int
+    ) -> tuple[int, Mapping[int, str]]:
+        """While actions are listed: the argument of `card`, a further copy of a definition
+        met in `cards`, the domain of parameter `param`, and how the copies of that domain
+        read. When the copies differ, the actions listed since the loop over the domain began
+        (out[start:]) are named too: they were listed before anyone knew."""
+        args, names = self.copy_args(cards)
+        if names:
+            for action in out[start:]:
+                label = names.get(action.args[param])
+                if label is not None:
+                    labels = list(action.names or (None,) * len(action.args))
+                    labels[param] = label
+                    action.names = tuple(labels)
+        return args[cards.index(card)], names
+
+    def copy_args(self, cards: Sequence[int]) -> tuple[list[int], Mapping[int, str]]:
+        """The action argument of each of `cards` (a parameter's domain, in order), and how the
+        arguments of cards with differing copies read.
+
+        Two copies of a definition are one choice only if they are interchangeable: the same
+        zone, owner and face, equal 'per card' fields, and held alike by the cards whose fields
+        name them (equips). The first group of a definition has argument definition, the next
+        definition + len(DEF_NAMES), and so on. Domains without two copies of a definition,
+        the common case, cost one pass."""
+        if len(cards) < 2:
+            return [self.card_def[card] for card in cards], NO_NAMES
+        memo = self._listing_memo()
+        if memo is None:
+            return self._copy_groups(cards)
+        domain = tuple(cards)
+        found = memo.copies.get(domain)
+        if found is None:
+            found = memo.copies[domain] = self._copy_groups(cards)
+        return found
+
+    def _copy_groups(self, cards: Sequence[int]) -> tuple[list[int], Mapping[int, str]]:
+        """copy_args, without the cache of a listing."""
+        args = list(map(self.card_def.__getitem__, cards))
+        if len(set(args)) == len(args):
+            return args, NO_NAMES
+        count = len(self.DEF_NAMES)
+        names: dict[int, str] = {}
+        for definition in {d for d in args if args.count(d) > 1}:
+            where = [i for i, d in enumerate(args) if d == definition]
+            groups, firsts = self._copy_groups_of([cards[i] for i in where])
+            if len(firsts) == 1:
+                continue  # all alike: one choice, the definition's
+            for i, group in zip(where, groups, strict=True):
+                args[i] = definition + group * count
+            keys = [self.copy_key(card) for card in firsts]
+            for copy, label in enumerate(self._copy_labels(definition, firsts, keys)):
+                names[definition + copy * count] = label
+        return args, names
+
+    def _copy_groups_of(self, copies: list[int]) -> tuple[list[int], list[int]]:
+        """For copies of one definition, in domain order: the group of each (0 for the first
+        card's), and the first card of each group."""
+        firsts = [copies[0]]
+        groups = [0]
+        alike = self.alike
+        for card in copies[1:]:
+            for group, first in enumerate(firsts):
+                if alike(card, first):
+                    groups.append(group)
+                    break
+            else:
+                groups.append(len(firsts))
+                firsts.append(card)
+        return groups, firsts
+
+    def alike(self, a: int, b: int) -> bool:
+        """Whether two cards have equal copy_keys, found out more quickly; generated games
+        with 'per card' fields compare those too."""
+        if (self.card_zone[a] != self.card_zone[b] or self.card_owner[a] != self.card_owner[b]
+                or self.card_up[a] != self.card_up[b]):
+            return False
+        if self._copy_plan().holders:
+            held = self._held_cards()
+            if a in held or b in held:
+                return sorted(self._held_by(a)) == sorted(self._held_by(b))
+        return True
+
+    def copy_key(self, card: int) -> tuple[Any, ...]:
+        """What two copies of a card must share to be the same choice (see copy_args): zone,
+        owner, face and the fields that hold it; generated games with 'per card' fields add
+        those, in the order of CARD_FIELDS (_copy_labels reads them there). The position in a
+        zone is left out: which of two alike cards in a hand is played is no choice."""
+        holders: tuple[tuple[str, int, bool], ...] = ()
+        if self._copy_plan().holders and card in self._held_cards():
+            holders = tuple(sorted(self._held_by(card)))
+        return self.card_zone[card], self.card_owner[card], self.card_up[card], holders
+
+    def _copy_plan(self) -> _CopyPlan:
+        """Which fields copy_key reads, worked out once per game (class)."""
+        plan = self._COPY_PLAN
+        if plan is None:
+            cls = type(self)
+            plan = cls._COPY_PLAN = _CopyPlan(cls.CARD_FIELDS, cls.GAME_FIELDS,
+                                              cls.PLAYER_FIELDS)
+        return plan
+
+    def _held_cards(self) -> set[Any]:
+        """Every card that a field holds (see _held_by), worked out once per listing of
+        actions: most cards are held by none, and one look settles them."""
+        memo = self._listing_memo()
+        if memo is not None and memo.held is not None:
+            return memo.held
+        plan = self._copy_plan()
+        held: set[Any] = set()
+        for _, attr, codec, _ in plan.card_holders:
+            if codec[0] == "list":
+                for raw in getattr(self, attr):
+                    _cards_in(codec, raw, held)
+            else:
+                held.update(getattr(self, attr))
+        for _, attr, codec, _ in plan.game_holders:
+            _cards_in(codec, getattr(self, attr), held)
+        for _, attr, codec, _, per_player in plan.player_holders:
+            for value in getattr(self, attr):
+                for raw in value if per_player else [value]:
+                    _cards_in(codec, raw, held)
+        if memo is not None:
+            memo.held = held
+        return held
+
+    def _held_by(self, card: int) -> list[tuple[str, int, bool]]:
+        """(field, definition of the card whose field it is, shown) for each 'per card' field
+        of another card that holds `card` (an equip's `equipped_to`), and (field, -1, shown)
+        for each field of the game or of a player that holds it (an attacker, a chain). Shown:
+        every player sees the field, and the card whose field it is."""
+        plan = self._copy_plan()
+        held: list[tuple[str, int, bool]] = []
+        for name, attr, codec, public in plan.card_holders:
+            table = getattr(self, attr)
+            if codec[0] == "list":
+                holders = [other for other, raw in enumerate(table)
+                           if raw is not None and _holds(codec, raw, card)]
+            else:  # a card or an optional card: found at C speed
+                holders = _positions(table, card)
+            for other in holders:
+                if other != card:
+                    shown = public and (self.card_up[other] or self.SLOT_VISIBILITY[
+                        self.card_zone[other]] == "public")
+                    held.append((name, self.card_def[other], shown))
+        for name, attr, codec, public in plan.game_holders:
+            if _holds(codec, getattr(self, attr), card):
+                held.append((name, -1, public))
+        for name, attr, codec, public, per_player in plan.player_holders:
+            for value in getattr(self, attr):
+                if any(_holds(codec, v, card) for v in (value if per_player else [value])):
+                    held.append((name, -1, public))
+        return held
+
+    def _copy_labels(
+        self, definition: int, cards: list[int], keys: list[tuple[Any, ...]]
+    ) -> list[str]:
+        """How each group of differing copies of a definition reads (a card of each, and its
+        copy_key): its name, with what sets the group apart in brackets ("Guard (rested)",
+        "Guard (in B's units)", "Guard (with Iron Mail)", "Guard (attacker)", "Mirror Trap
+        (revealed)"). A group without a set value of its own reads as the plain name; groups
+        that would still read alike are numbered in domain order ("Guard (2)"). Only what
+        every player may see is named: fields that are not public are told apart by number."""
+        name = self.DEF_NAMES[definition]
+        parts: list[list[str]] = [[] for _ in cards]
+        columns = list(zip(*keys, strict=True))
+        if len(set(columns[0])) > 1:
+            for part, zone in zip(parts, columns[0], strict=True):
+                part.append(self._zone_words(zone))
+        if len(set(columns[2])) > 1:
+            for part, up in zip(parts, columns[2], strict=True):
+                if up:
+                    part.append("revealed")
+        for (field, attr, codec, visibility), column in zip(self.CARD_FIELDS, columns[4:],
+                                                            strict=True):
+            if visibility != "public" or column.count(column[0]) == len(column):
+                continue
+            table = getattr(self, attr)
+            for part, card, value in zip(parts, cards, column, strict=True):
+                if value:
+                    part.append(_field_words(field, self.decode(codec, table[card])))
+        if columns[3].count(columns[3][0]) != len(cards):
+            for part, held in zip(parts, columns[3], strict=True):
+                # a game's or player's field by its name ("attacker"), a card by the card
+                # whose field holds it ("with Coral Mail"), if every player sees them
+                part.extend(field.replace("_", " ") for field, d, shown in held
+                            if d < 0 and shown)
+                holders = [self.DEF_NAMES[d] for _, d, shown in held if d >= 0 and shown]
+                if holders:
+                    part.append("with " + ", ".join(holders))
+        labels = [f"{name} ({', '.join(part)})" if part else name for part in parts]
+        alike = {label for label in labels if labels.count(label) > 1}
+        return [f"{name} ({i + 1})" if label in alike else label
+                for i, label in enumerate(labels)]
+
+    def _zone_words(self, slot: int) -> str:
+        """A zone for a reader: "in B's recovery", "in A's units at mongolia"."""
+        zone, *keys = self.SLOT_NAMES[slot].split(".")
+        words = zone.replace("_", " ")
+        if keys and keys[0] in self.PLAYER_NAMES:
+            words = f"{keys.pop(0)}'s {words}"
+        return "in " + words + "".join(" at " + key.replace("_", " ") for key in keys)
 
     # ---- views
     def player_name(self, player: int) -> str:
@@ -965,6 +1257,88 @@ def _cards_in(codec: Codec, raw: Any, out: set[int]) -> None:
     elif kind == "list":
         for item in raw:
             _cards_in(codec[1], item, out)
+
+
+class _ListingMemo:
+    """What one listing of actions works out about copies, while the state cannot change:
+    copy_args by domain, same_choice by pair of cards, and the cards that fields hold."""
+
+    __slots__ = ("copies", "alike", "held")
+
+    def __init__(self) -> None:
+        self.copies: dict[tuple[int, ...], tuple[list[int], Mapping[int, str]]] = {}
+        self.alike: dict[tuple[int, int], bool] = {}
+        self.held: set[Any] | None = None
+
+
+class _CopyPlan:
+    """The fields that may hold a card, which GameState.copy_key reads, found once per game."""
+
+    __slots__ = ("card_holders", "game_holders", "player_holders", "holders")
+
+    def __init__(
+        self,
+        card_fields: Sequence[tuple[str, str, Codec, str]],
+        game_fields: Sequence[tuple[str, str, Codec, str]],
+        player_fields: Sequence[tuple[str, str, Codec, str, bool]],
+    ) -> None:
+        self.card_holders = [(name, attr, codec, visibility == "public")
+                             for name, attr, codec, visibility in card_fields
+                             if _has_cards(codec)]
+        self.game_holders = [(name, attr, codec, visibility == "public")
+                             for name, attr, codec, visibility in game_fields
+                             if _has_cards(codec)]
+        self.player_holders = [(name, attr, codec, visibility == "public", per_player)
+                               for name, attr, codec, visibility, per_player in player_fields
+                               if _has_cards(codec)]
+        self.holders = bool(self.card_holders or self.game_holders or self.player_holders)
+
+
+def _positions(table: list[Any], value: Any) -> list[int]:
+    """Where `value` stands in `table`."""
+    found: list[int] = []
+    start = 0
+    while True:
+        try:
+            start = table.index(value, start)
+        except ValueError:
+            return found
+        found.append(start)
+        start += 1
+
+
+def _holds(codec: Codec, raw: Any, card: int) -> bool:
+    """Whether a stored value (codec as in GameState.decode) holds the card instance."""
+    if raw is None:
+        return False
+    kind = codec[0]
+    if kind == "card":
+        return bool(raw == card)
+    if kind == "option":
+        return _holds(codec[1], raw, card)
+    if kind == "list":
+        if codec[1][0] == "card":
+            return card in raw
+        return any(_holds(codec[1], item, card) for item in raw)
+    return False
+
+
+def frozen(value: Any) -> Any:
+    """A stored value as a hashable one: lists as tuples."""
+    if isinstance(value, list):
+        return tuple(frozen(item) for item in value)
+    return value
+
+
+def _field_words(field: str, value: Any) -> str:
+    """A set 'per card' field for a reader: "rested", "attacks made 1", "extra keywords
+    trample"."""
+    words = field.replace("_", " ")
+    if value is True:
+        return words
+    if isinstance(value, list):
+        value = ", ".join(str(item) for item in value)
+    return f"{words} {str(value).replace('_', ' ')}"
 
 
 def _index_of(names: Sequence[str], value: Any, what: str) -> int:

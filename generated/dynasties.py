@@ -24,7 +24,9 @@ PHASES: Final = (
 )
 E_TILEKIND_NAMES: Final = ('number', 'plus', 'minus', 'plague')
 E_POWER_NAMES: Final = ('art_of_war', 'iron_wall', 'recall', 'ambush')
+E_POWER_WORDS: Final = ('art of war', 'iron wall', 'recall', 'ambush')
 R_WARLORD_NAMES: Final = ('sun_tzu', 'king_shao', 'cao_cao', 'zhuge_liang')
+R_WARLORD_WORDS: Final = ('sun tzu', 'king shao', 'cao cao', 'zhuge liang')
 R_WARLORD_POWER: Final[tuple[int, ...]] = (0, 1, 2, 3, )
 R_WARLORD_AMOUNT: Final[tuple[int, ...]] = (2, 0, 0, 2, )
 DEF_NAMES: Final = (
@@ -598,8 +600,13 @@ def actor_choose_warlord(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:329
-def text_choose(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = R_WARLORD_NAMES[args[0]] if shown & 1 else 'a warlord'
+def text_choose(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = R_WARLORD_WORDS[args[0]] if shown & 1 else 'a warlord'
     return PLAYER_NAMES[actor] + ' chooses ' + t_1
 
 
@@ -628,7 +635,7 @@ def apply_choose(s: State, a: Action) -> str | None:
         return "malformed action"
     v_w = a.args[0]
     if v_w not in range(4):
-        return R_WARLORD_NAMES[v_w] + ' is not a choice here'
+        return R_WARLORD_WORDS[v_w] + ' is not a choice here'
     reason = check_choose(s, actor, v_w)
     if reason is None:
         do_choose(s, actor, v_w)
@@ -667,8 +674,13 @@ def actor_placement(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:345
-def text_place(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a tile'
+def text_place(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a tile'
     t_2 = N_PROVINCE_NAMES[args[1]] if shown & 2 else 'a province'
     return PLAYER_NAMES[actor] + ' places ' + t_1 + ' on ' + t_2
 
@@ -702,14 +714,33 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 # rulebooks/dynasties/dynasties.rules:345
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_tile in [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]:
+    v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
+    if not v_tile_cards:
+        return
+    v_tile_first: dict[int, int] = {}
+    v_tile_names = rt.NO_NAMES
+    v_tile_start = len(out)
+    for v_tile in v_tile_cards:
+        v_tile_arg = s.card_def[v_tile]
+        if (
+            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
+        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         for v_prov in range(5):
-            key = (s.card_def[v_tile], v_prov, )
+            key = (v_tile_arg, v_prov, )
             if key in seen:
                 continue
             if not check or check_place(s, actor, v_tile, v_prov) is None:
                 seen.add(key)
-                out.append(Action(K_PLACE, actor, key, text_place))
+                out.append(
+                    Action(
+                        K_PLACE,
+                        actor,
+                        key,
+                        text_place,
+                        (v_tile_names.get(v_tile_arg), None, ) if v_tile_names else None,
+                    )
+                )
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -720,7 +751,7 @@ def apply_place(s: State, a: Action) -> str | None:
     first: str | None = None
     v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
     if not v_tile_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 15] + ' is available'
     for v_tile in v_tile_copies:
         v_prov = a.args[1]
         if v_prov not in range(5):
@@ -762,7 +793,12 @@ def actor_warlord_step(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:363
-def text_play_warlord(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_play_warlord(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_PROVINCE_NAMES[args[0]] if shown & 1 else 'a province'
     return PLAYER_NAMES[actor] + ' plays warlord on ' + t_1
 
@@ -805,7 +841,12 @@ def apply_play_warlord(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasties/dynasties.rules:369
-def text_hold(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_hold(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
@@ -872,8 +913,13 @@ def actor_draw_tiles(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:386
-def text_keep(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a tile'
+def text_keep(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a tile'
     return PLAYER_NAMES[actor] + ' keeps ' + t_1
 
 
@@ -897,13 +943,32 @@ def do_keep(s: State, actor: int, v_tile: int) -> None:
 # rulebooks/dynasties/dynasties.rules:386
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_tile in s.zones[Z_DRAWN + actor]:
-        key = (s.card_def[v_tile], )
+    v_tile_cards = s.zones[Z_DRAWN + actor]
+    if not v_tile_cards:
+        return
+    v_tile_first: dict[int, int] = {}
+    v_tile_names = rt.NO_NAMES
+    v_tile_start = len(out)
+    for v_tile in v_tile_cards:
+        v_tile_arg = s.card_def[v_tile]
+        if (
+            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
+        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+        key = (v_tile_arg, )
         if key in seen:
             continue
         if not check or check_keep(s, actor, v_tile) is None:
             seen.add(key)
-            out.append(Action(K_KEEP, actor, key, text_keep))
+            out.append(
+                Action(
+                    K_KEEP,
+                    actor,
+                    key,
+                    text_keep,
+                    (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
+                )
+            )
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -914,7 +979,7 @@ def apply_keep(s: State, a: Action) -> str | None:
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
     if not v_tile_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 15] + ' is available'
     for v_tile in v_tile_copies:
         reason = check_keep(s, actor, v_tile)
         if reason is None:
@@ -952,8 +1017,13 @@ def actor_discard_step(s: State) -> int | None:
 
 
 # rulebooks/dynasties/dynasties.rules:400
-def text_discard(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a tile'
+def text_discard(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a tile'
     return PLAYER_NAMES[actor] + ' discards ' + t_1 + ' for an army'
 
 
@@ -982,13 +1052,32 @@ def do_discard(s: State, actor: int, v_tile: int) -> None:
 # rulebooks/dynasties/dynasties.rules:400
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_tile in s.zones[Z_RACK + actor]:
-        key = (s.card_def[v_tile], )
+    v_tile_cards = s.zones[Z_RACK + actor]
+    if not v_tile_cards:
+        return
+    v_tile_first: dict[int, int] = {}
+    v_tile_names = rt.NO_NAMES
+    v_tile_start = len(out)
+    for v_tile in v_tile_cards:
+        v_tile_arg = s.card_def[v_tile]
+        if (
+            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
+        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+        key = (v_tile_arg, )
         if key in seen:
             continue
         if not check or check_discard(s, actor, v_tile) is None:
             seen.add(key)
-            out.append(Action(K_DISCARD, actor, key, text_discard))
+            out.append(
+                Action(
+                    K_DISCARD,
+                    actor,
+                    key,
+                    text_discard,
+                    (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
+                )
+            )
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -999,7 +1088,7 @@ def apply_discard(s: State, a: Action) -> str | None:
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
     if not v_tile_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 15] + ' is available'
     for v_tile in v_tile_copies:
         reason = check_discard(s, actor, v_tile)
         if reason is None:
@@ -1021,7 +1110,12 @@ def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/dynasties/dynasties.rules:408
-def text_pass(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_pass(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' passes'
 
 
@@ -1282,14 +1376,14 @@ State.PICK = (
 )
 State.ENCODING = (
     (0, ((0, 4), )),
-    (4, ((0, 15), (0, 5), )),
-    (79, ((0, 5), )),
-    (84, ()),
-    (85, ((0, 15), )),
-    (100, ((0, 15), )),
-    (115, ()),
+    (4, ((0, 60), (0, 5), )),
+    (304, ((0, 5), )),
+    (309, ()),
+    (310, ((0, 60), )),
+    (370, ((0, 60), )),
+    (430, ()),
 )
-NUM_DISTINCT_ACTIONS: Final = 116
+NUM_DISTINCT_ACTIONS: Final = 431
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'warlords': (bool, False)}
 INFO: Final[dict[str, Any]] = {

@@ -27,6 +27,8 @@ PHASES: Final = (
 E_TERRAIN_NAMES: Final = ('plain', 'forest', 'water', 'canyon', 'mountain')
 E_FIGHT_NAMES: Final = ('battle', 'siege')
 R_KIND_NAMES: Final = ('soldier', 'ship', 'knight', 'siege_tower')
+R_KIND_WORDS: Final = ('soldier', 'ship', 'knight', 'siege tower')
+R_KIND_WITH_ARTICLE: Final = ('a soldier', 'a ship', 'a knight', 'a siege tower')
 R_KIND_POWER: Final[tuple[int, ...]] = (1, 1, 2, -1, )
 R_KIND_RANGE: Final[tuple[int, ...]] = (1, 2, 1, 1, )
 R_KIND_MOVEMENT: Final[tuple[int, ...]] = (2, 4, 3, 2, )
@@ -5241,6 +5243,25 @@ class State(rt.GameState):
         self.k_Troop_attacked.append(False)
         self.k_Troop_finished.append(False)
 
+    def copy_key(self, card: int) -> tuple[Any, ...]:
+        """rt.GameState.copy_key and the 'per card' fields."""
+        return super().copy_key(card) + (
+            self.k_Troop_moves_left[card],
+            self.k_Troop_moved[card],
+            self.k_Troop_attacked[card],
+            self.k_Troop_finished[card],
+        )
+
+    def alike(self, a: int, b: int) -> bool:
+        """rt.GameState.alike and the 'per card' fields."""
+        return (
+            super().alike(a, b)
+            and self.k_Troop_moves_left[a] == self.k_Troop_moves_left[b]
+            and self.k_Troop_moved[a] == self.k_Troop_moved[b]
+            and self.k_Troop_attacked[a] == self.k_Troop_attacked[b]
+            and self.k_Troop_finished[a] == self.k_Troop_finished[b]
+        )
+
     def clone(self) -> State:
         """An independent copy: same position, same future under the same actions."""
         c = State.__new__(State)
@@ -6033,7 +6054,12 @@ def actor_found_capital(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:515
-def text_capital(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_capital(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
@@ -6094,7 +6120,12 @@ def actor_first_soldier(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:525
-def text_first_unit(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_first_unit(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
@@ -6148,7 +6179,12 @@ def actor_build(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:542
-def text_build_house(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_build_house(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
@@ -6208,7 +6244,12 @@ def apply_build_house(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:555
-def text_to_token(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_to_token(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
@@ -6258,7 +6299,12 @@ def apply_to_token(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:565
-def text_to_house(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_to_house(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
@@ -6311,7 +6357,12 @@ def apply_to_house(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:576
-def text_demolish(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_demolish(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
@@ -6363,7 +6414,12 @@ def apply_demolish(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:586
-def text_found_city(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_found_city(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
@@ -6415,7 +6471,12 @@ def apply_found_city(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:596
-def text_build_bridge(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_build_bridge(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
@@ -6475,7 +6536,12 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:607
-def text_end_build(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_end_build(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
@@ -6524,8 +6590,13 @@ def actor_march(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:628
-def text_step(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'troop'
+def text_step(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
     t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
@@ -6581,14 +6652,33 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
-        for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
+        v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             for v_to in N_HEX_NEIGHBOURS[v_from]:
-                key = (v_from, s.card_def[v_u], v_to, )
+                key = (v_from, v_u_arg, v_to, )
                 if key in seen:
                     continue
                 if not check or check_step(s, actor, v_from, v_u, v_to) is None:
                     seen.add(key)
-                    out.append(Action(K_STEP, actor, key, text_step))
+                    out.append(
+                        Action(
+                            K_STEP,
+                            actor,
+                            key,
+                            text_step,
+                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                        )
+                    )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:628
@@ -6603,7 +6693,7 @@ def apply_step(s: State, a: Action) -> str | None:
     else:
         v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1])
         if not v_u_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
         for v_u in v_u_copies:
             v_to = a.args[2]
             if v_to not in N_HEX_NEIGHBOURS[v_from]:
@@ -6636,9 +6726,14 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:647
-def text_attack(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_attack(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'troop'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
     t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
@@ -6712,17 +6807,36 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
-        for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
+        v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
             ):
-                key = (v_from, s.card_def[v_u], v_at, )
+                key = (v_from, v_u_arg, v_at, )
                 if key in seen:
                     continue
                 if not check or check_attack(s, actor, v_from, v_u, v_at) is None:
                     seen.add(key)
-                    out.append(Action(K_ATTACK, actor, key, text_attack))
+                    out.append(
+                        Action(
+                            K_ATTACK,
+                            actor,
+                            key,
+                            text_attack,
+                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                        )
+                    )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:647
@@ -6737,7 +6851,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     else:
         v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_from], a.args[1])
         if not v_u_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
         for v_u in v_u_copies:
             v_at = a.args[2]
             if v_at not in rt.within(
@@ -6770,7 +6884,12 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:674
-def text_end_march(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_end_march(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
@@ -6817,7 +6936,12 @@ def actor_respond(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:690
-def text_evade(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_evade(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
@@ -6864,7 +6988,12 @@ def apply_evade(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:702
-def text_retaliate(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_retaliate(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
@@ -6911,7 +7040,12 @@ def actor_tie(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:720
-def text_back_off(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_back_off(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' backs off'
 
 
@@ -6944,7 +7078,12 @@ def apply_back_off(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:721
-def text_try_again(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_try_again(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' tries again'
 
 
@@ -6993,8 +7132,13 @@ def actor_recruit(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:737
-def text_recruit(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = 'a ' + R_KIND_NAMES[args[1]] if shown & 2 else 'a kind'
+def text_recruit(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = R_KIND_WITH_ARTICLE[args[1]] if shown & 2 else 'a kind'
     t_2 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
     t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
@@ -7007,13 +7151,13 @@ def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | N
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
     # rulebooks/dynasty_builder/dynasty_builder.rules:740
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
-        return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for a ' + R_KIND_NAMES[v_k]
+        return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
     # rulebooks/dynasty_builder/dynasty_builder.rules:741
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
     # rulebooks/dynasty_builder/dynasty_builder.rules:742
     if not f_can_enter(s, actor, v_k, v_h):
-        return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
+        return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:743
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
@@ -7047,7 +7191,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
         return N_HEX_NAMES[v_c] + ' is not a choice here'
     v_k = a.args[1]
     if v_k not in range(4):
-        return R_KIND_NAMES[v_k] + ' is not a choice here'
+        return R_KIND_WORDS[v_k] + ' is not a choice here'
     v_h = a.args[2]
     if v_h not in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
         return N_HEX_NAMES[v_h] + ' is not a choice here'
@@ -7058,8 +7202,13 @@ def apply_recruit(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:749
-def text_enlist(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = 'a ' + R_KIND_NAMES[args[0]] if shown & 1 else 'a kind'
+def text_enlist(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = R_KIND_WITH_ARTICLE[args[0]] if shown & 1 else 'a kind'
     t_2 = N_HEX_NAMES[args[1]] if shown & 2 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
@@ -7068,7 +7217,7 @@ def text_enlist(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:750
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
-        return 'a ' + R_KIND_NAMES[v_k] + ' costs ' + R_KIND_NAMES[v_k] + ' tokens you do not have'
+        return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
     # rulebooks/dynasty_builder/dynasty_builder.rules:751
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
@@ -7080,7 +7229,7 @@ def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
         return 'you are at your unit limit'
     # rulebooks/dynasty_builder/dynasty_builder.rules:754
     if not f_can_enter(s, actor, v_k, v_h):
-        return 'a ' + R_KIND_NAMES[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
+        return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
@@ -7107,7 +7256,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
         return "malformed action"
     v_k = a.args[0]
     if v_k not in range(4):
-        return R_KIND_NAMES[v_k] + ' is not a choice here'
+        return R_KIND_WORDS[v_k] + ' is not a choice here'
     v_h = a.args[1]
     if v_h not in range(220):
         return N_HEX_NAMES[v_h] + ' is not a choice here'
@@ -7118,7 +7267,12 @@ def apply_enlist(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:760
-def text_raise_city(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_raise_city(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
@@ -7173,7 +7327,12 @@ def apply_raise_city(s: State, a: Action) -> str | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:770
-def text_end_recruit(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_end_recruit(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
@@ -7219,8 +7378,13 @@ def actor_disband(s: State) -> int | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:776
-def text_dismiss(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'troop'
+def text_dismiss(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
     t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
@@ -7243,13 +7407,32 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
-        for v_u in s.zones[Z_UNITS + actor * 220 + v_h]:
-            key = (v_h, s.card_def[v_u], )
+        v_u_cards = s.zones[Z_UNITS + actor * 220 + v_h]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            key = (v_h, v_u_arg, )
             if key in seen:
                 continue
             if not check or check_dismiss(s, actor, v_h, v_u) is None:
                 seen.add(key)
-                out.append(Action(K_DISMISS, actor, key, text_dismiss))
+                out.append(
+                    Action(
+                        K_DISMISS,
+                        actor,
+                        key,
+                        text_dismiss,
+                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+                    )
+                )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:776
@@ -7264,7 +7447,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     else:
         v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 220 + v_h], a.args[1])
         if not v_u_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
         for v_u in v_u_copies:
             reason = check_dismiss(s, actor, v_h, v_u)
             if reason is None:
@@ -7287,7 +7470,12 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:780
-def text_end_turn(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_end_turn(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
@@ -7541,21 +7729,21 @@ State.ENCODING = (
     (1320, ((0, 220), )),
     (1540, ((0, 220), )),
     (1760, ()),
-    (1761, ((0, 220), (0, 4), (0, 220), )),
-    (195361, ((0, 220), (0, 4), (0, 220), )),
-    (388961, ()),
-    (388962, ()),
-    (388963, ()),
-    (388964, ()),
-    (388965, ()),
-    (388966, ((0, 220), (0, 4), (0, 220), )),
-    (582566, ((0, 4), (0, 220), )),
-    (583446, ((0, 220), )),
-    (583666, ()),
-    (583667, ((0, 220), (0, 4), )),
-    (584547, ()),
+    (1761, ((0, 220), (0, 8), (0, 220), )),
+    (388961, ((0, 220), (0, 8), (0, 220), )),
+    (776161, ()),
+    (776162, ()),
+    (776163, ()),
+    (776164, ()),
+    (776165, ()),
+    (776166, ((0, 220), (0, 4), (0, 220), )),
+    (969766, ((0, 4), (0, 220), )),
+    (970646, ((0, 220), )),
+    (970866, ()),
+    (970867, ((0, 220), (0, 8), )),
+    (972627, ()),
 )
-NUM_DISTINCT_ACTIONS: Final = 584548
+NUM_DISTINCT_ACTIONS: Final = 972628
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'rounds': (int, 30), 'houses': (int, 24)}
 INFO: Final[dict[str, Any]] = {

