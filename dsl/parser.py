@@ -7,6 +7,7 @@ syntax errors, each with a location and, for common mistakes, a message in the l
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -29,7 +30,9 @@ from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
 from dsl.source import SourceFile, Span
 
-GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "rulecraft.lark"
+# Read as a package resource, never by a path from this file: an installed wheel has no source
+# tree around it.
+GRAMMAR_RESOURCE = importlib.resources.files("grammar").joinpath("rulecraft.lark")
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
 MAX_NESTING = 200
 MAX_INT_DIGITS = 18
@@ -200,7 +203,7 @@ def _colon_follows(text: str, position: int, end: int) -> bool:
 @functools.cache
 def _parser() -> Lark:
     return Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        GRAMMAR_RESOURCE.read_text(encoding="utf-8"),
         parser="lalr",
         lexer=_KeywordLexer,
         start=["start", "effect_body"],
