@@ -148,8 +148,13 @@ that text again), each such text is reported at its `raise`, in the card set, an
 named in a note: the card, not the rulebook, is what to change.
 """),
     Code("E0301", "phase has no way on", """
-The phase's `on done` block (run when no player is left to act) neither moves to another phase
-with `goto` nor ends the game, so the game would stop with nobody to act.
+Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
+`on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase
+has an `actor`), and not a global `checkpoint`. The game would stop, or loop, with nobody able to
+move it on. A win condition in a checkpoint is a way on.
+
+`on done` runs only when the phase's `actor` gives `none`; for a phase whose actor always names a
+player, move on from an action or a checkpoint instead.
 """),
     Code("E0302", "setup missing", """
 The rulebook has no `setup { }` block, or it never moves to a first phase with `goto`.
