@@ -344,8 +344,9 @@ class Reach:
                     ways_on.ends |= inner.ends
             if decl.actor is not None:
                 # The phase's own checkpoints run after each of its actions, so only with an actor.
-                for body in (*(action.decl for action in info.actions), *decl.checkpoints):
-                    inner = self.closure(direct_effects(m, body))
+                bodies: list[n.Node] = [action.decl for action in info.actions]
+                for body_node in [*bodies, *decl.checkpoints]:
+                    inner = self.closure(direct_effects(m, body_node))
                     ways_on.gotos |= inner.gotos  # an action may restart its own phase
                     ways_on.ends |= inner.ends
             if not ways_on.gotos and not ways_on.ends:
