@@ -97,7 +97,8 @@ its options.
     Code("E0201", "type mismatch", """
 An expression has a different type from the one its place requires: an assignment to a field of
 another type, an argument of the wrong type, a comparison between unrelated types, or a default
-value that does not fit its field.
+value that does not fit its field. A bare word in a card set where the field needs a number or
+`true`/`false` (`cost: three`) is reported so, with the type the field needs.
 """),
     Code("E0202", "value may be none", """
 The value has an optional type (`T?`) and is used where a `T` is required. Test it first:
