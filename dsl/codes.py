@@ -213,6 +213,11 @@ set or data block defines. A deck maps card names to how many copies it holds:
       Crimson Kingdom: 1
       Ember Scout: 2
 """),
+    Code("W0401", "deck lists a card with errors", """
+A deck file lists a card that its card set gives, but that was dropped because it has errors (for
+example an effect that does not parse; that error is reported at the card). The deck is not
+checked against the deck rules until the card compiles.
+"""),
     Code("E0405", "deck breaks a deck rule", """
 A deck file breaks one of the rulebook's deck-construction rules (`deck Card { require ... }`).
 The message is the rule's own text; the note points at the rule in the rulebook.
