@@ -30,6 +30,14 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
         cards: list[int] = []
         known = True
         for entry in deck.entries:
+            if entry.card not in names and entry.card in record.rejected_entries:
+                known = False
+                diagnostics.add(
+                    "W0401", entry.span, f"deck '{deck.name}' lists card '{entry.card}', which "
+                    "exists but has errors (reported in its card set)",
+                    hint="fix the card; the deck is checked against the deck rules once it "
+                    "compiles")
+                continue
             if entry.card not in names:
                 known = False
                 diagnostics.add(

@@ -29,6 +29,37 @@ _COMPARE = {
 }
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded down)",
           "%": "modulo"}
+# How tightly each form binds, as in grammar/rulecraft.lark (higher binds tighter). English has no
+# precedence, so an operand that binds looser than its operator is put in parentheses: the words
+# must keep the grouping of the source. A form whose words end in an open clause (a conditional's
+# "otherwise …", an aggregate's "where …") is grouped like the loosest form.
+_OPEN = 0
+_BINARY_PRECEDENCE = {
+    "or": 1, "and": 2,
+    **dict.fromkeys(("==", "!=", "<", "<=", ">", ">=", "in"), 4),
+    "+": 6, "-": 6, "*": 7, "/": 7, "%": 7,
+}
+_NOT_PRECEDENCE, _NEGATE_PRECEDENCE, _ATOM = 3, 8, 9
+# Operators for which a right operand of the same operator needs no grouping.
+_ASSOCIATIVE = {"+", "*"}
+
+
+def _same_op(e: n.Expr, op: str) -> bool:
+    return isinstance(e, n.BinaryOp) and e.op == op
+
+
+def precedence(e: n.Expr) -> int:
+    if isinstance(e, n.BinaryOp):
+        return _BINARY_PRECEDENCE[e.op]
+    if isinstance(e, n.Not):
+        return _NOT_PRECEDENCE
+    if isinstance(e, n.Negate):
+        return _NEGATE_PRECEDENCE
+    if isinstance(e, n.Range):
+        return 5
+    if isinstance(e, n.Conditional) or (isinstance(e, n.Aggregate) and e.where is not None):
+        return _OPEN
+    return _ATOM
 
 
 def md(text: str) -> str:
@@ -180,27 +211,50 @@ class English:
             return (f"{self.expr(e.then)} if {self.expr(e.cond)}, "
                     f"otherwise {self.expr(e.otherwise)}")
         if isinstance(e, n.BinaryOp):
+            left, right = self.operands(e)
             if e.op in ("and", "or"):
-                return f"{self.expr(e.left)} {e.op} {self.expr(e.right)}"
+                return f"{left} {e.op} {right}"
             if e.op in ("==", "!=") and isinstance(e.right, n.NoneLit):
-                return f"{self.expr(e.left)} is {'not set' if e.op == '==' else 'set'}"
+                return f"{left} is {'not set' if e.op == '==' else 'set'}"
             if e.op in _COMPARE:
-                return f"{self.expr(e.left)} {_COMPARE[e.op]} {self.expr(e.right)}"
+                return f"{left} {_COMPARE[e.op]} {right}"
             left_type = m.types.get(id(e.left))
             if e.op == "+" and left_type is not None and t.element_type(left_type) is not None:
-                return f"{self.expr(e.left)} together with {self.expr(e.right)}"
-            return f"{self.expr(e.left)} {_ARITH[e.op]} {self.expr(e.right)}"
+                return f"{left} together with {right}"
+            return f"{left} {_ARITH[e.op]} {right}"
         if isinstance(e, n.Not):
             return f"not ({self.expr(e.operand)})"
         if isinstance(e, n.Negate):
-            return f"minus {self.expr(e.operand)}"
+            return f"minus {self.grouped(e.operand, precedence(e.operand) < _NEGATE_PRECEDENCE)}"
         if isinstance(e, n.Range):
-            return f"{self.expr(e.low)} to {self.expr(e.high)}"
+            low, high = (self.grouped(x, precedence(x) <= precedence(e)) for x in (e.low, e.high))
+            return f"{low} to {high}"
         if isinstance(e, n.EffectCall):
             return self.effect_call(e, symbol)
         if isinstance(e, n.EffectLit):
             return "an effect" if e.body.statements else "no effect"
         return md(type(e).__name__)  # pragma: no cover
+
+    def grouped(self, e: n.Expr, group: bool) -> str:
+        return f"({self.expr(e)})" if group else self.expr(e)
+
+    def operands(self, e: n.BinaryOp) -> tuple[str, str]:
+        """Both operands in words, each in parentheses where it binds looser than the operator
+        (the right one also at the same level, unless the operator is associative)."""
+        if e.op in ("and", "or"):
+            # Readers give 'and' no precedence over 'or': a mix is always grouped.
+            return (self.grouped(e.left, precedence(e.left) < _NOT_PRECEDENCE
+                                 and not _same_op(e.left, e.op)),
+                    self.grouped(e.right, precedence(e.right) < _NOT_PRECEDENCE
+                                 and not _same_op(e.right, e.op)))
+        level = _BINARY_PRECEDENCE[e.op]
+        left = self.grouped(e.left, precedence(e.left) < level
+                            or (precedence(e.left) == level and level == 4))
+        right_level = precedence(e.right)
+        same_chain = _same_op(e.right, e.op) and e.op in _ASSOCIATIVE
+        right = self.grouped(e.right, right_level < level
+                             or (right_level == level and not same_chain))
+        return left, right
 
     def effect_call(self, e: n.EffectCall, symbol: tuple[str, ...]) -> str:
         """`c.on_call(you)`: "the on call effect of c, with you as *you*"."""

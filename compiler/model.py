@@ -60,6 +60,8 @@ class RecordInfo:
     # entries: kept by resolve as it adds entries, so that no later pass looks at every value
     # of every card to find the few effects.
     effect_texts: dict[str, dict[int, n.Block]] = field(default_factory=dict)
+    # Entries a card set gives but that were dropped for errors as it was read.
+    rejected_entries: set[str] = field(default_factory=set)
 
     def data_fields(self) -> dict[str, FieldInfo]:
         """Fields every definition gives a value for (not the per-card state)."""

@@ -58,6 +58,15 @@ def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
             effects.calls.add(effect_key(symbol[1], symbol[2]))
 
 
+def stuck_phase_hint(phase: n.PhaseDecl) -> str:
+    """A way on that would run: 'on done' runs only when the phase's actor gives none, so a
+    phase with an actor is told to move on from an action or a checkpoint instead."""
+    if phase.actor is None:
+        return "add: on done { goto NEXT_PHASE }, or end the game there"
+    return ("give an action a 'goto NEXT_PHASE', or end the game ('win', 'lose' or 'draw game') "
+            "in a checkpoint; 'on done' runs only when 'actor' gives none")
+
+
 def effect_key(record: str, field: str) -> str:
     """The name under which the effects of every card's `field` count as one procedure."""
     return f"{record}.{field} effects"
@@ -306,8 +315,12 @@ class Reach:
             reachable.add(name)
             everything.absorb(phase_effects[name])
             pending.extend(p for p in phase_effects[name].gotos if p in m.phases)
+        # Global checkpoints run after every step of every phase (docs/language.md, the phase
+        # loop), so a goto or an end in one is a way on for each phase.
+        global_checkpoints = Effects()
         for checkpoint in m.checkpoints:
-            everything.absorb(self.closure(direct_effects(m, checkpoint)))
+            global_checkpoints.absorb(self.closure(direct_effects(m, checkpoint)))
+        everything.absorb(global_checkpoints)
         for name, info in m.phases.items():
             decl = info.decl
             if name not in reachable:
@@ -321,22 +334,26 @@ class Reach:
                         f"action '{action.name}' can never be taken: phase '{name}' has no actor",
                         hint="add an 'actor' clause to the phase")
             ways_on = Effects()
+            # re-entering itself from these would spin with nobody to act
+            ways_on.gotos |= global_checkpoints.gotos - {name}
+            ways_on.ends |= global_checkpoints.ends
             for body in (decl.enter, decl.done):
                 if body is not None:
                     inner = self.closure(direct_effects(m, body))
-                    # re-entering itself from here would spin with nobody to act
                     ways_on.gotos |= inner.gotos - {name}
                     ways_on.ends |= inner.ends
             if decl.actor is not None:
-                for action in info.actions:
-                    inner = self.closure(direct_effects(m, action.decl))
-                    ways_on.gotos |= inner.gotos
+                # The phase's own checkpoints run after each of its actions, so only with an actor.
+                bodies: list[n.Node] = [action.decl for action in info.actions]
+                for body_node in [*bodies, *decl.checkpoints]:
+                    inner = self.closure(direct_effects(m, body_node))
+                    ways_on.gotos |= inner.gotos  # an action may restart its own phase
                     ways_on.ends |= inner.ends
-            if not ways_on.gotos and not ways_on.ends:  # an action may restart its own phase
+            if not ways_on.gotos and not ways_on.ends:
                 self.diagnostics.add(
                     "E0301", decl.span,
-                    f"phase '{name}' never moves on: nothing in it has a goto or ends the game",
-                    hint="add: on done { goto NEXT_PHASE }")
+                    f"phase '{name}' never moves on: nothing in it or in a checkpoint has a "
+                    "goto or ends the game", hint=stuck_phase_hint(decl))
         if not everything.ends:
             span = m.game_span or m.setup.span
             self.diagnostics.add("E0303", span, "no rule ever ends the game",

@@ -373,6 +373,7 @@ class Resolver:
                 hint=did_you_mean(d.type_name, self.model.records),
             )
             return
+        record.rejected_entries.update(d.rejected)
         fields = record.data_fields()
         converters = {name: self.data_converter(info.type) for name, info in fields.items()}
         required = [name for name, info in fields.items() if info.default is None]

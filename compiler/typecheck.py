@@ -88,6 +88,23 @@ class Context:
     reaches: tuple[str, ...] | None = None  # an effect may name only these zones
 
 
+# What a field of each type needs, and how to write it, for a word that names nothing.
+_WRITE: dict[type[t.Type], str] = {
+    t.IntT: "write a whole number, such as 3",
+    t.BoolT: "write true or false",
+}
+
+
+def _needs(wanted: t.Type) -> str:
+    if isinstance(wanted, t.IntT):
+        return "a number (int)"
+    if isinstance(wanted, t.BoolT):
+        return "true or false (bool)"
+    if isinstance(wanted, (t.EnumT, t.NodeT)):
+        return f"a {wanted} value"
+    return f"a {wanted}" if not isinstance(wanted, t.PlayerT) else "a player"
+
+
 # Data values (entries, defaults, options): no game, no statements.
 DATA = Context("constant", effects=False)
 
@@ -133,6 +150,9 @@ class Checker:
         self.spans: dict[str, Span] = {}  # where each effect node of the call graph is declared
         # What each name that data values use means, and its type (see data_name).
         self.data_names: dict[str, tuple[tuple[str, ...], t.Type]] = {}
+        # Every name a data value may use, with its type (made when a word names nothing).
+        self.typed_data_names: list[tuple[str, t.Type]] | None = None
+        self.known_data_words: set[str] | None = None
         # For effect fields (by id of the FieldInfo, kept beside): what effect_value makes.
         self.effect_fields: dict[int, tuple[FieldInfo, str, t.CardT, str, Context]] = {}
         # One list type per element type object (kept alive beside it), so that the lists of
@@ -255,6 +275,10 @@ class Checker:
                 if effect or isinstance(value, n.EffectLit):
                     self.effect_value(record.name, info, value)
                     continue
+                if isinstance(value, n.Name) and value.id not in self.data_names \
+                        and self.names_nothing(value.id):
+                    self.unknown_data_word(value, info)
+                    continue
                 actual = self.data_type(value)
                 if actual is not info.type:
                     known = fits.get(id(actual))
@@ -262,6 +286,55 @@ class Checker:
                         known = fits[id(actual)] = (actual, t.assignable(actual, info.type))
                     if not known[1]:
                         self.expect(value, actual, info.type, what)
+
+    def names_nothing(self, word: str) -> bool:
+        """Whether a word in a data value is no name at all (a name of the wrong kind is
+        reported by `name`)."""
+        return word not in self.data_words() and word not in BUILTINS \
+            and word not in self.model.functions and word not in self.model.procedures
+
+    def data_words(self) -> set[str]:
+        if self.known_data_words is None:
+            words = set(self.visible_names(Scope()))
+            for record in self.model.records.values():
+                words.update(record.entry_names())
+            self.known_data_words = words
+        return self.known_data_words
+
+    def unknown_data_word(self, value: n.Name, info: FieldInfo) -> None:
+        """A word in a card field that names nothing: the error says what the field needs, and
+        suggests only names that would fit it (a word in a number field is no misspelt colour)."""
+        self.model.types[id(value)] = t.ANY
+        wanted = t.strip_optional(info.type)
+        if isinstance(wanted, t.ListT):
+            wanted = t.strip_optional(wanted.element)
+        fitting = [name for name, type_ in self.data_names_with_types()
+                   if t.assignable(type_, wanted)]
+        needs = _needs(wanted)
+        if fitting:
+            self.error("E0101", value.span,
+                       f"unknown name '{value.id}': field '{info.name}' needs {needs}",
+                       hint=did_you_mean(value.id, fitting) or f"one of: {', '.join(fitting[:12])}")
+        else:
+            self.error("E0201", value.span,
+                       f"field '{info.name}' needs {needs}, not the word '{value.id}'",
+                       hint=_WRITE.get(type(wanted)))
+
+    def data_names_with_types(self) -> list[tuple[str, t.Type]]:
+        """The names a data value can use and their types, in declaration order."""
+        if self.typed_data_names is None:
+            m = self.model
+            names: list[tuple[str, t.Type]] = [(o.name, o.type) for o in m.options.values()]
+            names += [(player, t.PLAYER) for player in m.player_names]
+            for enum in m.enums.values():
+                names += [(member, t.EnumT(enum.name)) for member in enum.members]
+            for board in m.boards.values():
+                names += [(node, t.NodeT(board.name)) for node in board.nodes]
+            for record in m.records.values():
+                entry_type = t.DefT(record.name) if record.is_card else t.RecordT(record.name)
+                names += [(entry, entry_type) for entry in record.entry_names()]
+            self.typed_data_names = names
+        return self.typed_data_names
 
     def data_type(self, e: n.Expr) -> t.Type:
         """expr(e) for a value of a data entry: what it records in the model and reports is

@@ -466,6 +466,7 @@ def _load_card_set_yaml(
     except _Refused:
         return None
     entries: list[n.Entry] = []
+    rejected: list[str] = []
     effects = effect_fields.get(type_name, set())
     cards = cards_node.value
     for index, card in enumerate(cards):
@@ -475,9 +476,24 @@ def _load_card_set_yaml(
         try:
             entries.append(_card(reader, card, effects))
         except _Refused:
-            continue
-    data = n.DataDecl(type_name, tuple(entries), span=reader.marks.span(type_node))
+            name = _given_name(card)
+            if name is not None:
+                rejected.append(name)
+    data = n.DataDecl(type_name, tuple(entries), tuple(rejected),
+                      span=reader.marks.span(type_node))
     return n.Module((data,), span=reader.marks.span(root))
+
+
+def _given_name(node: Node) -> str | None:
+    """The name of a card that was refused, if it gives a good one (wherever it stands)."""
+    if not isinstance(node, MappingNode):
+        return None
+    for key, value in node.value:
+        if isinstance(key, ScalarNode) and key.value == "name" and isinstance(value, ScalarNode) \
+                and value.tag == _STR_TAG:
+            name = str(value.value).strip()
+            return name if _name_problem(name) is None else None
+    return None
 
 
 def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:

@@ -116,7 +116,8 @@ its options.
     Code("E0201", "type mismatch", """
 An expression has a different type from the one its place requires: an assignment to a field of
 another type, an argument of the wrong type, a comparison between unrelated types, or a default
-value that does not fit its field.
+value that does not fit its field. A bare word in a card set where the field needs a number or
+`true`/`false` (`cost: three`) is reported so, with the type the field needs.
 """),
     Code("E0202", "value may be none", """
 The value has an optional type (`T?`) and is used where a `T` is required. Test it first:
@@ -167,8 +168,13 @@ that text again), each such text is reported at its `raise`, in the card set, an
 named in a note: the card, not the rulebook, is what to change.
 """),
     Code("E0301", "phase has no way on", """
-The phase's `on done` block (run when no player is left to act) neither moves to another phase
-with `goto` nor ends the game, so the game would stop with nobody to act.
+Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
+`on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase
+has an `actor`), and not a global `checkpoint`. The game would stop, or loop, with nobody able to
+move it on. A win condition in a checkpoint is a way on.
+
+`on done` runs only when the phase's `actor` gives `none`; for a phase whose actor always names a
+player, move on from an action or a checkpoint instead.
 """),
     Code("E0302", "setup missing", """
 The rulebook has no `setup { }` block, or it never moves to a first phase with `goto`.
@@ -225,6 +231,11 @@ set or data block defines. A deck maps card names to how many copies it holds:
     cards:
       Crimson Kingdom: 1
       Ember Scout: 2
+"""),
+    Code("W0401", "deck lists a card with errors", """
+A deck file lists a card that its card set gives, but that was dropped because it has errors (for
+example an effect that does not parse; that error is reported at the card). The deck is not
+checked against the deck rules until the card compiles.
 """),
     Code("E0405", "deck breaks a deck rule", """
 A deck file breaks one of the rulebook's deck-construction rules (`deck Card { require ... }`).

@@ -384,6 +384,7 @@ class _CardSetReader:
         type_name: str | None = None
         type_span: Span | None = None
         entries: list[n.Entry] | None = None  # once 'cards:' is seen
+        rejected: list[str] = []  # the names of cards dropped for a refused effect
         effects: set[str] = set()
         texts: set[str] = set()  # the keys whose value is read as text: name, description, effects
         in_cards = False
@@ -427,6 +428,8 @@ class _CardSetReader:
                     entries.append(_entry(name, tuple(values), description,
                                           self.span_to(start_line, column, number - 1, indent,
                                                        start_line)))
+                elif start_line >= 0 and name is not None:
+                    rejected.append(name)
                 if dash is None:
                     in_cards = False
                     column = -1
@@ -489,6 +492,19 @@ class _CardSetReader:
             if refused:
                 # The card is dropped (as the PyYAML path drops it at its first refusal), but
                 # its text must still be YAML: that path reports nothing else if it is not.
+                # Its name is kept: decks listing it are told it has errors.
+                if key == "name":
+                    if plain is not None and semantics.resolve(plain) == STR_TAG:
+                        name = plain.strip()
+                    elif single is not None:
+                        name = _single(single).strip()
+                    elif double is not None:
+                        name = _double(double).strip()
+                    else:
+                        raise Unsupported
+                    if not semantics.card_name_ok(name):
+                        raise Unsupported
+                    continue
                 if double is not None:
                     _double(double)
                 elif flow is not None:
@@ -589,7 +605,8 @@ class _CardSetReader:
             raise Unsupported
         # libyaml ends the document at the start of the line after the last.
         root_span = self.span_to(root, 0, number - 1, 0, root)
-        data = n.DataDecl(type_name, tuple(entries), span=type_span or root_span)
+        data = n.DataDecl(type_name, tuple(entries), tuple(rejected),
+                          span=type_span or root_span)
         return n.Module((data,), span=root_span)
 
     @staticmethod

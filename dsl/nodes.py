@@ -391,6 +391,9 @@ class Entry(Node):
 class DataDecl(Decl):
     type_name: str
     entries: tuple[Entry, ...]
+    # The names of cards a card set gives but that were dropped for errors while it was read
+    # (an effect that does not parse): they exist, so a deck listing one is not wrong.
+    rejected: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -710,3 +710,17 @@ def test_the_same_card_set_builds_to_the_same_bytes(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1] == outputs[2]
     assert len(outputs[0]) >= 3
     assert not sentinel.exists()
+
+
+def test_a_word_in_a_card_field_says_what_type_the_field_needs() -> None:
+    cases = Path(__file__).resolve().parent / "cases"
+    found = {(d.span.line, d.code): (d.message, d.hint or "") for d in
+             check_rulebook(cases / "cards_field_word.rules").diagnostics.sorted()
+             if d.span.file.endswith("field_word.cards.yaml")}
+    assert found[(6, "E0201")] == ("field 'cost' needs a number (int), not the word 'three'",
+                                   "write a whole number, such as 3")
+    assert found[(9, "E0201")] == ("field 'superior' needs true or false (bool), not the word "
+                                   "'maybe'", "write true or false")
+    # only names that fit the field are offered: players, not the colour 'green'
+    assert found[(17, "E0101")] == ("unknown name 'grene': field 'rival' needs a player",
+                                    "one of: A, B")

@@ -264,7 +264,7 @@ def test_deck_rules_and_shipped_decks(duel: Path) -> None:
     decks = section(markdown, "Deck construction")
     assert ("- A deck must satisfy: the number of cards in the deck is 4 "
             "(otherwise: “a deck has 4 cards”).") in decks
-    assert ("  - A deck must satisfy: the number of *x* in the deck where *x* is *c* is at "
+    assert ("  - A deck must satisfy: (the number of *x* in the deck where *x* is *c*) is at "
             "most 2 (otherwise: “at most 2 copies of ‹c›”).") in decks
     assert "**Red burn** (`red`, 4 cards, from `" in decks
     assert "| [Ember Wolf](#card-ember-wolf) | 2 |\n| [Fire Storm](#card-fire-storm) | 2 |" \

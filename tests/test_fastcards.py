@@ -702,3 +702,17 @@ def test_random_edits_of_effects_in_every_style(seed: int) -> None:
             assert span.column >= 1 and (span.end_line, span.end_column) >= (span.line,
                                                                               span.column)
             assert span.column <= len(source.line(span.line)) + 2, (text, span)
+
+
+@pytest.mark.parametrize("name", ["Late", "'Late'", '"Late"'])
+def test_a_card_dropped_for_its_effect_keeps_its_name_on_both_paths(name: str) -> None:
+    """Decks listing a dropped card are told it has errors, not that it is unknown (W0401):
+    both readers keep its name, given before or after the effect."""
+    after = (f"type: Card\ncards:\n  - cost: 2\n    effect: |\n      draw_cards(you 1)\n"
+             f"    name: {name}\n"
+             "  - name: B\n    cost: 1\n")
+    before = REFUSED + "  - name: B\n    cost: 1\n"
+    for text, rejected in ((after, ("Late",)), (before, ("A",))):
+        assert check(text)
+        module, _ = slow(SourceFile("x.cards.yaml", text), RG_FIELDS)
+        assert module.declarations[0].rejected == rejected
