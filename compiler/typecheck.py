@@ -275,9 +275,7 @@ class Checker:
                 if effect or isinstance(value, n.EffectLit):
                     self.effect_value(record.name, info, value)
                     continue
-                if isinstance(value, n.Name) and value.id not in self.data_names \
-                        and self.names_nothing(value.id):
-                    self.unknown_data_word(value, info)
+                if self.reported_as_word(value, info):
                     continue
                 actual = self.data_type(value)
                 if actual is not info.type:
@@ -286,6 +284,16 @@ class Checker:
                         known = fits[id(actual)] = (actual, t.assignable(actual, info.type))
                     if not known[1]:
                         self.expect(value, actual, info.type, what)
+
+    def reported_as_word(self, value: n.Expr, info: FieldInfo) -> bool:
+        """Report a card field's value that is a word naming nothing, saying what the field
+        needs; whether it was one. Both the fast and the general way of checking entries ask
+        this first."""
+        if isinstance(value, n.Name) and value.id not in self.data_names \
+                and self.names_nothing(value.id):
+            self.unknown_data_word(value, info)
+            return True
+        return False
 
     def names_nothing(self, word: str) -> bool:
         """Whether a word in a data value is no name at all (a name of the wrong kind is

@@ -53,6 +53,8 @@ def general_entries(self: Checker, record: RecordInfo) -> None:
             if isinstance(info.type, EffectT) or isinstance(value, n.EffectLit):
                 self.effect_value(record.name, info, value)
                 continue
+            if self.reported_as_word(value, info):
+                continue
             self.expect(value, self.expr(value, Scope(), DATA), info.type, f"field '{name}'")
 
 
