@@ -1375,6 +1375,7 @@ class PythonGenerator:
             encodings.append(f"({offset}, ({''.join(p + ', ' for p in params)}))")
             offset += size
         self.tuple_assign("State.ENCODING", encodings)
+        w.line("State.ACTION_NAMES = ACTIONS")
         w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
 
     def copy_choices(self, domain: n.Expr | None) -> int:

@@ -1089,10 +1089,11 @@ class Checker:
             names += board.nodes
         return names
 
-    def mark_narrowed(self, e: n.Expr, narrowed: t.Type) -> t.Type:
-        """A use under a `!= none` test; an assignment since then restores the optional
-        type, which is recorded the same way but is no narrowing at all."""
-        if not isinstance(narrowed, t.OptionT):
+    def mark_narrowed(self, e: n.Expr, narrowed: t.Type, declared: t.Type) -> t.Type:
+        """A use under a `!= none` test. A new binding or an assignment records the type it
+        gives the same way: that is no narrowing when the type is still optional, or was never
+        optional (`let n = 3`), and the back end then reads the value as it is."""
+        if isinstance(declared, t.OptionT) and not isinstance(narrowed, t.OptionT):
             self.model.narrowed.add(id(e))
         return narrowed
 
@@ -1112,7 +1113,7 @@ class Checker:
             symbols[id(e)] = ("local", e.id)
             narrowed = scope.narrowed_type(e.id)
             if narrowed is not None:
-                return self.mark_narrowed(e, narrowed)
+                return self.mark_narrowed(e, narrowed, found[0])
             return found[0]
         if e.id in m.options:
             symbols[id(e)] = ("option", e.id)
@@ -1127,7 +1128,7 @@ class Checker:
             symbols[id(e)] = ("game_field", e.id)
             narrowed = scope.narrowed_type(e.id)
             if narrowed is not None:
-                return self.mark_narrowed(e, narrowed)
+                return self.mark_narrowed(e, narrowed, m.game_fields[e.id].type)
             return m.game_fields[e.id].type
         if e.id in m.player_names:
             symbols[id(e)] = ("player", str(m.player_names.index(e.id)))
@@ -1218,7 +1219,7 @@ class Checker:
         if key is not None:
             narrowed = scope.narrowed_type(key)
             if narrowed is not None:
-                return self.mark_narrowed(e, narrowed)
+                return self.mark_narrowed(e, narrowed, result)
         return result
 
     def index(self, e: n.Index, scope: Scope, ctx: Context) -> t.Type:

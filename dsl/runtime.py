@@ -325,6 +325,7 @@ class GameState:
     CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
     PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
+    ACTION_NAMES: ClassVar[tuple[str, ...]] = ()
     # What a listing of actions has worked out about copies (GameState._list_actions)
     _memo: _ListingMemo | None = None
     _listing = False
@@ -413,9 +414,15 @@ class GameState:
                 f"it is {self.player_name(self.actor)}'s turn, not "
                 f"{self.player_name(action.actor)}'s"
             )
-        handler = self.APPLY.get((self.phase, action.kind))
+        kind = action.kind
+        handler = self.APPLY.get((self.phase, kind)) if type(kind) is int else None
         if handler is None:
-            raise IllegalAction(f"'{action}' is not possible in phase {self.PHASES[self.phase]}")
+            raise IllegalAction(
+                f"'{self._shown(action)}' is not possible in phase {self.PHASES[self.phase]}"
+            )
+        malformed = self._malformed(action)
+        if malformed is not None:
+            raise IllegalAction(malformed)
         reason = handler(self, action)
         if reason is not None:
             raise IllegalAction(reason)
@@ -423,6 +430,31 @@ class GameState:
         if checkpoint is not None:
             checkpoint(self, action.actor)
         self.advance()
+
+    def _malformed(self, action: Action) -> str | None:
+        """Why an action's arguments cannot be any action of its kind (built by hand rather
+        than taken from legal_actions()), or None. Handlers index tables by the arguments, so
+        this runs before them: a wrong argument is an IllegalAction, never an IndexError or
+        another choice's name read from the end of a table."""
+        params = self.ENCODING[action.kind][1]
+        args = action.args
+        name = self.ACTION_NAMES[action.kind]
+        if type(args) is not tuple or len(args) != len(params):
+            count = len(args) if isinstance(args, tuple) else args
+            return (f"malformed action: '{name}' takes {len(params)} argument(s), "
+                    f"not {count!r}")
+        for position, ((base, size), value) in enumerate(zip(params, args, strict=True), start=1):
+            if type(value) is not int or not base <= value < base + size:
+                return (f"malformed action: argument {position} of '{name}' is {value!r}, "
+                        f"not a whole number from {base} to {base + size - 1}")
+        return None
+
+    def _shown(self, action: Action) -> str:
+        """An action's text, or what it is made of when it is too malformed to read."""
+        try:
+            return str(action)
+        except Exception:  # noqa: BLE001 - any argument may have been built by hand
+            return f"action kind {action.kind!r} with arguments {action.args!r}"
 
     def parse_action(self, text: str) -> Action:
         """The action whose text is `text`, checked only for shape: apply_action says why an

@@ -341,11 +341,11 @@ def p_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_first
     # rulebooks/dynasties/dynasties.rules:199
     v_need = v_n
     # rulebooks/dynasties/dynasties.rules:200
-    v_from_reserve = min(rt.some(v_need), s.p_reserve[v_p])
+    v_from_reserve = min(v_need, s.p_reserve[v_p])
     # rulebooks/dynasties/dynasties.rules:201
-    s.p_reserve[v_p] -= rt.some(v_from_reserve)
+    s.p_reserve[v_p] -= v_from_reserve
     # rulebooks/dynasties/dynasties.rules:202
-    v_need -= rt.some(v_from_reserve)
+    v_need -= v_from_reserve
     # rulebooks/dynasties/dynasties.rules:203
     for v_s in sorted(
         [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))],
@@ -363,11 +363,11 @@ def p_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_first
         reverse=True,
     ):
         # rulebooks/dynasties/dynasties.rules:205
-        v_taken = min(rt.some(v_need), s.n_Province_armies[v_s])
+        v_taken = min(v_need, s.n_Province_armies[v_s])
         # rulebooks/dynasties/dynasties.rules:206
-        s.n_Province_armies[v_s] -= rt.some(v_taken)
+        s.n_Province_armies[v_s] -= v_taken
         # rulebooks/dynasties/dynasties.rules:207
-        v_need -= rt.some(v_taken)
+        v_need -= v_taken
         # rulebooks/dynasties/dynasties.rules:208
         if (s.n_Province_armies[v_s] == 0):
             # rulebooks/dynasties/dynasties.rules:208
@@ -380,9 +380,9 @@ def p_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
     # rulebooks/dynasties/dynasties.rules:215
     v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
     # rulebooks/dynasties/dynasties.rules:216
-    p_take_armies(s, v_p, v_v, rt.some(v_placed_armies), True)
+    p_take_armies(s, v_p, v_v, v_placed_armies, True)
     # rulebooks/dynasties/dynasties.rules:217
-    s.n_Province_armies[v_v] += rt.some(v_placed_armies)
+    s.n_Province_armies[v_v] += v_placed_armies
     # rulebooks/dynasties/dynasties.rules:218
     if (s.n_Province_armies[v_v] > 0):
         # rulebooks/dynasties/dynasties.rules:218
@@ -402,21 +402,21 @@ def p_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
             v_left = 0
         else:
             # rulebooks/dynasties/dynasties.rules:229
-            v_killed = min(rt.some(v_left), s.n_Province_armies[v_v])
+            v_killed = min(v_left, s.n_Province_armies[v_v])
             # rulebooks/dynasties/dynasties.rules:230
-            s.n_Province_armies[v_v] -= rt.some(v_killed)
+            s.n_Province_armies[v_v] -= v_killed
             # rulebooks/dynasties/dynasties.rules:231
-            s.p_removed[(1 - v_w)] += rt.some(v_killed)
+            s.p_removed[(1 - v_w)] += v_killed
             # rulebooks/dynasties/dynasties.rules:232
-            v_left -= rt.some(v_killed)
+            v_left -= v_killed
             # rulebooks/dynasties/dynasties.rules:234
             if (s.n_Province_armies[v_v] == 0):
                 # rulebooks/dynasties/dynasties.rules:234
                 s.n_Province_owner[v_v] = None
     # rulebooks/dynasties/dynasties.rules:237
-    if (rt.some(v_left) > 0):
+    if (v_left > 0):
         # rulebooks/dynasties/dynasties.rules:237
-        p_add_armies(s, v_w, v_v, rt.some(v_left))
+        p_add_armies(s, v_w, v_v, v_left)
 
 
 # rulebooks/dynasties/dynasties.rules:242
@@ -430,9 +430,9 @@ def p_plague(s: State, v_v: int) -> None:
         # rulebooks/dynasties/dynasties.rules:244
         v_lost = (s.n_Province_armies[v_v] // 2)
         # rulebooks/dynasties/dynasties.rules:245
-        s.n_Province_armies[v_v] -= rt.some(v_lost)
+        s.n_Province_armies[v_v] -= v_lost
         # rulebooks/dynasties/dynasties.rules:246
-        s.p_reserve[rt.some(s.n_Province_owner[v_v])] += rt.some(v_lost)
+        s.p_reserve[rt.some(s.n_Province_owner[v_v])] += v_lost
 
 
 # rulebooks/dynasties/dynasties.rules:253
@@ -456,9 +456,9 @@ def p_pay_cost(s: State, v_p: int, v_tile: int) -> None:
     # rulebooks/dynasties/dynasties.rules:264
     v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
     # rulebooks/dynasties/dynasties.rules:265
-    p_take_armies(s, v_p, None, rt.some(v_cost), False)
+    p_take_armies(s, v_p, None, v_cost, False)
     # rulebooks/dynasties/dynasties.rules:266
-    s.p_removed[v_p] += rt.some(v_cost)
+    s.p_removed[v_p] += v_cost
 
 
 # rulebooks/dynasties/dynasties.rules:269
@@ -513,12 +513,12 @@ def p_resolve_province(s: State, v_v: int) -> None:
             # rulebooks/dynasties/dynasties.rules:295
             v_vb = (f_tile_value(s, rt.some(v_tb), rt.some(v_ta)) + f_warlord_bonus(s, 1, v_v))
             # rulebooks/dynasties/dynasties.rules:296
-            if (rt.some(v_va) > rt.some(v_vb)):
+            if (v_va > v_vb):
                 # rulebooks/dynasties/dynasties.rules:296
-                p_win_battle(s, 0, v_v, (rt.some(v_va) - rt.some(v_vb)))
-            elif (rt.some(v_vb) > rt.some(v_va)):
+                p_win_battle(s, 0, v_v, (v_va - v_vb))
+            elif (v_vb > v_va):
                 # rulebooks/dynasties/dynasties.rules:296
-                p_win_battle(s, 1, v_v, (rt.some(v_vb) - rt.some(v_va)))
+                p_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:298
         if (
             (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == 0)
@@ -551,7 +551,7 @@ def p_score(s: State) -> None:
         if ((s.n_Province_owner[v_v] == 1) and (s.n_Province_armies[v_v] > 0))
     )
     # rulebooks/dynasties/dynasties.rules:308
-    s.g_track += (rt.some(v_a) - rt.some(v_b))
+    s.g_track += (v_a - v_b)
 
 
 # rulebooks/dynasties/dynasties.rules:311
@@ -1383,6 +1383,7 @@ State.ENCODING = (
     (370, ((0, 60), )),
     (430, ()),
 )
+State.ACTION_NAMES = ACTIONS
 NUM_DISTINCT_ACTIONS: Final = 431
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'warlords': (bool, False)}

@@ -5848,7 +5848,7 @@ def p_battle_round(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:437
     v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:438
-    v_q = (1 - rt.some(v_p))
+    v_q = (1 - v_p)
     # rulebooks/dynasty_builder/dynasty_builder.rules:439
     v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:440
@@ -5856,7 +5856,7 @@ def p_battle_round(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:441
     if ((v_u is not None) and (v_at is not None)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:442
-        v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
+        v_d = f_guard(s, v_q, rt.some(v_at))
         # rulebooks/dynasty_builder/dynasty_builder.rules:443
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:444
@@ -5864,7 +5864,7 @@ def p_battle_round(s: State) -> None:
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(
                     s,
-                    rt.some(v_p),
+                    v_p,
                     rt.some(v_at),
                     rt.some(v_u),
                     R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
@@ -5876,18 +5876,18 @@ def p_battle_round(s: State) -> None:
                 + (
                     0
                     if R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]
-                    else f_support_power(s, rt.some(v_q), rt.some(v_at), rt.some(v_d), False)
+                    else f_support_power(s, v_q, rt.some(v_at), rt.some(v_d), False)
                 )
             )
             # rulebooks/dynasty_builder/dynasty_builder.rules:447
-            if (rt.some(v_mine) == rt.some(v_theirs)):
+            if (v_mine == v_theirs):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:447
                 s.g_fight = 0
                 # rulebooks/dynasty_builder/dynasty_builder.rules:447
                 s.goto(5)  # tie
-            elif (rt.some(v_mine) > rt.some(v_theirs)):
+            elif (v_mine > v_theirs):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:448
-                p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
+                p_destroy_unit(s, v_q, rt.some(v_at), rt.some(v_d))
                 # rulebooks/dynasty_builder/dynasty_builder.rules:448
                 p_end_fight(s)
             else:
@@ -5896,7 +5896,7 @@ def p_battle_round(s: State) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:451
                 if (v_from is not None):
                     # rulebooks/dynasty_builder/dynasty_builder.rules:451
-                    p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
+                    p_destroy_unit(s, v_p, rt.some(v_from), rt.some(v_u))
                 # rulebooks/dynasty_builder/dynasty_builder.rules:452
                 p_end_fight(s)
         else:
@@ -5920,19 +5920,19 @@ def p_siege_round(s: State) -> None:
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(
                 s,
-                rt.some(v_p),
+                v_p,
                 rt.some(v_at),
                 rt.some(v_u),
                 R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
             )
         )
         # rulebooks/dynasty_builder/dynasty_builder.rules:466
-        if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
+        if (v_power > f_city_defence(s, rt.some(v_at))):
             # rulebooks/dynasty_builder/dynasty_builder.rules:466
-            p_destroy_city(s, rt.some(v_p), rt.some(v_at))
+            p_destroy_city(s, v_p, rt.some(v_at))
             # rulebooks/dynasty_builder/dynasty_builder.rules:466
             p_end_fight(s)
-        elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
+        elif (v_power == f_city_defence(s, rt.some(v_at))):
             # rulebooks/dynasty_builder/dynasty_builder.rules:467
             s.g_fight = 1
             # rulebooks/dynasty_builder/dynasty_builder.rules:467
@@ -6774,7 +6774,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:660
     v_q = (1 - actor)
     # rulebooks/dynasty_builder/dynasty_builder.rules:661
-    if f_has_units(s, rt.some(v_q), v_at):
+    if f_has_units(s, v_q, v_at):
         # rulebooks/dynasty_builder/dynasty_builder.rules:663
         if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
             # rulebooks/dynasty_builder/dynasty_builder.rules:663
@@ -6782,7 +6782,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
         else:
             # rulebooks/dynasty_builder/dynasty_builder.rules:663
             p_battle_round(s)
-    elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
+    elif (s.n_Hex_centre[v_at] == v_q):
         # rulebooks/dynasty_builder/dynasty_builder.rules:666
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
             # rulebooks/dynasty_builder/dynasty_builder.rules:666
@@ -6794,7 +6794,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
             p_siege_round(s)
     else:
         # rulebooks/dynasty_builder/dynasty_builder.rules:668
-        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
+        if (s.n_Hex_bridge[v_at] == v_q):
             # rulebooks/dynasty_builder/dynasty_builder.rules:668
             s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:669
@@ -7743,6 +7743,7 @@ State.ENCODING = (
     (970867, ((0, 220), (0, 8), )),
     (972627, ()),
 )
+State.ACTION_NAMES = ACTIONS
 NUM_DISTINCT_ACTIONS: Final = 972628
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'rounds': (int, 30), 'houses': (int, 24)}

@@ -3021,29 +3021,29 @@ def p_battle(s: State, v_u: int, v_t: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:709
         v_countered = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
         # rulebooks/rulers_gambit/rulers_gambit.rules:710
-        if (rt.some(v_a) >= rt.some(v_d)):
+        if (v_a >= v_d):
             # rulebooks/rulers_gambit/rulers_gambit.rules:710
             p_injure(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:711
-        if ((rt.some(v_d) >= rt.some(v_a)) or rt.some(v_countered)):
+        if ((v_d >= v_a) or v_countered):
             # rulebooks/rulers_gambit/rulers_gambit.rules:711
             p_injure(s, v_u)
     elif f_in_recovery(s, v_t):
         # rulebooks/rulers_gambit/rulers_gambit.rules:713
         if (not f_has_retain(s, v_t)):
             # rulebooks/rulers_gambit/rulers_gambit.rules:714
-            p_battle_kill(s, v_u, v_t, rt.some(v_crit))
+            p_battle_kill(s, v_u, v_t, v_crit)
         else:
             # rulebooks/rulers_gambit/rulers_gambit.rules:716
             v_d_2 = f_defence_of(s, v_t)
             # rulebooks/rulers_gambit/rulers_gambit.rules:718
             v_countered_2 = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
             # rulebooks/rulers_gambit/rulers_gambit.rules:719
-            if (rt.some(v_a) >= rt.some(v_d_2)):
+            if (v_a >= v_d_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:719
-                p_battle_kill(s, v_u, v_t, rt.some(v_crit))
+                p_battle_kill(s, v_u, v_t, v_crit)
             # rulebooks/rulers_gambit/rulers_gambit.rules:720
-            if ((rt.some(v_d_2) >= rt.some(v_a)) or rt.some(v_countered_2)):
+            if ((v_d_2 >= v_a) or v_countered_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:720
                 p_injure(s, v_u)
 
@@ -7332,6 +7332,7 @@ State.ENCODING = (
     (871823, ()),
     (871824, ((0, 352), )),
 )
+State.ACTION_NAMES = ACTIONS
 NUM_DISTINCT_ACTIONS: Final = 872176
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {

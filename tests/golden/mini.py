@@ -449,6 +449,7 @@ State.ENCODING = (
     (2, ((0, 8), )),
     (10, ((0, 9), )),
 )
+State.ACTION_NAMES = ACTIONS
 NUM_DISTINCT_ACTIONS: Final = 19
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'target': (int, 3)}

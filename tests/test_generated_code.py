@@ -1,0 +1,92 @@
+"""What the generated modules do with input that does not come from them, and how their code
+reads: an action built by hand is checked before any rule sees it, and a value is unwrapped
+(`rt.some`) only where the checker narrowed an optional."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from compiler.driver import check_rulebook
+from compiler.pygen import generate_python
+from dsl.runtime import Action, IllegalAction
+from dsl.scaffold import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")
+
+
+def module(name: str) -> ModuleType:
+    return importlib.import_module(f"generated.{name}")
+
+
+def malformed_copies(action: Action) -> list[Action]:
+    """The action with arguments no listing makes: out of range at both ends, one too many,
+    not numbers, and a kind that does not exist."""
+    def built(kind: object, args: object) -> Action:
+        return Action(kind, action.actor, args, action._text)  # type: ignore[arg-type]
+
+    copies = [built(action.kind, action.args + (0,)), built(action.kind, None),
+              built(-1, action.args), built(10**6, action.args), built("x", action.args)]
+    for position in range(len(action.args)):
+        for bad in (-1, 10**9, "x", 1.0, True):
+            args: list[object] = list(action.args)
+            args[position] = bad
+            copies.append(built(action.kind, tuple(args)))
+    return copies
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_malformed_action_is_illegal_and_changes_nothing(game: str) -> None:
+    state = module(game).new_game(seed=3)
+    seen_kinds: set[int] = set()
+    steps = 0
+    while not state.is_terminal() and steps < 2000:
+        legal = state.legal_actions()
+        for action in legal:
+            if action.kind in seen_kinds:
+                continue
+            seen_kinds.add(action.kind)
+            before = state.to_json()
+            for bad in malformed_copies(action):
+                with pytest.raises(IllegalAction) as raised:
+                    state.apply_action(bad)
+                assert "malformed action" in str(raised.value) \
+                    or "is not possible in phase" in str(raised.value), str(raised.value)
+                assert state.to_json() == before
+        state.apply_action(legal[steps % len(legal)])
+        steps += 1
+    assert len(seen_kinds) >= 2
+
+
+def test_a_malformed_argument_names_its_place_and_the_range() -> None:
+    state = module("dynasties").new_game(seed=1)
+    action = state.legal_actions()[0]
+    bad = Action(action.kind, action.actor, tuple(-1 for _ in action.args), action._text)
+    with pytest.raises(IllegalAction, match=r"argument 1 of '\w+' is -1, not a whole number "
+                                             r"from 0 to \d+"):
+        state.apply_action(bad)
+
+
+def test_only_narrowed_optionals_are_unwrapped(tmp_path: Path) -> None:
+    folder = new_game("narrow", tmp_path)
+    rules = folder / "narrow.rules"
+    text = rules.read_text()
+    text = text.replace("  turn_player: player = A\n",
+                        "  turn_player: player = A\n  last_player: player? = none\n")
+    text = text.replace("    actor.score += c.points\n",
+                        "    let gain = c.points\n    actor.score += gain\n"
+                        "    let total = gain + 1\n    total += gain\n"
+                        "    if last_player != none { last_player.score += 0 }\n"
+                        "    last_player = actor\n")
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    assert "v_gain = " in source and "v_total += v_gain" in source
+    assert "rt.some(v_gain)" not in source and "rt.some(v_total)" not in source
+    assert "rt.some(s.g_last_player)" in source
