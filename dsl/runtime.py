@@ -326,6 +326,7 @@ class GameState:
     PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
     ACTION_NAMES: ClassVar[tuple[str, ...]] = ()
+    _ARG_RANGES: ClassVar[tuple[tuple[range, ...], ...] | None] = None
     # What a listing of actions has worked out about copies (GameState._list_actions)
     _memo: _ListingMemo | None = None
     _listing = False
@@ -420,9 +421,13 @@ class GameState:
             raise IllegalAction(
                 f"'{self._shown(action)}' is not possible in phase {self.PHASES[self.phase]}"
             )
-        malformed = self._malformed(action)
-        if malformed is not None:
-            raise IllegalAction(malformed)
+        allowed = (self._ARG_RANGES or self._arg_ranges())[kind]
+        args = action.args
+        if type(args) is not tuple or len(args) != len(allowed):
+            raise IllegalAction(self._malformed(action))
+        for value, values in zip(args, allowed, strict=True):
+            if type(value) is not int or value not in values:
+                raise IllegalAction(self._malformed(action))
         reason = handler(self, action)
         if reason is not None:
             raise IllegalAction(reason)
@@ -431,11 +436,21 @@ class GameState:
             checkpoint(self, action.actor)
         self.advance()
 
-    def _malformed(self, action: Action) -> str | None:
-        """Why an action's arguments cannot be any action of its kind (built by hand rather
-        than taken from legal_actions()), or None. Handlers index tables by the arguments, so
-        this runs before them: a wrong argument is an IllegalAction, never an IndexError or
-        another choice's name read from the end of a table."""
+    @classmethod
+    def _arg_ranges(cls) -> tuple[tuple[range, ...], ...]:
+        """Per kind of action, the numbers each argument may be (from ENCODING). Handlers
+        index tables by the arguments, so apply_action checks them first: an action built by
+        hand is an IllegalAction, never an IndexError or another choice's name read from the
+        end of a table."""
+        ranges = cls.__dict__.get("_ARG_RANGES")
+        if ranges is None:
+            ranges = tuple(tuple(range(base, base + size) for base, size in params)
+                           for _, params in cls.ENCODING)
+            cls._ARG_RANGES = ranges
+        return ranges
+
+    def _malformed(self, action: Action) -> str:
+        """What is wrong with an action whose arguments no listing makes."""
         params = self.ENCODING[action.kind][1]
         args = action.args
         name = self.ACTION_NAMES[action.kind]
@@ -447,7 +462,7 @@ class GameState:
             if type(value) is not int or not base <= value < base + size:
                 return (f"malformed action: argument {position} of '{name}' is {value!r}, "
                         f"not a whole number from {base} to {base + size - 1}")
-        return None
+        return "malformed action"
 
     def _shown(self, action: Action) -> str:
         """An action's text, or what it is made of when it is too malformed to read."""
