@@ -260,6 +260,32 @@ def upper(name: str) -> str:
     return name.upper()
 
 
+# The first words of the module's own names (K_PLAY, SLOT_NAMES, ...): an enum member's
+# constant never starts with one, so it cannot take the place of one.
+RESERVED_HEADS = frozenset({
+    "K", "C", "R", "Z", "E", "N", "FX", "SLOT", "PLAYER", "NUM", "DEF", "DECK", "DECKS",
+    "TERMINAL", "PHASES", "OPTIONS", "INFO", "ACTIONS",
+})
+
+
+def enum_constants(enums: Iterable[tuple[str, Sequence[str]]]) -> dict[tuple[str, int], str]:
+    """The named constant of each enum member the code uses (`TILE_KIND_PLAGUE` for member
+    plague of TileKind). A name that would start with a word of the module's own names, or that
+    two members would share, is not given: those members stay numbers, so a name never means
+    two things."""
+    names: dict[tuple[str, int], str] = {}
+    taken: dict[str, int] = {}
+    for enum, members in enums:
+        head = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", enum).upper()
+        for index, member in enumerate(members):
+            name = f"{head}_{member.upper()}"
+            names[(enum, index)] = name
+            taken[name] = taken.get(name, 0) + 1
+    return {key: name for key, name in names.items()
+            if taken[name] == 1 and name.split("_", 1)[0] not in RESERVED_HEADS
+            and name.isidentifier()}
+
+
 def py_type(type_: t.Type) -> str:
     if isinstance(type_, t.BoolT):
         return "bool"
@@ -390,6 +416,8 @@ class PythonGenerator:
         self.model = model
         self.w = Writer()
         self.bindings = Bindings()
+        self.enum_constants = enum_constants(
+            (enum.name, enum.members) for enum in model.enums.values())
         m = model
         self.max_players = m.max_players
         self.phase_index = {name: i for i, name in enumerate(m.phases)}
@@ -476,6 +504,11 @@ class PythonGenerator:
         for enum in m.enums.values():
             w.line(f"E_{upper(enum.name)}_NAMES: Final = {tuple(enum.members)!r}")
             self.words_tables(f"E_{upper(enum.name)}", enum.members)
+        for enum in m.enums.values():
+            for index in range(len(enum.members)):
+                constant = self.enum_constants.get((enum.name, index))
+                if constant is not None:
+                    w.line(f"{constant}: Final = {index}")
         for record in m.records.values():
             if record.is_card:
                 continue
@@ -1610,7 +1643,9 @@ class PythonGenerator:
                 return f"{s}.o_{e.id}"
             if kind == "game_field":
                 return f"{s}.g_{e.id}"
-            if kind in ("player", "node", "enum_member"):
+            if kind == "enum_member":
+                return self.enum_constants.get((symbol[1], int(symbol[2])), symbol[2])
+            if kind in ("player", "node"):
                 return symbol[-1]
             if kind == "entry":
                 record = m.records[symbol[1]]

@@ -25,6 +25,14 @@ PHASES: Final = (
 E_TILEKIND_NAMES: Final = ('number', 'plus', 'minus', 'plague')
 E_POWER_NAMES: Final = ('art_of_war', 'iron_wall', 'recall', 'ambush')
 E_POWER_WORDS: Final = ('art of war', 'iron wall', 'recall', 'ambush')
+TILE_KIND_NUMBER: Final = 0
+TILE_KIND_PLUS: Final = 1
+TILE_KIND_MINUS: Final = 2
+TILE_KIND_PLAGUE: Final = 3
+POWER_ART_OF_WAR: Final = 0
+POWER_IRON_WALL: Final = 1
+POWER_RECALL: Final = 2
+POWER_AMBUSH: Final = 3
 R_WARLORD_NAMES: Final = ('sun_tzu', 'king_shao', 'cao_cao', 'zhuge_liang')
 R_WARLORD_WORDS: Final = ('sun tzu', 'king shao', 'cao cao', 'zhuge liang')
 R_WARLORD_POWER: Final[tuple[int, ...]] = (0, 1, 2, 3, )
@@ -288,7 +296,7 @@ def f_warlord_amount(s: State, v_p: int) -> int:
 
 # rulebooks/dynasties/dynasties.rules:175
 def f_protected(s: State, v_p: int, v_v: int) -> bool:
-    return f_warlord_acts(s, v_p, v_v, 1)
+    return f_warlord_acts(s, v_p, v_v, POWER_IRON_WALL)
 
 
 # rulebooks/dynasties/dynasties.rules:178
@@ -296,10 +304,10 @@ def f_tile_value(s: State, v_mine: int, v_theirs: int) -> int:
     """The value of a tile against the opposing one (seed examples 5 and 6, decision MODIFIERS)."""
     return (
         C_TILE_VALUE[s.card_def[v_mine]]
-        if (C_TILE_KIND[s.card_def[v_mine]] == 0)
+        if (C_TILE_KIND[s.card_def[v_mine]] == TILE_KIND_NUMBER)
         else (
             (C_TILE_VALUE[s.card_def[v_theirs]] + C_TILE_VALUE[s.card_def[v_mine]])
-            if (C_TILE_KIND[s.card_def[v_theirs]] == 0)
+            if (C_TILE_KIND[s.card_def[v_theirs]] == TILE_KIND_NUMBER)
             else max(C_TILE_VALUE[s.card_def[v_mine]], 0)
         )
     )
@@ -309,8 +317,8 @@ def f_tile_value(s: State, v_mine: int, v_theirs: int) -> int:
 def f_warlord_bonus(s: State, v_p: int, v_v: int) -> int:
     """Warlord bonuses and penalties on p's tile in v."""
     return (
-        (f_warlord_amount(s, v_p) if f_warlord_acts(s, v_p, v_v, 0) else 0)
-        - (f_warlord_amount(s, (1 - v_p)) if f_warlord_acts(s, (1 - v_p), v_v, 3) else 0)
+        (f_warlord_amount(s, v_p) if f_warlord_acts(s, v_p, v_v, POWER_ART_OF_WAR) else 0)
+        - (f_warlord_amount(s, (1 - v_p)) if f_warlord_acts(s, (1 - v_p), v_v, POWER_AMBUSH) else 0)
     )
 
 
@@ -464,7 +472,7 @@ def p_pay_cost(s: State, v_p: int, v_tile: int) -> None:
 # rulebooks/dynasties/dynasties.rules:269
 def p_recall_armies(s: State, v_p: int, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:270
-    if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, 2)):
+    if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, POWER_RECALL)):
         # rulebooks/dynasties/dynasties.rules:271
         s.p_reserve[v_p] += s.n_Province_armies[v_v]
         # rulebooks/dynasties/dynasties.rules:272
@@ -496,15 +504,15 @@ def p_resolve_province(s: State, v_v: int) -> None:
         p_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:289
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == 3)
-            or (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == 3)
+            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE)
+            or (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE)
         ):
             # rulebooks/dynasties/dynasties.rules:290
-            if (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == 3):
+            if (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:290
                 p_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:291
-            if (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == 3):
+            if (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:291
                 p_plague(s, v_v)
         else:
@@ -521,14 +529,14 @@ def p_resolve_province(s: State, v_v: int) -> None:
                 p_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:298
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == 0)
+            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[rt.some(v_ta)]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:298
             p_six_marker(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:299
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == 0)
+            (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[rt.some(v_tb)]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:299
@@ -692,7 +700,10 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:349
     if (
-        ((C_TILE_KIND[s.card_def[v_tile]] == 0) and (C_TILE_VALUE[s.card_def[v_tile]] == 6))
+        (
+            (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
+            and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+        )
         and s.n_Province_six_played[v_prov][actor]
     ):
         return 'your 6 marker stands in ' + N_PROVINCE_NAMES[
@@ -706,7 +717,10 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
     # rulebooks/dynasties/dynasties.rules:351
     s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
     # rulebooks/dynasties/dynasties.rules:352
-    if ((C_TILE_KIND[s.card_def[v_tile]] == 0) and (C_TILE_VALUE[s.card_def[v_tile]] == 1)):
+    if (
+        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
+        and (C_TILE_VALUE[s.card_def[v_tile]] == 1)
+    ):
         # rulebooks/dynasties/dynasties.rules:352
         s.p_used_one[actor] = True
 

@@ -26,6 +26,13 @@ PHASES: Final = (
 )
 E_TERRAIN_NAMES: Final = ('plain', 'forest', 'water', 'canyon', 'mountain')
 E_FIGHT_NAMES: Final = ('battle', 'siege')
+TERRAIN_PLAIN: Final = 0
+TERRAIN_FOREST: Final = 1
+TERRAIN_WATER: Final = 2
+TERRAIN_CANYON: Final = 3
+TERRAIN_MOUNTAIN: Final = 4
+FIGHT_BATTLE: Final = 0
+FIGHT_SIEGE: Final = 1
 R_KIND_NAMES: Final = ('soldier', 'ship', 'knight', 'siege_tower')
 R_KIND_WORDS: Final = ('soldier', 'ship', 'knight', 'siege tower')
 R_KIND_WITH_ARTICLE: Final = ('a soldier', 'a ship', 'a knight', 'a siege tower')
@@ -4777,7 +4784,7 @@ class State(rt.GameState):
         self.g_attacker = None
         self.g_attack_from = None
         self.g_target = None
-        self.g_fight = 0
+        self.g_fight = FIGHT_BATTLE
         self.g_begun = False
         self.p_supply = [0 for _ in range(players)]
         self.p_tokens = [0 for _ in range(players)]
@@ -5364,7 +5371,10 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:260
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
-        ((not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]) and (s.n_Hex_terrain[v_h] == 2))
+        (
+            (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+            and (s.n_Hex_terrain[v_h] == TERRAIN_WATER)
+        )
         and (s.n_Hex_bridge[v_h] is None)
     )
 
@@ -5394,7 +5404,7 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:270
 def f_house_terrain(s: State, v_h: int) -> bool:
-    return ((s.n_Hex_terrain[v_h] == 0) or (s.n_Hex_terrain[v_h] == 1))
+    return ((s.n_Hex_terrain[v_h] == TERRAIN_PLAIN) or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:273
@@ -5444,12 +5454,12 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
             and ((s.n_Hex_centre[v_h] is None) or (s.n_Hex_centre[v_h] == v_p))
         )
         and (
-            ((s.n_Hex_terrain[v_h] == 2) and (f_ship_at(s, v_p, v_h) is None))
+            ((s.n_Hex_terrain[v_h] == TERRAIN_WATER) and (f_ship_at(s, v_p, v_h) is None))
             if R_KIND_NAVAL[v_u]
             else (
                 (f_walker_at(s, v_p, v_h) is None)
                 and (
-                    ((s.n_Hex_terrain[v_h] != 2) or (s.n_Hex_bridge[v_h] is not None))
+                    ((s.n_Hex_terrain[v_h] != TERRAIN_WATER) or (s.n_Hex_bridge[v_h] is not None))
                     or (f_ship_at(s, v_p, v_h) is not None)
                 )
             )
@@ -5633,7 +5643,17 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:681
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
-        (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
+        (
+            1
+            + (
+                1
+                if (
+                    (s.n_Hex_terrain[v_from] == TERRAIN_CANYON)
+                    or (s.n_Hex_terrain[v_to] == TERRAIN_CANYON)
+                )
+                else 0
+            )
+        )
         + (
             1
             if any(
@@ -5882,7 +5902,7 @@ def p_battle_round(s: State) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:447
             if (v_mine == v_theirs):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:447
-                s.g_fight = 0
+                s.g_fight = FIGHT_BATTLE
                 # rulebooks/dynasty_builder/dynasty_builder.rules:447
                 s.goto(5)  # tie
             elif (v_mine > v_theirs):
@@ -5934,7 +5954,7 @@ def p_siege_round(s: State) -> None:
             p_end_fight(s)
         elif (v_power == f_city_defence(s, rt.some(v_at))):
             # rulebooks/dynasty_builder/dynasty_builder.rules:467
-            s.g_fight = 1
+            s.g_fight = FIGHT_SIEGE
             # rulebooks/dynasty_builder/dynasty_builder.rules:467
             s.goto(5)  # tie
         else:
@@ -6484,7 +6504,7 @@ def text_build_bridge(
 # rulebooks/dynasty_builder/dynasty_builder.rules:596
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:597
-    if (s.n_Hex_terrain[v_h] != 2):
+    if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
         return 'bridges are built on water'
     # rulebooks/dynasty_builder/dynasty_builder.rules:598
     if not f_buildings_free(s, v_h):
@@ -7095,7 +7115,7 @@ def check_try_again(s: State, actor: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:721
 def do_try_again(s: State, actor: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:722
-    if (s.g_fight == 1):
+    if (s.g_fight == FIGHT_SIEGE):
         # rulebooks/dynasty_builder/dynasty_builder.rules:722
         p_siege_round(s)
     else:

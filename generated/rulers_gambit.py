@@ -75,6 +75,37 @@ E_KEYWORD_WORDS: Final = (
     'seal',
     'invincible',
 )
+COLOUR_BLUE: Final = 0
+COLOUR_RED: Final = 1
+COLOUR_YELLOW: Final = 2
+COLOUR_GREEN: Final = 3
+COLOUR_ORANGE: Final = 4
+COLOUR_PURPLE: Final = 5
+KIND_UNIT: Final = 0
+KIND_SPELL: Final = 1
+KIND_KINGDOM: Final = 2
+SPELL_TYPE_NORMAL: Final = 0
+SPELL_TYPE_SET: Final = 1
+SPELL_TYPE_QUICK_PLAY: Final = 2
+SPELL_TYPE_EQUIP: Final = 3
+TARGET_NO_TARGET: Final = 0
+TARGET_ENEMY_UNIT: Final = 1
+TARGET_OWN_UNIT: Final = 2
+TARGET_ANY_UNIT: Final = 3
+TARGET_ENEMY_RECOVERY: Final = 4
+TARGET_OWN_RECOVERY: Final = 5
+TARGET_OWN_GRAVEYARD: Final = 6
+KEYWORD_DOUBLE_ATTACK: Final = 0
+KEYWORD_TRIPLE_ATTACK: Final = 1
+KEYWORD_RETAIN: Final = 2
+KEYWORD_LEVITATE: Final = 3
+KEYWORD_OVERTHROW: Final = 4
+KEYWORD_TRAMPLE: Final = 5
+KEYWORD_LIFELINK: Final = 6
+KEYWORD_FIRST_STRIKE: Final = 7
+KEYWORD_COUNTERATTACK: Final = 8
+KEYWORD_SEAL: Final = 9
+KEYWORD_INVINCIBLE: Final = 10
 DEF_NAMES: Final = (
     'Ember Throne',
     'Tidal Keep',
@@ -1072,88 +1103,88 @@ C_CARD_KEYWORDS: Final[tuple[list[int], ...]] = (
     [],
     [],
     [],
-    [7],
+    [KEYWORD_FIRST_STRIKE],
     [],
-    [5],
-    [6],
-    [0],
-    [7],
-    [3],
-    [1, 5],
-    [],
-    [],
-    [],
-    [],
-    [],
-    [5],
-    [],
-    [],
-    [],
-    [8],
-    [],
-    [2],
-    [4],
-    [],
-    [9],
+    [KEYWORD_TRAMPLE],
+    [KEYWORD_LIFELINK],
+    [KEYWORD_DOUBLE_ATTACK],
+    [KEYWORD_FIRST_STRIKE],
+    [KEYWORD_LEVITATE],
+    [KEYWORD_TRIPLE_ATTACK, KEYWORD_TRAMPLE],
     [],
     [],
     [],
     [],
     [],
+    [KEYWORD_TRAMPLE],
     [],
     [],
-    [3],
     [],
-    [4],
-    [8],
+    [KEYWORD_COUNTERATTACK],
     [],
-    [2, 3],
-    [8],
+    [KEYWORD_RETAIN],
+    [KEYWORD_OVERTHROW],
+    [],
+    [KEYWORD_SEAL],
     [],
     [],
     [],
     [],
     [],
     [],
-    [2],
     [],
-    [3],
+    [KEYWORD_LEVITATE],
     [],
+    [KEYWORD_OVERTHROW],
+    [KEYWORD_COUNTERATTACK],
     [],
-    [],
-    [3, 0],
-    [7],
-    [5, 4],
-    [1],
+    [KEYWORD_RETAIN, KEYWORD_LEVITATE],
+    [KEYWORD_COUNTERATTACK],
     [],
     [],
     [],
     [],
-    [4],
     [],
     [],
-    [8],
-    [2],
-    [3, 2],
-    [0],
-    [2, 8],
-    [2, 5, 9],
+    [KEYWORD_RETAIN],
+    [],
+    [KEYWORD_LEVITATE],
     [],
     [],
     [],
-    [8],
-    [],
-    [],
-    [6],
-    [3],
-    [8],
-    [9],
-    [3, 0],
+    [KEYWORD_LEVITATE, KEYWORD_DOUBLE_ATTACK],
+    [KEYWORD_FIRST_STRIKE],
+    [KEYWORD_TRAMPLE, KEYWORD_OVERTHROW],
+    [KEYWORD_TRIPLE_ATTACK],
     [],
     [],
     [],
     [],
-    [3],
+    [KEYWORD_OVERTHROW],
+    [],
+    [],
+    [KEYWORD_COUNTERATTACK],
+    [KEYWORD_RETAIN],
+    [KEYWORD_LEVITATE, KEYWORD_RETAIN],
+    [KEYWORD_DOUBLE_ATTACK],
+    [KEYWORD_RETAIN, KEYWORD_COUNTERATTACK],
+    [KEYWORD_RETAIN, KEYWORD_TRAMPLE, KEYWORD_SEAL],
+    [],
+    [],
+    [],
+    [KEYWORD_COUNTERATTACK],
+    [],
+    [],
+    [KEYWORD_LIFELINK],
+    [KEYWORD_LEVITATE],
+    [KEYWORD_COUNTERATTACK],
+    [KEYWORD_SEAL],
+    [KEYWORD_LEVITATE, KEYWORD_DOUBLE_ATTACK],
+    [],
+    [],
+    [],
+    [],
+    [KEYWORD_LEVITATE],
 )
 C_CARD_HAS_ABILITY: Final[tuple[bool, ...]] = (
     True,
@@ -1426,12 +1457,12 @@ C_CARD_LP: Final[tuple[int, ...]] = (
     0,
 )
 C_CARD_COLOURS: Final[tuple[list[int], ...]] = (
-    [1, 3],
-    [0, 5],
-    [2, 4],
-    [3, 1],
-    [4, 2],
-    [5, 0],
+    [COLOUR_RED, COLOUR_GREEN],
+    [COLOUR_BLUE, COLOUR_PURPLE],
+    [COLOUR_YELLOW, COLOUR_ORANGE],
+    [COLOUR_GREEN, COLOUR_RED],
+    [COLOUR_ORANGE, COLOUR_YELLOW],
+    [COLOUR_PURPLE, COLOUR_BLUE],
     [],
     [],
     [],
@@ -1966,12 +1997,12 @@ C_CARD_RULER_CRITICAL: Final[tuple[int, ...]] = (
     0,
 )
 C_CARD_RULER_KEYWORDS: Final[tuple[list[int], ...]] = (
-    [0],
-    [8],
-    [2],
-    [4, 5],
-    [2, 8],
-    [3, 9],
+    [KEYWORD_DOUBLE_ATTACK],
+    [KEYWORD_COUNTERATTACK],
+    [KEYWORD_RETAIN],
+    [KEYWORD_OVERTHROW, KEYWORD_TRAMPLE],
+    [KEYWORD_RETAIN, KEYWORD_COUNTERATTACK],
+    [KEYWORD_LEVITATE, KEYWORD_SEAL],
     [],
     [],
     [],
@@ -2394,7 +2425,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
         C_CARD_RULER_ATTACK[s.card_def[v_c]]
-        if (C_CARD_KIND[s.card_def[v_c]] == 2)
+        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
         else C_CARD_ATTACK[s.card_def[v_c]]
     )
 
@@ -2404,7 +2435,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
         C_CARD_RULER_DEFENCE[s.card_def[v_c]]
-        if (C_CARD_KIND[s.card_def[v_c]] == 2)
+        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
         else C_CARD_DEFENCE[s.card_def[v_c]]
     )
 
@@ -2414,7 +2445,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
         C_CARD_RULER_CRITICAL[s.card_def[v_c]]
-        if (C_CARD_KIND[s.card_def[v_c]] == 2)
+        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
         else C_CARD_CRITICAL[s.card_def[v_c]]
     )
 
@@ -2451,14 +2482,17 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     unit's keywords count only if it has Retain (decision RECOVERY_STATS).
     """
     return (
-        (((v_k == 2) or (not f_in_recovery(s, v_c))) or f_has_retain(s, v_c))
+        (((v_k == KEYWORD_RETAIN) or (not f_in_recovery(s, v_c))) or f_has_retain(s, v_c))
         and (
             (
                 (
                     (
                         v_k in (
                             C_CARD_RULER_KEYWORDS[s.card_def[v_c]]
-                            if ((C_CARD_KIND[s.card_def[v_c]] == 2) and s.k_Card_awakened[v_c])
+                            if (
+                                (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
+                                and s.k_Card_awakened[v_c]
+                            )
                             else C_CARD_KEYWORDS[s.card_def[v_c]]
                         )
                     )
@@ -2466,7 +2500,10 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
                 )
                 or any((v_k in C_CARD_KEYWORDS[s.card_def[v_e]]) for v_e in f_equips_of(s, v_c))
             )
-            or ((v_k == 10) and (v_c in s.zones[Z_KINGDOM_ZONE + s.card_owner[v_c]]))
+            or (
+                (v_k == KEYWORD_INVINCIBLE)
+                and (v_c in s.zones[Z_KINGDOM_ZONE + s.card_owner[v_c]])
+            )
         )
     )
 
@@ -2477,15 +2514,15 @@ def f_has_retain(s: State, v_c: int) -> bool:
     return (
         (
             (
-                2 in (
+                KEYWORD_RETAIN in (
                     C_CARD_RULER_KEYWORDS[s.card_def[v_c]]
-                    if ((C_CARD_KIND[s.card_def[v_c]] == 2) and s.k_Card_awakened[v_c])
+                    if ((C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM) and s.k_Card_awakened[v_c])
                     else C_CARD_KEYWORDS[s.card_def[v_c]]
                 )
             )
-            or (2 in s.k_Card_extra_keywords[v_c])
+            or (KEYWORD_RETAIN in s.k_Card_extra_keywords[v_c])
         )
-        or any((2 in C_CARD_KEYWORDS[s.card_def[v_e]]) for v_e in f_equips_of(s, v_c))
+        or any((KEYWORD_RETAIN in C_CARD_KEYWORDS[s.card_def[v_e]]) for v_e in f_equips_of(s, v_c))
     )
 
 
@@ -2558,7 +2595,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
         (
             v_c
             for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]
-            if (C_CARD_KIND[s.card_def[v_c]] == 2)
+            if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
         ),
         None,
     )
@@ -2569,26 +2606,26 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
         f_units_of(s, (1 - v_you))
-        if (v_kind == 1)
+        if (v_kind == TARGET_ENEMY_UNIT)
         else (
             f_units_of(s, v_you)
-            if (v_kind == 2)
+            if (v_kind == TARGET_OWN_UNIT)
             else (
                 [*f_units_of(s, v_you), *f_units_of(s, (1 - v_you))]
-                if (v_kind == 3)
+                if (v_kind == TARGET_ANY_UNIT)
                 else (
                     [v_c for v_c in s.zones[Z_RECOVERY + (1 - v_you)]]
-                    if (v_kind == 4)
+                    if (v_kind == TARGET_ENEMY_RECOVERY)
                     else (
                         [v_c for v_c in s.zones[Z_RECOVERY + v_you]]
-                        if (v_kind == 5)
+                        if (v_kind == TARGET_OWN_RECOVERY)
                         else (
                             [
                                 v_c
                                 for v_c in s.zones[Z_GRAVEYARD + v_you]
-                                if (C_CARD_KIND[s.card_def[v_c]] == 0)
+                                if (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
                             ]
-                            if (v_kind == 6)
+                            if (v_kind == TARGET_OWN_GRAVEYARD)
                             else []
                         )
                     )
@@ -2605,7 +2642,10 @@ def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """
     return (
         [v_u for v_u in s.zones[Z_UNITS + v_you] if (len(f_equips_of(s, v_u)) < 4)]
-        if ((C_CARD_KIND[s.card_def[v_c]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == 3))
+        if (
+            (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
+            and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == SPELL_TYPE_EQUIP)
+        )
         else f_candidates(s, C_CARD_TARGETS[s.card_def[v_c]], v_you)
     )
 
@@ -2613,7 +2653,11 @@ def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
 # rulebooks/rulers_gambit/rulers_gambit.rules:479
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
-    return (3 if f_has(s, v_u, 1) else (2 if f_has(s, v_u, 0) else 1))
+    return (
+        3
+        if f_has(s, v_u, KEYWORD_TRIPLE_ATTACK)
+        else (2 if f_has(s, v_u, KEYWORD_DOUBLE_ATTACK) else 1)
+    )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:484
@@ -2627,7 +2671,7 @@ def f_can_attack(s: State, v_u: int) -> bool:
             )
             and (s.k_Card_attacks_made[v_u] < f_max_attacks(s, v_u))
         )
-        and ((s.g_turn > 1) or f_has(s, v_u, 7))
+        and ((s.g_turn > 1) or f_has(s, v_u, KEYWORD_FIRST_STRIKE))
     )
 
 
@@ -2643,8 +2687,11 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     unless the unit itself has Overthrow.
     """
     return (
-        ((not (f_has(s, v_t, 3) and (not f_has(s, v_t, 4)))) or f_has(s, v_u, 3))
-        or f_has(s, v_u, 4)
+        (
+            (not (f_has(s, v_t, KEYWORD_LEVITATE) and (not f_has(s, v_t, KEYWORD_OVERTHROW))))
+            or f_has(s, v_u, KEYWORD_LEVITATE)
+        )
+        or f_has(s, v_u, KEYWORD_OVERTHROW)
     )
 
 
@@ -2684,7 +2731,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
         for v_u in [*s.zones[Z_UNITS + v_p], *s.zones[Z_KINGDOM_ZONE + v_p]]
         if (
             (C_CARD_HAS_ABILITY[s.card_def[v_u]] and (not s.k_Card_ability_used[v_u]))
-            and ((C_CARD_KIND[s.card_def[v_u]] != 2) or s.k_Card_awakened[v_u])
+            and ((C_CARD_KIND[s.card_def[v_u]] != KIND_KINGDOM) or s.k_Card_awakened[v_u])
         )
     ]
 
@@ -2711,7 +2758,7 @@ def f_mixed_chain(s: State) -> bool:
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
-        (C_CARD_TARGETS[s.card_def[v_c]] == 0)
+        (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET)
         or ((v_t is not None) and (rt.some(v_t) in f_targets_of(s, v_c, s.card_owner[v_c])))
     )
 
@@ -2822,7 +2869,7 @@ def p_injure(s: State, v_c: int) -> None:
     Zone instead (decision RULER_UNIT).
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:598
-    if (C_CARD_KIND[s.card_def[v_c]] == 2):
+    if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:598
         p_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
@@ -2839,7 +2886,7 @@ def p_destroy(s: State, v_c: int) -> None:
     Zone returns to the Kingdom Zone instead.
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:610
-    if (C_CARD_KIND[s.card_def[v_c]] == 2):
+    if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:610
         p_recall_ruler(s, v_c)
     elif (
@@ -2863,7 +2910,7 @@ def p_seal(s: State, v_c: int) -> None:
     owner's Dimension Zone. A sealed card is not destroyed.
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:622
-    if (C_CARD_KIND[s.card_def[v_c]] == 2):
+    if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:622
         p_recall_ruler(s, v_c)
     elif (
@@ -2886,7 +2933,7 @@ def p_seal(s: State, v_c: int) -> None:
 def p_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:632
-    if (C_CARD_KIND[s.card_def[v_c]] == 2):
+    if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:632
         p_recall_ruler(s, v_c)
     elif (
@@ -2909,7 +2956,10 @@ def p_summon(s: State, v_c: int) -> None:
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:642
     if (
-        ((C_CARD_KIND[s.card_def[v_c]] == 0) and (len(s.zones[Z_UNITS + s.card_owner[v_c]]) < 3))
+        (
+            (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
+            and (len(s.zones[Z_UNITS + s.card_owner[v_c]]) < 3)
+        )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:643
@@ -2924,7 +2974,10 @@ def p_summon(s: State, v_c: int) -> None:
 def p_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:650
-    if ((C_CARD_KIND[s.card_def[v_c]] == 0) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
+    if (
+        (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
+        and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+    ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:650
         s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
 
@@ -2967,7 +3020,7 @@ def p_recall_ruler(s: State, v_c: int) -> None:
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:678
-    if ((not f_has(s, v_c, 10)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
+    if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
         # rulebooks/rulers_gambit/rulers_gambit.rules:679
         p_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:680
@@ -2995,14 +3048,14 @@ def p_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     Trample deals u's C to the opponent.
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:698
-    if f_has(s, v_u, 9):
+    if f_has(s, v_u, KEYWORD_SEAL):
         # rulebooks/rulers_gambit/rulers_gambit.rules:698
         p_seal(s, v_t)
     else:
         # rulebooks/rulers_gambit/rulers_gambit.rules:698
         p_kill(s, v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:699
-    if f_has(s, v_u, 5):
+    if f_has(s, v_u, KEYWORD_TRAMPLE):
         # rulebooks/rulers_gambit/rulers_gambit.rules:699
         p_damage(s, s.card_owner[v_t], v_crit)
 
@@ -3019,7 +3072,10 @@ def p_battle(s: State, v_u: int, v_t: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:708
         v_d = f_defence_of(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:709
-        v_countered = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
+        v_countered = (
+            f_has(s, v_t, KEYWORD_COUNTERATTACK)
+            and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
+        )
         # rulebooks/rulers_gambit/rulers_gambit.rules:710
         if (v_a >= v_d):
             # rulebooks/rulers_gambit/rulers_gambit.rules:710
@@ -3037,7 +3093,10 @@ def p_battle(s: State, v_u: int, v_t: int) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:716
             v_d_2 = f_defence_of(s, v_t)
             # rulebooks/rulers_gambit/rulers_gambit.rules:718
-            v_countered_2 = (f_has(s, v_t, 8) and (f_attack_of(s, v_t) >= f_defence_of(s, v_u)))
+            v_countered_2 = (
+                f_has(s, v_t, KEYWORD_COUNTERATTACK)
+                and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
+            )
             # rulebooks/rulers_gambit/rulers_gambit.rules:719
             if (v_a >= v_d_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:719
@@ -3166,7 +3225,10 @@ def p_resolve_link(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:801
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
     # rulebooks/rulers_gambit/rulers_gambit.rules:802
-    if ((C_CARD_KIND[s.card_def[v_c]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == 3)):
+    if (
+        (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == SPELL_TYPE_EQUIP)
+    ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:803
         v_t = s.k_Card_chosen[v_c]
         # rulebooks/rulers_gambit/rulers_gambit.rules:804
@@ -3191,7 +3253,10 @@ def p_resolve_link(s: State, v_c: int) -> None:
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:812
         if (
-            ((C_CARD_KIND[s.card_def[v_c]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_c]] != 1))
+            (
+                (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_c]] != SPELL_TYPE_SET)
+            )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
             # rulebooks/rulers_gambit/rulers_gambit.rules:813
@@ -3343,7 +3408,7 @@ def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:275
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
-        p_grant(s, rt.some(v_target), 0)
+        p_grant(s, rt.some(v_target), KEYWORD_DOUBLE_ATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:284
@@ -3498,7 +3563,7 @@ def fx_Card_effect_74(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:919
         p_buff(s, rt.some(v_target), 0, 3, 0)
         # rulebooks/rulers_gambit/starter.cards.yaml:920
-        p_grant(s, rt.some(v_target), 8)
+        p_grant(s, rt.some(v_target), KEYWORD_COUNTERATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:974
@@ -4365,7 +4430,7 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     if (len(cards) != 40):
         return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 309
     # rulebooks/rulers_gambit/rulers_gambit.rules:310
-    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == 2)) != 1):
+    if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
         return 'a deck has exactly one Kingdom-Ruler card', 310
     # rulebooks/rulers_gambit/rulers_gambit.rules:311
     for v_c in cards:
@@ -4374,11 +4439,11 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             return 'at most 2 copies of ' + DEF_NAMES[v_c], 312
     # rulebooks/rulers_gambit/rulers_gambit.rules:314
     for v_k in cards:
-        if (C_CARD_KIND[v_k] != 2):
+        if (C_CARD_KIND[v_k] != KIND_KINGDOM):
             continue
         # rulebooks/rulers_gambit/rulers_gambit.rules:315
         for v_c_2 in cards:
-            if (C_CARD_KIND[v_c_2] == 2):
+            if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
                 continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:316
             if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
@@ -4391,7 +4456,10 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:830
 def raise_destroyed(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:836
-    if ((C_CARD_KIND[s.card_def[v_c]] == 0) and (6 in C_CARD_KEYWORDS[s.card_def[v_c]])):
+    if (
+        (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
+        and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[s.card_def[v_c]])
+    ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:837
         p_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:842
@@ -4450,7 +4518,11 @@ def setup(s: State) -> None:
             s.create(v_d, Z_DECK + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:895
         v_k = next(
-            (v_c for v_c in s.zones[Z_DECK + v_p] if (C_CARD_KIND[s.card_def[v_c]] == 2)),
+            (
+                v_c
+                for v_c in s.zones[Z_DECK + v_p]
+                if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
+            ),
             None,
         )
         # rulebooks/rulers_gambit/rulers_gambit.rules:896
@@ -4892,7 +4964,7 @@ def text_normal_call(
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:991
-    if (C_CARD_KIND[s.card_def[v_u]] != 0):
+    if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
     # rulebooks/rulers_gambit/rulers_gambit.rules:992
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
@@ -4995,7 +5067,7 @@ def text_superior_call(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1004
-    if not ((C_CARD_KIND[s.card_def[v_u]] == 0) and C_CARD_SUPERIOR[s.card_def[v_u]]):
+    if not ((C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT) and C_CARD_SUPERIOR[s.card_def[v_u]]):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1005
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -5090,10 +5162,16 @@ def text_cast(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1014
-    if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != 1)):
+    if not (
+        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+    ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1015
-    if not ((C_CARD_TARGETS[s.card_def[v_s]] == 0) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != 3)):
+    if not (
+        (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
+    ):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1016
     if not f_spell_allowed(s, actor, v_s):
@@ -5184,10 +5262,13 @@ def text_cast_at(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1022
-    if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != 1)):
+    if not (
+        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+    ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1023
-    if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1024
     if not f_spell_allowed(s, actor, v_s):
@@ -5297,7 +5378,10 @@ def text_set_spell(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1030
-    if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == 1)):
+    if not (
+        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+    ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1031
     if (s.p_spells_cast[actor] >= 3):
@@ -5389,7 +5473,7 @@ def text_activate_spell(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1039
-    if (C_CARD_TARGETS[s.card_def[v_s]] != 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1040
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
@@ -5478,7 +5562,7 @@ def text_activate_spell_at(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1047
-    if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1048
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
@@ -5586,7 +5670,7 @@ def text_use_ability(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1054
-    if (C_CARD_TARGETS[s.card_def[v_u]] != 0):
+    if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1055
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
@@ -5675,7 +5759,7 @@ def text_use_ability_at(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1062
-    if (C_CARD_TARGETS[s.card_def[v_u]] == 0):
+    if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1063
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
@@ -5783,7 +5867,7 @@ def text_to_stock(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1069
-    if (C_CARD_KIND[s.card_def[v_u]] != 0):
+    if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
@@ -5956,7 +6040,7 @@ def check_awaken(s: State, actor: int) -> str | None:
         return 'you can awaken only when your LP is 5 or less'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1082
     if not any(
-        ((C_CARD_KIND[s.card_def[v_k]] == 2) and (not s.k_Card_awakened[v_k]))
+        ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
@@ -6103,7 +6187,12 @@ def enter_battle(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1110
     if (
         (s.g_turn == 1)
-        and (not any(f_has(s, v_u, 7) for v_u in s.zones[Z_UNITS + s.g_turn_player]))
+        and (
+            not any(
+                f_has(s, v_u, KEYWORD_FIRST_STRIKE)
+                for v_u in s.zones[Z_UNITS + s.g_turn_player]
+            )
+        )
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:1110
         s.goto(7)  # end_turn
@@ -6510,10 +6599,13 @@ def text_chain_quick(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1167
-    if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == 2)):
+    if not (
+        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+    ):
         return 'only quick-play spells and set spells can respond'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1168
-    if (C_CARD_TARGETS[s.card_def[v_s]] != 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1169
     if not f_spell_allowed(s, actor, v_s):
@@ -6602,10 +6694,13 @@ def text_chain_quick_at(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1175
-    if not ((C_CARD_KIND[s.card_def[v_s]] == 1) and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == 2)):
+    if not (
+        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+    ):
         return 'only quick-play spells and set spells can respond'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1176
-    if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1177
     if not f_spell_allowed(s, actor, v_s):
@@ -6713,7 +6808,7 @@ def text_chain_set(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1183
-    if (C_CARD_TARGETS[s.card_def[v_s]] != 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1184
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
@@ -6802,7 +6897,7 @@ def text_chain_set_at(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1191
-    if (C_CARD_TARGETS[s.card_def[v_s]] == 0):
+    if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1192
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):

@@ -90,3 +90,27 @@ def test_only_narrowed_optionals_are_unwrapped(tmp_path: Path) -> None:
     assert "v_gain = " in source and "v_total += v_gain" in source
     assert "rt.some(v_gain)" not in source and "rt.some(v_total)" not in source
     assert "rt.some(s.g_last_player)" in source
+
+
+def test_enum_members_are_named_constants_that_never_take_another_name() -> None:
+    from compiler.pygen import enum_constants
+
+    names = enum_constants([
+        ("TileKind", ["plague", "number"]),
+        ("Slot", ["names"]),            # would be SLOT_NAMES, the module's table of slots
+        ("Tile", ["kind_plague"]),      # would be TILE_KIND_PLAGUE as well
+        ("K", ["play"]),                # would be K_PLAY, an action kind
+    ])
+    assert names == {("TileKind", 1): "TILE_KIND_NUMBER"}
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    assert "TILE_KIND_PLAGUE: Final = 3" in source
+    assert "== TILE_KIND_PLAGUE" in source and "s.card_def[rt.some(v_ta)]] == 3)" not in source
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_name_of_a_generated_module_is_given_once(game: str) -> None:
+    source = (ROOT / "generated" / f"{game}.py").read_text()
+    names = [line.split(":")[0].split(" ")[0] for line in source.splitlines()
+             if line[:1].isupper() and (": Final" in line or " = " in line)
+             and not line.startswith("State.")]
+    assert names and len(names) == len(set(names))
