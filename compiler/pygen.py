@@ -850,7 +850,7 @@ class PythonGenerator:
         for info in self.model.procedures.values():
             decl = info.decl
             assert isinstance(decl, n.ProcedureDecl)
-            self.callable_body(f"p_{info.name}", info.params, decl.body, decl.span, info.doc)
+            self.callable_body(f"proc_{info.name}", info.params, decl.body, decl.span, info.doc)
 
     def callable_body(
         self, name: str, params: list[tuple[str, t.Type]], body: n.Block, span: Span,
@@ -1728,7 +1728,7 @@ class PythonGenerator:
         if symbol[0] == "function":
             return f"f_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
         if symbol[0] == "procedure":
-            return f"p_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+            return f"proc_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
         name = e.func
         coll = [self.collection(a) for a in e.args] if name in (
             "size", "empty", "first", "last", "shuffled") else []

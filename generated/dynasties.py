@@ -342,7 +342,7 @@ def f_points(s: State, v_v: int) -> int:
 
 
 # rulebooks/dynasties/dynasties.rules:198
-def p_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_first: bool) -> None:
+def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_first: bool) -> None:
     """Take n of p's armies off the board's supply: the reserve first, then p's own provinces
     (decision SOURCES): neighbours of `near` first when near_first, each by most armies.
     """
@@ -383,12 +383,12 @@ def p_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_first
 
 
 # rulebooks/dynasties/dynasties.rules:214
-def p_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
+def proc_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
     """p adds up to n armies to province v."""
     # rulebooks/dynasties/dynasties.rules:215
     v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
     # rulebooks/dynasties/dynasties.rules:216
-    p_take_armies(s, v_p, v_v, v_placed_armies, True)
+    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
     # rulebooks/dynasties/dynasties.rules:217
     s.n_Province_armies[v_v] += v_placed_armies
     # rulebooks/dynasties/dynasties.rules:218
@@ -398,7 +398,7 @@ def p_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
 
 
 # rulebooks/dynasties/dynasties.rules:222
-def p_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
+def proc_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
     """The winner w of a battle in v with the given margin."""
     # rulebooks/dynasties/dynasties.rules:223
     v_left = v_margin
@@ -424,11 +424,11 @@ def p_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
     # rulebooks/dynasties/dynasties.rules:237
     if (v_left > 0):
         # rulebooks/dynasties/dynasties.rules:237
-        p_add_armies(s, v_w, v_v, v_left)
+        proc_add_armies(s, v_w, v_v, v_left)
 
 
 # rulebooks/dynasties/dynasties.rules:242
-def p_plague(s: State, v_v: int) -> None:
+def proc_plague(s: State, v_v: int) -> None:
     """A Plague tile halves the armies in v, rounded down; they return to the reserve."""
     # rulebooks/dynasties/dynasties.rules:243
     if (
@@ -444,7 +444,7 @@ def p_plague(s: State, v_v: int) -> None:
 
 
 # rulebooks/dynasties/dynasties.rules:253
-def p_six_marker(s: State, v_p: int, v_v: int) -> None:
+def proc_six_marker(s: State, v_p: int, v_v: int) -> None:
     """A 6 tile leaves a marker: one army set aside, from the reserve or, when it is empty, from
     the neighbouring province with most armies.
     """
@@ -453,24 +453,24 @@ def p_six_marker(s: State, v_p: int, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:255
     if (f_supply(s, v_p, v_v) > 0):
         # rulebooks/dynasties/dynasties.rules:256
-        p_take_armies(s, v_p, v_v, 1, True)
+        proc_take_armies(s, v_p, v_v, 1, True)
         # rulebooks/dynasties/dynasties.rules:257
         s.n_Province_marker[v_v][v_p] += 1
 
 
 # rulebooks/dynasties/dynasties.rules:263
-def p_pay_cost(s: State, v_p: int, v_tile: int) -> None:
+def proc_pay_cost(s: State, v_p: int, v_tile: int) -> None:
     """+2 and +3 tiles are paid for when revealed (decision COSTS)."""
     # rulebooks/dynasties/dynasties.rules:264
     v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
     # rulebooks/dynasties/dynasties.rules:265
-    p_take_armies(s, v_p, None, v_cost, False)
+    proc_take_armies(s, v_p, None, v_cost, False)
     # rulebooks/dynasties/dynasties.rules:266
     s.p_removed[v_p] += v_cost
 
 
 # rulebooks/dynasties/dynasties.rules:269
-def p_recall_armies(s: State, v_p: int, v_v: int) -> None:
+def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:270
     if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, POWER_RECALL)):
         # rulebooks/dynasties/dynasties.rules:271
@@ -482,7 +482,7 @@ def p_recall_armies(s: State, v_p: int, v_v: int) -> None:
 
 
 # rulebooks/dynasties/dynasties.rules:278
-def p_resolve_province(s: State, v_v: int) -> None:
+def proc_resolve_province(s: State, v_v: int) -> None:
     """Resolve the battle in province v (seed stage 3)."""
     # rulebooks/dynasties/dynasties.rules:280
     s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
@@ -495,13 +495,13 @@ def p_resolve_province(s: State, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:284
     if ((v_ta is not None) and (v_tb is not None)):
         # rulebooks/dynasties/dynasties.rules:285
-        p_pay_cost(s, 0, rt.some(v_ta))
+        proc_pay_cost(s, 0, rt.some(v_ta))
         # rulebooks/dynasties/dynasties.rules:286
-        p_pay_cost(s, 1, rt.some(v_tb))
+        proc_pay_cost(s, 1, rt.some(v_tb))
         # rulebooks/dynasties/dynasties.rules:287
-        p_recall_armies(s, 0, v_v)
+        proc_recall_armies(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:288
-        p_recall_armies(s, 1, v_v)
+        proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:289
         if (
             (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE)
@@ -510,11 +510,11 @@ def p_resolve_province(s: State, v_v: int) -> None:
             # rulebooks/dynasties/dynasties.rules:290
             if (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:290
-                p_plague(s, v_v)
+                proc_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:291
             if (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:291
-                p_plague(s, v_v)
+                proc_plague(s, v_v)
         else:
             # rulebooks/dynasties/dynasties.rules:294
             v_va = (f_tile_value(s, rt.some(v_ta), rt.some(v_tb)) + f_warlord_bonus(s, 0, v_v))
@@ -523,28 +523,28 @@ def p_resolve_province(s: State, v_v: int) -> None:
             # rulebooks/dynasties/dynasties.rules:296
             if (v_va > v_vb):
                 # rulebooks/dynasties/dynasties.rules:296
-                p_win_battle(s, 0, v_v, (v_va - v_vb))
+                proc_win_battle(s, 0, v_v, (v_va - v_vb))
             elif (v_vb > v_va):
                 # rulebooks/dynasties/dynasties.rules:296
-                p_win_battle(s, 1, v_v, (v_vb - v_va))
+                proc_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:298
         if (
             (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[rt.some(v_ta)]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:298
-            p_six_marker(s, 0, v_v)
+            proc_six_marker(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:299
         if (
             (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[rt.some(v_tb)]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:299
-            p_six_marker(s, 1, v_v)
+            proc_six_marker(s, 1, v_v)
 
 
 # rulebooks/dynasties/dynasties.rules:305
-def p_score(s: State) -> None:
+def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
     # rulebooks/dynasties/dynasties.rules:306
     v_a = sum(
@@ -1172,7 +1172,7 @@ def enter_resolution(s: State) -> None:
     # rulebooks/dynasties/dynasties.rules:419
     for v_v in s.rng.shuffled(range(5)):
         # rulebooks/dynasties/dynasties.rules:419
-        p_resolve_province(s, v_v)
+        proc_resolve_province(s, v_v)
     # rulebooks/dynasties/dynasties.rules:420
     for v_p in range(s.num_players):
         # rulebooks/dynasties/dynasties.rules:421
@@ -1195,7 +1195,7 @@ def enter_resolution(s: State) -> None:
     # rulebooks/dynasties/dynasties.rules:430
     if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
         # rulebooks/dynasties/dynasties.rules:430
-        p_score(s)
+        proc_score(s)
     # rulebooks/dynasties/dynasties.rules:432
     if (s.g_dynasty == 9):
         # rulebooks/dynasties/dynasties.rules:433

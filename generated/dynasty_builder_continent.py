@@ -5729,7 +5729,7 @@ def f_points(s: State, v_p: int) -> int:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:303
-def p_survey(s: State) -> None:
+def proc_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:304
     for v_h in range(220):
@@ -5747,7 +5747,7 @@ def p_survey(s: State) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:341
-def p_grow(s: State, v_p: int) -> None:
+def proc_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:342
     for v_c in f_cities(s, v_p):
@@ -5758,11 +5758,11 @@ def p_grow(s: State, v_p: int) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:343
                 s.n_Hex_level[v_c] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:345
-    p_survey(s)
+    proc_survey(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:352
-def p_clear_site(s: State, v_p: int, v_h: int) -> None:
+def proc_clear_site(s: State, v_p: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:353
     for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
         if (not f_carried(s, v_u, v_h)):
@@ -5780,7 +5780,7 @@ def p_clear_site(s: State, v_p: int, v_h: int) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:367
-def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
+def proc_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
     # rulebooks/dynasty_builder/dynasty_builder.rules:368
     for v_d in range(0, 4):
@@ -5790,19 +5790,19 @@ def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:371
-def p_place_centre(s: State, v_p: int, v_h: int) -> None:
+def proc_place_centre(s: State, v_p: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:372
-    p_clear_site(s, v_p, v_h)
+    proc_clear_site(s, v_p, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:373
     s.n_Hex_centre[v_h] = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:374
     s.n_Hex_level[v_h] = 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:375
-    p_survey(s)
+    proc_survey(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:379
-def p_raze(s: State, v_h: int) -> None:
+def proc_raze(s: State, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:380
     v_owner = s.n_Hex_house[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:381
@@ -5816,7 +5816,7 @@ def p_raze(s: State, v_h: int) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:404
-def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
+def proc_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:405
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
         # rulebooks/dynasty_builder/dynasty_builder.rules:406
@@ -5829,7 +5829,7 @@ def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:412
-def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
+def proc_destroy_city(s: State, v_p: int, v_c: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:413
     v_owner = s.n_Hex_centre[v_c]
     # rulebooks/dynasty_builder/dynasty_builder.rules:414
@@ -5847,11 +5847,11 @@ def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:420
     s.n_Hex_recruited[v_c] = False
     # rulebooks/dynasty_builder/dynasty_builder.rules:421
-    p_survey(s)
+    proc_survey(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:427
-def p_end_fight(s: State) -> None:
+def proc_end_fight(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:428
     s.g_attacker = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:429
@@ -5863,7 +5863,7 @@ def p_end_fight(s: State) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:436
-def p_battle_round(s: State) -> None:
+def proc_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:437
     v_p = s.g_current
@@ -5907,25 +5907,25 @@ def p_battle_round(s: State) -> None:
                 s.goto(5)  # tie
             elif (v_mine > v_theirs):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:448
-                p_destroy_unit(s, v_q, rt.some(v_at), rt.some(v_d))
+                proc_destroy_unit(s, v_q, rt.some(v_at), rt.some(v_d))
                 # rulebooks/dynasty_builder/dynasty_builder.rules:448
-                p_end_fight(s)
+                proc_end_fight(s)
             else:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:450
                 v_from = s.g_attack_from
                 # rulebooks/dynasty_builder/dynasty_builder.rules:451
                 if (v_from is not None):
                     # rulebooks/dynasty_builder/dynasty_builder.rules:451
-                    p_destroy_unit(s, v_p, rt.some(v_from), rt.some(v_u))
+                    proc_destroy_unit(s, v_p, rt.some(v_from), rt.some(v_u))
                 # rulebooks/dynasty_builder/dynasty_builder.rules:452
-                p_end_fight(s)
+                proc_end_fight(s)
         else:
             # rulebooks/dynasty_builder/dynasty_builder.rules:454
-            p_end_fight(s)
+            proc_end_fight(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:460
-def p_siege_round(s: State) -> None:
+def proc_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:461
     v_p = s.g_current
@@ -5949,9 +5949,9 @@ def p_siege_round(s: State) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:466
         if (v_power > f_city_defence(s, rt.some(v_at))):
             # rulebooks/dynasty_builder/dynasty_builder.rules:466
-            p_destroy_city(s, v_p, rt.some(v_at))
+            proc_destroy_city(s, v_p, rt.some(v_at))
             # rulebooks/dynasty_builder/dynasty_builder.rules:466
-            p_end_fight(s)
+            proc_end_fight(s)
         elif (v_power == f_city_defence(s, rt.some(v_at))):
             # rulebooks/dynasty_builder/dynasty_builder.rules:467
             s.g_fight = FIGHT_SIEGE
@@ -5959,11 +5959,11 @@ def p_siege_round(s: State) -> None:
             s.goto(5)  # tie
         else:
             # rulebooks/dynasty_builder/dynasty_builder.rules:468
-            p_end_fight(s)
+            proc_end_fight(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:482
-def p_begin_turn(s: State, v_p: int) -> None:
+def proc_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:483
     s.g_current = v_p
@@ -5992,12 +5992,12 @@ def p_begin_turn(s: State, v_p: int) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:500
-def p_built(s: State, v_p: int) -> None:
+def proc_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:501
     s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:502
-    p_grow(s, v_p)
+    proc_grow(s, v_p)
     # rulebooks/dynasty_builder/dynasty_builder.rules:503
     if (s.g_builds == 0):
         # rulebooks/dynasty_builder/dynasty_builder.rules:503
@@ -6005,7 +6005,7 @@ def p_built(s: State, v_p: int) -> None:
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:614
-def p_activate(s: State, v_u: int) -> None:
+def proc_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
     # rulebooks/dynasty_builder/dynasty_builder.rules:615
     v_previous = s.g_active
@@ -6095,7 +6095,7 @@ def check_capital(s: State, actor: int, v_h: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:515
 def do_capital(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:517
-    p_place_centre(s, actor, v_h)
+    proc_place_centre(s, actor, v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:515
@@ -6129,9 +6129,9 @@ def done_first_soldier(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:531
     s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:532
-    p_survey(s)
+    proc_survey(s)
     # rulebooks/dynasty_builder/dynasty_builder.rules:533
-    p_begin_turn(s, 0)
+    proc_begin_turn(s, 0)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:523
@@ -6164,7 +6164,7 @@ def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:525
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:528
-    p_enlist_unit(s, actor, 0, v_h)
+    proc_enlist_unit(s, actor, 0, v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:525
@@ -6239,7 +6239,7 @@ def do_build_house(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:550
     s.p_supply[actor] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:551
-    p_built(s, actor)
+    proc_built(s, actor)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:542
@@ -6294,7 +6294,7 @@ def do_to_token(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:560
     s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:561
-    p_built(s, actor)
+    proc_built(s, actor)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:555
@@ -6352,7 +6352,7 @@ def do_to_house(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:571
     s.p_supply[actor] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:572
-    p_built(s, actor)
+    proc_built(s, actor)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:565
@@ -6409,7 +6409,7 @@ def do_demolish(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:581
     s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:582
-    p_built(s, actor)
+    proc_built(s, actor)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:576
@@ -6464,9 +6464,9 @@ def check_found_city(s: State, actor: int, v_h: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:586
 def do_found_city(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:591
-    p_place_centre(s, actor, v_h)
+    proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:592
-    p_built(s, actor)
+    proc_built(s, actor)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:586
@@ -6531,7 +6531,7 @@ def do_build_bridge(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:603
     s.n_Hex_bridge[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:604
-    p_built(s, actor)
+    proc_built(s, actor)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:596
@@ -6645,7 +6645,7 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
 # rulebooks/dynasty_builder/dynasty_builder.rules:628
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:634
-    p_activate(s, v_u)
+    proc_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:635
     s.k_Troop_moves_left[v_u] = max(
         0,
@@ -6665,7 +6665,7 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:643
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
         # rulebooks/dynasty_builder/dynasty_builder.rules:643
-        p_raze(s, v_to)
+        proc_raze(s, v_to)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:628
@@ -6778,7 +6778,7 @@ def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str 
 # rulebooks/dynasty_builder/dynasty_builder.rules:647
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:653
-    p_activate(s, v_u)
+    proc_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:654
     s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:655
@@ -6801,26 +6801,26 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
             s.goto(4)  # respond
         else:
             # rulebooks/dynasty_builder/dynasty_builder.rules:663
-            p_battle_round(s)
+            proc_battle_round(s)
     elif (s.n_Hex_centre[v_at] == v_q):
         # rulebooks/dynasty_builder/dynasty_builder.rules:666
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
             # rulebooks/dynasty_builder/dynasty_builder.rules:666
-            p_destroy_city(s, actor, v_at)
+            proc_destroy_city(s, actor, v_at)
             # rulebooks/dynasty_builder/dynasty_builder.rules:666
-            p_end_fight(s)
+            proc_end_fight(s)
         else:
             # rulebooks/dynasty_builder/dynasty_builder.rules:666
-            p_siege_round(s)
+            proc_siege_round(s)
     else:
         # rulebooks/dynasty_builder/dynasty_builder.rules:668
         if (s.n_Hex_bridge[v_at] == v_q):
             # rulebooks/dynasty_builder/dynasty_builder.rules:668
             s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:669
-        p_raze(s, v_at)
+        proc_raze(s, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:670
-        p_end_fight(s)
+        proc_end_fight(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:647
@@ -6985,9 +6985,9 @@ def do_evade(s: State, actor: int) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:696
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:696
-            p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
+            proc_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
     # rulebooks/dynasty_builder/dynasty_builder.rules:699
-    p_end_fight(s)
+    proc_end_fight(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:690
@@ -7028,7 +7028,7 @@ def check_retaliate(s: State, actor: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:702
 def do_retaliate(s: State, actor: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:704
-    p_battle_round(s)
+    proc_battle_round(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:702
@@ -7077,7 +7077,7 @@ def check_back_off(s: State, actor: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:720
 def do_back_off(s: State, actor: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:720
-    p_end_fight(s)
+    proc_end_fight(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:720
@@ -7117,10 +7117,10 @@ def do_try_again(s: State, actor: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:722
     if (s.g_fight == FIGHT_SIEGE):
         # rulebooks/dynasty_builder/dynasty_builder.rules:722
-        p_siege_round(s)
+        proc_siege_round(s)
     else:
         # rulebooks/dynasty_builder/dynasty_builder.rules:722
-        p_battle_round(s)
+        proc_battle_round(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:721
@@ -7189,7 +7189,7 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:744
     s.n_Hex_recruited[v_c] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:745
-    p_enlist_unit(s, actor, v_k, v_h)
+    proc_enlist_unit(s, actor, v_k, v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:737
@@ -7258,7 +7258,7 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:755
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
     # rulebooks/dynasty_builder/dynasty_builder.rules:756
-    p_enlist_unit(s, actor, v_k, v_h)
+    proc_enlist_unit(s, actor, v_k, v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:749
@@ -7322,7 +7322,7 @@ def do_raise_city(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:766
     s.p_tokens[actor] -= 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:767
-    p_place_centre(s, actor, v_h)
+    proc_place_centre(s, actor, v_h)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:760
@@ -7420,7 +7420,7 @@ def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:776
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:778
-    p_destroy_unit(s, actor, v_h, v_u)
+    proc_destroy_unit(s, actor, v_h, v_u)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:776
@@ -7511,7 +7511,7 @@ def do_end_turn(s: State, actor: int) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:781
         s.g_round += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:782
-    p_begin_turn(s, (1 - s.g_current))
+    proc_begin_turn(s, (1 - s.g_current))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:780

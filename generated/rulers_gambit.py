@@ -2764,7 +2764,7 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:533
-def p_damage(s: State, v_p: int, v_n: int) -> None:
+def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:534
     if (v_n > 0):
@@ -2773,7 +2773,7 @@ def p_damage(s: State, v_p: int, v_n: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:538
-def p_heal(s: State, v_p: int, v_n: int) -> None:
+def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:539
     if (v_n > 0):
@@ -2782,7 +2782,7 @@ def p_heal(s: State, v_p: int, v_n: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:545
-def p_draw_cards(s: State, v_p: int, v_n: int) -> None:
+def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
@@ -2798,21 +2798,21 @@ def p_draw_cards(s: State, v_p: int, v_n: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:553
-def p_gain_mana(s: State, v_p: int, v_n: int) -> None:
+def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:554
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:558
-def p_drain_mana(s: State, v_p: int, v_n: int) -> None:
+def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:559
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:563
-def p_discard(s: State, v_c: int) -> None:
+def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:564
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
@@ -2821,7 +2821,7 @@ def p_discard(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:568
-def p_mill(s: State, v_p: int, v_n: int) -> None:
+def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:569
     for _ in range(v_n):
@@ -2830,21 +2830,21 @@ def p_mill(s: State, v_p: int, v_n: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:573
-def p_rest(s: State, v_c: int) -> None:
+def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:574
     s.k_Card_rested[v_c] = True
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:578
-def p_stand(s: State, v_c: int) -> None:
+def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:579
     s.k_Card_rested[v_c] = False
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:583
-def p_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
+def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:584
     s.k_Card_bonus_attack[v_c] += v_a
@@ -2855,7 +2855,7 @@ def p_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:590
-def p_grant(s: State, v_c: int, v_k: int) -> None:
+def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:591
     if (v_k not in s.k_Card_extra_keywords[v_c]):
@@ -2864,23 +2864,23 @@ def p_grant(s: State, v_c: int, v_k: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:597
-def p_injure(s: State, v_c: int) -> None:
+def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:598
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:598
-        p_recall_ruler(s, v_c)
+        proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
         # rulebooks/rulers_gambit/rulers_gambit.rules:600
-        p_leave_field(s, v_c)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:601
         s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:609
-def p_destroy(s: State, v_c: int) -> None:
+def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
@@ -2888,7 +2888,7 @@ def p_destroy(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:610
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:610
-        p_recall_ruler(s, v_c)
+        proc_recall_ruler(s, v_c)
     elif (
         (
             (f_on_field(s, v_c) or f_in_recovery(s, v_c))
@@ -2897,7 +2897,7 @@ def p_destroy(s: State, v_c: int) -> None:
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:612
-        p_leave_field(s, v_c)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:613
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
         # rulebooks/rulers_gambit/rulers_gambit.rules:614
@@ -2905,14 +2905,14 @@ def p_destroy(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:621
-def p_seal(s: State, v_c: int) -> None:
+def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:622
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:622
-        p_recall_ruler(s, v_c)
+        proc_recall_ruler(s, v_c)
     elif (
         (
             (
@@ -2924,18 +2924,18 @@ def p_seal(s: State, v_c: int) -> None:
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:625
-        p_leave_field(s, v_c)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:626
         s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:631
-def p_bounce(s: State, v_c: int) -> None:
+def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:632
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:632
-        p_recall_ruler(s, v_c)
+        proc_recall_ruler(s, v_c)
     elif (
         (
             (f_on_field(s, v_c) or f_in_recovery(s, v_c))
@@ -2944,13 +2944,13 @@ def p_bounce(s: State, v_c: int) -> None:
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:634
-        p_leave_field(s, v_c)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:635
         s.move(v_c, Z_HAND + s.card_owner[v_c], False)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:641
-def p_summon(s: State, v_c: int) -> None:
+def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
@@ -2965,13 +2965,13 @@ def p_summon(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:643
         if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:643
-            p_leave_field(s, v_c)
+            proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:644
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:649
-def p_store(s: State, v_c: int) -> None:
+def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:650
     if (
@@ -2983,7 +2983,7 @@ def p_store(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:656
-def p_leave_field(s: State, v_c: int) -> None:
+def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
@@ -3014,7 +3014,7 @@ def p_leave_field(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:677
-def p_recall_ruler(s: State, v_c: int) -> None:
+def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
@@ -3022,7 +3022,7 @@ def p_recall_ruler(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:678
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
         # rulebooks/rulers_gambit/rulers_gambit.rules:679
-        p_leave_field(s, v_c)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:680
         s.k_Card_awakened[v_c] = False
         # rulebooks/rulers_gambit/rulers_gambit.rules:681
@@ -3030,10 +3030,10 @@ def p_recall_ruler(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:687
-def p_kill(s: State, v_c: int) -> None:
+def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:688
-    p_leave_field(s, v_c)
+    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:689
     s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:690
@@ -3043,25 +3043,25 @@ def p_kill(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:697
-def p_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
+def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:698
     if f_has(s, v_u, KEYWORD_SEAL):
         # rulebooks/rulers_gambit/rulers_gambit.rules:698
-        p_seal(s, v_t)
+        proc_seal(s, v_t)
     else:
         # rulebooks/rulers_gambit/rulers_gambit.rules:698
-        p_kill(s, v_t)
+        proc_kill(s, v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:699
     if f_has(s, v_u, KEYWORD_TRAMPLE):
         # rulebooks/rulers_gambit/rulers_gambit.rules:699
-        p_damage(s, s.card_owner[v_t], v_crit)
+        proc_damage(s, s.card_owner[v_t], v_crit)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:704
-def p_battle(s: State, v_u: int, v_t: int) -> None:
+def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:705
     v_a = f_attack_of(s, v_u)
@@ -3079,16 +3079,16 @@ def p_battle(s: State, v_u: int, v_t: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:710
         if (v_a >= v_d):
             # rulebooks/rulers_gambit/rulers_gambit.rules:710
-            p_injure(s, v_t)
+            proc_injure(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:711
         if ((v_d >= v_a) or v_countered):
             # rulebooks/rulers_gambit/rulers_gambit.rules:711
-            p_injure(s, v_u)
+            proc_injure(s, v_u)
     elif f_in_recovery(s, v_t):
         # rulebooks/rulers_gambit/rulers_gambit.rules:713
         if (not f_has_retain(s, v_t)):
             # rulebooks/rulers_gambit/rulers_gambit.rules:714
-            p_battle_kill(s, v_u, v_t, v_crit)
+            proc_battle_kill(s, v_u, v_t, v_crit)
         else:
             # rulebooks/rulers_gambit/rulers_gambit.rules:716
             v_d_2 = f_defence_of(s, v_t)
@@ -3100,15 +3100,15 @@ def p_battle(s: State, v_u: int, v_t: int) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:719
             if (v_a >= v_d_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:719
-                p_battle_kill(s, v_u, v_t, v_crit)
+                proc_battle_kill(s, v_u, v_t, v_crit)
             # rulebooks/rulers_gambit/rulers_gambit.rules:720
             if ((v_d_2 >= v_a) or v_countered_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:720
-                p_injure(s, v_u)
+                proc_injure(s, v_u)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:727
-def p_fight(s: State) -> None:
+def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:728
     v_u = s.g_attacker
@@ -3128,14 +3128,14 @@ def p_fight(s: State) -> None:
                 or f_in_recovery(s, rt.some(v_t))
             ):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:734
-                p_battle(s, rt.some(v_u), rt.some(v_t))
+                proc_battle(s, rt.some(v_u), rt.some(v_t))
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[rt.some(v_u)])]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:736
-            p_damage(s, (1 - s.card_owner[rt.some(v_u)]), f_critical_of(s, rt.some(v_u)))
+            proc_damage(s, (1 - s.card_owner[rt.some(v_u)]), f_critical_of(s, rt.some(v_u)))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:744
-def p_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
+def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
@@ -3162,7 +3162,7 @@ def p_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:759
-def p_activate(s: State, v_c: int, v_t: int | None) -> None:
+def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
@@ -3179,7 +3179,7 @@ def p_activate(s: State, v_c: int, v_t: int | None) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:770
-def p_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
+def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
@@ -3192,11 +3192,11 @@ def p_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:773
     s.move(v_s, Z_SPELL_ZONE + v_p, False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:774
-    p_activate(s, v_s, v_t)
+    proc_activate(s, v_s, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:779
-def p_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
+def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:780
     s.card_up[v_s] = True
@@ -3205,22 +3205,22 @@ def p_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:782
     s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:783
-    p_activate(s, v_s, v_t)
+    proc_activate(s, v_s, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:788
-def p_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
+def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:789
     s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:790
     s.k_Card_ability_used[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:791
-    p_activate(s, v_u, v_t)
+    proc_activate(s, v_u, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:800
-def p_resolve_link(s: State, v_c: int) -> None:
+def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:801
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
@@ -3266,14 +3266,14 @@ def p_resolve_link(s: State, v_c: int) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:821
-def p_end_chain(s: State) -> None:
+def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:822
     if (s.g_attacker is not None):
         # rulebooks/rulers_gambit/rulers_gambit.rules:822
-        p_fight(s)
+        proc_fight(s)
     # rulebooks/rulers_gambit/rulers_gambit.rules:823
     if s.g_in_battle:
         # rulebooks/rulers_gambit/rulers_gambit.rules:823
@@ -3284,7 +3284,7 @@ def p_end_chain(s: State) -> None:
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:854
-def p_run_card_texts(s: State) -> None:
+def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
@@ -3331,7 +3331,7 @@ def fx_Card_effect_0(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:38
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:38
-        p_injure(s, rt.some(v_target))
+        proc_injure(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:57
@@ -3340,14 +3340,14 @@ def fx_Card_effect_1(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:58
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:58
-        p_bounce(s, rt.some(v_target))
+        proc_bounce(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:76
 def fx_Card_effect_2(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Golden Bastion."""
     # rulebooks/rulers_gambit/starter.cards.yaml:77
-    p_heal(s, v_you, 2)
+    proc_heal(s, v_you, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:96
@@ -3356,7 +3356,7 @@ def fx_Card_effect_3(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:97
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:97
-        p_store(s, rt.some(v_target))
+        proc_store(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:116
@@ -3365,7 +3365,7 @@ def fx_Card_effect_4(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:117
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:117
-        p_buff(s, rt.some(v_target), 2, 2, 0)
+        proc_buff(s, rt.some(v_target), 2, 2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:139
@@ -3374,7 +3374,7 @@ def fx_Card_effect_5(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:140
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:140
-        p_buff(s, rt.some(v_target), -2, -2, 0)
+        proc_buff(s, rt.some(v_target), -2, -2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:245
@@ -3383,14 +3383,14 @@ def fx_Card_effect_14(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:246
     if ((v_target is not None) and (f_defence_of(s, rt.some(v_target)) <= 3)):
         # rulebooks/rulers_gambit/starter.cards.yaml:246
-        p_destroy(s, rt.some(v_target))
+        proc_destroy(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:254
 def fx_Card_effect_15(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Hellfire Volley."""
     # rulebooks/rulers_gambit/starter.cards.yaml:255
-    p_damage(s, (1 - v_you), 2)
+    proc_damage(s, (1 - v_you), 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:264
@@ -3399,7 +3399,7 @@ def fx_Card_effect_16(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:265
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:265
-        p_buff(s, rt.some(v_target), 2, 0, 0)
+        proc_buff(s, rt.some(v_target), 2, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:274
@@ -3408,7 +3408,7 @@ def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:275
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
-        p_grant(s, rt.some(v_target), KEYWORD_DOUBLE_ATTACK)
+        proc_grant(s, rt.some(v_target), KEYWORD_DOUBLE_ATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:284
@@ -3417,21 +3417,21 @@ def fx_Card_effect_18(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:285
     if ((v_target is not None) and (f_defence_of(s, rt.some(v_target)) <= 2)):
         # rulebooks/rulers_gambit/starter.cards.yaml:285
-        p_injure(s, rt.some(v_target))
+        proc_injure(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:390
 def fx_Card_effect_27(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Lightbringer."""
     # rulebooks/rulers_gambit/starter.cards.yaml:391
-    p_buff(s, v_this, 0, 2, 0)
+    proc_buff(s, v_this, 0, 2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:412
 def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Call to Arms."""
     # rulebooks/rulers_gambit/starter.cards.yaml:413
-    p_draw_cards(s, v_you, 2)
+    proc_draw_cards(s, v_you, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:422
@@ -3440,7 +3440,7 @@ def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:423
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:423
-        p_summon(s, rt.some(v_target))
+        proc_summon(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:431
@@ -3458,7 +3458,7 @@ def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:452
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:452
-        p_buff(s, rt.some(v_target), 0, 3, 0)
+        proc_buff(s, rt.some(v_target), 0, 3, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:462
@@ -3467,16 +3467,16 @@ def fx_Card_effect_34(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:463
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:463
-        p_stand(s, rt.some(v_target))
+        proc_stand(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:566
 def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Deep Insight."""
     # rulebooks/rulers_gambit/starter.cards.yaml:567
-    p_draw_cards(s, v_you, 1)
+    proc_draw_cards(s, v_you, 1)
     # rulebooks/rulers_gambit/starter.cards.yaml:568
-    p_gain_mana(s, v_you, 1)
+    proc_gain_mana(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:576
@@ -3487,9 +3487,9 @@ def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:578
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:578
-        p_discard(s, rt.some(v_c))
+        proc_discard(s, rt.some(v_c))
     # rulebooks/rulers_gambit/starter.cards.yaml:579
-    p_drain_mana(s, (1 - v_you), 1)
+    proc_drain_mana(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:608
@@ -3498,7 +3498,7 @@ def fx_Card_effect_47(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:609
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:609
-        p_seal(s, rt.some(v_target))
+        proc_seal(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:618
@@ -3507,7 +3507,7 @@ def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:619
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:619
-        p_rest(s, rt.some(v_target))
+        proc_rest(s, rt.some(v_target))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:747
@@ -3518,7 +3518,7 @@ def fx_Card_effect_59(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:749
         if (f_defence_of(s, v_u) <= 2):
             # rulebooks/rulers_gambit/starter.cards.yaml:749
-            p_injure(s, v_u)
+            proc_injure(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:758
@@ -3527,7 +3527,7 @@ def fx_Card_effect_60(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:759
     for v_u in list(s.zones[Z_UNITS + (1 - v_you)]):
         # rulebooks/rulers_gambit/starter.cards.yaml:759
-        p_store(s, v_u)
+        proc_store(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:768
@@ -3536,14 +3536,14 @@ def fx_Card_effect_61(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:769
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:769
-        p_buff(s, rt.some(v_target), 1, 0, 2)
+        proc_buff(s, rt.some(v_target), 1, 0, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:897
 def fx_Card_effect_72(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Stoke the Forge."""
     # rulebooks/rulers_gambit/starter.cards.yaml:898
-    p_gain_mana(s, v_you, 3)
+    proc_gain_mana(s, v_you, 3)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:907
@@ -3552,7 +3552,7 @@ def fx_Card_effect_73(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:908
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:908
-        p_buff(s, rt.some(v_target), 0, 4, 0)
+        proc_buff(s, rt.some(v_target), 0, 4, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:917
@@ -3561,16 +3561,16 @@ def fx_Card_effect_74(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:918
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:919
-        p_buff(s, rt.some(v_target), 0, 3, 0)
+        proc_buff(s, rt.some(v_target), 0, 3, 0)
         # rulebooks/rulers_gambit/starter.cards.yaml:920
-        p_grant(s, rt.some(v_target), KEYWORD_COUNTERATTACK)
+        proc_grant(s, rt.some(v_target), KEYWORD_COUNTERATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:974
 def fx_Card_effect_78(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Soul Leech."""
     # rulebooks/rulers_gambit/starter.cards.yaml:947
-    p_drain_mana(s, (1 - v_you), 1)
+    proc_drain_mana(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1037
@@ -3583,7 +3583,7 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            p_discard(s, rt.some(v_c))
+            proc_discard(s, rt.some(v_c))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1049
@@ -3592,7 +3592,7 @@ def fx_Card_effect_84(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:1050
     for v_s in list(s.zones[Z_SET_ZONE + (1 - v_you)]):
         # rulebooks/rulers_gambit/starter.cards.yaml:1050
-        p_destroy(s, v_s)
+        proc_destroy(s, v_s)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1059
@@ -3601,7 +3601,7 @@ def fx_Card_effect_85(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:1060
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:1060
-        p_buff(s, rt.some(v_target), -2, 0, 0)
+        proc_buff(s, rt.some(v_target), -2, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1069
@@ -3610,7 +3610,7 @@ def fx_Card_effect_86(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:1070
     if ((v_target is not None) and (f_attack_of(s, rt.some(v_target)) >= 4)):
         # rulebooks/rulers_gambit/starter.cards.yaml:1070
-        p_injure(s, rt.some(v_target))
+        proc_injure(s, rt.some(v_target))
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -3715,14 +3715,14 @@ def fx_Card_on_call_default(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_on_call_12(s: State, v_this: int, v_you: int) -> None:
     """The on_call of Blaze Drake."""
     # rulebooks/rulers_gambit/starter.cards.yaml:166
-    p_damage(s, (1 - v_you), 1)
+    proc_damage(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:330
 def fx_Card_on_call_22(s: State, v_this: int, v_you: int) -> None:
     """The on_call of Royal Herald."""
     # rulebooks/rulers_gambit/starter.cards.yaml:331
-    p_draw_cards(s, v_you, 1)
+    proc_draw_cards(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:353
@@ -3733,14 +3733,14 @@ def fx_Card_on_call_24(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:355
     if ((v_k is not None) and s.k_Card_awakened[rt.some(v_k)]):
         # rulebooks/rulers_gambit/starter.cards.yaml:355
-        p_buff(s, v_this, 1, 1, 0)
+        proc_buff(s, v_this, 1, 1, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:498
 def fx_Card_on_call_37(s: State, v_this: int, v_you: int) -> None:
     """The on_call of Tide Reader."""
     # rulebooks/rulers_gambit/starter.cards.yaml:499
-    p_mill(s, (1 - v_you), 1)
+    proc_mill(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:556
@@ -3751,14 +3751,14 @@ def fx_Card_on_call_42(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:558
     if (v_u is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:558
-        p_bounce(s, rt.some(v_u))
+        proc_bounce(s, rt.some(v_u))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:806
 def fx_Card_on_call_64(s: State, v_this: int, v_you: int) -> None:
     """The on_call of Forge Squire."""
     # rulebooks/rulers_gambit/starter.cards.yaml:393
-    p_gain_mana(s, v_you, 1)
+    proc_gain_mana(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:888
@@ -3767,14 +3767,14 @@ def fx_Card_on_call_71(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:889
     for v_u in list(s.zones[Z_UNITS + (1 - v_you)]):
         # rulebooks/rulers_gambit/starter.cards.yaml:889
-        p_injure(s, v_u)
+        proc_injure(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:946
 def fx_Card_on_call_76(s: State, v_this: int, v_you: int) -> None:
     """The on_call of Whisper Imp."""
     # rulebooks/rulers_gambit/starter.cards.yaml:947
-    p_drain_mana(s, (1 - v_you), 1)
+    proc_drain_mana(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:958
@@ -3785,7 +3785,7 @@ def fx_Card_on_call_77(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        p_discard(s, rt.some(v_c))
+        proc_discard(s, rt.some(v_c))
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1025
@@ -3798,7 +3798,7 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            p_discard(s, rt.some(v_c))
+            proc_discard(s, rt.some(v_c))
 
 
 FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -3903,7 +3903,7 @@ def fx_Card_on_attack_default(s: State, v_this: int, v_you: int, v_target: int |
 def fx_Card_on_attack_11(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of Pyre Duelist."""
     # rulebooks/rulers_gambit/starter.cards.yaml:212
-    p_buff(s, v_this, 1, 0, 0)
+    proc_buff(s, v_this, 1, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:667
@@ -3912,7 +3912,7 @@ def fx_Card_on_attack_52(s: State, v_this: int, v_you: int, v_target: int | None
     # rulebooks/rulers_gambit/starter.cards.yaml:668
     if (v_target is None):
         # rulebooks/rulers_gambit/starter.cards.yaml:668
-        p_buff(s, v_this, 0, 0, 1)
+        proc_buff(s, v_this, 0, 0, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:791
@@ -3921,14 +3921,14 @@ def fx_Card_on_attack_63(s: State, v_this: int, v_you: int, v_target: int | None
     # rulebooks/rulers_gambit/starter.cards.yaml:792
     if (v_target is None):
         # rulebooks/rulers_gambit/starter.cards.yaml:792
-        p_damage(s, (1 - v_you), 1)
+        proc_damage(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:864
 def fx_Card_on_attack_69(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of Warlord Khorrag."""
     # rulebooks/rulers_gambit/starter.cards.yaml:865
-    p_heal(s, v_you, 1)
+    proc_heal(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:987
@@ -3937,7 +3937,7 @@ def fx_Card_on_attack_79(s: State, v_this: int, v_you: int, v_target: int | None
     # rulebooks/rulers_gambit/starter.cards.yaml:988
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:988
-        p_buff(s, rt.some(v_target), 0, -1, 0)
+        proc_buff(s, rt.some(v_target), 0, -1, 0)
 
 
 FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -4042,14 +4042,14 @@ def fx_Card_on_destroyed_default(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_on_destroyed_7(s: State, v_this: int, v_you: int) -> None:
     """The on_destroyed of Kindling Imp."""
     # rulebooks/rulers_gambit/starter.cards.yaml:166
-    p_damage(s, (1 - v_you), 1)
+    proc_damage(s, (1 - v_you), 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:679
 def fx_Card_on_destroyed_53(s: State, v_this: int, v_you: int) -> None:
     """The on_destroyed of Seedpod Treant."""
     # rulebooks/rulers_gambit/starter.cards.yaml:331
-    p_draw_cards(s, v_you, 1)
+    proc_draw_cards(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1000
@@ -4060,7 +4060,7 @@ def fx_Card_on_destroyed_80(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        p_discard(s, rt.some(v_c))
+        proc_discard(s, rt.some(v_c))
 
 
 FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4165,14 +4165,14 @@ def fx_Card_on_dies_default(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_on_dies_27(s: State, v_this: int, v_you: int) -> None:
     """The on_dies of Lightbringer."""
     # rulebooks/rulers_gambit/starter.cards.yaml:393
-    p_gain_mana(s, v_you, 1)
+    proc_gain_mana(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:818
 def fx_Card_on_dies_65(s: State, v_this: int, v_you: int) -> None:
     """The on_dies of Anvil Guard."""
     # rulebooks/rulers_gambit/starter.cards.yaml:331
-    p_draw_cards(s, v_you, 1)
+    proc_draw_cards(s, v_you, 1)
 
 
 FX_CARD_ON_DIES: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4279,7 +4279,7 @@ def fx_Card_passive_0(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:36
     for v_u in list(s.zones[Z_UNITS + v_you]):
         # rulebooks/rulers_gambit/starter.cards.yaml:36
-        p_buff(s, v_u, 1, 0, 0)
+        proc_buff(s, v_u, 1, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:55
@@ -4288,7 +4288,7 @@ def fx_Card_passive_1(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:56
     if (len(s.zones[Z_HAND + v_you]) <= 2):
         # rulebooks/rulers_gambit/starter.cards.yaml:56
-        p_draw_cards(s, v_you, 1)
+        proc_draw_cards(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:74
@@ -4297,7 +4297,7 @@ def fx_Card_passive_2(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:75
     for v_u in list(s.zones[Z_UNITS + v_you]):
         # rulebooks/rulers_gambit/starter.cards.yaml:75
-        p_buff(s, v_u, 0, 1, 0)
+        proc_buff(s, v_u, 0, 1, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:94
@@ -4306,7 +4306,7 @@ def fx_Card_passive_3(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:95
     for v_u in list(s.zones[Z_UNITS + v_you]):
         # rulebooks/rulers_gambit/starter.cards.yaml:95
-        p_buff(s, v_u, 0, 0, 1)
+        proc_buff(s, v_u, 0, 0, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:114
@@ -4315,7 +4315,7 @@ def fx_Card_passive_4(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:115
     if (s.p_lp[v_you] <= 10):
         # rulebooks/rulers_gambit/starter.cards.yaml:115
-        p_heal(s, v_you, 1)
+        proc_heal(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:134
@@ -4328,7 +4328,7 @@ def fx_Card_passive_5(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:137
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:137
-            p_discard(s, rt.some(v_c))
+            proc_discard(s, rt.some(v_c))
 
 
 FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4461,7 +4461,7 @@ def raise_destroyed(s: State, v_c: int) -> None:
         and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[s.card_def[v_c]])
     ):
         # rulebooks/rulers_gambit/rulers_gambit.rules:837
-        p_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
+        proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:842
     # rulebooks/rulers_gambit/rulers_gambit.rules:843
     s.k_Card_destroyed_pending[v_c] = True
@@ -4485,7 +4485,7 @@ def raise_dies(s: State, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:872
 def checkpoint_card_texts_run(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:873
-    p_run_card_texts(s)
+    proc_run_card_texts(s)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:881
@@ -4730,7 +4730,7 @@ def enter_draw_step(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:952
     if (s.g_turn > 1):
         # rulebooks/rulers_gambit/rulers_gambit.rules:952
-        p_draw_cards(s, s.g_turn_player, 1)
+        proc_draw_cards(s, s.g_turn_player, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:953
     s.goto(3)  # charge
 
@@ -4769,7 +4769,7 @@ def check_charge_mana(s: State, actor: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def do_charge_mana(s: State, actor: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:962
-    p_gain_mana(s, actor, 1)
+    proc_gain_mana(s, actor, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:963
     s.p_charged[actor] = True
 
@@ -4865,13 +4865,13 @@ def check_recover(s: State, actor: int, v_u: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def do_recover(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:976
-    p_leave_field(s, v_u)
+    proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:977
     s.move(v_u, Z_HAND + actor, False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:978
     for v_other in list(s.zones[Z_RECOVERY + actor]):
         # rulebooks/rulers_gambit/rulers_gambit.rules:978
-        p_kill(s, v_other)
+        proc_kill(s, v_other)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
@@ -5184,7 +5184,7 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def do_cast(s: State, actor: int, v_s: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1017
-    p_cast_spell(s, actor, v_s, None)
+    proc_cast_spell(s, actor, v_s, None)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
@@ -5281,7 +5281,7 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1025
-    p_cast_spell(s, actor, v_s, v_t)
+    proc_cast_spell(s, actor, v_s, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
@@ -5484,7 +5484,7 @@ def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1041
-    p_activate_set(s, actor, v_s, None)
+    proc_activate_set(s, actor, v_s, None)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
@@ -5573,7 +5573,7 @@ def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | N
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1049
-    p_activate_set(s, actor, v_s, v_t)
+    proc_activate_set(s, actor, v_s, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
@@ -5681,7 +5681,7 @@ def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1056
-    p_activate_ability(s, actor, v_u, None)
+    proc_activate_ability(s, actor, v_u, None)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
@@ -5770,7 +5770,7 @@ def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1064
-    p_activate_ability(s, actor, v_u, v_t)
+    proc_activate_ability(s, actor, v_u, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
@@ -6223,7 +6223,7 @@ def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1116
-    p_declare_attack(s, v_u, v_t)
+    proc_declare_attack(s, v_u, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
@@ -6326,7 +6326,7 @@ def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1122
-    p_declare_attack(s, v_u, v_t)
+    proc_declare_attack(s, v_u, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
@@ -6431,7 +6431,7 @@ def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1128
-    p_declare_attack(s, v_u, None)
+    proc_declare_attack(s, v_u, None)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
@@ -6616,7 +6616,7 @@ def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1170
-    p_cast_spell(s, actor, v_s, None)
+    proc_cast_spell(s, actor, v_s, None)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6711,7 +6711,7 @@ def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1178
-    p_cast_spell(s, actor, v_s, v_t)
+    proc_cast_spell(s, actor, v_s, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
@@ -6819,7 +6819,7 @@ def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1185
-    p_activate_set(s, actor, v_s, None)
+    proc_activate_set(s, actor, v_s, None)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
@@ -6908,7 +6908,7 @@ def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1193
-    p_activate_set(s, actor, v_s, v_t)
+    proc_activate_set(s, actor, v_s, v_t)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
@@ -7047,13 +7047,13 @@ def enter_resolve_chain(s: State) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:1210
         for v_c in s.g_chain:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1210
-            p_resolve_link(s, v_c)
+            proc_resolve_link(s, v_c)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1220
 def done_resolve_chain(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1220
-    p_end_chain(s)
+    proc_end_chain(s)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1213
@@ -7080,7 +7080,7 @@ def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1217
-    p_resolve_link(s, v_c)
+    proc_resolve_link(s, v_c)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
