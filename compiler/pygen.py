@@ -1340,7 +1340,6 @@ class PythonGenerator:
         w.line()
         w.line("State.GAME = " + repr(m.name))
         w.line("State.PLAYER_NAMES = PLAYER_NAMES")
-        w.line("State.PHASES = PHASES")
         w.line("State.DEF_NAMES = DEF_NAMES")
         w.line("State.SLOT_OWNER = SLOT_OWNER")
         w.line("State.SLOT_CAPACITY = SLOT_CAPACITY")
@@ -1353,34 +1352,39 @@ class PythonGenerator:
         self.tuple_assign("State.ZONES", zones)
         self.tuple_assign("State.OPTION_FIELDS", [f"({o!r}, 'o_{o}')" for o in m.options])
         self.tuple_assign("State.GAME_FIELDS", [
-            f"({f.name!r}, 'g_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
+            f"rt.GameField({f.name!r}, 'g_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
             for f in m.game_fields.values()])
         self.tuple_assign("State.PLAYER_FIELDS", [
-            f"({f.name!r}, 'p_{f.name}', {codec(f.type, m)}, {f.visibility!r}, {f.per_player})"
+            f"rt.PlayerField({f.name!r}, 'p_{f.name}', {codec(f.type, m)}, {f.visibility!r}, "
+            f"per_player={f.per_player})"
             for f in m.player_fields.values()])
         self.tuple_assign("State.NODE_FIELDS", [
-            f"({b.name!r}, N_{upper(b.name)}_NAMES, {f.name!r}, 'n_{b.name}_{f.name}', "
-            f"{codec(f.type, m)}, {f.per_player}, {f.visibility!r})"
+            f"rt.NodeField({b.name!r}, N_{upper(b.name)}_NAMES, {f.name!r}, "
+            f"'n_{b.name}_{f.name}', {codec(f.type, m)}, per_player={f.per_player}, "
+            f"visibility={f.visibility!r})"
             for b in m.boards.values() for f in b.fields.values()])
         if self.card_state():
             self.tuple_assign("State.CARD_FIELDS", [
-                f"({f.name!r}, 'k_{record}_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
+                f"rt.CardField({f.name!r}, 'k_{record}_{f.name}', {codec(f.type, m)}, "
+                f"{f.visibility!r})"
                 for record, f in self.card_state()])
         self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
         phases = list(m.phases.values())
-        self.tuple_assign("State.ENTER", [
-            f"enter_{p.name}" if p.decl.enter is not None else "None" for p in phases])
-        self.tuple_assign("State.DONE", [
-            f"done_{p.name}" if p.decl.done is not None else "None" for p in phases])
-        self.tuple_assign("State.ACTOR", [
-            f"actor_{p.name}" if p.decl.actor is not None else "None" for p in phases])
-        self.tuple_assign("State.PHASE_CHECKPOINTS", [
-            f"checkpoints_{p.name}" if p.decl.checkpoints else "None" for p in phases])
+        w.line("rt.install_phases(State, (")
+        for p in phases:
+            w.line("    rt.PhaseRules(")
+            w.line(f"        {p.name!r},")
+            w.line(f"        enter={f'enter_{p.name}' if p.decl.enter is not None else None},")
+            w.line(f"        actor={f'actor_{p.name}' if p.decl.actor is not None else None},")
+            w.line(f"        done={f'done_{p.name}' if p.decl.done is not None else None},")
+            w.line(f"        checkpoints="
+                   f"{f'checkpoints_{p.name}' if p.decl.checkpoints else None},")
+            w.line(f"        legal={f'phase_legal_{p.name}' if p.actions else None},")
+            w.line("    ),")
+        w.line("))")
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
         if self.creates_in_play():
             w.line("State.SET_CREATES = True")
-        self.tuple_assign("State.LEGAL", [
-            f"phase_legal_{p.name}" if p.actions else "None" for p in phases])
         w.line("State.APPLY = {")
         for phase in phases:
             for action in phase.actions:

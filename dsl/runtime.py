@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -78,6 +78,71 @@ def connected(start: int, area: Iterable[int], neighbours: Sequence[Sequence[int
                 found.add(other)
                 frontier.append(other)
     return sorted(found)
+
+
+class GameField(NamedTuple):
+    """A game field as the state keeps it: its name in the rules, the State attribute that
+    holds it, how its values are written to JSON, and who may see it."""
+
+    name: str
+    attr: str
+    codec: Codec
+    visibility: str
+
+
+class PlayerField(NamedTuple):
+    """A player field: as a game field, and whether it holds one value per player (a field
+    declared `per player`) for each player."""
+
+    name: str
+    attr: str
+    codec: Codec
+    visibility: str
+    per_player: bool
+
+
+class NodeField(NamedTuple):
+    """A field of a board's nodes: the board, its nodes' names, then as a player field."""
+
+    board: str
+    nodes: tuple[str, ...]
+    name: str
+    attr: str
+    codec: Codec
+    per_player: bool
+    visibility: str
+
+
+class CardField(NamedTuple):
+    """A `per card` field: one list entry per physical card."""
+
+    name: str
+    attr: str
+    codec: Codec
+    visibility: str
+
+
+class PhaseRules(NamedTuple):
+    """What the phase loop runs in one phase; None where the rulebook gives nothing."""
+
+    name: str
+    enter: Callable[[Any], None] | None
+    actor: Callable[[Any], int | None] | None
+    done: Callable[[Any], None] | None
+    checkpoints: Callable[[Any, int], None] | None
+    legal: Callable[[Any, int, list[Action], bool], None] | None
+
+
+def install_phases(state: type[GameState], phases: tuple[PhaseRules, ...]) -> None:
+    """Give a generated State its phases. The phase loop reads one table per kind of rule
+    (ENTER, ACTOR, ...), indexed by phase: faster in the hot loop than a record per phase."""
+    state.PHASE_RULES = phases
+    state.PHASES = tuple(phase.name for phase in phases)
+    state.ENTER = tuple(phase.enter for phase in phases)
+    state.ACTOR = tuple(phase.actor for phase in phases)
+    state.DONE = tuple(phase.done for phase in phases)
+    state.PHASE_CHECKPOINTS = tuple(phase.checkpoints for phase in phases)
+    state.LEGAL = tuple(phase.legal for phase in phases)
 
 
 class IllegalAction(Exception):  # noqa: N818 - the name is part of the module contract
@@ -303,16 +368,13 @@ class GameState:
     ZONES: ClassVar[tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]] = ()
     # The rules create cards during play (not only in setup), so `set` may create them too.
     SET_CREATES: ClassVar[bool] = False
-    # (name, path prefix, attribute, codec, visibility, per-player) per kind of field
-    GAME_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str], ...]] = ()
-    PLAYER_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str, bool], ...]] = ()
-    NODE_FIELDS: ClassVar[
-        tuple[tuple[str, tuple[str, ...], str, str, Codec, bool, str], ...]
-    ] = ()
+    GAME_FIELDS: ClassVar[tuple[GameField, ...]] = ()
+    PLAYER_FIELDS: ClassVar[tuple[PlayerField, ...]] = ()
+    NODE_FIELDS: ClassVar[tuple[NodeField, ...]] = ()
     OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
-    # (name, attribute, codec, visibility) of every 'per card' field: one list entry per card
-    CARD_FIELDS: ClassVar[tuple[tuple[str, str, Codec, str], ...]] = ()
+    CARD_FIELDS: ClassVar[tuple[CardField, ...]] = ()
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
+    PHASE_RULES: ClassVar[tuple[PhaseRules, ...]] = ()  # install_phases makes the rest
     ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     ACTOR: ClassVar[tuple[Callable[[Any], int | None] | None, ...]] = ()
@@ -1325,9 +1387,9 @@ class _CopyPlan:
 
     def __init__(
         self,
-        card_fields: Sequence[tuple[str, str, Codec, str]],
-        game_fields: Sequence[tuple[str, str, Codec, str]],
-        player_fields: Sequence[tuple[str, str, Codec, str, bool]],
+        card_fields: Sequence[CardField],
+        game_fields: Sequence[GameField],
+        player_fields: Sequence[PlayerField],
     ) -> None:
         self.card_holders = [(name, attr, codec, visibility == "public")
                              for name, attr, codec, visibility in card_fields

@@ -1230,7 +1230,6 @@ def phase_legal_resolution(s: State, actor: int, out: list[Action], check: bool)
 
 State.GAME = 'dynasties'
 State.PLAYER_NAMES = PLAYER_NAMES
-State.PHASES = PHASES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER
 State.SLOT_CAPACITY = SLOT_CAPACITY
@@ -1248,56 +1247,78 @@ State.OPTION_FIELDS = (
     ('warlords', 'o_warlords'),
 )
 State.GAME_FIELDS = (
-    ('dynasty', 'g_dynasty', ("int",), 'public'),
-    ('track', 'g_track', ("int",), 'public'),
+    rt.GameField('dynasty', 'g_dynasty', ("int",), 'public'),
+    rt.GameField('track', 'g_track', ("int",), 'public'),
 )
 State.PLAYER_FIELDS = (
-    ('reserve', 'p_reserve', ("int",), 'public', False),
-    ('removed', 'p_removed', ("int",), 'public', False),
-    ('bonus', 'p_bonus', ("int",), 'public', False),
-    ('discards', 'p_discards', ("int",), 'public', False),
-    ('used_one', 'p_used_one', ("bool",), 'secret', False),
-    ('to_keep', 'p_to_keep', ("int",), 'public', False),
-    ('warlord', 'p_warlord', ("option", ("names", R_WARLORD_NAMES)), 'secret', False),
-    ('warlord_used', 'p_warlord_used', ("bool",), 'public', False),
-    (
+    rt.PlayerField('reserve', 'p_reserve', ("int",), 'public', per_player=False),
+    rt.PlayerField('removed', 'p_removed', ("int",), 'public', per_player=False),
+    rt.PlayerField('bonus', 'p_bonus', ("int",), 'public', per_player=False),
+    rt.PlayerField('discards', 'p_discards', ("int",), 'public', per_player=False),
+    rt.PlayerField('used_one', 'p_used_one', ("bool",), 'secret', per_player=False),
+    rt.PlayerField('to_keep', 'p_to_keep', ("int",), 'public', per_player=False),
+    rt.PlayerField(
+        'warlord',
+        'p_warlord',
+        ("option", ("names", R_WARLORD_NAMES)),
+        'secret',
+        per_player=False,
+    ),
+    rt.PlayerField('warlord_used', 'p_warlord_used', ("bool",), 'public', per_player=False),
+    rt.PlayerField(
         'warlord_target',
         'p_warlord_target',
         ("option", ("names", N_PROVINCE_NAMES)),
         'secret',
-        False,
+        per_player=False,
     ),
-    ('decided', 'p_decided', ("bool",), 'public', False),
+    rt.PlayerField('decided', 'p_decided', ("bool",), 'public', per_player=False),
 )
 State.NODE_FIELDS = (
-    (
+    rt.NodeField(
         'Province',
         N_PROVINCE_NAMES,
         'owner',
         'n_Province_owner',
         ("option", ("player",)),
-        False,
-        'public',
+        per_player=False,
+        visibility='public',
     ),
-    ('Province', N_PROVINCE_NAMES, 'armies', 'n_Province_armies', ("int",), False, 'public'),
-    ('Province', N_PROVINCE_NAMES, 'marker', 'n_Province_marker', ("int",), True, 'public'),
-    (
+    rt.NodeField(
+        'Province',
+        N_PROVINCE_NAMES,
+        'armies',
+        'n_Province_armies',
+        ("int",),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Province',
+        N_PROVINCE_NAMES,
+        'marker',
+        'n_Province_marker',
+        ("int",),
+        per_player=True,
+        visibility='public',
+    ),
+    rt.NodeField(
         'Province',
         N_PROVINCE_NAMES,
         'six_played',
         'n_Province_six_played',
         ("bool",),
-        True,
-        'public',
+        per_player=True,
+        visibility='public',
     ),
-    (
+    rt.NodeField(
         'Province',
         N_PROVINCE_NAMES,
         'scores',
         'n_Province_scores',
         ("list", ("int",)),
-        False,
-        'public',
+        per_player=False,
+        visibility='public',
     ),
 )
 State.STATE_ATTRS = (
@@ -1320,47 +1341,57 @@ State.STATE_ATTRS = (
     'n_Province_six_played',
     'n_Province_scores',
 )
-State.ENTER = (
-    None,
-    enter_placement,
-    None,
-    enter_draw_tiles,
-    None,
-    enter_resolution,
-)
-State.DONE = (
-    done_choose_warlord,
-    done_placement,
-    done_warlord_step,
-    done_draw_tiles,
-    done_discard_step,
-    None,
-)
-State.ACTOR = (
-    actor_choose_warlord,
-    actor_placement,
-    actor_warlord_step,
-    actor_draw_tiles,
-    actor_discard_step,
-    None,
-)
-State.PHASE_CHECKPOINTS = (
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
+rt.install_phases(State, (
+    rt.PhaseRules(
+        'choose_warlord',
+        enter=None,
+        actor=actor_choose_warlord,
+        done=done_choose_warlord,
+        checkpoints=None,
+        legal=phase_legal_choose_warlord,
+    ),
+    rt.PhaseRules(
+        'placement',
+        enter=enter_placement,
+        actor=actor_placement,
+        done=done_placement,
+        checkpoints=None,
+        legal=phase_legal_placement,
+    ),
+    rt.PhaseRules(
+        'warlord_step',
+        enter=None,
+        actor=actor_warlord_step,
+        done=done_warlord_step,
+        checkpoints=None,
+        legal=phase_legal_warlord_step,
+    ),
+    rt.PhaseRules(
+        'draw_tiles',
+        enter=enter_draw_tiles,
+        actor=actor_draw_tiles,
+        done=done_draw_tiles,
+        checkpoints=None,
+        legal=phase_legal_draw_tiles,
+    ),
+    rt.PhaseRules(
+        'discard_step',
+        enter=None,
+        actor=actor_discard_step,
+        done=done_discard_step,
+        checkpoints=None,
+        legal=phase_legal_discard_step,
+    ),
+    rt.PhaseRules(
+        'resolution',
+        enter=enter_resolution,
+        actor=None,
+        done=None,
+        checkpoints=None,
+        legal=None,
+    ),
+))
 State.CHECKPOINTS = ()
-State.LEGAL = (
-    phase_legal_choose_warlord,
-    phase_legal_placement,
-    phase_legal_warlord_step,
-    phase_legal_draw_tiles,
-    phase_legal_discard_step,
-    None,
-)
 State.APPLY = {
     (0, K_CHOOSE): apply_choose,
     (1, K_PLACE): apply_place,

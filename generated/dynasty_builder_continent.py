@@ -7539,7 +7539,6 @@ def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) ->
 
 State.GAME = 'dynasty_builder_continent'
 State.PLAYER_NAMES = PLAYER_NAMES
-State.PHASES = PHASES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER
 State.SLOT_CAPACITY = SLOT_CAPACITY
@@ -7554,36 +7553,108 @@ State.OPTION_FIELDS = (
     ('houses', 'o_houses'),
 )
 State.GAME_FIELDS = (
-    ('round', 'g_round', ("int",), 'public'),
-    ('current', 'g_current', ("player",), 'public'),
-    ('builds', 'g_builds', ("int",), 'public'),
-    ('active', 'g_active', ("option", ("card",)), 'public'),
-    ('attacker', 'g_attacker', ("option", ("card",)), 'public'),
-    ('attack_from', 'g_attack_from', ("option", ("names", N_HEX_NAMES)), 'public'),
-    ('target', 'g_target', ("option", ("names", N_HEX_NAMES)), 'public'),
-    ('fight', 'g_fight', ("names", E_FIGHT_NAMES), 'public'),
-    ('begun', 'g_begun', ("bool",), 'public'),
+    rt.GameField('round', 'g_round', ("int",), 'public'),
+    rt.GameField('current', 'g_current', ("player",), 'public'),
+    rt.GameField('builds', 'g_builds', ("int",), 'public'),
+    rt.GameField('active', 'g_active', ("option", ("card",)), 'public'),
+    rt.GameField('attacker', 'g_attacker', ("option", ("card",)), 'public'),
+    rt.GameField('attack_from', 'g_attack_from', ("option", ("names", N_HEX_NAMES)), 'public'),
+    rt.GameField('target', 'g_target', ("option", ("names", N_HEX_NAMES)), 'public'),
+    rt.GameField('fight', 'g_fight', ("names", E_FIGHT_NAMES), 'public'),
+    rt.GameField('begun', 'g_begun', ("bool",), 'public'),
 )
 State.PLAYER_FIELDS = (
-    ('supply', 'p_supply', ("int",), 'public', False),
-    ('tokens', 'p_tokens', ("int",), 'public', False),
+    rt.PlayerField('supply', 'p_supply', ("int",), 'public', per_player=False),
+    rt.PlayerField('tokens', 'p_tokens', ("int",), 'public', per_player=False),
 )
 State.NODE_FIELDS = (
-    ('Hex', N_HEX_NAMES, 'terrain', 'n_Hex_terrain', ("names", E_TERRAIN_NAMES), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'start', 'n_Hex_start', ("option", ("player",)), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'house', 'n_Hex_house', ("option", ("player",)), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'token', 'n_Hex_token', ("option", ("player",)), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'centre', 'n_Hex_centre', ("option", ("player",)), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'level', 'n_Hex_level', ("int",), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'bridge', 'n_Hex_bridge', ("option", ("player",)), False, 'public'),
-    ('Hex', N_HEX_NAMES, 'claim', 'n_Hex_claim', ("bool",), True, 'public'),
-    ('Hex', N_HEX_NAMES, 'recruited', 'n_Hex_recruited', ("bool",), False, 'public'),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'terrain',
+        'n_Hex_terrain',
+        ("names", E_TERRAIN_NAMES),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'start',
+        'n_Hex_start',
+        ("option", ("player",)),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'house',
+        'n_Hex_house',
+        ("option", ("player",)),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'token',
+        'n_Hex_token',
+        ("option", ("player",)),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'centre',
+        'n_Hex_centre',
+        ("option", ("player",)),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'level',
+        'n_Hex_level',
+        ("int",),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'bridge',
+        'n_Hex_bridge',
+        ("option", ("player",)),
+        per_player=False,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'claim',
+        'n_Hex_claim',
+        ("bool",),
+        per_player=True,
+        visibility='public',
+    ),
+    rt.NodeField(
+        'Hex',
+        N_HEX_NAMES,
+        'recruited',
+        'n_Hex_recruited',
+        ("bool",),
+        per_player=False,
+        visibility='public',
+    ),
 )
 State.CARD_FIELDS = (
-    ('moves_left', 'k_Troop_moves_left', ("int",), 'public'),
-    ('moved', 'k_Troop_moved', ("bool",), 'public'),
-    ('attacked', 'k_Troop_attacked', ("bool",), 'public'),
-    ('finished', 'k_Troop_finished', ("bool",), 'public'),
+    rt.CardField('moves_left', 'k_Troop_moves_left', ("int",), 'public'),
+    rt.CardField('moved', 'k_Troop_moved', ("bool",), 'public'),
+    rt.CardField('attacked', 'k_Troop_attacked', ("bool",), 'public'),
+    rt.CardField('finished', 'k_Troop_finished', ("bool",), 'public'),
 )
 State.STATE_ATTRS = (
     'o_rounds',
@@ -7613,60 +7684,76 @@ State.STATE_ATTRS = (
     'k_Troop_attacked',
     'k_Troop_finished',
 )
-State.ENTER = (
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
-State.DONE = (
-    done_found_capital,
-    done_first_soldier,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
-State.ACTOR = (
-    actor_found_capital,
-    actor_first_soldier,
-    actor_build,
-    actor_march,
-    actor_respond,
-    actor_tie,
-    actor_recruit,
-    actor_disband,
-)
-State.PHASE_CHECKPOINTS = (
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
+rt.install_phases(State, (
+    rt.PhaseRules(
+        'found_capital',
+        enter=None,
+        actor=actor_found_capital,
+        done=done_found_capital,
+        checkpoints=None,
+        legal=phase_legal_found_capital,
+    ),
+    rt.PhaseRules(
+        'first_soldier',
+        enter=None,
+        actor=actor_first_soldier,
+        done=done_first_soldier,
+        checkpoints=None,
+        legal=phase_legal_first_soldier,
+    ),
+    rt.PhaseRules(
+        'build',
+        enter=None,
+        actor=actor_build,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_build,
+    ),
+    rt.PhaseRules(
+        'march',
+        enter=None,
+        actor=actor_march,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_march,
+    ),
+    rt.PhaseRules(
+        'respond',
+        enter=None,
+        actor=actor_respond,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_respond,
+    ),
+    rt.PhaseRules(
+        'tie',
+        enter=None,
+        actor=actor_tie,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_tie,
+    ),
+    rt.PhaseRules(
+        'recruit',
+        enter=None,
+        actor=actor_recruit,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_recruit,
+    ),
+    rt.PhaseRules(
+        'disband',
+        enter=None,
+        actor=actor_disband,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_disband,
+    ),
+))
 State.CHECKPOINTS = (
     checkpoint_victory,
 )
 State.SET_CREATES = True
-State.LEGAL = (
-    phase_legal_found_capital,
-    phase_legal_first_soldier,
-    phase_legal_build,
-    phase_legal_march,
-    phase_legal_respond,
-    phase_legal_tie,
-    phase_legal_recruit,
-    phase_legal_disband,
-)
 State.APPLY = {
     (0, K_CAPITAL): apply_capital,
     (1, K_FIRST_UNIT): apply_first_unit,

@@ -7150,7 +7150,6 @@ def phase_legal_resolve_chain(s: State, actor: int, out: list[Action], check: bo
 
 State.GAME = 'rulers_gambit'
 State.PLAYER_NAMES = PLAYER_NAMES
-State.PHASES = PHASES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER
 State.SLOT_CAPACITY = SLOT_CAPACITY
@@ -7170,41 +7169,46 @@ State.ZONES = (
 )
 State.OPTION_FIELDS = ()
 State.GAME_FIELDS = (
-    ('turn_player', 'g_turn_player', ("player",), 'public'),
-    ('turn', 'g_turn', ("int",), 'public'),
-    ('starter', 'g_starter', ("player",), 'hidden'),
-    ('in_battle', 'g_in_battle', ("bool",), 'public'),
-    ('chain', 'g_chain', ("list", ("card",)), 'public'),
-    ('responder', 'g_responder', ("player",), 'public'),
-    ('passes', 'g_passes', ("int",), 'public'),
-    ('attacker', 'g_attacker', ("option", ("card",)), 'public'),
-    ('defender', 'g_defender', ("option", ("card",)), 'public'),
-    ('card_texts', 'g_card_texts', ("list", ("card",)), 'public'),
+    rt.GameField('turn_player', 'g_turn_player', ("player",), 'public'),
+    rt.GameField('turn', 'g_turn', ("int",), 'public'),
+    rt.GameField('starter', 'g_starter', ("player",), 'hidden'),
+    rt.GameField('in_battle', 'g_in_battle', ("bool",), 'public'),
+    rt.GameField('chain', 'g_chain', ("list", ("card",)), 'public'),
+    rt.GameField('responder', 'g_responder', ("player",), 'public'),
+    rt.GameField('passes', 'g_passes', ("int",), 'public'),
+    rt.GameField('attacker', 'g_attacker', ("option", ("card",)), 'public'),
+    rt.GameField('defender', 'g_defender', ("option", ("card",)), 'public'),
+    rt.GameField('card_texts', 'g_card_texts', ("list", ("card",)), 'public'),
 )
 State.PLAYER_FIELDS = (
-    ('lp', 'p_lp', ("int",), 'public', False),
-    ('mana', 'p_mana', ("int",), 'public', False),
-    ('normal_called', 'p_normal_called', ("bool",), 'public', False),
-    ('spells_cast', 'p_spells_cast', ("int",), 'public', False),
-    ('charged', 'p_charged', ("bool",), 'public', False),
-    ('kept', 'p_kept', ("bool",), 'public', False),
-    ('put_back_count', 'p_put_back_count', ("int",), 'secret', False),
+    rt.PlayerField('lp', 'p_lp', ("int",), 'public', per_player=False),
+    rt.PlayerField('mana', 'p_mana', ("int",), 'public', per_player=False),
+    rt.PlayerField('normal_called', 'p_normal_called', ("bool",), 'public', per_player=False),
+    rt.PlayerField('spells_cast', 'p_spells_cast', ("int",), 'public', per_player=False),
+    rt.PlayerField('charged', 'p_charged', ("bool",), 'public', per_player=False),
+    rt.PlayerField('kept', 'p_kept', ("bool",), 'public', per_player=False),
+    rt.PlayerField('put_back_count', 'p_put_back_count', ("int",), 'secret', per_player=False),
 )
 State.NODE_FIELDS = ()
 State.CARD_FIELDS = (
-    ('rested', 'k_Card_rested', ("bool",), 'public'),
-    ('attacks_made', 'k_Card_attacks_made', ("int",), 'public'),
-    ('ability_used', 'k_Card_ability_used', ("bool",), 'public'),
-    ('set_turn', 'k_Card_set_turn', ("int",), 'public'),
-    ('equipped_to', 'k_Card_equipped_to', ("option", ("card",)), 'public'),
-    ('chosen', 'k_Card_chosen', ("option", ("card",)), 'public'),
-    ('awakened', 'k_Card_awakened', ("bool",), 'public'),
-    ('bonus_attack', 'k_Card_bonus_attack', ("int",), 'public'),
-    ('bonus_defence', 'k_Card_bonus_defence', ("int",), 'public'),
-    ('bonus_critical', 'k_Card_bonus_critical', ("int",), 'public'),
-    ('extra_keywords', 'k_Card_extra_keywords', ("list", ("names", E_KEYWORD_NAMES)), 'public'),
-    ('destroyed_pending', 'k_Card_destroyed_pending', ("bool",), 'public'),
-    ('dies_pending', 'k_Card_dies_pending', ("bool",), 'public'),
+    rt.CardField('rested', 'k_Card_rested', ("bool",), 'public'),
+    rt.CardField('attacks_made', 'k_Card_attacks_made', ("int",), 'public'),
+    rt.CardField('ability_used', 'k_Card_ability_used', ("bool",), 'public'),
+    rt.CardField('set_turn', 'k_Card_set_turn', ("int",), 'public'),
+    rt.CardField('equipped_to', 'k_Card_equipped_to', ("option", ("card",)), 'public'),
+    rt.CardField('chosen', 'k_Card_chosen', ("option", ("card",)), 'public'),
+    rt.CardField('awakened', 'k_Card_awakened', ("bool",), 'public'),
+    rt.CardField('bonus_attack', 'k_Card_bonus_attack', ("int",), 'public'),
+    rt.CardField('bonus_defence', 'k_Card_bonus_defence', ("int",), 'public'),
+    rt.CardField('bonus_critical', 'k_Card_bonus_critical', ("int",), 'public'),
+    rt.CardField(
+        'extra_keywords',
+        'k_Card_extra_keywords',
+        ("list", ("names", E_KEYWORD_NAMES)),
+        'public',
+    ),
+    rt.CardField('destroyed_pending', 'k_Card_destroyed_pending', ("bool",), 'public'),
+    rt.CardField('dies_pending', 'k_Card_dies_pending', ("bool",), 'public'),
 )
 State.STATE_ATTRS = (
     'g_turn_player',
@@ -7239,69 +7243,91 @@ State.STATE_ATTRS = (
     'k_Card_dies_pending',
     'd_decklists',
 )
-State.ENTER = (
-    None,
-    enter_stand,
-    enter_draw_step,
-    None,
-    None,
-    enter_main,
-    enter_battle,
-    enter_end_turn,
-    None,
-    enter_resolve_chain,
-)
-State.DONE = (
-    done_mulligan,
-    None,
-    None,
-    done_charge,
-    done_recovery_step,
-    None,
-    None,
-    None,
-    done_chain_window,
-    done_resolve_chain,
-)
-State.ACTOR = (
-    actor_mulligan,
-    None,
-    None,
-    actor_charge,
-    actor_recovery_step,
-    actor_main,
-    actor_battle,
-    None,
-    actor_chain_window,
-    actor_resolve_chain,
-)
-State.PHASE_CHECKPOINTS = (
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
+rt.install_phases(State, (
+    rt.PhaseRules(
+        'mulligan',
+        enter=None,
+        actor=actor_mulligan,
+        done=done_mulligan,
+        checkpoints=None,
+        legal=phase_legal_mulligan,
+    ),
+    rt.PhaseRules(
+        'stand',
+        enter=enter_stand,
+        actor=None,
+        done=None,
+        checkpoints=None,
+        legal=None,
+    ),
+    rt.PhaseRules(
+        'draw_step',
+        enter=enter_draw_step,
+        actor=None,
+        done=None,
+        checkpoints=None,
+        legal=None,
+    ),
+    rt.PhaseRules(
+        'charge',
+        enter=None,
+        actor=actor_charge,
+        done=done_charge,
+        checkpoints=None,
+        legal=phase_legal_charge,
+    ),
+    rt.PhaseRules(
+        'recovery_step',
+        enter=None,
+        actor=actor_recovery_step,
+        done=done_recovery_step,
+        checkpoints=None,
+        legal=phase_legal_recovery_step,
+    ),
+    rt.PhaseRules(
+        'main',
+        enter=enter_main,
+        actor=actor_main,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_main,
+    ),
+    rt.PhaseRules(
+        'battle',
+        enter=enter_battle,
+        actor=actor_battle,
+        done=None,
+        checkpoints=None,
+        legal=phase_legal_battle,
+    ),
+    rt.PhaseRules(
+        'end_turn',
+        enter=enter_end_turn,
+        actor=None,
+        done=None,
+        checkpoints=None,
+        legal=None,
+    ),
+    rt.PhaseRules(
+        'chain_window',
+        enter=None,
+        actor=actor_chain_window,
+        done=done_chain_window,
+        checkpoints=None,
+        legal=phase_legal_chain_window,
+    ),
+    rt.PhaseRules(
+        'resolve_chain',
+        enter=enter_resolve_chain,
+        actor=actor_resolve_chain,
+        done=done_resolve_chain,
+        checkpoints=None,
+        legal=phase_legal_resolve_chain,
+    ),
+))
 State.CHECKPOINTS = (
     checkpoint_card_texts_run,
     checkpoint_life_points,
-)
-State.LEGAL = (
-    phase_legal_mulligan,
-    None,
-    None,
-    phase_legal_charge,
-    phase_legal_recovery_step,
-    phase_legal_main,
-    phase_legal_battle,
-    None,
-    phase_legal_chain_window,
-    phase_legal_resolve_chain,
 )
 State.APPLY = {
     (0, K_PUT_BACK): apply_put_back,

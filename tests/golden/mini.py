@@ -379,7 +379,6 @@ def phase_legal_play(s: State, actor: int, out: list[Action], check: bool) -> No
 
 State.GAME = 'mini'
 State.PLAYER_NAMES = PLAYER_NAMES
-State.PHASES = PHASES
 State.DEF_NAMES = DEF_NAMES
 State.SLOT_OWNER = SLOT_OWNER
 State.SLOT_CAPACITY = SLOT_CAPACITY
@@ -394,15 +393,23 @@ State.OPTION_FIELDS = (
     ('target', 'o_target'),
 )
 State.GAME_FIELDS = (
-    ('turn', 'g_turn', ("int",), 'public'),
-    ('announced', 'g_announced', ("int",), 'public'),
+    rt.GameField('turn', 'g_turn', ("int",), 'public'),
+    rt.GameField('announced', 'g_announced', ("int",), 'public'),
 )
 State.PLAYER_FIELDS = (
-    ('score', 'p_score', ("int",), 'public', False),
-    ('at', 'p_at', ("option", ("names", N_CELL_NAMES)), 'public', False),
+    rt.PlayerField('score', 'p_score', ("int",), 'public', per_player=False),
+    rt.PlayerField('at', 'p_at', ("option", ("names", N_CELL_NAMES)), 'public', per_player=False),
 )
 State.NODE_FIELDS = (
-    ('Cell', N_CELL_NAMES, 'marks', 'n_Cell_marks', ("int",), True, 'public'),
+    rt.NodeField(
+        'Cell',
+        N_CELL_NAMES,
+        'marks',
+        'n_Cell_marks',
+        ("int",),
+        per_player=True,
+        visibility='public',
+    ),
 )
 State.STATE_ATTRS = (
     'o_target',
@@ -412,24 +419,19 @@ State.STATE_ATTRS = (
     'p_at',
     'n_Cell_marks',
 )
-State.ENTER = (
-    None,
-)
-State.DONE = (
-    done_play,
-)
-State.ACTOR = (
-    actor_play,
-)
-State.PHASE_CHECKPOINTS = (
-    None,
-)
+rt.install_phases(State, (
+    rt.PhaseRules(
+        'play',
+        enter=None,
+        actor=actor_play,
+        done=done_play,
+        checkpoints=None,
+        legal=phase_legal_play,
+    ),
+))
 State.CHECKPOINTS = (
     checkpoint_target_reached,
     checkpoint_too_long,
-)
-State.LEGAL = (
-    phase_legal_play,
 )
 State.APPLY = {
     (0, K_TAKE): apply_take,
