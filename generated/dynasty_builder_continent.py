@@ -5690,7 +5690,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:790
+# rulebooks/dynasty_builder/dynasty_builder.rules:793
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -6001,33 +6001,33 @@ def p_activate(s: State, v_u: int) -> None:
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:798
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:796
+    # rulebooks/dynasty_builder/dynasty_builder.rules:799
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:797
+        # rulebooks/dynasty_builder/dynasty_builder.rules:800
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:799
+            # rulebooks/dynasty_builder/dynasty_builder.rules:802
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:799
+                # rulebooks/dynasty_builder/dynasty_builder.rules:802
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:800
+                # rulebooks/dynasty_builder/dynasty_builder.rules:803
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:801
+                # rulebooks/dynasty_builder/dynasty_builder.rules:804
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:804
+        # rulebooks/dynasty_builder/dynasty_builder.rules:807
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:805
+            # rulebooks/dynasty_builder/dynasty_builder.rules:808
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:808
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:808
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:808
                 s.end_draw()
 
 
@@ -7469,7 +7469,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -7479,28 +7479,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:781
+    """after B's turn a round is over; after the last round the Timeout judges equal turns,
+    before another turn (and its military tokens) begins
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:784
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:781
+        # rulebooks/dynasty_builder/dynasty_builder.rules:784
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:782
-    p_begin_turn(s, (1 - s.g_current))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:785
+    if (s.g_round <= s.o_rounds):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:785
+        p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:

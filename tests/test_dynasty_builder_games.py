@@ -307,6 +307,8 @@ class Game:
                 break
         if expected is None:
             assert b["round"] > self.rounds, f"returns {returns}, yet nobody meets a win condition"
+            assert turn == PLAYERS[-1] and b["phase"] == "disband", (
+                f"the Timeout came in {turn}'s {b['phase']} phase, not after equal turns")
             a, z = (2 * levels[p] + knights[p] + tokens[p] for p in (0, 1))
             expected = [1.0, -1.0] if a > z else [-1.0, 1.0] if z > a else [0.0, 0.0]
         assert returns == expected, (
