@@ -2421,32 +2421,15 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:323
-def f_ring_room(s: State, v_p: int, v_c: int, v_k: int) -> int:
-    """the hexes of ring k around c that could hold a house of p"""
-    return sum(
-        1
-        for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k)
-        if (
-            (
-                (
-                    (f_house_terrain(s, v_h) and (s.n_Hex_centre[v_h] is None))
-                    and (s.n_Hex_bridge[v_h] is None)
-                )
-                and ((s.n_Hex_house[v_h] is None) or (s.n_Hex_house[v_h] == v_p))
-            )
-            and ((s.n_Hex_token[v_h] is None) or (s.n_Hex_token[v_h] == v_p))
-        )
-    )
+# rulebooks/dynasty_builder/dynasty_builder.rules:324
+def f_ring_need(s: State, v_k: int) -> int:
+    """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
+    ('as full as possible' allows a ring short of full, never short of its minimum)
+    """
+    return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:329
-def f_ring_need(s: State, v_p: int, v_c: int, v_k: int) -> int:
-    """houses ring k needs: its minimum, or every hex that can hold one when fewer can"""
-    return min((4 if (v_k == 1) else 6), f_ring_room(s, v_p, v_c, v_k))
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:333
+# rulebooks/dynasty_builder/dynasty_builder.rules:328
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     return (
@@ -2457,7 +2440,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
                     1
                     for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k)
                     if (s.n_Hex_house[v_h] == v_p)
-                ) >= f_ring_need(s, v_p, v_c, v_k)
+                ) >= f_ring_need(s, v_k)
             )
         )
         and (
@@ -2465,12 +2448,12 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
                 1
                 for v_h in f_estate(s, v_p, v_c)
                 if ((N_HEX_DISTANCE[v_c][v_h] == v_k) and (s.n_Hex_house[v_h] == v_p))
-            ) >= f_ring_need(s, v_p, v_c, v_k)
+            ) >= f_ring_need(s, v_k)
         )
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:339
+# rulebooks/dynasty_builder/dynasty_builder.rules:334
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     return (
@@ -2478,11 +2461,11 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
             1
             for v_h in f_estate(s, v_p, v_c)
             if (N_HEX_DISTANCE[v_c][v_h] == v_k)
-        ) >= f_ring_need(s, v_p, v_c, v_k)
+        ) >= f_ring_need(s, v_k)
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:343
+# rulebooks/dynasty_builder/dynasty_builder.rules:338
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -2490,13 +2473,13 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:355
+# rulebooks/dynasty_builder/dynasty_builder.rules:350
 def f_refuge(s: State, v_p: int, v_u: int, v_h: int) -> int | None:
     """The first hex next to h, in map order, that u may enter; none when there is none."""
     return next((v_x for v_x in N_HEX_NEIGHBOURS[v_h] if f_can_take(s, v_p, v_u, v_h, v_x)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:369
+# rulebooks/dynasty_builder/dynasty_builder.rules:364
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     return all(
@@ -2505,7 +2488,7 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:398
+# rulebooks/dynasty_builder/dynasty_builder.rules:393
 def f_helpers_at(
     s: State,
     v_p: int,
@@ -2530,7 +2513,7 @@ def f_helpers_at(
     ]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:403
+# rulebooks/dynasty_builder/dynasty_builder.rules:398
 def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: bool) -> int:
     return sum(
         sum(
@@ -2541,7 +2524,7 @@ def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: b
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:407
+# rulebooks/dynasty_builder/dynasty_builder.rules:402
 def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
@@ -2554,7 +2537,7 @@ def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:431
+# rulebooks/dynasty_builder/dynasty_builder.rules:426
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -2562,7 +2545,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:480
+# rulebooks/dynasty_builder/dynasty_builder.rules:475
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -2573,7 +2556,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:687
+# rulebooks/dynasty_builder/dynasty_builder.rules:682
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2591,7 +2574,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:715
+# rulebooks/dynasty_builder/dynasty_builder.rules:710
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2608,7 +2591,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:719
+# rulebooks/dynasty_builder/dynasty_builder.rules:714
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2620,7 +2603,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:734
+# rulebooks/dynasty_builder/dynasty_builder.rules:729
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2633,7 +2616,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:794
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2669,140 +2652,140 @@ def p_survey(s: State) -> None:
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:347
+# rulebooks/dynasty_builder/dynasty_builder.rules:342
 def p_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:348
+    # rulebooks/dynasty_builder/dynasty_builder.rules:343
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:349
+        # rulebooks/dynasty_builder/dynasty_builder.rules:344
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:349
+            # rulebooks/dynasty_builder/dynasty_builder.rules:344
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:349
+                # rulebooks/dynasty_builder/dynasty_builder.rules:344
                 s.n_Hex_level[v_c] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:351
+    # rulebooks/dynasty_builder/dynasty_builder.rules:346
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:358
+# rulebooks/dynasty_builder/dynasty_builder.rules:353
 def p_clear_site(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:359
+    # rulebooks/dynasty_builder/dynasty_builder.rules:354
     for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
         if (not f_carried(s, v_u, v_h)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:360
+            # rulebooks/dynasty_builder/dynasty_builder.rules:355
             v_to = f_refuge(s, v_p, v_u, v_h)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:361
+            # rulebooks/dynasty_builder/dynasty_builder.rules:356
             if (v_to is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:362
+                # rulebooks/dynasty_builder/dynasty_builder.rules:357
                 for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
                     if f_carried(s, v_cargo, v_h):
-                        # rulebooks/dynasty_builder/dynasty_builder.rules:362
+                        # rulebooks/dynasty_builder/dynasty_builder.rules:357
                         s.move(v_cargo, Z_UNITS + v_p * 108 + rt.some(v_to), False)
-                # rulebooks/dynasty_builder/dynasty_builder.rules:363
+                # rulebooks/dynasty_builder/dynasty_builder.rules:358
                 s.move(v_u, Z_UNITS + v_p * 108 + rt.some(v_to), False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:373
+# rulebooks/dynasty_builder/dynasty_builder.rules:368
 def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:374
+    # rulebooks/dynasty_builder/dynasty_builder.rules:369
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:374
+            # rulebooks/dynasty_builder/dynasty_builder.rules:369
             s.create(v_d, Z_UNITS + v_p * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:377
+# rulebooks/dynasty_builder/dynasty_builder.rules:372
 def p_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:378
+    # rulebooks/dynasty_builder/dynasty_builder.rules:373
     p_clear_site(s, v_p, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:379
+    # rulebooks/dynasty_builder/dynasty_builder.rules:374
     s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:380
+    # rulebooks/dynasty_builder/dynasty_builder.rules:375
     s.n_Hex_level[v_h] = 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:381
+    # rulebooks/dynasty_builder/dynasty_builder.rules:376
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:385
+# rulebooks/dynasty_builder/dynasty_builder.rules:380
 def p_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:386
+    # rulebooks/dynasty_builder/dynasty_builder.rules:381
     v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:387
+    # rulebooks/dynasty_builder/dynasty_builder.rules:382
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:387
+        # rulebooks/dynasty_builder/dynasty_builder.rules:382
         s.p_supply[rt.some(v_owner)] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:388
+    # rulebooks/dynasty_builder/dynasty_builder.rules:383
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:389
+    # rulebooks/dynasty_builder/dynasty_builder.rules:384
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:410
+# rulebooks/dynasty_builder/dynasty_builder.rules:405
 def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:411
+    # rulebooks/dynasty_builder/dynasty_builder.rules:406
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:412
+        # rulebooks/dynasty_builder/dynasty_builder.rules:407
         for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:412
+                # rulebooks/dynasty_builder/dynasty_builder.rules:407
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:414
+    # rulebooks/dynasty_builder/dynasty_builder.rules:409
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:418
+# rulebooks/dynasty_builder/dynasty_builder.rules:413
 def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:419
+    # rulebooks/dynasty_builder/dynasty_builder.rules:414
     v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:420
+    # rulebooks/dynasty_builder/dynasty_builder.rules:415
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:421
+        # rulebooks/dynasty_builder/dynasty_builder.rules:416
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:422
+        # rulebooks/dynasty_builder/dynasty_builder.rules:417
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:422
+            # rulebooks/dynasty_builder/dynasty_builder.rules:417
             s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:424
+    # rulebooks/dynasty_builder/dynasty_builder.rules:419
     s.n_Hex_centre[v_c] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:425
+    # rulebooks/dynasty_builder/dynasty_builder.rules:420
     s.n_Hex_level[v_c] = 0
-    # rulebooks/dynasty_builder/dynasty_builder.rules:426
+    # rulebooks/dynasty_builder/dynasty_builder.rules:421
     s.n_Hex_recruited[v_c] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:427
+    # rulebooks/dynasty_builder/dynasty_builder.rules:422
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:433
+# rulebooks/dynasty_builder/dynasty_builder.rules:428
 def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:434
+    # rulebooks/dynasty_builder/dynasty_builder.rules:429
     s.g_attacker = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:435
+    # rulebooks/dynasty_builder/dynasty_builder.rules:430
     s.g_attack_from = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:436
+    # rulebooks/dynasty_builder/dynasty_builder.rules:431
     s.g_target = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:437
+    # rulebooks/dynasty_builder/dynasty_builder.rules:432
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:442
+# rulebooks/dynasty_builder/dynasty_builder.rules:437
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:443
+    # rulebooks/dynasty_builder/dynasty_builder.rules:438
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:444
+    # rulebooks/dynasty_builder/dynasty_builder.rules:439
     v_q = (1 - rt.some(v_p))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:445
+    # rulebooks/dynasty_builder/dynasty_builder.rules:440
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:446
+    # rulebooks/dynasty_builder/dynasty_builder.rules:441
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:447
+    # rulebooks/dynasty_builder/dynasty_builder.rules:442
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:448
+        # rulebooks/dynasty_builder/dynasty_builder.rules:443
         v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:449
+        # rulebooks/dynasty_builder/dynasty_builder.rules:444
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:450
+            # rulebooks/dynasty_builder/dynasty_builder.rules:445
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(
@@ -2813,7 +2796,7 @@ def p_battle_round(s: State) -> None:
                     R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:451
+            # rulebooks/dynasty_builder/dynasty_builder.rules:446
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
@@ -2822,43 +2805,43 @@ def p_battle_round(s: State) -> None:
                     else f_support_power(s, rt.some(v_q), rt.some(v_at), rt.some(v_d), False)
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:453
+            # rulebooks/dynasty_builder/dynasty_builder.rules:448
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:453
+                # rulebooks/dynasty_builder/dynasty_builder.rules:448
                 s.g_fight = 0
-                # rulebooks/dynasty_builder/dynasty_builder.rules:453
+                # rulebooks/dynasty_builder/dynasty_builder.rules:448
                 s.goto(5)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:454
+                # rulebooks/dynasty_builder/dynasty_builder.rules:449
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:454
+                # rulebooks/dynasty_builder/dynasty_builder.rules:449
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:456
+                # rulebooks/dynasty_builder/dynasty_builder.rules:451
                 v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:457
+                # rulebooks/dynasty_builder/dynasty_builder.rules:452
                 if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:457
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:452
                     p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:458
+                # rulebooks/dynasty_builder/dynasty_builder.rules:453
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:460
+            # rulebooks/dynasty_builder/dynasty_builder.rules:455
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:466
+# rulebooks/dynasty_builder/dynasty_builder.rules:461
 def p_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:467
+    # rulebooks/dynasty_builder/dynasty_builder.rules:462
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:468
+    # rulebooks/dynasty_builder/dynasty_builder.rules:463
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:469
+    # rulebooks/dynasty_builder/dynasty_builder.rules:464
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:470
+    # rulebooks/dynasty_builder/dynasty_builder.rules:465
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:471
+        # rulebooks/dynasty_builder/dynasty_builder.rules:466
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(
@@ -2869,134 +2852,134 @@ def p_siege_round(s: State) -> None:
                 R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
             )
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:472
+        # rulebooks/dynasty_builder/dynasty_builder.rules:467
         if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:472
+            # rulebooks/dynasty_builder/dynasty_builder.rules:467
             p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:472
+            # rulebooks/dynasty_builder/dynasty_builder.rules:467
             p_end_fight(s)
         elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:473
+            # rulebooks/dynasty_builder/dynasty_builder.rules:468
             s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:473
+            # rulebooks/dynasty_builder/dynasty_builder.rules:468
             s.goto(5)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:474
+            # rulebooks/dynasty_builder/dynasty_builder.rules:469
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:488
+# rulebooks/dynasty_builder/dynasty_builder.rules:483
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:489
+    # rulebooks/dynasty_builder/dynasty_builder.rules:484
     s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:490
+    # rulebooks/dynasty_builder/dynasty_builder.rules:485
     s.g_builds = 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:491
+    # rulebooks/dynasty_builder/dynasty_builder.rules:486
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:492
+    # rulebooks/dynasty_builder/dynasty_builder.rules:487
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:493
+        # rulebooks/dynasty_builder/dynasty_builder.rules:488
         s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:494
+        # rulebooks/dynasty_builder/dynasty_builder.rules:489
         for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:495
+            # rulebooks/dynasty_builder/dynasty_builder.rules:490
             s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:496
+            # rulebooks/dynasty_builder/dynasty_builder.rules:491
             s.k_Troop_moved[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:497
+            # rulebooks/dynasty_builder/dynasty_builder.rules:492
             s.k_Troop_attacked[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:498
+            # rulebooks/dynasty_builder/dynasty_builder.rules:493
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:501
+    # rulebooks/dynasty_builder/dynasty_builder.rules:496
     s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:502
+    # rulebooks/dynasty_builder/dynasty_builder.rules:497
     s.goto(2)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:506
+# rulebooks/dynasty_builder/dynasty_builder.rules:501
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:507
+    # rulebooks/dynasty_builder/dynasty_builder.rules:502
     s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:508
+    # rulebooks/dynasty_builder/dynasty_builder.rules:503
     p_grow(s, v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:509
+    # rulebooks/dynasty_builder/dynasty_builder.rules:504
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:509
+        # rulebooks/dynasty_builder/dynasty_builder.rules:504
         s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:620
+# rulebooks/dynasty_builder/dynasty_builder.rules:615
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:621
+    # rulebooks/dynasty_builder/dynasty_builder.rules:616
     v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:622
+    # rulebooks/dynasty_builder/dynasty_builder.rules:617
     if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:622
+        # rulebooks/dynasty_builder/dynasty_builder.rules:617
         s.k_Troop_finished[rt.some(v_previous)] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:623
+    # rulebooks/dynasty_builder/dynasty_builder.rules:618
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:624
+        # rulebooks/dynasty_builder/dynasty_builder.rules:619
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:625
+        # rulebooks/dynasty_builder/dynasty_builder.rules:620
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:804
+# rulebooks/dynasty_builder/dynasty_builder.rules:799
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:805
+    # rulebooks/dynasty_builder/dynasty_builder.rules:800
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:806
+        # rulebooks/dynasty_builder/dynasty_builder.rules:801
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:808
+            # rulebooks/dynasty_builder/dynasty_builder.rules:803
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:808
+                # rulebooks/dynasty_builder/dynasty_builder.rules:803
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:809
+                # rulebooks/dynasty_builder/dynasty_builder.rules:804
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:810
+                # rulebooks/dynasty_builder/dynasty_builder.rules:805
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:813
+        # rulebooks/dynasty_builder/dynasty_builder.rules:808
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:814
+            # rulebooks/dynasty_builder/dynasty_builder.rules:809
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:814
+                # rulebooks/dynasty_builder/dynasty_builder.rules:809
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:814
+                # rulebooks/dynasty_builder/dynasty_builder.rules:809
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:814
+                # rulebooks/dynasty_builder/dynasty_builder.rules:809
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:513
+# rulebooks/dynasty_builder/dynasty_builder.rules:508
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:514
+    # rulebooks/dynasty_builder/dynasty_builder.rules:509
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:514
+        # rulebooks/dynasty_builder/dynasty_builder.rules:509
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:515
+    # rulebooks/dynasty_builder/dynasty_builder.rules:510
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:525
+    # rulebooks/dynasty_builder/dynasty_builder.rules:520
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:514
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:521
+# rulebooks/dynasty_builder/dynasty_builder.rules:516
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -3007,28 +2990,28 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:521
+# rulebooks/dynasty_builder/dynasty_builder.rules:516
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:522
+    # rulebooks/dynasty_builder/dynasty_builder.rules:517
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:521
+# rulebooks/dynasty_builder/dynasty_builder.rules:516
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:523
+    # rulebooks/dynasty_builder/dynasty_builder.rules:518
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:521
+# rulebooks/dynasty_builder/dynasty_builder.rules:516
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:521
+# rulebooks/dynasty_builder/dynasty_builder.rules:516
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3042,27 +3025,27 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:518
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:531
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:537
+    # rulebooks/dynasty_builder/dynasty_builder.rules:532
     s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
+    # rulebooks/dynasty_builder/dynasty_builder.rules:533
     p_survey(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    # rulebooks/dynasty_builder/dynasty_builder.rules:534
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:529
+# rulebooks/dynasty_builder/dynasty_builder.rules:524
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:531
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3073,31 +3056,31 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:531
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    # rulebooks/dynasty_builder/dynasty_builder.rules:527
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:533
+    # rulebooks/dynasty_builder/dynasty_builder.rules:528
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:531
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:534
+    # rulebooks/dynasty_builder/dynasty_builder.rules:529
     p_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:531
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:531
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3111,17 +3094,17 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:528
+# rulebooks/dynasty_builder/dynasty_builder.rules:523
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:540
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:543
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -3132,47 +3115,47 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:543
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:549
+    # rulebooks/dynasty_builder/dynasty_builder.rules:544
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:550
+    # rulebooks/dynasty_builder/dynasty_builder.rules:545
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:546
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    # rulebooks/dynasty_builder/dynasty_builder.rules:547
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:553
+    # rulebooks/dynasty_builder/dynasty_builder.rules:548
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:554
+    # rulebooks/dynasty_builder/dynasty_builder.rules:549
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:543
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    # rulebooks/dynasty_builder/dynasty_builder.rules:550
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:556
+    # rulebooks/dynasty_builder/dynasty_builder.rules:551
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:557
+    # rulebooks/dynasty_builder/dynasty_builder.rules:552
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:543
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:543
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3186,7 +3169,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:556
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -3197,37 +3180,37 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:556
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:562
+    # rulebooks/dynasty_builder/dynasty_builder.rules:557
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:563
+    # rulebooks/dynasty_builder/dynasty_builder.rules:558
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:556
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:564
+    # rulebooks/dynasty_builder/dynasty_builder.rules:559
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:565
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     s.n_Hex_token[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:561
     s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:562
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:556
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:556
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3241,7 +3224,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -3252,40 +3235,40 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:574
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:575
+    # rulebooks/dynasty_builder/dynasty_builder.rules:570
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:576
+    # rulebooks/dynasty_builder/dynasty_builder.rules:571
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:577
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:578
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:571
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3299,7 +3282,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:582
+# rulebooks/dynasty_builder/dynasty_builder.rules:577
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -3310,39 +3293,39 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:582
+# rulebooks/dynasty_builder/dynasty_builder.rules:577
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    # rulebooks/dynasty_builder/dynasty_builder.rules:578
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:584
+    # rulebooks/dynasty_builder/dynasty_builder.rules:579
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:582
+# rulebooks/dynasty_builder/dynasty_builder.rules:577
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:585
+    # rulebooks/dynasty_builder/dynasty_builder.rules:580
     if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:585
+        # rulebooks/dynasty_builder/dynasty_builder.rules:580
         s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    # rulebooks/dynasty_builder/dynasty_builder.rules:581
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    # rulebooks/dynasty_builder/dynasty_builder.rules:582
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    # rulebooks/dynasty_builder/dynasty_builder.rules:583
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:582
+# rulebooks/dynasty_builder/dynasty_builder.rules:577
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:582
+# rulebooks/dynasty_builder/dynasty_builder.rules:577
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3356,7 +3339,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:592
+# rulebooks/dynasty_builder/dynasty_builder.rules:587
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -3367,39 +3350,39 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:592
+# rulebooks/dynasty_builder/dynasty_builder.rules:587
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    # rulebooks/dynasty_builder/dynasty_builder.rules:588
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:594
+    # rulebooks/dynasty_builder/dynasty_builder.rules:589
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:595
+    # rulebooks/dynasty_builder/dynasty_builder.rules:590
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:596
+    # rulebooks/dynasty_builder/dynasty_builder.rules:591
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:592
+# rulebooks/dynasty_builder/dynasty_builder.rules:587
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:597
+    # rulebooks/dynasty_builder/dynasty_builder.rules:592
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:598
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:592
+# rulebooks/dynasty_builder/dynasty_builder.rules:587
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:592
+# rulebooks/dynasty_builder/dynasty_builder.rules:587
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3413,7 +3396,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:597
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -3424,47 +3407,47 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:597
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:598
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:599
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:605
+    # rulebooks/dynasty_builder/dynasty_builder.rules:600
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:606
+    # rulebooks/dynasty_builder/dynasty_builder.rules:601
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    # rulebooks/dynasty_builder/dynasty_builder.rules:602
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:597
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:608
+    # rulebooks/dynasty_builder/dynasty_builder.rules:603
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:608
+            # rulebooks/dynasty_builder/dynasty_builder.rules:603
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:609
+    # rulebooks/dynasty_builder/dynasty_builder.rules:604
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
+    # rulebooks/dynasty_builder/dynasty_builder.rules:605
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:597
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:597
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3478,7 +3461,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:613
+# rulebooks/dynasty_builder/dynasty_builder.rules:608
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -3488,24 +3471,24 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:613
+# rulebooks/dynasty_builder/dynasty_builder.rules:608
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:613
+# rulebooks/dynasty_builder/dynasty_builder.rules:608
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:614
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:613
+# rulebooks/dynasty_builder/dynasty_builder.rules:608
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:613
+# rulebooks/dynasty_builder/dynasty_builder.rules:608
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3516,7 +3499,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:544
+# rulebooks/dynasty_builder/dynasty_builder.rules:539
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3527,12 +3510,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:631
+# rulebooks/dynasty_builder/dynasty_builder.rules:626
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:634
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -3545,18 +3528,18 @@ def text_step(
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:634
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:636
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:637
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:633
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:639
+    # rulebooks/dynasty_builder/dynasty_builder.rules:634
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3565,33 +3548,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:634
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:640
+    # rulebooks/dynasty_builder/dynasty_builder.rules:635
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:641
+    # rulebooks/dynasty_builder/dynasty_builder.rules:636
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:642
+    # rulebooks/dynasty_builder/dynasty_builder.rules:637
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:644
+    # rulebooks/dynasty_builder/dynasty_builder.rules:639
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:645
+        # rulebooks/dynasty_builder/dynasty_builder.rules:640
         for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:645
+                # rulebooks/dynasty_builder/dynasty_builder.rules:640
                 s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:647
+    # rulebooks/dynasty_builder/dynasty_builder.rules:642
     s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:649
+    # rulebooks/dynasty_builder/dynasty_builder.rules:644
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:649
+        # rulebooks/dynasty_builder/dynasty_builder.rules:644
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:634
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3624,7 +3607,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:634
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3650,7 +3633,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:634
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3668,7 +3651,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3681,72 +3664,72 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:655
+    # rulebooks/dynasty_builder/dynasty_builder.rules:650
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:656
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:657
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:658
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:660
+    # rulebooks/dynasty_builder/dynasty_builder.rules:655
     s.k_Troop_attacked[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:656
     s.k_Troop_finished[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:662
+    # rulebooks/dynasty_builder/dynasty_builder.rules:657
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:663
+    # rulebooks/dynasty_builder/dynasty_builder.rules:658
     s.g_attacker = v_u
-    # rulebooks/dynasty_builder/dynasty_builder.rules:664
+    # rulebooks/dynasty_builder/dynasty_builder.rules:659
     s.g_attack_from = v_from
-    # rulebooks/dynasty_builder/dynasty_builder.rules:665
+    # rulebooks/dynasty_builder/dynasty_builder.rules:660
     s.g_target = v_at
-    # rulebooks/dynasty_builder/dynasty_builder.rules:666
+    # rulebooks/dynasty_builder/dynasty_builder.rules:661
     v_q = (1 - actor)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:667
+    # rulebooks/dynasty_builder/dynasty_builder.rules:662
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:669
+        # rulebooks/dynasty_builder/dynasty_builder.rules:664
         if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:669
+            # rulebooks/dynasty_builder/dynasty_builder.rules:664
             s.goto(4)  # respond
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:669
+            # rulebooks/dynasty_builder/dynasty_builder.rules:664
             p_battle_round(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:672
+        # rulebooks/dynasty_builder/dynasty_builder.rules:667
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:672
+            # rulebooks/dynasty_builder/dynasty_builder.rules:667
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:672
+            # rulebooks/dynasty_builder/dynasty_builder.rules:667
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:672
+            # rulebooks/dynasty_builder/dynasty_builder.rules:667
             p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:674
+        # rulebooks/dynasty_builder/dynasty_builder.rules:669
         if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:674
+            # rulebooks/dynasty_builder/dynasty_builder.rules:669
             s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:675
+        # rulebooks/dynasty_builder/dynasty_builder.rules:670
         p_raze(s, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:676
+        # rulebooks/dynasty_builder/dynasty_builder.rules:671
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3782,7 +3765,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3811,7 +3794,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:653
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3826,7 +3809,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:675
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -3836,26 +3819,26 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:675
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:675
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:681
+    # rulebooks/dynasty_builder/dynasty_builder.rules:676
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:682
+    # rulebooks/dynasty_builder/dynasty_builder.rules:677
     s.goto(6)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:675
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:675
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3866,19 +3849,19 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:630
+# rulebooks/dynasty_builder/dynasty_builder.rules:625
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:694
+# rulebooks/dynasty_builder/dynasty_builder.rules:689
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -3888,38 +3871,38 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+    # rulebooks/dynasty_builder/dynasty_builder.rules:692
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:698
+    # rulebooks/dynasty_builder/dynasty_builder.rules:693
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:699
+    # rulebooks/dynasty_builder/dynasty_builder.rules:694
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:701
+        # rulebooks/dynasty_builder/dynasty_builder.rules:696
         v_d = f_guard(s, actor, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:702
+        # rulebooks/dynasty_builder/dynasty_builder.rules:697
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:702
+            # rulebooks/dynasty_builder/dynasty_builder.rules:697
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:705
+    # rulebooks/dynasty_builder/dynasty_builder.rules:700
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:696
+# rulebooks/dynasty_builder/dynasty_builder.rules:691
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3930,7 +3913,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:708
+# rulebooks/dynasty_builder/dynasty_builder.rules:703
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -3940,27 +3923,27 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:708
+# rulebooks/dynasty_builder/dynasty_builder.rules:703
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:709
+    # rulebooks/dynasty_builder/dynasty_builder.rules:704
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:708
+# rulebooks/dynasty_builder/dynasty_builder.rules:703
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:710
+    # rulebooks/dynasty_builder/dynasty_builder.rules:705
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:708
+# rulebooks/dynasty_builder/dynasty_builder.rules:703
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:708
+# rulebooks/dynasty_builder/dynasty_builder.rules:703
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3971,18 +3954,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:693
+# rulebooks/dynasty_builder/dynasty_builder.rules:688
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:725
+# rulebooks/dynasty_builder/dynasty_builder.rules:720
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:726
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -3992,24 +3975,24 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:726
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:726
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:726
+    # rulebooks/dynasty_builder/dynasty_builder.rules:721
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:726
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:726
+# rulebooks/dynasty_builder/dynasty_builder.rules:721
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4020,7 +4003,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:727
+# rulebooks/dynasty_builder/dynasty_builder.rules:722
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -4030,29 +4013,29 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:727
+# rulebooks/dynasty_builder/dynasty_builder.rules:722
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:727
+# rulebooks/dynasty_builder/dynasty_builder.rules:722
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:728
+    # rulebooks/dynasty_builder/dynasty_builder.rules:723
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:728
+        # rulebooks/dynasty_builder/dynasty_builder.rules:723
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:728
+        # rulebooks/dynasty_builder/dynasty_builder.rules:723
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:727
+# rulebooks/dynasty_builder/dynasty_builder.rules:722
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:727
+# rulebooks/dynasty_builder/dynasty_builder.rules:722
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4063,18 +4046,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:724
+# rulebooks/dynasty_builder/dynasty_builder.rules:719
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:740
+# rulebooks/dynasty_builder/dynasty_builder.rules:735
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4087,35 +4070,35 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:740
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:746
+    # rulebooks/dynasty_builder/dynasty_builder.rules:741
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:747
+    # rulebooks/dynasty_builder/dynasty_builder.rules:742
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:748
+    # rulebooks/dynasty_builder/dynasty_builder.rules:743
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:744
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:750
+    # rulebooks/dynasty_builder/dynasty_builder.rules:745
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:751
+    # rulebooks/dynasty_builder/dynasty_builder.rules:746
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -4124,7 +4107,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4144,7 +4127,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -4156,35 +4139,35 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    # rulebooks/dynasty_builder/dynasty_builder.rules:751
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:757
+    # rulebooks/dynasty_builder/dynasty_builder.rules:752
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:758
+    # rulebooks/dynasty_builder/dynasty_builder.rules:753
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:759
+    # rulebooks/dynasty_builder/dynasty_builder.rules:754
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:760
+    # rulebooks/dynasty_builder/dynasty_builder.rules:755
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:761
+    # rulebooks/dynasty_builder/dynasty_builder.rules:756
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:762
+    # rulebooks/dynasty_builder/dynasty_builder.rules:757
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -4192,7 +4175,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4209,7 +4192,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:766
+# rulebooks/dynasty_builder/dynasty_builder.rules:761
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -4220,42 +4203,42 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:766
+# rulebooks/dynasty_builder/dynasty_builder.rules:761
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:767
+    # rulebooks/dynasty_builder/dynasty_builder.rules:762
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:768
+    # rulebooks/dynasty_builder/dynasty_builder.rules:763
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:769
+    # rulebooks/dynasty_builder/dynasty_builder.rules:764
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:770
+    # rulebooks/dynasty_builder/dynasty_builder.rules:765
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:771
+    # rulebooks/dynasty_builder/dynasty_builder.rules:766
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:766
+# rulebooks/dynasty_builder/dynasty_builder.rules:761
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:772
+    # rulebooks/dynasty_builder/dynasty_builder.rules:767
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:773
+    # rulebooks/dynasty_builder/dynasty_builder.rules:768
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:766
+# rulebooks/dynasty_builder/dynasty_builder.rules:761
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:766
+# rulebooks/dynasty_builder/dynasty_builder.rules:761
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4269,7 +4252,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4279,24 +4262,24 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:776
+    # rulebooks/dynasty_builder/dynasty_builder.rules:771
     s.goto(7)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:771
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4307,7 +4290,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:734
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4315,12 +4298,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:781
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -4332,21 +4315,21 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:783
+    # rulebooks/dynasty_builder/dynasty_builder.rules:778
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:784
+    # rulebooks/dynasty_builder/dynasty_builder.rules:779
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4378,7 +4361,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4400,7 +4383,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4412,7 +4395,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -4422,33 +4405,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:790
+    # rulebooks/dynasty_builder/dynasty_builder.rules:785
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:790
+        # rulebooks/dynasty_builder/dynasty_builder.rules:785
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:791
+    # rulebooks/dynasty_builder/dynasty_builder.rules:786
     if (s.g_round <= s.o_rounds):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:791
+        # rulebooks/dynasty_builder/dynasty_builder.rules:786
         p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4459,7 +4442,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
