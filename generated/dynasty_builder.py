@@ -19,6 +19,7 @@ PHASES: Final = (
     'first_soldier',
     'build',
     'march',
+    'muster',
     'respond',
     'tie',
     'recruit',
@@ -1815,16 +1816,18 @@ K_END_BUILD: Final = 8
 K_STEP: Final = 9
 K_ATTACK: Final = 10
 K_END_MARCH: Final = 11
-K_EVADE: Final = 12
-K_RETALIATE: Final = 13
-K_BACK_OFF: Final = 14
-K_TRY_AGAIN: Final = 15
-K_RECRUIT: Final = 16
-K_ENLIST: Final = 17
-K_RAISE_CITY: Final = 18
-K_END_RECRUIT: Final = 19
-K_DISMISS: Final = 20
-K_END_TURN: Final = 21
+K_SUPPORT: Final = 12
+K_END_MUSTER: Final = 13
+K_EVADE: Final = 14
+K_RETALIATE: Final = 15
+K_BACK_OFF: Final = 16
+K_TRY_AGAIN: Final = 17
+K_RECRUIT: Final = 18
+K_ENLIST: Final = 19
+K_RAISE_CITY: Final = 20
+K_END_RECRUIT: Final = 21
+K_DISMISS: Final = 22
+K_END_TURN: Final = 23
 ACTIONS: Final = (
     'capital',
     'first_unit',
@@ -1838,6 +1841,8 @@ ACTIONS: Final = (
     'step',
     'attack',
     'end_march',
+    'support',
+    'end_muster',
     'evade',
     'retaliate',
     'back_off',
@@ -1865,6 +1870,7 @@ class State(rt.GameState):
         'g_attack_from',
         'g_target',
         'g_fight',
+        'g_mustering',
         'g_begun',
         'p_supply',
         'p_tokens',
@@ -1881,6 +1887,7 @@ class State(rt.GameState):
         'k_Troop_moved',
         'k_Troop_attacked',
         'k_Troop_finished',
+        'k_Troop_supporting',
         'num_players',
         'phase',
         'pending',
@@ -1905,6 +1912,7 @@ class State(rt.GameState):
     g_attack_from: int | None
     g_target: int | None
     g_fight: int
+    g_mustering: int | None
     g_begun: bool
     p_supply: list[int]
     p_tokens: list[int]
@@ -1921,6 +1929,7 @@ class State(rt.GameState):
     k_Troop_moved: list[bool]
     k_Troop_attacked: list[bool]
     k_Troop_finished: list[bool]
+    k_Troop_supporting: list[bool]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
         self.init_runtime(seed, players, 218)
@@ -1934,6 +1943,7 @@ class State(rt.GameState):
         self.g_attack_from = None
         self.g_target = None
         self.g_fight = 0
+        self.g_mustering = None
         self.g_begun = False
         self.p_supply = [0 for _ in range(players)]
         self.p_tokens = [0 for _ in range(players)]
@@ -2168,12 +2178,14 @@ class State(rt.GameState):
         self.k_Troop_moved = []
         self.k_Troop_attacked = []
         self.k_Troop_finished = []
+        self.k_Troop_supporting = []
 
     def init_card(self) -> None:
         self.k_Troop_moves_left.append(0)
         self.k_Troop_moved.append(False)
         self.k_Troop_attacked.append(False)
         self.k_Troop_finished.append(False)
+        self.k_Troop_supporting.append(False)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
         """rt.GameState.copy_key and the 'per card' fields."""
@@ -2182,6 +2194,7 @@ class State(rt.GameState):
             self.k_Troop_moved[card],
             self.k_Troop_attacked[card],
             self.k_Troop_finished[card],
+            self.k_Troop_supporting[card],
         )
 
     def alike(self, a: int, b: int) -> bool:
@@ -2192,6 +2205,7 @@ class State(rt.GameState):
             and self.k_Troop_moved[a] == self.k_Troop_moved[b]
             and self.k_Troop_attacked[a] == self.k_Troop_attacked[b]
             and self.k_Troop_finished[a] == self.k_Troop_finished[b]
+            and self.k_Troop_supporting[a] == self.k_Troop_supporting[b]
         )
 
     def clone(self) -> State:
@@ -2219,6 +2233,7 @@ class State(rt.GameState):
         c.g_attack_from = self.g_attack_from
         c.g_target = self.g_target
         c.g_fight = self.g_fight
+        c.g_mustering = self.g_mustering
         c.g_begun = self.g_begun
         c.p_supply = self.p_supply[:]
         c.p_tokens = self.p_tokens[:]
@@ -2235,31 +2250,32 @@ class State(rt.GameState):
         c.k_Troop_moved = self.k_Troop_moved[:]
         c.k_Troop_attacked = self.k_Troop_attacked[:]
         c.k_Troop_finished = self.k_Troop_finished[:]
+        c.k_Troop_supporting = self.k_Troop_supporting[:]
         return c
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:243
+# rulebooks/dynasty_builder/dynasty_builder.rules:247
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
     return (bool(s.zones[Z_UNITS + v_p * 108 + v_h]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:245
+# rulebooks/dynasty_builder/dynasty_builder.rules:249
 def f_vacant(s: State, v_h: int) -> bool:
     return all((not s.zones[Z_UNITS + v_q * 108 + v_h]) for v_q in range(s.num_players))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:248
+# rulebooks/dynasty_builder/dynasty_builder.rules:252
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
     return [v_h for v_h in range(108) if (bool(s.zones[Z_UNITS + v_p * 108 + v_h]))]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:250
+# rulebooks/dynasty_builder/dynasty_builder.rules:254
 def f_unit_count(s: State, v_p: int) -> int:
     return sum(len(s.zones[Z_UNITS + v_p * 108 + v_h]) for v_h in range(108))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:252
+# rulebooks/dynasty_builder/dynasty_builder.rules:256
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2271,7 +2287,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:254
+# rulebooks/dynasty_builder/dynasty_builder.rules:258
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2283,7 +2299,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:257
+# rulebooks/dynasty_builder/dynasty_builder.rules:261
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -2293,7 +2309,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:260
+# rulebooks/dynasty_builder/dynasty_builder.rules:264
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         ((not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]) and (s.n_Hex_terrain[v_h] == 2))
@@ -2301,7 +2317,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:262
+# rulebooks/dynasty_builder/dynasty_builder.rules:266
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -2312,7 +2328,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:266
+# rulebooks/dynasty_builder/dynasty_builder.rules:270
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -2324,27 +2340,27 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:270
+# rulebooks/dynasty_builder/dynasty_builder.rules:274
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == 0) or (s.n_Hex_terrain[v_h] == 1))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:273
+# rulebooks/dynasty_builder/dynasty_builder.rules:277
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:276
+# rulebooks/dynasty_builder/dynasty_builder.rules:280
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(108) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:279
+# rulebooks/dynasty_builder/dynasty_builder.rules:283
 def f_conflicted(s: State, v_h: int) -> bool:
     return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:282
+# rulebooks/dynasty_builder/dynasty_builder.rules:286
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     return any(
@@ -2353,7 +2369,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:286
+# rulebooks/dynasty_builder/dynasty_builder.rules:290
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     return any(
@@ -2362,12 +2378,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:290
+# rulebooks/dynasty_builder/dynasty_builder.rules:294
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:293
+# rulebooks/dynasty_builder/dynasty_builder.rules:297
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -2389,7 +2405,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:300
+# rulebooks/dynasty_builder/dynasty_builder.rules:304
 def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     """whether p's unit u on `from` may go to h: it may enter h, and a ship that carries a unit
     does not sail under a bridge where another land unit of p stands (the cargo would have no
@@ -2407,7 +2423,7 @@ def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:318
+# rulebooks/dynasty_builder/dynasty_builder.rules:322
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -2421,7 +2437,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:324
+# rulebooks/dynasty_builder/dynasty_builder.rules:328
 def f_ring_need(s: State, v_k: int) -> int:
     """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
     ('as full as possible' allows a ring short of full, never short of its minimum)
@@ -2429,7 +2445,7 @@ def f_ring_need(s: State, v_k: int) -> int:
     return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:328
+# rulebooks/dynasty_builder/dynasty_builder.rules:332
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     return (
@@ -2453,7 +2469,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:334
+# rulebooks/dynasty_builder/dynasty_builder.rules:338
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     return (
@@ -2465,7 +2481,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:338
+# rulebooks/dynasty_builder/dynasty_builder.rules:342
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -2473,13 +2489,13 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:350
+# rulebooks/dynasty_builder/dynasty_builder.rules:354
 def f_refuge(s: State, v_p: int, v_u: int, v_h: int) -> int | None:
     """The first hex next to h, in map order, that u may enter; none when there is none."""
     return next((v_x for v_x in N_HEX_NEIGHBOURS[v_h] if f_can_take(s, v_p, v_u, v_h, v_x)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:364
+# rulebooks/dynasty_builder/dynasty_builder.rules:368
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     return all(
@@ -2488,56 +2504,84 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:393
-def f_helpers_at(
-    s: State,
-    v_p: int,
-    v_h: int,
-    v_at: int,
-    v_skip: int,
-    v_ranged_only: bool,
-) -> list[int]:
-    """p's units on h, other than `skip`, that support a battle at `at`: their range reaches it,
-    they are not carried, and with ranged_only they are ranged units
-    """
-    return [
-        v_u
-        for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
-        if (
-            (
-                ((v_u != v_skip) and (not f_carried(s, v_u, v_h)))
-                and (N_HEX_DISTANCE[v_h][v_at] <= R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]])
-            )
-            and (R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]] or (not v_ranged_only))
-        )
-    ]
-
-
 # rulebooks/dynasty_builder/dynasty_builder.rules:398
-def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: bool) -> int:
+def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
+    """whether p may call its unit u on h to support the pending fight: not the attacker or the
+    unit it attacks, not carried, not called yet, its range reaching the battle hex, and in a
+    ranged attack a ranged unit
+    """
+    return (
+        (
+            (
+                (
+                    (
+                        ((s.g_target is not None) and (not s.k_Troop_supporting[v_u]))
+                        and (v_u != s.g_attacker)
+                    )
+                    and (v_u != f_guard(s, v_p, rt.some(s.g_target)))
+                )
+                and (not f_carried(s, v_u, v_h))
+            )
+            and (
+                N_HEX_DISTANCE[v_h][rt.some(s.g_target)] <= R_KIND_RANGE[
+                    C_TROOP_KIND[s.card_def[v_u]]
+                ]
+            )
+        )
+        and (R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]] or (not f_ranged_attack(s)))
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:404
+def f_ranged_attack(s: State) -> bool:
+    """the pending fight is a ranged attack"""
+    return (
+        (s.g_attacker is not None)
+        and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(s.g_attacker)]]]
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:407
+def f_may_call(s: State, v_p: int) -> bool:
+    """p has a unit left to call"""
+    return any(
+        any(f_may_support(s, v_p, v_h, v_u) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+        for v_h in f_posts(s, v_p)
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:412
+def f_defender_calls(s: State) -> bool:
+    """the defender calls supporters too: in a battle that is not a ranged attack"""
+    return ((s.g_fight == 0) and (not f_ranged_attack(s)))
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:416
+def f_support_power(s: State, v_p: int, v_at: int) -> int:
     return sum(
         sum(
             R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]]
-            for v_u in f_helpers_at(s, v_p, v_h, v_at, v_skip, v_ranged_only)
+            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+            if s.k_Troop_supporting[v_u]
         )
         for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:402
-def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
+# rulebooks/dynasty_builder/dynasty_builder.rules:420
+def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
         sum(
             1
-            for v_u in f_helpers_at(s, v_p, v_h, v_at, v_skip, True)
-            if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]
+            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+            if (s.k_Troop_supporting[v_u] and R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
         )
         for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:426
+# rulebooks/dynasty_builder/dynasty_builder.rules:444
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -2545,7 +2589,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:475
+# rulebooks/dynasty_builder/dynasty_builder.rules:497
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -2556,7 +2600,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:682
+# rulebooks/dynasty_builder/dynasty_builder.rules:704
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2574,7 +2618,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:710
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2591,7 +2635,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:714
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2603,7 +2647,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:729
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2616,7 +2660,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:794
+# rulebooks/dynasty_builder/dynasty_builder.rules:861
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2634,352 +2678,388 @@ def f_points(s: State, v_p: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:309
+# rulebooks/dynasty_builder/dynasty_builder.rules:313
 def p_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:310
+    # rulebooks/dynasty_builder/dynasty_builder.rules:314
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:310
+        # rulebooks/dynasty_builder/dynasty_builder.rules:314
         for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:310
+            # rulebooks/dynasty_builder/dynasty_builder.rules:314
             s.n_Hex_claim[v_h][v_q] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:311
+    # rulebooks/dynasty_builder/dynasty_builder.rules:315
     for v_c in range(108):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:312
+            # rulebooks/dynasty_builder/dynasty_builder.rules:316
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:312
+                # rulebooks/dynasty_builder/dynasty_builder.rules:316
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:342
+# rulebooks/dynasty_builder/dynasty_builder.rules:346
 def p_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:343
+    # rulebooks/dynasty_builder/dynasty_builder.rules:347
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:344
+        # rulebooks/dynasty_builder/dynasty_builder.rules:348
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:344
+            # rulebooks/dynasty_builder/dynasty_builder.rules:348
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:344
+                # rulebooks/dynasty_builder/dynasty_builder.rules:348
                 s.n_Hex_level[v_c] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:346
+    # rulebooks/dynasty_builder/dynasty_builder.rules:350
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:353
+# rulebooks/dynasty_builder/dynasty_builder.rules:357
 def p_clear_site(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:354
+    # rulebooks/dynasty_builder/dynasty_builder.rules:358
     for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
         if (not f_carried(s, v_u, v_h)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:355
+            # rulebooks/dynasty_builder/dynasty_builder.rules:359
             v_to = f_refuge(s, v_p, v_u, v_h)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:356
+            # rulebooks/dynasty_builder/dynasty_builder.rules:360
             if (v_to is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:357
+                # rulebooks/dynasty_builder/dynasty_builder.rules:361
                 for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
                     if f_carried(s, v_cargo, v_h):
-                        # rulebooks/dynasty_builder/dynasty_builder.rules:357
+                        # rulebooks/dynasty_builder/dynasty_builder.rules:361
                         s.move(v_cargo, Z_UNITS + v_p * 108 + rt.some(v_to), False)
-                # rulebooks/dynasty_builder/dynasty_builder.rules:358
+                # rulebooks/dynasty_builder/dynasty_builder.rules:362
                 s.move(v_u, Z_UNITS + v_p * 108 + rt.some(v_to), False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:368
+# rulebooks/dynasty_builder/dynasty_builder.rules:372
 def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:369
+    # rulebooks/dynasty_builder/dynasty_builder.rules:373
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:369
+            # rulebooks/dynasty_builder/dynasty_builder.rules:373
             s.create(v_d, Z_UNITS + v_p * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:372
+# rulebooks/dynasty_builder/dynasty_builder.rules:376
 def p_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:373
+    # rulebooks/dynasty_builder/dynasty_builder.rules:377
     p_clear_site(s, v_p, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:374
+    # rulebooks/dynasty_builder/dynasty_builder.rules:378
     s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:375
+    # rulebooks/dynasty_builder/dynasty_builder.rules:379
     s.n_Hex_level[v_h] = 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:376
+    # rulebooks/dynasty_builder/dynasty_builder.rules:380
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:380
+# rulebooks/dynasty_builder/dynasty_builder.rules:384
 def p_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:381
+    # rulebooks/dynasty_builder/dynasty_builder.rules:385
     v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:382
+    # rulebooks/dynasty_builder/dynasty_builder.rules:386
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:382
+        # rulebooks/dynasty_builder/dynasty_builder.rules:386
         s.p_supply[rt.some(v_owner)] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:383
+    # rulebooks/dynasty_builder/dynasty_builder.rules:387
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:384
+    # rulebooks/dynasty_builder/dynasty_builder.rules:388
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:405
+# rulebooks/dynasty_builder/dynasty_builder.rules:423
 def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:406
+    # rulebooks/dynasty_builder/dynasty_builder.rules:424
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:407
+        # rulebooks/dynasty_builder/dynasty_builder.rules:425
         for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:407
+                # rulebooks/dynasty_builder/dynasty_builder.rules:425
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:409
+    # rulebooks/dynasty_builder/dynasty_builder.rules:427
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:413
+# rulebooks/dynasty_builder/dynasty_builder.rules:431
 def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:414
+    # rulebooks/dynasty_builder/dynasty_builder.rules:432
     v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:415
+    # rulebooks/dynasty_builder/dynasty_builder.rules:433
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:416
+        # rulebooks/dynasty_builder/dynasty_builder.rules:434
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:417
+        # rulebooks/dynasty_builder/dynasty_builder.rules:435
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:417
+            # rulebooks/dynasty_builder/dynasty_builder.rules:435
             s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:419
+    # rulebooks/dynasty_builder/dynasty_builder.rules:437
     s.n_Hex_centre[v_c] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:420
+    # rulebooks/dynasty_builder/dynasty_builder.rules:438
     s.n_Hex_level[v_c] = 0
-    # rulebooks/dynasty_builder/dynasty_builder.rules:421
+    # rulebooks/dynasty_builder/dynasty_builder.rules:439
     s.n_Hex_recruited[v_c] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:422
+    # rulebooks/dynasty_builder/dynasty_builder.rules:440
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:428
+# rulebooks/dynasty_builder/dynasty_builder.rules:446
 def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:429
+    # rulebooks/dynasty_builder/dynasty_builder.rules:447
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:448
+        for v_h in f_posts(s, v_p):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:448
+            for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:448
+                s.k_Troop_supporting[v_u] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:450
+    s.g_mustering = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:451
     s.g_attacker = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:430
+    # rulebooks/dynasty_builder/dynasty_builder.rules:452
     s.g_attack_from = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:431
+    # rulebooks/dynasty_builder/dynasty_builder.rules:453
     s.g_target = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:432
+    # rulebooks/dynasty_builder/dynasty_builder.rules:454
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:437
+# rulebooks/dynasty_builder/dynasty_builder.rules:459
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:438
+    # rulebooks/dynasty_builder/dynasty_builder.rules:460
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:439
+    # rulebooks/dynasty_builder/dynasty_builder.rules:461
     v_q = (1 - rt.some(v_p))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:440
+    # rulebooks/dynasty_builder/dynasty_builder.rules:462
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:441
+    # rulebooks/dynasty_builder/dynasty_builder.rules:463
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:442
+    # rulebooks/dynasty_builder/dynasty_builder.rules:464
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:443
+        # rulebooks/dynasty_builder/dynasty_builder.rules:465
         v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:444
+        # rulebooks/dynasty_builder/dynasty_builder.rules:466
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:445
+            # rulebooks/dynasty_builder/dynasty_builder.rules:467
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-                + f_support_power(
-                    s,
-                    rt.some(v_p),
-                    rt.some(v_at),
-                    rt.some(v_u),
-                    R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
-                )
+                + f_support_power(s, rt.some(v_p), rt.some(v_at))
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:446
+            # rulebooks/dynasty_builder/dynasty_builder.rules:468
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
                     0
                     if R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]
-                    else f_support_power(s, rt.some(v_q), rt.some(v_at), rt.some(v_d), False)
+                    else f_support_power(s, rt.some(v_q), rt.some(v_at))
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:448
+            # rulebooks/dynasty_builder/dynasty_builder.rules:470
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:448
-                s.g_fight = 0
-                # rulebooks/dynasty_builder/dynasty_builder.rules:448
-                s.goto(5)  # tie
+                # rulebooks/dynasty_builder/dynasty_builder.rules:470
+                s.goto(6)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:449
+                # rulebooks/dynasty_builder/dynasty_builder.rules:471
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:449
+                # rulebooks/dynasty_builder/dynasty_builder.rules:471
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:451
+                # rulebooks/dynasty_builder/dynasty_builder.rules:473
                 v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:452
+                # rulebooks/dynasty_builder/dynasty_builder.rules:474
                 if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:452
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:474
                     p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:453
+                # rulebooks/dynasty_builder/dynasty_builder.rules:475
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:455
-            p_end_fight(s)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:461
-def p_siege_round(s: State) -> None:
-    """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:462
-    v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:463
-    v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:464
-    v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:465
-    if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:466
-        v_power = (
-            (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-            + f_support_power(
-                s,
-                rt.some(v_p),
-                rt.some(v_at),
-                rt.some(v_u),
-                R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
-            )
-        )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:467
-        if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:467
-            p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:467
-            p_end_fight(s)
-        elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:468
-            s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:468
-            s.goto(5)  # tie
-        else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:469
+            # rulebooks/dynasty_builder/dynasty_builder.rules:477
             p_end_fight(s)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:483
+def p_siege_round(s: State) -> None:
+    """A siege: only the attacker rolls, against the city's defence."""
+    # rulebooks/dynasty_builder/dynasty_builder.rules:484
+    v_p = s.g_current
+    # rulebooks/dynasty_builder/dynasty_builder.rules:485
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:486
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:487
+    if ((v_u is not None) and (v_at is not None)):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:488
+        v_power = (
+            (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
+            + f_support_power(s, rt.some(v_p), rt.some(v_at))
+        )
+        # rulebooks/dynasty_builder/dynasty_builder.rules:489
+        if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:489
+            p_destroy_city(s, rt.some(v_p), rt.some(v_at))
+            # rulebooks/dynasty_builder/dynasty_builder.rules:489
+            p_end_fight(s)
+        elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:490
+            s.goto(6)  # tie
+        else:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:491
+            p_end_fight(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:505
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:484
+    # rulebooks/dynasty_builder/dynasty_builder.rules:506
     s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:485
+    # rulebooks/dynasty_builder/dynasty_builder.rules:507
     s.g_builds = 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:486
+    # rulebooks/dynasty_builder/dynasty_builder.rules:508
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:487
+    # rulebooks/dynasty_builder/dynasty_builder.rules:509
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:488
+        # rulebooks/dynasty_builder/dynasty_builder.rules:510
         s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:489
+        # rulebooks/dynasty_builder/dynasty_builder.rules:511
         for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:490
+            # rulebooks/dynasty_builder/dynasty_builder.rules:512
             s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:491
+            # rulebooks/dynasty_builder/dynasty_builder.rules:513
             s.k_Troop_moved[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:492
+            # rulebooks/dynasty_builder/dynasty_builder.rules:514
             s.k_Troop_attacked[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:493
+            # rulebooks/dynasty_builder/dynasty_builder.rules:515
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:496
+    # rulebooks/dynasty_builder/dynasty_builder.rules:518
     s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:497
+    # rulebooks/dynasty_builder/dynasty_builder.rules:519
     s.goto(2)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:501
+# rulebooks/dynasty_builder/dynasty_builder.rules:523
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:502
+    # rulebooks/dynasty_builder/dynasty_builder.rules:524
     s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:503
+    # rulebooks/dynasty_builder/dynasty_builder.rules:525
     p_grow(s, v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:504
+    # rulebooks/dynasty_builder/dynasty_builder.rules:526
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:504
+        # rulebooks/dynasty_builder/dynasty_builder.rules:526
         s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:615
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:616
+    # rulebooks/dynasty_builder/dynasty_builder.rules:638
     v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:617
+    # rulebooks/dynasty_builder/dynasty_builder.rules:639
     if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:617
+        # rulebooks/dynasty_builder/dynasty_builder.rules:639
         s.k_Troop_finished[rt.some(v_previous)] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:618
+    # rulebooks/dynasty_builder/dynasty_builder.rules:640
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:619
+        # rulebooks/dynasty_builder/dynasty_builder.rules:641
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:620
+        # rulebooks/dynasty_builder/dynasty_builder.rules:642
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
+def p_call_support(s: State) -> None:
+    """The attacker, then the defender, calls supporters for the fight."""
+    # rulebooks/dynasty_builder/dynasty_builder.rules:710
+    s.g_mustering = s.g_current
+    # rulebooks/dynasty_builder/dynasty_builder.rules:711
+    s.goto(4)  # muster
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:716
+def p_fight_on(s: State) -> None:
+    """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
+    rolls.
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:717
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:718
+    if (s.g_fight == 1):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:718
+        p_siege_round(s)
+    elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:721
+        s.goto(5)  # respond
+    else:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:722
+        p_battle_round(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:726
+def p_muster_next(s: State) -> None:
+    """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
+    # rulebooks/dynasty_builder/dynasty_builder.rules:727
+    if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:727
+        s.g_mustering = (1 - s.g_current)
+    else:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:729
+        s.g_mustering = None
+        # rulebooks/dynasty_builder/dynasty_builder.rules:730
+        p_fight_on(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:866
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:800
+    # rulebooks/dynasty_builder/dynasty_builder.rules:867
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:801
+        # rulebooks/dynasty_builder/dynasty_builder.rules:868
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:803
+            # rulebooks/dynasty_builder/dynasty_builder.rules:870
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:803
+                # rulebooks/dynasty_builder/dynasty_builder.rules:870
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:804
+                # rulebooks/dynasty_builder/dynasty_builder.rules:871
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:872
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:808
+        # rulebooks/dynasty_builder/dynasty_builder.rules:875
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:809
+            # rulebooks/dynasty_builder/dynasty_builder.rules:876
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:809
+                # rulebooks/dynasty_builder/dynasty_builder.rules:876
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:809
+                # rulebooks/dynasty_builder/dynasty_builder.rules:876
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:809
+                # rulebooks/dynasty_builder/dynasty_builder.rules:876
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:508
+# rulebooks/dynasty_builder/dynasty_builder.rules:530
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:509
+    # rulebooks/dynasty_builder/dynasty_builder.rules:531
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:509
+        # rulebooks/dynasty_builder/dynasty_builder.rules:531
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:510
+    # rulebooks/dynasty_builder/dynasty_builder.rules:532
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:542
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:520
+    # rulebooks/dynasty_builder/dynasty_builder.rules:542
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:514
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:516
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -2990,28 +3070,28 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:516
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:517
+    # rulebooks/dynasty_builder/dynasty_builder.rules:539
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:516
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:518
+    # rulebooks/dynasty_builder/dynasty_builder.rules:540
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:516
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:516
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3025,27 +3105,27 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:513
+# rulebooks/dynasty_builder/dynasty_builder.rules:535
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:531
+# rulebooks/dynasty_builder/dynasty_builder.rules:553
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    # rulebooks/dynasty_builder/dynasty_builder.rules:554
     s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:533
+    # rulebooks/dynasty_builder/dynasty_builder.rules:555
     p_survey(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:534
+    # rulebooks/dynasty_builder/dynasty_builder.rules:556
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:524
+# rulebooks/dynasty_builder/dynasty_builder.rules:546
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:526
+# rulebooks/dynasty_builder/dynasty_builder.rules:548
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3056,31 +3136,31 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:526
+# rulebooks/dynasty_builder/dynasty_builder.rules:548
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:527
+    # rulebooks/dynasty_builder/dynasty_builder.rules:549
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:528
+    # rulebooks/dynasty_builder/dynasty_builder.rules:550
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:526
+# rulebooks/dynasty_builder/dynasty_builder.rules:548
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:529
+    # rulebooks/dynasty_builder/dynasty_builder.rules:551
     p_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:526
+# rulebooks/dynasty_builder/dynasty_builder.rules:548
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:526
+# rulebooks/dynasty_builder/dynasty_builder.rules:548
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3094,17 +3174,17 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:523
+# rulebooks/dynasty_builder/dynasty_builder.rules:545
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:540
+# rulebooks/dynasty_builder/dynasty_builder.rules:562
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -3115,47 +3195,47 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:544
+    # rulebooks/dynasty_builder/dynasty_builder.rules:566
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:545
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:546
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:547
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:548
+    # rulebooks/dynasty_builder/dynasty_builder.rules:570
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:549
+    # rulebooks/dynasty_builder/dynasty_builder.rules:571
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:550
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    # rulebooks/dynasty_builder/dynasty_builder.rules:574
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3169,7 +3249,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:556
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -3180,37 +3260,37 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:556
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:557
+    # rulebooks/dynasty_builder/dynasty_builder.rules:579
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:558
+    # rulebooks/dynasty_builder/dynasty_builder.rules:580
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:556
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:559
+    # rulebooks/dynasty_builder/dynasty_builder.rules:581
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:560
+    # rulebooks/dynasty_builder/dynasty_builder.rules:582
     s.n_Hex_token[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
+    # rulebooks/dynasty_builder/dynasty_builder.rules:583
     s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:562
+    # rulebooks/dynasty_builder/dynasty_builder.rules:584
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:556
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:556
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3224,7 +3304,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:566
+# rulebooks/dynasty_builder/dynasty_builder.rules:588
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -3235,40 +3315,40 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:566
+# rulebooks/dynasty_builder/dynasty_builder.rules:588
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:589
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:568
+    # rulebooks/dynasty_builder/dynasty_builder.rules:590
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:569
+    # rulebooks/dynasty_builder/dynasty_builder.rules:591
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:566
+# rulebooks/dynasty_builder/dynasty_builder.rules:588
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:570
+    # rulebooks/dynasty_builder/dynasty_builder.rules:592
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:594
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:595
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:566
+# rulebooks/dynasty_builder/dynasty_builder.rules:588
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:566
+# rulebooks/dynasty_builder/dynasty_builder.rules:588
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3282,7 +3362,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:577
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -3293,39 +3373,39 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:577
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:578
+    # rulebooks/dynasty_builder/dynasty_builder.rules:600
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:579
+    # rulebooks/dynasty_builder/dynasty_builder.rules:601
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:577
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:580
+    # rulebooks/dynasty_builder/dynasty_builder.rules:602
     if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:580
+        # rulebooks/dynasty_builder/dynasty_builder.rules:602
         s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:581
+    # rulebooks/dynasty_builder/dynasty_builder.rules:603
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:582
+    # rulebooks/dynasty_builder/dynasty_builder.rules:604
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    # rulebooks/dynasty_builder/dynasty_builder.rules:605
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:577
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:577
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3339,7 +3419,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:587
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -3350,39 +3430,39 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:587
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    # rulebooks/dynasty_builder/dynasty_builder.rules:610
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:589
+    # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:590
+    # rulebooks/dynasty_builder/dynasty_builder.rules:612
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:591
+    # rulebooks/dynasty_builder/dynasty_builder.rules:613
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:587
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
+    # rulebooks/dynasty_builder/dynasty_builder.rules:614
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    # rulebooks/dynasty_builder/dynasty_builder.rules:615
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:587
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:587
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3396,7 +3476,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -3407,47 +3487,47 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:598
+    # rulebooks/dynasty_builder/dynasty_builder.rules:620
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:599
+    # rulebooks/dynasty_builder/dynasty_builder.rules:621
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:600
+    # rulebooks/dynasty_builder/dynasty_builder.rules:622
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:601
+    # rulebooks/dynasty_builder/dynasty_builder.rules:623
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:602
+    # rulebooks/dynasty_builder/dynasty_builder.rules:624
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:625
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:603
+            # rulebooks/dynasty_builder/dynasty_builder.rules:625
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:626
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:605
+    # rulebooks/dynasty_builder/dynasty_builder.rules:627
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:597
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3461,7 +3541,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:630
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -3471,24 +3551,24 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:630
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:630
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:609
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     s.goto(3)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:630
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:630
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3499,7 +3579,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:539
+# rulebooks/dynasty_builder/dynasty_builder.rules:561
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3510,12 +3590,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:629
+# rulebooks/dynasty_builder/dynasty_builder.rules:651
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -3528,18 +3608,18 @@ def text_step(
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:629
+# rulebooks/dynasty_builder/dynasty_builder.rules:651
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:632
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:633
+    # rulebooks/dynasty_builder/dynasty_builder.rules:655
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:634
+    # rulebooks/dynasty_builder/dynasty_builder.rules:656
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3548,33 +3628,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:629
+# rulebooks/dynasty_builder/dynasty_builder.rules:651
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:635
+    # rulebooks/dynasty_builder/dynasty_builder.rules:657
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:636
+    # rulebooks/dynasty_builder/dynasty_builder.rules:658
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:637
+    # rulebooks/dynasty_builder/dynasty_builder.rules:659
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:639
+    # rulebooks/dynasty_builder/dynasty_builder.rules:661
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:640
+        # rulebooks/dynasty_builder/dynasty_builder.rules:662
         for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:640
+                # rulebooks/dynasty_builder/dynasty_builder.rules:662
                 s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:642
+    # rulebooks/dynasty_builder/dynasty_builder.rules:664
     s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:644
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:644
+        # rulebooks/dynasty_builder/dynasty_builder.rules:666
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:629
+# rulebooks/dynasty_builder/dynasty_builder.rules:651
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3607,7 +3687,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:629
+# rulebooks/dynasty_builder/dynasty_builder.rules:651
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3633,7 +3713,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:629
+# rulebooks/dynasty_builder/dynasty_builder.rules:651
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3651,7 +3731,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:670
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3664,72 +3744,71 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:670
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:650
+    # rulebooks/dynasty_builder/dynasty_builder.rules:672
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:651
+    # rulebooks/dynasty_builder/dynasty_builder.rules:673
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:652
+    # rulebooks/dynasty_builder/dynasty_builder.rules:674
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:653
+    # rulebooks/dynasty_builder/dynasty_builder.rules:675
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:670
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:654
+    # rulebooks/dynasty_builder/dynasty_builder.rules:676
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:655
+    # rulebooks/dynasty_builder/dynasty_builder.rules:677
     s.k_Troop_attacked[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:656
+    # rulebooks/dynasty_builder/dynasty_builder.rules:678
     s.k_Troop_finished[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:657
+    # rulebooks/dynasty_builder/dynasty_builder.rules:679
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:658
+    # rulebooks/dynasty_builder/dynasty_builder.rules:680
     s.g_attacker = v_u
-    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    # rulebooks/dynasty_builder/dynasty_builder.rules:681
     s.g_attack_from = v_from
-    # rulebooks/dynasty_builder/dynasty_builder.rules:660
+    # rulebooks/dynasty_builder/dynasty_builder.rules:682
     s.g_target = v_at
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:683
     v_q = (1 - actor)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:662
+    # rulebooks/dynasty_builder/dynasty_builder.rules:684
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:664
-        if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:664
-            s.goto(4)  # respond
-        else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:664
-            p_battle_round(s)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:685
+        s.g_fight = 0
+        # rulebooks/dynasty_builder/dynasty_builder.rules:686
+        p_call_support(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:667
+        # rulebooks/dynasty_builder/dynasty_builder.rules:689
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:667
+            # rulebooks/dynasty_builder/dynasty_builder.rules:689
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:667
+            # rulebooks/dynasty_builder/dynasty_builder.rules:689
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:667
-            p_siege_round(s)
+            # rulebooks/dynasty_builder/dynasty_builder.rules:689
+            s.g_fight = 1
+            # rulebooks/dynasty_builder/dynasty_builder.rules:689
+            p_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:669
+        # rulebooks/dynasty_builder/dynasty_builder.rules:691
         if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:669
+            # rulebooks/dynasty_builder/dynasty_builder.rules:691
             s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:670
+        # rulebooks/dynasty_builder/dynasty_builder.rules:692
         p_raze(s, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:671
+        # rulebooks/dynasty_builder/dynasty_builder.rules:693
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:670
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3765,7 +3844,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:670
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3794,7 +3873,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:670
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3809,7 +3888,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:675
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -3819,26 +3898,26 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:675
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:675
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:676
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:677
-    s.goto(6)  # recruit
+    # rulebooks/dynasty_builder/dynasty_builder.rules:699
+    s.goto(7)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:675
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:675
+# rulebooks/dynasty_builder/dynasty_builder.rules:697
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3849,19 +3928,176 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:625
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:747
+def done_muster(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:748
+    p_muster_next(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    if (s.g_mustering is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:749
+        s.goto(4)  # muster
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:737
+def actor_muster(s: State) -> int | None:
+    return (
+        rt.some(s.g_mustering)
+        if ((s.g_mustering is not None) and f_may_call(s, rt.some(s.g_mustering)))
+        else None
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
+def text_support(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
+    t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
+def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:741
+    if not f_may_support(s, actor, v_from, v_u):
+        return 'the ' + DEF_NAMES[
+            s.card_def[v_u]
+        ] + ' at ' + N_HEX_NAMES[v_from] + ' cannot support this fight'
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
+def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:742
+    s.k_Troop_supporting[v_u] = True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
+def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
+    seen: set[tuple[int, ...]] = set()
+    for v_from in f_posts(s, actor):
+        v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            key = (v_from, v_u_arg, )
+            if key in seen:
+                continue
+            if not check or check_support(s, actor, v_from, v_u) is None:
+                seen.add(key)
+                out.append(
+                    Action(
+                        K_SUPPORT,
+                        actor,
+                        key,
+                        text_support,
+                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+                    )
+                )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
+def apply_support(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return "malformed action"
+    first: str | None = None
+    v_from = a.args[0]
+    if v_from not in f_posts(s, actor):
+        first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
+    else:
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1])
+        if not v_u_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
+        for v_u in v_u_copies:
+            reason = check_support(s, actor, v_from, v_u)
+            if reason is None:
+                do_support(s, actor, v_from, v_u)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
+def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    if (v_from := a.args[0]) in f_posts(s, actor):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
+            if check_support(s, actor, v_from, v_u) is None:
+                return (v_from, v_u, )
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
+def text_end_muster(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' calls no more support'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
+def check_end_muster(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
+def do_end_muster(s: State, actor: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    p_muster_next(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
+def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if not check or check_end_muster(s, actor) is None:
+        out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
+def apply_end_muster(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 0:
+        return "malformed action"
+    reason = check_end_muster(s, actor)
+    if reason is None:
+        do_end_muster(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:736
+def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_support(s, actor, out, check)
+    legal_end_muster(s, actor, out, check)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:756
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:691
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -3871,38 +4107,38 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:691
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:691
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:692
+    # rulebooks/dynasty_builder/dynasty_builder.rules:759
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:693
+    # rulebooks/dynasty_builder/dynasty_builder.rules:760
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:694
+    # rulebooks/dynasty_builder/dynasty_builder.rules:761
     if ((v_u is not None) and (v_at is not None)) and (
-        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
+        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:696
+        # rulebooks/dynasty_builder/dynasty_builder.rules:763
         v_d = f_guard(s, actor, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:697
+        # rulebooks/dynasty_builder/dynasty_builder.rules:764
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:697
+            # rulebooks/dynasty_builder/dynasty_builder.rules:764
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:700
+    # rulebooks/dynasty_builder/dynasty_builder.rules:767
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:691
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:691
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3913,7 +4149,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -3923,27 +4159,27 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:704
+    # rulebooks/dynasty_builder/dynasty_builder.rules:771
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:705
+    # rulebooks/dynasty_builder/dynasty_builder.rules:772
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:703
+# rulebooks/dynasty_builder/dynasty_builder.rules:770
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3954,18 +4190,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:688
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -3975,24 +4211,24 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:721
+    # rulebooks/dynasty_builder/dynasty_builder.rules:788
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4003,7 +4239,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -4013,29 +4249,29 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:723
+    # rulebooks/dynasty_builder/dynasty_builder.rules:790
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:723
+        # rulebooks/dynasty_builder/dynasty_builder.rules:790
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:723
+        # rulebooks/dynasty_builder/dynasty_builder.rules:790
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4046,18 +4282,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:719
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:735
+# rulebooks/dynasty_builder/dynasty_builder.rules:802
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:805
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4070,35 +4306,35 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:805
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:740
+    # rulebooks/dynasty_builder/dynasty_builder.rules:807
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:741
+    # rulebooks/dynasty_builder/dynasty_builder.rules:808
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:742
+    # rulebooks/dynasty_builder/dynasty_builder.rules:809
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:743
+    # rulebooks/dynasty_builder/dynasty_builder.rules:810
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:744
+    # rulebooks/dynasty_builder/dynasty_builder.rules:811
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:805
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:812
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:746
+    # rulebooks/dynasty_builder/dynasty_builder.rules:813
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:805
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -4107,7 +4343,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:805
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4127,7 +4363,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:817
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -4139,35 +4375,35 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:817
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:751
+    # rulebooks/dynasty_builder/dynasty_builder.rules:818
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:752
+    # rulebooks/dynasty_builder/dynasty_builder.rules:819
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:753
+    # rulebooks/dynasty_builder/dynasty_builder.rules:820
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:754
+    # rulebooks/dynasty_builder/dynasty_builder.rules:821
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:755
+    # rulebooks/dynasty_builder/dynasty_builder.rules:822
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:817
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    # rulebooks/dynasty_builder/dynasty_builder.rules:823
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:757
+    # rulebooks/dynasty_builder/dynasty_builder.rules:824
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:817
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -4175,7 +4411,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:817
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4192,7 +4428,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:761
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -4203,42 +4439,42 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:761
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:762
+    # rulebooks/dynasty_builder/dynasty_builder.rules:829
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:763
+    # rulebooks/dynasty_builder/dynasty_builder.rules:830
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:764
+    # rulebooks/dynasty_builder/dynasty_builder.rules:831
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:765
+    # rulebooks/dynasty_builder/dynasty_builder.rules:832
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:766
+    # rulebooks/dynasty_builder/dynasty_builder.rules:833
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:761
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:767
+    # rulebooks/dynasty_builder/dynasty_builder.rules:834
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:768
+    # rulebooks/dynasty_builder/dynasty_builder.rules:835
     p_place_centre(s, actor, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:761
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:761
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4252,7 +4488,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4262,24 +4498,24 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:771
-    s.goto(7)  # disband
+    # rulebooks/dynasty_builder/dynasty_builder.rules:838
+    s.goto(8)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:771
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4290,7 +4526,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:734
+# rulebooks/dynasty_builder/dynasty_builder.rules:801
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4298,12 +4534,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:843
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -4315,21 +4551,21 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:778
+    # rulebooks/dynasty_builder/dynasty_builder.rules:845
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:779
+    # rulebooks/dynasty_builder/dynasty_builder.rules:846
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4361,7 +4597,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4383,7 +4619,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4395,7 +4631,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:851
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -4405,33 +4641,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:851
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:851
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:785
+    # rulebooks/dynasty_builder/dynasty_builder.rules:852
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:785
+        # rulebooks/dynasty_builder/dynasty_builder.rules:852
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:786
+    # rulebooks/dynasty_builder/dynasty_builder.rules:853
     if (s.g_round <= s.o_rounds):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:786
+        # rulebooks/dynasty_builder/dynasty_builder.rules:853
         p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:851
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:851
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4442,7 +4678,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:842
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
@@ -4473,6 +4709,7 @@ State.GAME_FIELDS = (
     ('attack_from', 'g_attack_from', ("option", ("names", N_HEX_NAMES)), 'public'),
     ('target', 'g_target', ("option", ("names", N_HEX_NAMES)), 'public'),
     ('fight', 'g_fight', ("names", E_FIGHT_NAMES), 'public'),
+    ('mustering', 'g_mustering', ("option", ("player",)), 'public'),
     ('begun', 'g_begun', ("bool",), 'public'),
 )
 State.PLAYER_FIELDS = (
@@ -4495,6 +4732,7 @@ State.CARD_FIELDS = (
     ('moved', 'k_Troop_moved', ("bool",), 'public'),
     ('attacked', 'k_Troop_attacked', ("bool",), 'public'),
     ('finished', 'k_Troop_finished', ("bool",), 'public'),
+    ('supporting', 'k_Troop_supporting', ("bool",), 'public'),
 )
 State.STATE_ATTRS = (
     'o_rounds',
@@ -4507,6 +4745,7 @@ State.STATE_ATTRS = (
     'g_attack_from',
     'g_target',
     'g_fight',
+    'g_mustering',
     'g_begun',
     'p_supply',
     'p_tokens',
@@ -4523,8 +4762,10 @@ State.STATE_ATTRS = (
     'k_Troop_moved',
     'k_Troop_attacked',
     'k_Troop_finished',
+    'k_Troop_supporting',
 )
 State.ENTER = (
+    None,
     None,
     None,
     None,
@@ -4539,6 +4780,7 @@ State.DONE = (
     done_first_soldier,
     None,
     None,
+    done_muster,
     None,
     None,
     None,
@@ -4549,12 +4791,14 @@ State.ACTOR = (
     actor_first_soldier,
     actor_build,
     actor_march,
+    actor_muster,
     actor_respond,
     actor_tie,
     actor_recruit,
     actor_disband,
 )
 State.PHASE_CHECKPOINTS = (
+    None,
     None,
     None,
     None,
@@ -4573,6 +4817,7 @@ State.LEGAL = (
     phase_legal_first_soldier,
     phase_legal_build,
     phase_legal_march,
+    phase_legal_muster,
     phase_legal_respond,
     phase_legal_tie,
     phase_legal_recruit,
@@ -4591,16 +4836,18 @@ State.APPLY = {
     (3, K_STEP): apply_step,
     (3, K_ATTACK): apply_attack,
     (3, K_END_MARCH): apply_end_march,
-    (4, K_EVADE): apply_evade,
-    (4, K_RETALIATE): apply_retaliate,
-    (5, K_BACK_OFF): apply_back_off,
-    (5, K_TRY_AGAIN): apply_try_again,
-    (6, K_RECRUIT): apply_recruit,
-    (6, K_ENLIST): apply_enlist,
-    (6, K_RAISE_CITY): apply_raise_city,
-    (6, K_END_RECRUIT): apply_end_recruit,
-    (7, K_DISMISS): apply_dismiss,
-    (7, K_END_TURN): apply_end_turn,
+    (4, K_SUPPORT): apply_support,
+    (4, K_END_MUSTER): apply_end_muster,
+    (5, K_EVADE): apply_evade,
+    (5, K_RETALIATE): apply_retaliate,
+    (6, K_BACK_OFF): apply_back_off,
+    (6, K_TRY_AGAIN): apply_try_again,
+    (7, K_RECRUIT): apply_recruit,
+    (7, K_ENLIST): apply_enlist,
+    (7, K_RAISE_CITY): apply_raise_city,
+    (7, K_END_RECRUIT): apply_end_recruit,
+    (8, K_DISMISS): apply_dismiss,
+    (8, K_END_TURN): apply_end_turn,
 }
 State.CARD_PARAMS = (
     (),
@@ -4613,6 +4860,8 @@ State.CARD_PARAMS = (
     (),
     (),
     (1,),
+    (1,),
+    (),
     (1,),
     (),
     (),
@@ -4639,6 +4888,8 @@ State.PICK = (
     pick_step,
     pick_attack,
     None,
+    pick_support,
+    None,
     None,
     None,
     None,
@@ -4663,18 +4914,20 @@ State.ENCODING = (
     (865, ((0, 108), (0, 8), (0, 108), )),
     (94177, ((0, 108), (0, 8), (0, 108), )),
     (187489, ()),
-    (187490, ()),
-    (187491, ()),
-    (187492, ()),
-    (187493, ()),
-    (187494, ((0, 108), (0, 4), (0, 108), )),
-    (234150, ((0, 4), (0, 108), )),
-    (234582, ((0, 108), )),
-    (234690, ()),
-    (234691, ((0, 108), (0, 8), )),
+    (187490, ((0, 108), (0, 8), )),
+    (188354, ()),
+    (188355, ()),
+    (188356, ()),
+    (188357, ()),
+    (188358, ()),
+    (188359, ((0, 108), (0, 4), (0, 108), )),
+    (235015, ((0, 4), (0, 108), )),
+    (235447, ((0, 108), )),
     (235555, ()),
+    (235556, ((0, 108), (0, 8), )),
+    (236420, ()),
 )
-NUM_DISTINCT_ACTIONS: Final = 235556
+NUM_DISTINCT_ACTIONS: Final = 236421
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'rounds': (int, 30), 'houses': (int, 24)}
 INFO: Final[dict[str, Any]] = {
