@@ -17,6 +17,7 @@ PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = (
     'found_capital',
     'first_soldier',
+    'make_way',
     'build',
     'march',
     'muster',
@@ -27,6 +28,8 @@ PHASES: Final = (
 )
 E_TERRAIN_NAMES: Final = ('plain', 'forest', 'water', 'canyon', 'mountain')
 E_FIGHT_NAMES: Final = ('battle', 'siege')
+E_FOUNDING_NAMES: Final = ('at_start', 'by_houses', 'by_tokens')
+E_FOUNDING_WORDS: Final = ('at start', 'by houses', 'by tokens')
 R_KIND_NAMES: Final = ('soldier', 'ship', 'knight', 'siege_tower')
 R_KIND_WORDS: Final = ('soldier', 'ship', 'knight', 'siege tower')
 R_KIND_WITH_ARTICLE: Final = ('a soldier', 'a ship', 'a knight', 'a siege tower')
@@ -1806,31 +1809,33 @@ SLOT_VISIBILITY: Final = (
 )
 K_CAPITAL: Final = 0
 K_FIRST_UNIT: Final = 1
-K_BUILD_HOUSE: Final = 2
-K_TO_TOKEN: Final = 3
-K_TO_HOUSE: Final = 4
-K_DEMOLISH: Final = 5
-K_FOUND_CITY: Final = 6
-K_BUILD_BRIDGE: Final = 7
-K_END_BUILD: Final = 8
-K_STEP: Final = 9
-K_ATTACK: Final = 10
-K_END_MARCH: Final = 11
-K_SUPPORT: Final = 12
-K_END_MUSTER: Final = 13
-K_EVADE: Final = 14
-K_RETALIATE: Final = 15
-K_BACK_OFF: Final = 16
-K_TRY_AGAIN: Final = 17
-K_RECRUIT: Final = 18
-K_ENLIST: Final = 19
-K_RAISE_CITY: Final = 20
-K_END_RECRUIT: Final = 21
-K_DISMISS: Final = 22
-K_END_TURN: Final = 23
+K_LEAVE_SITE: Final = 2
+K_BUILD_HOUSE: Final = 3
+K_TO_TOKEN: Final = 4
+K_TO_HOUSE: Final = 5
+K_DEMOLISH: Final = 6
+K_FOUND_CITY: Final = 7
+K_BUILD_BRIDGE: Final = 8
+K_END_BUILD: Final = 9
+K_STEP: Final = 10
+K_ATTACK: Final = 11
+K_END_MARCH: Final = 12
+K_SUPPORT: Final = 13
+K_END_MUSTER: Final = 14
+K_EVADE: Final = 15
+K_RETALIATE: Final = 16
+K_BACK_OFF: Final = 17
+K_TRY_AGAIN: Final = 18
+K_RECRUIT: Final = 19
+K_ENLIST: Final = 20
+K_RAISE_CITY: Final = 21
+K_END_RECRUIT: Final = 22
+K_DISMISS: Final = 23
+K_END_TURN: Final = 24
 ACTIONS: Final = (
     'capital',
     'first_unit',
+    'leave_site',
     'build_house',
     'to_token',
     'to_house',
@@ -1871,6 +1876,8 @@ class State(rt.GameState):
         'g_target',
         'g_fight',
         'g_mustering',
+        'g_site',
+        'g_founding',
         'g_begun',
         'p_supply',
         'p_tokens',
@@ -1913,6 +1920,8 @@ class State(rt.GameState):
     g_target: int | None
     g_fight: int
     g_mustering: int | None
+    g_site: int | None
+    g_founding: int
     g_begun: bool
     p_supply: list[int]
     p_tokens: list[int]
@@ -1944,6 +1953,8 @@ class State(rt.GameState):
         self.g_target = None
         self.g_fight = 0
         self.g_mustering = None
+        self.g_site = None
+        self.g_founding = 1
         self.g_begun = False
         self.p_supply = [0 for _ in range(players)]
         self.p_tokens = [0 for _ in range(players)]
@@ -2234,6 +2245,8 @@ class State(rt.GameState):
         c.g_target = self.g_target
         c.g_fight = self.g_fight
         c.g_mustering = self.g_mustering
+        c.g_site = self.g_site
+        c.g_founding = self.g_founding
         c.g_begun = self.g_begun
         c.p_supply = self.p_supply[:]
         c.p_tokens = self.p_tokens[:]
@@ -2254,28 +2267,28 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:247
+# rulebooks/dynasty_builder/dynasty_builder.rules:254
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
     return (bool(s.zones[Z_UNITS + v_p * 108 + v_h]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:249
+# rulebooks/dynasty_builder/dynasty_builder.rules:256
 def f_vacant(s: State, v_h: int) -> bool:
     return all((not s.zones[Z_UNITS + v_q * 108 + v_h]) for v_q in range(s.num_players))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:252
+# rulebooks/dynasty_builder/dynasty_builder.rules:259
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
     return [v_h for v_h in range(108) if (bool(s.zones[Z_UNITS + v_p * 108 + v_h]))]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:254
+# rulebooks/dynasty_builder/dynasty_builder.rules:261
 def f_unit_count(s: State, v_p: int) -> int:
     return sum(len(s.zones[Z_UNITS + v_p * 108 + v_h]) for v_h in range(108))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:256
+# rulebooks/dynasty_builder/dynasty_builder.rules:263
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2287,7 +2300,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:258
+# rulebooks/dynasty_builder/dynasty_builder.rules:265
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2299,7 +2312,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:261
+# rulebooks/dynasty_builder/dynasty_builder.rules:268
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -2309,7 +2322,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:264
+# rulebooks/dynasty_builder/dynasty_builder.rules:271
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         ((not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]) and (s.n_Hex_terrain[v_h] == 2))
@@ -2317,7 +2330,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:266
+# rulebooks/dynasty_builder/dynasty_builder.rules:273
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -2328,7 +2341,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:270
+# rulebooks/dynasty_builder/dynasty_builder.rules:277
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -2340,27 +2353,27 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:274
+# rulebooks/dynasty_builder/dynasty_builder.rules:281
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == 0) or (s.n_Hex_terrain[v_h] == 1))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:277
+# rulebooks/dynasty_builder/dynasty_builder.rules:284
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:280
+# rulebooks/dynasty_builder/dynasty_builder.rules:287
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(108) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:283
+# rulebooks/dynasty_builder/dynasty_builder.rules:290
 def f_conflicted(s: State, v_h: int) -> bool:
     return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:286
+# rulebooks/dynasty_builder/dynasty_builder.rules:293
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     return any(
@@ -2369,7 +2382,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:290
+# rulebooks/dynasty_builder/dynasty_builder.rules:297
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     return any(
@@ -2378,12 +2391,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:294
+# rulebooks/dynasty_builder/dynasty_builder.rules:301
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:297
+# rulebooks/dynasty_builder/dynasty_builder.rules:304
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -2405,7 +2418,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:304
+# rulebooks/dynasty_builder/dynasty_builder.rules:311
 def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     """whether p's unit u on `from` may go to h: it may enter h, and a ship that carries a unit
     does not sail under a bridge where another land unit of p stands (the cargo would have no
@@ -2423,7 +2436,7 @@ def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:322
+# rulebooks/dynasty_builder/dynasty_builder.rules:329
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -2437,7 +2450,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:328
+# rulebooks/dynasty_builder/dynasty_builder.rules:335
 def f_ring_need(s: State, v_k: int) -> int:
     """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
     ('as full as possible' allows a ring short of full, never short of its minimum)
@@ -2445,7 +2458,7 @@ def f_ring_need(s: State, v_k: int) -> int:
     return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:332
+# rulebooks/dynasty_builder/dynasty_builder.rules:339
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     return (
@@ -2469,7 +2482,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:338
+# rulebooks/dynasty_builder/dynasty_builder.rules:345
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     return (
@@ -2481,7 +2494,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:342
+# rulebooks/dynasty_builder/dynasty_builder.rules:349
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -2489,22 +2502,36 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:354
-def f_refuge(s: State, v_p: int, v_u: int, v_h: int) -> int | None:
-    """The first hex next to h, in map order, that u may enter; none when there is none."""
-    return next((v_x for v_x in N_HEX_NEIGHBOURS[v_h] if f_can_take(s, v_p, v_u, v_h, v_x)), None)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:368
-def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
-    """every unit of p on h can leave it (needed before a centre is placed there)"""
-    return all(
-        (f_carried(s, v_u, v_h) or (f_refuge(s, v_p, v_u, v_h) is not None))
-        for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+# rulebooks/dynasty_builder/dynasty_builder.rules:362
+def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
+    """whether p's unit u on h can make way for a new city centre there: it is carried (and
+    leaves with its ship), or a hex next to h takes it
+    """
+    return (
+        f_carried(s, v_u, v_h)
+        or any(f_can_take(s, v_p, v_u, v_h, v_x) for v_x in N_HEX_NEIGHBOURS[v_h])
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:398
+# rulebooks/dynasty_builder/dynasty_builder.rules:366
+def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
+    """every unit of p on h can leave it (needed before a centre is placed there)"""
+    return all(f_may_leave(s, v_p, v_u, v_h) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:369
+def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
+    """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
+    return any((not f_carried(s, v_u, v_h)) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:372
+def f_sites(s: State) -> list[int]:
+    """the new city centre whose units must make way, as a list for the make_way phase's actions"""
+    return ([rt.some(s.g_site)] if (s.g_site is not None) else [])
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:411
 def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     """whether p may call its unit u on h to support the pending fight: not the attacker or the
     unit it attacks, not carried, not called yet, its range reaching the battle hex, and in a
@@ -2532,7 +2559,7 @@ def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:404
+# rulebooks/dynasty_builder/dynasty_builder.rules:417
 def f_ranged_attack(s: State) -> bool:
     """the pending fight is a ranged attack"""
     return (
@@ -2541,7 +2568,7 @@ def f_ranged_attack(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:407
+# rulebooks/dynasty_builder/dynasty_builder.rules:420
 def f_may_call(s: State, v_p: int) -> bool:
     """p has a unit left to call"""
     return any(
@@ -2550,13 +2577,13 @@ def f_may_call(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:412
+# rulebooks/dynasty_builder/dynasty_builder.rules:425
 def f_defender_calls(s: State) -> bool:
     """the defender calls supporters too: in a battle that is not a ranged attack"""
     return ((s.g_fight == 0) and (not f_ranged_attack(s)))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:416
+# rulebooks/dynasty_builder/dynasty_builder.rules:429
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
     return sum(
         sum(
@@ -2568,7 +2595,7 @@ def f_support_power(s: State, v_p: int, v_at: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:420
+# rulebooks/dynasty_builder/dynasty_builder.rules:433
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
@@ -2581,7 +2608,7 @@ def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:444
+# rulebooks/dynasty_builder/dynasty_builder.rules:457
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -2589,7 +2616,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:497
+# rulebooks/dynasty_builder/dynasty_builder.rules:510
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -2600,7 +2627,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:704
+# rulebooks/dynasty_builder/dynasty_builder.rules:743
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -2618,7 +2645,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:816
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2635,7 +2662,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:781
+# rulebooks/dynasty_builder/dynasty_builder.rules:820
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2647,7 +2674,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:796
+# rulebooks/dynasty_builder/dynasty_builder.rules:835
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2660,7 +2687,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:861
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2678,173 +2705,168 @@ def f_points(s: State, v_p: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:313
+# rulebooks/dynasty_builder/dynasty_builder.rules:320
 def p_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:314
+    # rulebooks/dynasty_builder/dynasty_builder.rules:321
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:314
+        # rulebooks/dynasty_builder/dynasty_builder.rules:321
         for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:314
+            # rulebooks/dynasty_builder/dynasty_builder.rules:321
             s.n_Hex_claim[v_h][v_q] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:315
+    # rulebooks/dynasty_builder/dynasty_builder.rules:322
     for v_c in range(108):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:316
+            # rulebooks/dynasty_builder/dynasty_builder.rules:323
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:316
+                # rulebooks/dynasty_builder/dynasty_builder.rules:323
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:346
+# rulebooks/dynasty_builder/dynasty_builder.rules:353
 def p_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:347
+    # rulebooks/dynasty_builder/dynasty_builder.rules:354
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:348
+        # rulebooks/dynasty_builder/dynasty_builder.rules:355
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:348
+            # rulebooks/dynasty_builder/dynasty_builder.rules:355
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:348
+                # rulebooks/dynasty_builder/dynasty_builder.rules:355
                 s.n_Hex_level[v_c] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:350
+    # rulebooks/dynasty_builder/dynasty_builder.rules:357
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:357
-def p_clear_site(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:358
-    for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-        if (not f_carried(s, v_u, v_h)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:359
-            v_to = f_refuge(s, v_p, v_u, v_h)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:360
-            if (v_to is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:361
-                for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-                    if f_carried(s, v_cargo, v_h):
-                        # rulebooks/dynasty_builder/dynasty_builder.rules:361
-                        s.move(v_cargo, Z_UNITS + v_p * 108 + rt.some(v_to), False)
-                # rulebooks/dynasty_builder/dynasty_builder.rules:362
-                s.move(v_u, Z_UNITS + v_p * 108 + rt.some(v_to), False)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:372
+# rulebooks/dynasty_builder/dynasty_builder.rules:375
 def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:373
+    # rulebooks/dynasty_builder/dynasty_builder.rules:376
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:373
+            # rulebooks/dynasty_builder/dynasty_builder.rules:376
             s.create(v_d, Z_UNITS + v_p * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:376
+# rulebooks/dynasty_builder/dynasty_builder.rules:379
 def p_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:377
-    p_clear_site(s, v_p, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:378
-    s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:379
-    s.n_Hex_level[v_h] = 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:380
+    s.n_Hex_centre[v_h] = v_p
+    # rulebooks/dynasty_builder/dynasty_builder.rules:381
+    s.n_Hex_level[v_h] = 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:382
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:384
+# rulebooks/dynasty_builder/dynasty_builder.rules:388
+def p_make_way_at(s: State, v_p: int, v_h: int, v_how: int) -> None:
+    """p's units on the new centre h make way before the step that placed it goes on (a goto made
+    after the step's own, so it comes first)
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:389
+    if f_in_the_way(s, v_p, v_h):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:390
+        s.g_site = v_h
+        # rulebooks/dynasty_builder/dynasty_builder.rules:391
+        s.g_founding = v_how
+        # rulebooks/dynasty_builder/dynasty_builder.rules:392
+        s.goto(2)  # make_way
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:397
 def p_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:385
+    # rulebooks/dynasty_builder/dynasty_builder.rules:398
     v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:386
+    # rulebooks/dynasty_builder/dynasty_builder.rules:399
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:386
+        # rulebooks/dynasty_builder/dynasty_builder.rules:399
         s.p_supply[rt.some(v_owner)] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:387
+    # rulebooks/dynasty_builder/dynasty_builder.rules:400
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:388
+    # rulebooks/dynasty_builder/dynasty_builder.rules:401
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:423
+# rulebooks/dynasty_builder/dynasty_builder.rules:436
 def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:424
+    # rulebooks/dynasty_builder/dynasty_builder.rules:437
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:425
+        # rulebooks/dynasty_builder/dynasty_builder.rules:438
         for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:425
+                # rulebooks/dynasty_builder/dynasty_builder.rules:438
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:427
+    # rulebooks/dynasty_builder/dynasty_builder.rules:440
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:431
+# rulebooks/dynasty_builder/dynasty_builder.rules:444
 def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:432
+    # rulebooks/dynasty_builder/dynasty_builder.rules:445
     v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:433
+    # rulebooks/dynasty_builder/dynasty_builder.rules:446
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:434
+        # rulebooks/dynasty_builder/dynasty_builder.rules:447
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:435
+        # rulebooks/dynasty_builder/dynasty_builder.rules:448
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:435
+            # rulebooks/dynasty_builder/dynasty_builder.rules:448
             s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:437
+    # rulebooks/dynasty_builder/dynasty_builder.rules:450
     s.n_Hex_centre[v_c] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:438
+    # rulebooks/dynasty_builder/dynasty_builder.rules:451
     s.n_Hex_level[v_c] = 0
-    # rulebooks/dynasty_builder/dynasty_builder.rules:439
+    # rulebooks/dynasty_builder/dynasty_builder.rules:452
     s.n_Hex_recruited[v_c] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:440
+    # rulebooks/dynasty_builder/dynasty_builder.rules:453
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:446
-def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:447
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:448
-        for v_h in f_posts(s, v_p):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:448
-            for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:448
-                s.k_Troop_supporting[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:450
-    s.g_mustering = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:451
-    s.g_attacker = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:452
-    s.g_attack_from = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:453
-    s.g_target = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:454
-    s.goto(3)  # march
-
-
 # rulebooks/dynasty_builder/dynasty_builder.rules:459
+def p_end_fight(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:460
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:461
+        for v_h in f_posts(s, v_p):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:461
+            for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:461
+                s.k_Troop_supporting[v_u] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:463
+    s.g_mustering = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:464
+    s.g_attacker = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:465
+    s.g_attack_from = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:466
+    s.g_target = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:467
+    s.goto(4)  # march
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:472
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:460
+    # rulebooks/dynasty_builder/dynasty_builder.rules:473
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:461
+    # rulebooks/dynasty_builder/dynasty_builder.rules:474
     v_q = (1 - rt.some(v_p))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:462
+    # rulebooks/dynasty_builder/dynasty_builder.rules:475
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:463
+    # rulebooks/dynasty_builder/dynasty_builder.rules:476
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:464
+    # rulebooks/dynasty_builder/dynasty_builder.rules:477
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:465
+        # rulebooks/dynasty_builder/dynasty_builder.rules:478
         v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:466
+        # rulebooks/dynasty_builder/dynasty_builder.rules:479
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:467
+            # rulebooks/dynasty_builder/dynasty_builder.rules:480
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(s, rt.some(v_p), rt.some(v_at))
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:468
+            # rulebooks/dynasty_builder/dynasty_builder.rules:481
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
@@ -2853,213 +2875,213 @@ def p_battle_round(s: State) -> None:
                     else f_support_power(s, rt.some(v_q), rt.some(v_at))
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:470
+            # rulebooks/dynasty_builder/dynasty_builder.rules:483
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:470
-                s.goto(6)  # tie
+                # rulebooks/dynasty_builder/dynasty_builder.rules:483
+                s.goto(7)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:471
+                # rulebooks/dynasty_builder/dynasty_builder.rules:484
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:471
+                # rulebooks/dynasty_builder/dynasty_builder.rules:484
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:473
+                # rulebooks/dynasty_builder/dynasty_builder.rules:486
                 v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:474
+                # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:474
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:487
                     p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:475
+                # rulebooks/dynasty_builder/dynasty_builder.rules:488
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:477
+            # rulebooks/dynasty_builder/dynasty_builder.rules:490
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:483
+# rulebooks/dynasty_builder/dynasty_builder.rules:496
 def p_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:484
+    # rulebooks/dynasty_builder/dynasty_builder.rules:497
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:485
+    # rulebooks/dynasty_builder/dynasty_builder.rules:498
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:486
+    # rulebooks/dynasty_builder/dynasty_builder.rules:499
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:487
+    # rulebooks/dynasty_builder/dynasty_builder.rules:500
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:488
+        # rulebooks/dynasty_builder/dynasty_builder.rules:501
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(s, rt.some(v_p), rt.some(v_at))
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:489
+        # rulebooks/dynasty_builder/dynasty_builder.rules:502
         if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:489
+            # rulebooks/dynasty_builder/dynasty_builder.rules:502
             p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:489
+            # rulebooks/dynasty_builder/dynasty_builder.rules:502
             p_end_fight(s)
         elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:490
-            s.goto(6)  # tie
+            # rulebooks/dynasty_builder/dynasty_builder.rules:503
+            s.goto(7)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:491
+            # rulebooks/dynasty_builder/dynasty_builder.rules:504
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:505
+# rulebooks/dynasty_builder/dynasty_builder.rules:518
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:506
-    s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:507
-    s.g_builds = 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:508
-    s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:509
-    for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:510
-        s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:511
-        for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:512
-            s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:513
-            s.k_Troop_moved[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:514
-            s.k_Troop_attacked[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:515
-            s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:518
-    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
     # rulebooks/dynasty_builder/dynasty_builder.rules:519
-    s.goto(2)  # build
+    s.g_current = v_p
+    # rulebooks/dynasty_builder/dynasty_builder.rules:520
+    s.g_builds = 3
+    # rulebooks/dynasty_builder/dynasty_builder.rules:521
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:522
+    for v_h in range(108):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:523
+        s.n_Hex_recruited[v_h] = False
+        # rulebooks/dynasty_builder/dynasty_builder.rules:524
+        for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:525
+            s.k_Troop_moves_left[v_u] = 0
+            # rulebooks/dynasty_builder/dynasty_builder.rules:526
+            s.k_Troop_moved[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:527
+            s.k_Troop_attacked[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:528
+            s.k_Troop_finished[v_u] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:531
+    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:523
+# rulebooks/dynasty_builder/dynasty_builder.rules:536
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:524
+    # rulebooks/dynasty_builder/dynasty_builder.rules:537
     s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:525
+    # rulebooks/dynasty_builder/dynasty_builder.rules:538
     p_grow(s, v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:526
+    # rulebooks/dynasty_builder/dynasty_builder.rules:539
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:526
-        s.goto(3)  # march
+        # rulebooks/dynasty_builder/dynasty_builder.rules:539
+        s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:637
+# rulebooks/dynasty_builder/dynasty_builder.rules:676
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:677
     v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:639
+    # rulebooks/dynasty_builder/dynasty_builder.rules:678
     if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:639
+        # rulebooks/dynasty_builder/dynasty_builder.rules:678
         s.k_Troop_finished[rt.some(v_previous)] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:640
+    # rulebooks/dynasty_builder/dynasty_builder.rules:679
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:641
+        # rulebooks/dynasty_builder/dynasty_builder.rules:680
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:642
+        # rulebooks/dynasty_builder/dynasty_builder.rules:681
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:748
 def p_call_support(s: State) -> None:
     """The attacker, then the defender, calls supporters for the fight."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:710
+    # rulebooks/dynasty_builder/dynasty_builder.rules:749
     s.g_mustering = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:711
-    s.goto(4)  # muster
+    # rulebooks/dynasty_builder/dynasty_builder.rules:750
+    s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:716
+# rulebooks/dynasty_builder/dynasty_builder.rules:755
 def p_fight_on(s: State) -> None:
     """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
     rolls.
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:717
+    # rulebooks/dynasty_builder/dynasty_builder.rules:756
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:718
+    # rulebooks/dynasty_builder/dynasty_builder.rules:757
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:718
+        # rulebooks/dynasty_builder/dynasty_builder.rules:757
         p_siege_round(s)
     elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:721
-        s.goto(5)  # respond
+        # rulebooks/dynasty_builder/dynasty_builder.rules:760
+        s.goto(6)  # respond
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:722
+        # rulebooks/dynasty_builder/dynasty_builder.rules:761
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:726
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def p_muster_next(s: State) -> None:
     """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:727
+    # rulebooks/dynasty_builder/dynasty_builder.rules:766
     if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:727
+        # rulebooks/dynasty_builder/dynasty_builder.rules:766
         s.g_mustering = (1 - s.g_current)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:729
+        # rulebooks/dynasty_builder/dynasty_builder.rules:768
         s.g_mustering = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:730
+        # rulebooks/dynasty_builder/dynasty_builder.rules:769
         p_fight_on(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:866
+# rulebooks/dynasty_builder/dynasty_builder.rules:906
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:867
+    # rulebooks/dynasty_builder/dynasty_builder.rules:907
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:868
+        # rulebooks/dynasty_builder/dynasty_builder.rules:908
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:870
+            # rulebooks/dynasty_builder/dynasty_builder.rules:910
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:870
+                # rulebooks/dynasty_builder/dynasty_builder.rules:910
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:871
+                # rulebooks/dynasty_builder/dynasty_builder.rules:911
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:872
+                # rulebooks/dynasty_builder/dynasty_builder.rules:912
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:875
+        # rulebooks/dynasty_builder/dynasty_builder.rules:915
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:876
+            # rulebooks/dynasty_builder/dynasty_builder.rules:916
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:876
+                # rulebooks/dynasty_builder/dynasty_builder.rules:916
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:876
+                # rulebooks/dynasty_builder/dynasty_builder.rules:916
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:876
+                # rulebooks/dynasty_builder/dynasty_builder.rules:916
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:530
+# rulebooks/dynasty_builder/dynasty_builder.rules:543
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:531
+    # rulebooks/dynasty_builder/dynasty_builder.rules:544
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:531
+        # rulebooks/dynasty_builder/dynasty_builder.rules:544
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    # rulebooks/dynasty_builder/dynasty_builder.rules:545
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:542
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:542
+    # rulebooks/dynasty_builder/dynasty_builder.rules:557
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:549
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -3070,28 +3092,33 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    # rulebooks/dynasty_builder/dynasty_builder.rules:552
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
+    # rulebooks/dynasty_builder/dynasty_builder.rules:553
+    if not f_site_clear(s, actor, v_h):
+        return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:540
+    # rulebooks/dynasty_builder/dynasty_builder.rules:554
     p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    p_make_way_at(s, actor, v_h, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3105,27 +3132,27 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:535
+# rulebooks/dynasty_builder/dynasty_builder.rules:548
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:553
+# rulebooks/dynasty_builder/dynasty_builder.rules:568
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:554
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    # rulebooks/dynasty_builder/dynasty_builder.rules:570
     p_survey(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:556
+    # rulebooks/dynasty_builder/dynasty_builder.rules:571
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:546
+# rulebooks/dynasty_builder/dynasty_builder.rules:561
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3136,31 +3163,31 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:549
+    # rulebooks/dynasty_builder/dynasty_builder.rules:564
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:550
+    # rulebooks/dynasty_builder/dynasty_builder.rules:565
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:566
     p_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3174,17 +3201,167 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:562
+# rulebooks/dynasty_builder/dynasty_builder.rules:589
+def done_make_way(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:590
+    s.g_site = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:591
+    if (s.g_founding == 0):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:591
+        s.goto(0)  # found_capital
+    elif (s.g_founding == 2):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:592
+        s.goto(8)  # recruit
+    elif (s.g_builds == 0):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:593
+        s.goto(4)  # march
+    else:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:594
+        s.goto(3)  # build
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:579
+def actor_make_way(s: State) -> int | None:
+    return next(
+        (
+            v_p
+            for v_p in range(s.num_players)
+            if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site)))
+        ),
+        None,
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def text_leave_site(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
+    t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
+    return PLAYER_NAMES[
+        actor
+    ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    if f_carried(s, v_u, v_from):
+        return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' leaves with the ship that carries it'
+    # rulebooks/dynasty_builder/dynasty_builder.rules:584
+    if not f_can_take(s, actor, v_u, v_from, v_to):
+        return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:585
+    for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
+        if f_carried(s, v_cargo, v_from):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:585
+            s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
+    seen: set[tuple[int, ...]] = set()
+    for v_from in f_sites(s):
+        v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            for v_to in N_HEX_NEIGHBOURS[v_from]:
+                key = (v_from, v_u_arg, v_to, )
+                if key in seen:
+                    continue
+                if not check or check_leave_site(s, actor, v_from, v_u, v_to) is None:
+                    seen.add(key)
+                    out.append(
+                        Action(
+                            K_LEAVE_SITE,
+                            actor,
+                            key,
+                            text_leave_site,
+                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                        )
+                    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def apply_leave_site(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return "malformed action"
+    first: str | None = None
+    v_from = a.args[0]
+    if v_from not in f_sites(s):
+        first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
+    else:
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1])
+        if not v_u_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
+        for v_u in v_u_copies:
+            v_to = a.args[2]
+            if v_to not in N_HEX_NEIGHBOURS[v_from]:
+                first = first or N_HEX_NAMES[v_to] + ' is not a choice here'
+            else:
+                reason = check_leave_site(s, actor, v_from, v_u, v_to)
+                if reason is None:
+                    do_leave_site(s, actor, v_from, v_u, v_to)
+                    return None
+                first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return None
+    if (v_from := a.args[0]) in f_sites(s):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
+            if (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from] and check_leave_site(
+                s,
+                actor,
+                v_from,
+                v_u,
+                v_to,
+            ) is None:
+                return (v_from, v_u, v_to, )
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:578
+def phase_legal_make_way(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_leave_site(s, actor, out, check)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:600
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -3195,47 +3372,47 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:604
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:605
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:568
+    # rulebooks/dynasty_builder/dynasty_builder.rules:606
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:569
+    # rulebooks/dynasty_builder/dynasty_builder.rules:607
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:570
+    # rulebooks/dynasty_builder/dynasty_builder.rules:608
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:610
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:611
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:574
+    # rulebooks/dynasty_builder/dynasty_builder.rules:612
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3249,7 +3426,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:578
+# rulebooks/dynasty_builder/dynasty_builder.rules:616
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -3260,37 +3437,37 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:578
+# rulebooks/dynasty_builder/dynasty_builder.rules:616
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:579
+    # rulebooks/dynasty_builder/dynasty_builder.rules:617
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:580
+    # rulebooks/dynasty_builder/dynasty_builder.rules:618
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:578
+# rulebooks/dynasty_builder/dynasty_builder.rules:616
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:581
+    # rulebooks/dynasty_builder/dynasty_builder.rules:619
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:582
+    # rulebooks/dynasty_builder/dynasty_builder.rules:620
     s.n_Hex_token[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    # rulebooks/dynasty_builder/dynasty_builder.rules:621
     s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:584
+    # rulebooks/dynasty_builder/dynasty_builder.rules:622
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:578
+# rulebooks/dynasty_builder/dynasty_builder.rules:616
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:578
+# rulebooks/dynasty_builder/dynasty_builder.rules:616
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3304,7 +3481,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:588
+# rulebooks/dynasty_builder/dynasty_builder.rules:626
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -3315,40 +3492,40 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:588
+# rulebooks/dynasty_builder/dynasty_builder.rules:626
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:589
+    # rulebooks/dynasty_builder/dynasty_builder.rules:627
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:590
+    # rulebooks/dynasty_builder/dynasty_builder.rules:628
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:591
+    # rulebooks/dynasty_builder/dynasty_builder.rules:629
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:588
+# rulebooks/dynasty_builder/dynasty_builder.rules:626
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:594
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:595
+    # rulebooks/dynasty_builder/dynasty_builder.rules:633
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:588
+# rulebooks/dynasty_builder/dynasty_builder.rules:626
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:588
+# rulebooks/dynasty_builder/dynasty_builder.rules:626
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3362,7 +3539,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:599
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -3373,39 +3550,39 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:599
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:600
+    # rulebooks/dynasty_builder/dynasty_builder.rules:638
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:601
+    # rulebooks/dynasty_builder/dynasty_builder.rules:639
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:599
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:602
+    # rulebooks/dynasty_builder/dynasty_builder.rules:640
     if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:602
+        # rulebooks/dynasty_builder/dynasty_builder.rules:640
         s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:641
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:642
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:605
+    # rulebooks/dynasty_builder/dynasty_builder.rules:643
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:599
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:599
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3419,7 +3596,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -3430,39 +3607,41 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
+    # rulebooks/dynasty_builder/dynasty_builder.rules:648
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:611
+    # rulebooks/dynasty_builder/dynasty_builder.rules:649
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:612
+    # rulebooks/dynasty_builder/dynasty_builder.rules:650
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:613
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:614
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:615
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     p_built(s, actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
+    p_make_way_at(s, actor, v_h, 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:647
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3476,7 +3655,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -3487,47 +3666,47 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:620
+    # rulebooks/dynasty_builder/dynasty_builder.rules:659
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:621
+    # rulebooks/dynasty_builder/dynasty_builder.rules:660
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:622
+    # rulebooks/dynasty_builder/dynasty_builder.rules:661
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:623
+    # rulebooks/dynasty_builder/dynasty_builder.rules:662
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:624
+    # rulebooks/dynasty_builder/dynasty_builder.rules:663
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:625
+    # rulebooks/dynasty_builder/dynasty_builder.rules:664
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:625
+            # rulebooks/dynasty_builder/dynasty_builder.rules:664
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:626
+    # rulebooks/dynasty_builder/dynasty_builder.rules:665
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:627
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:619
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3541,7 +3720,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:630
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -3551,24 +3730,24 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:630
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:630
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
-    s.goto(3)  # march
+    # rulebooks/dynasty_builder/dynasty_builder.rules:670
+    s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:630
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:630
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3579,7 +3758,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3590,12 +3769,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:648
+# rulebooks/dynasty_builder/dynasty_builder.rules:687
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:651
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -3608,18 +3787,18 @@ def text_step(
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:651
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:653
+    # rulebooks/dynasty_builder/dynasty_builder.rules:692
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:654
+    # rulebooks/dynasty_builder/dynasty_builder.rules:693
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:655
+    # rulebooks/dynasty_builder/dynasty_builder.rules:694
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:656
+    # rulebooks/dynasty_builder/dynasty_builder.rules:695
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3628,33 +3807,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:651
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:657
+    # rulebooks/dynasty_builder/dynasty_builder.rules:696
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:658
+    # rulebooks/dynasty_builder/dynasty_builder.rules:697
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:700
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:662
+        # rulebooks/dynasty_builder/dynasty_builder.rules:701
         for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:662
+                # rulebooks/dynasty_builder/dynasty_builder.rules:701
                 s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:664
+    # rulebooks/dynasty_builder/dynasty_builder.rules:703
     s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:666
+    # rulebooks/dynasty_builder/dynasty_builder.rules:705
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:666
+        # rulebooks/dynasty_builder/dynasty_builder.rules:705
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:651
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3687,7 +3866,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:651
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3713,7 +3892,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:651
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3731,7 +3910,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:670
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3744,71 +3923,71 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:670
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:672
+    # rulebooks/dynasty_builder/dynasty_builder.rules:711
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:673
+    # rulebooks/dynasty_builder/dynasty_builder.rules:712
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:674
+    # rulebooks/dynasty_builder/dynasty_builder.rules:713
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:675
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:670
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:676
+    # rulebooks/dynasty_builder/dynasty_builder.rules:715
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:677
+    # rulebooks/dynasty_builder/dynasty_builder.rules:716
     s.k_Troop_attacked[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:678
+    # rulebooks/dynasty_builder/dynasty_builder.rules:717
     s.k_Troop_finished[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:679
+    # rulebooks/dynasty_builder/dynasty_builder.rules:718
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:680
+    # rulebooks/dynasty_builder/dynasty_builder.rules:719
     s.g_attacker = v_u
-    # rulebooks/dynasty_builder/dynasty_builder.rules:681
+    # rulebooks/dynasty_builder/dynasty_builder.rules:720
     s.g_attack_from = v_from
-    # rulebooks/dynasty_builder/dynasty_builder.rules:682
+    # rulebooks/dynasty_builder/dynasty_builder.rules:721
     s.g_target = v_at
-    # rulebooks/dynasty_builder/dynasty_builder.rules:683
+    # rulebooks/dynasty_builder/dynasty_builder.rules:722
     v_q = (1 - actor)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:684
+    # rulebooks/dynasty_builder/dynasty_builder.rules:723
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:685
+        # rulebooks/dynasty_builder/dynasty_builder.rules:724
         s.g_fight = 0
-        # rulebooks/dynasty_builder/dynasty_builder.rules:686
+        # rulebooks/dynasty_builder/dynasty_builder.rules:725
         p_call_support(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:689
+        # rulebooks/dynasty_builder/dynasty_builder.rules:728
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:689
+            # rulebooks/dynasty_builder/dynasty_builder.rules:728
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:689
+            # rulebooks/dynasty_builder/dynasty_builder.rules:728
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:689
+            # rulebooks/dynasty_builder/dynasty_builder.rules:728
             s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:689
+            # rulebooks/dynasty_builder/dynasty_builder.rules:728
             p_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:691
+        # rulebooks/dynasty_builder/dynasty_builder.rules:730
         if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:691
+            # rulebooks/dynasty_builder/dynasty_builder.rules:730
             s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:692
+        # rulebooks/dynasty_builder/dynasty_builder.rules:731
         p_raze(s, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:693
+        # rulebooks/dynasty_builder/dynasty_builder.rules:732
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:670
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3844,7 +4023,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:670
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3873,7 +4052,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:670
+# rulebooks/dynasty_builder/dynasty_builder.rules:709
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3888,7 +4067,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:736
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -3898,26 +4077,26 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:736
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:736
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:698
+    # rulebooks/dynasty_builder/dynasty_builder.rules:737
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:699
-    s.goto(7)  # recruit
+    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    s.goto(8)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:736
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:736
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3928,24 +4107,24 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:686
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:747
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def done_muster(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:748
+    # rulebooks/dynasty_builder/dynasty_builder.rules:787
     p_muster_next(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:788
     if (s.g_mustering is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:749
-        s.goto(4)  # muster
+        # rulebooks/dynasty_builder/dynasty_builder.rules:788
+        s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:737
+# rulebooks/dynasty_builder/dynasty_builder.rules:776
 def actor_muster(s: State) -> int | None:
     return (
         rt.some(s.g_mustering)
@@ -3954,7 +4133,7 @@ def actor_muster(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def text_support(
     actor: int,
     args: tuple[int, ...],
@@ -3966,9 +4145,9 @@ def text_support(
     return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:741
+    # rulebooks/dynasty_builder/dynasty_builder.rules:780
     if not f_may_support(s, actor, v_from, v_u):
         return 'the ' + DEF_NAMES[
             s.card_def[v_u]
@@ -3976,13 +4155,13 @@ def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:742
+    # rulebooks/dynasty_builder/dynasty_builder.rules:781
     s.k_Troop_supporting[v_u] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -4014,7 +4193,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4036,7 +4215,7 @@ def apply_support(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:739
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4048,7 +4227,7 @@ def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def text_end_muster(
     actor: int,
     args: tuple[int, ...],
@@ -4058,24 +4237,24 @@ def text_end_muster(
     return PLAYER_NAMES[actor] + ' calls no more support'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def do_end_muster(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:784
     p_muster_next(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_muster(s, actor) is None:
         out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:784
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4086,18 +4265,18 @@ def apply_end_muster(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:736
+# rulebooks/dynasty_builder/dynasty_builder.rules:775
 def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_support(s, actor, out, check)
     legal_end_muster(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:756
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -4107,38 +4286,38 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:759
+    # rulebooks/dynasty_builder/dynasty_builder.rules:798
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:760
+    # rulebooks/dynasty_builder/dynasty_builder.rules:799
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:761
+    # rulebooks/dynasty_builder/dynasty_builder.rules:800
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:763
+        # rulebooks/dynasty_builder/dynasty_builder.rules:802
         v_d = f_guard(s, actor, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:764
+        # rulebooks/dynasty_builder/dynasty_builder.rules:803
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:764
+            # rulebooks/dynasty_builder/dynasty_builder.rules:803
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:767
+    # rulebooks/dynasty_builder/dynasty_builder.rules:806
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4149,7 +4328,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:809
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -4159,27 +4338,27 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:809
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:771
+    # rulebooks/dynasty_builder/dynasty_builder.rules:810
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:809
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:772
+    # rulebooks/dynasty_builder/dynasty_builder.rules:811
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:809
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:809
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4190,18 +4369,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:794
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:787
+# rulebooks/dynasty_builder/dynasty_builder.rules:826
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -4211,24 +4390,24 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:788
+    # rulebooks/dynasty_builder/dynasty_builder.rules:827
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4239,7 +4418,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -4249,29 +4428,29 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:790
+    # rulebooks/dynasty_builder/dynasty_builder.rules:829
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:790
+        # rulebooks/dynasty_builder/dynasty_builder.rules:829
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:790
+        # rulebooks/dynasty_builder/dynasty_builder.rules:829
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:789
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4282,18 +4461,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:825
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:802
+# rulebooks/dynasty_builder/dynasty_builder.rules:841
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:805
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4306,35 +4485,35 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:805
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:807
+    # rulebooks/dynasty_builder/dynasty_builder.rules:846
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:808
+    # rulebooks/dynasty_builder/dynasty_builder.rules:847
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:809
+    # rulebooks/dynasty_builder/dynasty_builder.rules:848
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:810
+    # rulebooks/dynasty_builder/dynasty_builder.rules:849
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:811
+    # rulebooks/dynasty_builder/dynasty_builder.rules:850
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:805
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:812
+    # rulebooks/dynasty_builder/dynasty_builder.rules:851
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:813
+    # rulebooks/dynasty_builder/dynasty_builder.rules:852
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:805
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -4343,7 +4522,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:805
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4363,7 +4542,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:817
+# rulebooks/dynasty_builder/dynasty_builder.rules:856
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -4375,35 +4554,35 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:817
+# rulebooks/dynasty_builder/dynasty_builder.rules:856
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:818
+    # rulebooks/dynasty_builder/dynasty_builder.rules:857
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:819
+    # rulebooks/dynasty_builder/dynasty_builder.rules:858
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:820
+    # rulebooks/dynasty_builder/dynasty_builder.rules:859
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:821
+    # rulebooks/dynasty_builder/dynasty_builder.rules:860
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:822
+    # rulebooks/dynasty_builder/dynasty_builder.rules:861
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:817
+# rulebooks/dynasty_builder/dynasty_builder.rules:856
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:823
+    # rulebooks/dynasty_builder/dynasty_builder.rules:862
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:824
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:817
+# rulebooks/dynasty_builder/dynasty_builder.rules:856
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -4411,7 +4590,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:817
+# rulebooks/dynasty_builder/dynasty_builder.rules:856
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4428,7 +4607,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:867
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -4439,42 +4618,44 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:867
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:829
+    # rulebooks/dynasty_builder/dynasty_builder.rules:868
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:830
+    # rulebooks/dynasty_builder/dynasty_builder.rules:869
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:831
+    # rulebooks/dynasty_builder/dynasty_builder.rules:870
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:832
+    # rulebooks/dynasty_builder/dynasty_builder.rules:871
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:833
+    # rulebooks/dynasty_builder/dynasty_builder.rules:872
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:867
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:834
+    # rulebooks/dynasty_builder/dynasty_builder.rules:873
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:835
+    # rulebooks/dynasty_builder/dynasty_builder.rules:874
     p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:875
+    p_make_way_at(s, actor, v_h, 2)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:867
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:867
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4488,7 +4669,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:838
+# rulebooks/dynasty_builder/dynasty_builder.rules:878
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4498,24 +4679,24 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:838
+# rulebooks/dynasty_builder/dynasty_builder.rules:878
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:838
+# rulebooks/dynasty_builder/dynasty_builder.rules:878
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:838
-    s.goto(8)  # disband
+    # rulebooks/dynasty_builder/dynasty_builder.rules:878
+    s.goto(9)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:838
+# rulebooks/dynasty_builder/dynasty_builder.rules:878
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:838
+# rulebooks/dynasty_builder/dynasty_builder.rules:878
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4526,7 +4707,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:840
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4534,12 +4715,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:883
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -4551,21 +4732,21 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:845
+    # rulebooks/dynasty_builder/dynasty_builder.rules:885
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:846
+    # rulebooks/dynasty_builder/dynasty_builder.rules:886
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4597,7 +4778,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4619,7 +4800,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4631,7 +4812,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:851
+# rulebooks/dynasty_builder/dynasty_builder.rules:891
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -4641,33 +4822,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:851
+# rulebooks/dynasty_builder/dynasty_builder.rules:891
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:851
+# rulebooks/dynasty_builder/dynasty_builder.rules:891
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:852
+    # rulebooks/dynasty_builder/dynasty_builder.rules:892
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:852
+        # rulebooks/dynasty_builder/dynasty_builder.rules:892
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:853
+    # rulebooks/dynasty_builder/dynasty_builder.rules:893
     if (s.g_round <= s.o_rounds):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:853
+        # rulebooks/dynasty_builder/dynasty_builder.rules:893
         p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:851
+# rulebooks/dynasty_builder/dynasty_builder.rules:891
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:851
+# rulebooks/dynasty_builder/dynasty_builder.rules:891
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4678,7 +4859,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:882
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
@@ -4710,6 +4891,8 @@ State.GAME_FIELDS = (
     ('target', 'g_target', ("option", ("names", N_HEX_NAMES)), 'public'),
     ('fight', 'g_fight', ("names", E_FIGHT_NAMES), 'public'),
     ('mustering', 'g_mustering', ("option", ("player",)), 'public'),
+    ('site', 'g_site', ("option", ("names", N_HEX_NAMES)), 'public'),
+    ('founding', 'g_founding', ("names", E_FOUNDING_NAMES), 'public'),
     ('begun', 'g_begun', ("bool",), 'public'),
 )
 State.PLAYER_FIELDS = (
@@ -4746,6 +4929,8 @@ State.STATE_ATTRS = (
     'g_target',
     'g_fight',
     'g_mustering',
+    'g_site',
+    'g_founding',
     'g_begun',
     'p_supply',
     'p_tokens',
@@ -4774,10 +4959,12 @@ State.ENTER = (
     None,
     None,
     None,
+    None,
 )
 State.DONE = (
     done_found_capital,
     done_first_soldier,
+    done_make_way,
     None,
     None,
     done_muster,
@@ -4789,6 +4976,7 @@ State.DONE = (
 State.ACTOR = (
     actor_found_capital,
     actor_first_soldier,
+    actor_make_way,
     actor_build,
     actor_march,
     actor_muster,
@@ -4807,6 +4995,7 @@ State.PHASE_CHECKPOINTS = (
     None,
     None,
     None,
+    None,
 )
 State.CHECKPOINTS = (
     checkpoint_victory,
@@ -4815,6 +5004,7 @@ State.SET_CREATES = True
 State.LEGAL = (
     phase_legal_found_capital,
     phase_legal_first_soldier,
+    phase_legal_make_way,
     phase_legal_build,
     phase_legal_march,
     phase_legal_muster,
@@ -4826,32 +5016,34 @@ State.LEGAL = (
 State.APPLY = {
     (0, K_CAPITAL): apply_capital,
     (1, K_FIRST_UNIT): apply_first_unit,
-    (2, K_BUILD_HOUSE): apply_build_house,
-    (2, K_TO_TOKEN): apply_to_token,
-    (2, K_TO_HOUSE): apply_to_house,
-    (2, K_DEMOLISH): apply_demolish,
-    (2, K_FOUND_CITY): apply_found_city,
-    (2, K_BUILD_BRIDGE): apply_build_bridge,
-    (2, K_END_BUILD): apply_end_build,
-    (3, K_STEP): apply_step,
-    (3, K_ATTACK): apply_attack,
-    (3, K_END_MARCH): apply_end_march,
-    (4, K_SUPPORT): apply_support,
-    (4, K_END_MUSTER): apply_end_muster,
-    (5, K_EVADE): apply_evade,
-    (5, K_RETALIATE): apply_retaliate,
-    (6, K_BACK_OFF): apply_back_off,
-    (6, K_TRY_AGAIN): apply_try_again,
-    (7, K_RECRUIT): apply_recruit,
-    (7, K_ENLIST): apply_enlist,
-    (7, K_RAISE_CITY): apply_raise_city,
-    (7, K_END_RECRUIT): apply_end_recruit,
-    (8, K_DISMISS): apply_dismiss,
-    (8, K_END_TURN): apply_end_turn,
+    (2, K_LEAVE_SITE): apply_leave_site,
+    (3, K_BUILD_HOUSE): apply_build_house,
+    (3, K_TO_TOKEN): apply_to_token,
+    (3, K_TO_HOUSE): apply_to_house,
+    (3, K_DEMOLISH): apply_demolish,
+    (3, K_FOUND_CITY): apply_found_city,
+    (3, K_BUILD_BRIDGE): apply_build_bridge,
+    (3, K_END_BUILD): apply_end_build,
+    (4, K_STEP): apply_step,
+    (4, K_ATTACK): apply_attack,
+    (4, K_END_MARCH): apply_end_march,
+    (5, K_SUPPORT): apply_support,
+    (5, K_END_MUSTER): apply_end_muster,
+    (6, K_EVADE): apply_evade,
+    (6, K_RETALIATE): apply_retaliate,
+    (7, K_BACK_OFF): apply_back_off,
+    (7, K_TRY_AGAIN): apply_try_again,
+    (8, K_RECRUIT): apply_recruit,
+    (8, K_ENLIST): apply_enlist,
+    (8, K_RAISE_CITY): apply_raise_city,
+    (8, K_END_RECRUIT): apply_end_recruit,
+    (9, K_DISMISS): apply_dismiss,
+    (9, K_END_TURN): apply_end_turn,
 }
 State.CARD_PARAMS = (
     (),
     (),
+    (1,),
     (),
     (),
     (),
@@ -4878,6 +5070,7 @@ State.CARD_PARAMS = (
 State.PICK = (
     None,
     None,
+    pick_leave_site,
     None,
     None,
     None,
@@ -4904,30 +5097,31 @@ State.PICK = (
 State.ENCODING = (
     (0, ((0, 108), )),
     (108, ((0, 108), )),
-    (216, ((0, 108), )),
-    (324, ((0, 108), )),
-    (432, ((0, 108), )),
-    (540, ((0, 108), )),
-    (648, ((0, 108), )),
-    (756, ((0, 108), )),
-    (864, ()),
-    (865, ((0, 108), (0, 8), (0, 108), )),
+    (216, ((0, 108), (0, 8), (0, 108), )),
+    (93528, ((0, 108), )),
+    (93636, ((0, 108), )),
+    (93744, ((0, 108), )),
+    (93852, ((0, 108), )),
+    (93960, ((0, 108), )),
+    (94068, ((0, 108), )),
+    (94176, ()),
     (94177, ((0, 108), (0, 8), (0, 108), )),
-    (187489, ()),
-    (187490, ((0, 108), (0, 8), )),
-    (188354, ()),
-    (188355, ()),
-    (188356, ()),
-    (188357, ()),
-    (188358, ()),
-    (188359, ((0, 108), (0, 4), (0, 108), )),
-    (235015, ((0, 4), (0, 108), )),
-    (235447, ((0, 108), )),
-    (235555, ()),
-    (235556, ((0, 108), (0, 8), )),
-    (236420, ()),
+    (187489, ((0, 108), (0, 8), (0, 108), )),
+    (280801, ()),
+    (280802, ((0, 108), (0, 8), )),
+    (281666, ()),
+    (281667, ()),
+    (281668, ()),
+    (281669, ()),
+    (281670, ()),
+    (281671, ((0, 108), (0, 4), (0, 108), )),
+    (328327, ((0, 4), (0, 108), )),
+    (328759, ((0, 108), )),
+    (328867, ()),
+    (328868, ((0, 108), (0, 8), )),
+    (329732, ()),
 )
-NUM_DISTINCT_ACTIONS: Final = 236421
+NUM_DISTINCT_ACTIONS: Final = 329733
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'rounds': (int, 30), 'houses': (int, 24)}
 INFO: Final[dict[str, Any]] = {

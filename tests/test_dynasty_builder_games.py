@@ -243,7 +243,7 @@ class Game:
         assert [i for i, v in enumerate(level) if v] == cities and all(
             1 <= level[i] <= 5 for i in cities), f"levels {level}, centres at {cities}"
         for i in [i for i, recruited in enumerate(b["recruited"]) if recruited]:
-            assert centre[i] == turn and b["phase"] in ("recruit", "disband"), (
+            assert centre[i] == turn and b["phase"] in ("recruit", "make_way", "disband"), (
                 f"{HEXES[i]}: {centre[i]}'s city recruited in {turn}'s {b['phase']} phase")
         on_board, knights = [0, 0], [0, 0]
         occupied: list[set[str]] = [set(), set()]
