@@ -5335,28 +5335,28 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:254
+# rulebooks/dynasty_builder/dynasty_builder.rules:255
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
     return (bool(s.zones[Z_UNITS + v_p * 220 + v_h]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:256
+# rulebooks/dynasty_builder/dynasty_builder.rules:257
 def f_vacant(s: State, v_h: int) -> bool:
     return all((not s.zones[Z_UNITS + v_q * 220 + v_h]) for v_q in range(s.num_players))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:259
+# rulebooks/dynasty_builder/dynasty_builder.rules:260
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
     return [v_h for v_h in range(220) if (bool(s.zones[Z_UNITS + v_p * 220 + v_h]))]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:261
+# rulebooks/dynasty_builder/dynasty_builder.rules:262
 def f_unit_count(s: State, v_p: int) -> int:
     return sum(len(s.zones[Z_UNITS + v_p * 220 + v_h]) for v_h in range(220))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:263
+# rulebooks/dynasty_builder/dynasty_builder.rules:264
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -5368,7 +5368,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:265
+# rulebooks/dynasty_builder/dynasty_builder.rules:266
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -5380,7 +5380,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:268
+# rulebooks/dynasty_builder/dynasty_builder.rules:269
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -5390,7 +5390,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:271
+# rulebooks/dynasty_builder/dynasty_builder.rules:272
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         ((not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]) and (s.n_Hex_terrain[v_h] == 2))
@@ -5398,7 +5398,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:273
+# rulebooks/dynasty_builder/dynasty_builder.rules:274
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -5409,7 +5409,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:277
+# rulebooks/dynasty_builder/dynasty_builder.rules:278
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -5421,27 +5421,28 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:281
+# rulebooks/dynasty_builder/dynasty_builder.rules:282
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == 0) or (s.n_Hex_terrain[v_h] == 1))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:284
+# rulebooks/dynasty_builder/dynasty_builder.rules:285
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:287
+# rulebooks/dynasty_builder/dynasty_builder.rules:288
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(220) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:290
+# rulebooks/dynasty_builder/dynasty_builder.rules:292
 def f_conflicted(s: State, v_h: int) -> bool:
+    """a hex in the territories of both players (decision PLAYERS)"""
     return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:293
+# rulebooks/dynasty_builder/dynasty_builder.rules:295
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     return any(
@@ -5450,7 +5451,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:297
+# rulebooks/dynasty_builder/dynasty_builder.rules:299
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     return any(
@@ -5459,12 +5460,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:301
+# rulebooks/dynasty_builder/dynasty_builder.rules:303
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:304
+# rulebooks/dynasty_builder/dynasty_builder.rules:306
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -5486,7 +5487,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:311
+# rulebooks/dynasty_builder/dynasty_builder.rules:313
 def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     """whether p's unit u on `from` may go to h: it may enter h, and a ship that carries a unit
     does not sail under a bridge where another land unit of p stands (the cargo would have no
@@ -5504,7 +5505,7 @@ def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:329
+# rulebooks/dynasty_builder/dynasty_builder.rules:331
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -5518,7 +5519,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:335
+# rulebooks/dynasty_builder/dynasty_builder.rules:337
 def f_ring_need(s: State, v_k: int) -> int:
     """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
     ('as full as possible' allows a ring short of full, never short of its minimum)
@@ -5526,7 +5527,7 @@ def f_ring_need(s: State, v_k: int) -> int:
     return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:339
+# rulebooks/dynasty_builder/dynasty_builder.rules:341
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     return (
@@ -5550,7 +5551,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:345
+# rulebooks/dynasty_builder/dynasty_builder.rules:347
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     return (
@@ -5562,7 +5563,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:349
+# rulebooks/dynasty_builder/dynasty_builder.rules:351
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -5570,7 +5571,7 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:362
+# rulebooks/dynasty_builder/dynasty_builder.rules:364
 def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether p's unit u on h can make way for a new city centre there: it is carried (and
     leaves with its ship), or a hex next to h takes it
@@ -5581,25 +5582,25 @@ def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:366
+# rulebooks/dynasty_builder/dynasty_builder.rules:368
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     return all(f_may_leave(s, v_p, v_u, v_h) for v_u in s.zones[Z_UNITS + v_p * 220 + v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:369
+# rulebooks/dynasty_builder/dynasty_builder.rules:371
 def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
     return any((not f_carried(s, v_u, v_h)) for v_u in s.zones[Z_UNITS + v_p * 220 + v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:372
+# rulebooks/dynasty_builder/dynasty_builder.rules:374
 def f_sites(s: State) -> list[int]:
     """the new city centre whose units must make way, as a list for the make_way phase's actions"""
     return ([rt.some(s.g_site)] if (s.g_site is not None) else [])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:411
+# rulebooks/dynasty_builder/dynasty_builder.rules:413
 def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     """whether p may call its unit u on h to support the pending fight: not the attacker or the
     unit it attacks, not carried, not called yet, its range reaching the battle hex, and in a
@@ -5627,7 +5628,7 @@ def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:417
+# rulebooks/dynasty_builder/dynasty_builder.rules:419
 def f_ranged_attack(s: State) -> bool:
     """the pending fight is a ranged attack"""
     return (
@@ -5636,7 +5637,7 @@ def f_ranged_attack(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:420
+# rulebooks/dynasty_builder/dynasty_builder.rules:422
 def f_may_call(s: State, v_p: int) -> bool:
     """p has a unit left to call"""
     return any(
@@ -5645,13 +5646,13 @@ def f_may_call(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:425
+# rulebooks/dynasty_builder/dynasty_builder.rules:427
 def f_defender_calls(s: State) -> bool:
     """the defender calls supporters too: in a battle that is not a ranged attack"""
     return ((s.g_fight == 0) and (not f_ranged_attack(s)))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:429
+# rulebooks/dynasty_builder/dynasty_builder.rules:431
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
     return sum(
         sum(
@@ -5663,7 +5664,7 @@ def f_support_power(s: State, v_p: int, v_at: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:433
+# rulebooks/dynasty_builder/dynasty_builder.rules:435
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
@@ -5676,7 +5677,7 @@ def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:457
+# rulebooks/dynasty_builder/dynasty_builder.rules:459
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -5684,7 +5685,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:510
+# rulebooks/dynasty_builder/dynasty_builder.rules:512
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -5695,7 +5696,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:743
+# rulebooks/dynasty_builder/dynasty_builder.rules:745
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -5713,7 +5714,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:816
+# rulebooks/dynasty_builder/dynasty_builder.rules:818
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -5730,7 +5731,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:820
+# rulebooks/dynasty_builder/dynasty_builder.rules:822
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -5742,7 +5743,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:835
+# rulebooks/dynasty_builder/dynasty_builder.rules:837
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -5755,7 +5756,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:903
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -5773,168 +5774,168 @@ def f_points(s: State, v_p: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:320
+# rulebooks/dynasty_builder/dynasty_builder.rules:322
 def p_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:321
+    # rulebooks/dynasty_builder/dynasty_builder.rules:323
     for v_h in range(220):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:321
+        # rulebooks/dynasty_builder/dynasty_builder.rules:323
         for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:321
+            # rulebooks/dynasty_builder/dynasty_builder.rules:323
             s.n_Hex_claim[v_h][v_q] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:322
+    # rulebooks/dynasty_builder/dynasty_builder.rules:324
     for v_c in range(220):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:323
+            # rulebooks/dynasty_builder/dynasty_builder.rules:325
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:323
+                # rulebooks/dynasty_builder/dynasty_builder.rules:325
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:353
+# rulebooks/dynasty_builder/dynasty_builder.rules:355
 def p_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:354
+    # rulebooks/dynasty_builder/dynasty_builder.rules:356
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:355
+        # rulebooks/dynasty_builder/dynasty_builder.rules:357
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:355
+            # rulebooks/dynasty_builder/dynasty_builder.rules:357
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:355
+                # rulebooks/dynasty_builder/dynasty_builder.rules:357
                 s.n_Hex_level[v_c] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:357
+    # rulebooks/dynasty_builder/dynasty_builder.rules:359
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:375
+# rulebooks/dynasty_builder/dynasty_builder.rules:377
 def p_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:376
+    # rulebooks/dynasty_builder/dynasty_builder.rules:378
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:376
+            # rulebooks/dynasty_builder/dynasty_builder.rules:378
             s.create(v_d, Z_UNITS + v_p * 220 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:379
+# rulebooks/dynasty_builder/dynasty_builder.rules:381
 def p_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:380
-    s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:381
-    s.n_Hex_level[v_h] = 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:382
+    s.n_Hex_centre[v_h] = v_p
+    # rulebooks/dynasty_builder/dynasty_builder.rules:383
+    s.n_Hex_level[v_h] = 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:384
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:388
+# rulebooks/dynasty_builder/dynasty_builder.rules:390
 def p_make_way_at(s: State, v_p: int, v_h: int, v_how: int) -> None:
     """p's units on the new centre h make way before the step that placed it goes on (a goto made
     after the step's own, so it comes first)
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:389
+    # rulebooks/dynasty_builder/dynasty_builder.rules:391
     if f_in_the_way(s, v_p, v_h):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:390
-        s.g_site = v_h
-        # rulebooks/dynasty_builder/dynasty_builder.rules:391
-        s.g_founding = v_how
         # rulebooks/dynasty_builder/dynasty_builder.rules:392
+        s.g_site = v_h
+        # rulebooks/dynasty_builder/dynasty_builder.rules:393
+        s.g_founding = v_how
+        # rulebooks/dynasty_builder/dynasty_builder.rules:394
         s.goto(2)  # make_way
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:397
+# rulebooks/dynasty_builder/dynasty_builder.rules:399
 def p_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:398
-    v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:399
-    if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:399
-        s.p_supply[rt.some(v_owner)] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:400
-    s.n_Hex_house[v_h] = None
+    v_owner = s.n_Hex_house[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:401
+    if (v_owner is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:401
+        s.p_supply[rt.some(v_owner)] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:402
+    s.n_Hex_house[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:403
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:436
+# rulebooks/dynasty_builder/dynasty_builder.rules:438
 def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:437
+    # rulebooks/dynasty_builder/dynasty_builder.rules:439
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:438
+        # rulebooks/dynasty_builder/dynasty_builder.rules:440
         for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:438
+                # rulebooks/dynasty_builder/dynasty_builder.rules:440
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:440
+    # rulebooks/dynasty_builder/dynasty_builder.rules:442
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:444
+# rulebooks/dynasty_builder/dynasty_builder.rules:446
 def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:445
+    # rulebooks/dynasty_builder/dynasty_builder.rules:447
     v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:446
+    # rulebooks/dynasty_builder/dynasty_builder.rules:448
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:447
+        # rulebooks/dynasty_builder/dynasty_builder.rules:449
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:448
+        # rulebooks/dynasty_builder/dynasty_builder.rules:450
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:448
+            # rulebooks/dynasty_builder/dynasty_builder.rules:450
             s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:450
-    s.n_Hex_centre[v_c] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:451
-    s.n_Hex_level[v_c] = 0
     # rulebooks/dynasty_builder/dynasty_builder.rules:452
-    s.n_Hex_recruited[v_c] = False
+    s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:453
+    s.n_Hex_level[v_c] = 0
+    # rulebooks/dynasty_builder/dynasty_builder.rules:454
+    s.n_Hex_recruited[v_c] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:455
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:459
+# rulebooks/dynasty_builder/dynasty_builder.rules:461
 def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:460
+    # rulebooks/dynasty_builder/dynasty_builder.rules:462
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:461
+        # rulebooks/dynasty_builder/dynasty_builder.rules:463
         for v_h in f_posts(s, v_p):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:461
+            # rulebooks/dynasty_builder/dynasty_builder.rules:463
             for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:461
+                # rulebooks/dynasty_builder/dynasty_builder.rules:463
                 s.k_Troop_supporting[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:463
-    s.g_mustering = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:464
-    s.g_attacker = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:465
-    s.g_attack_from = None
+    s.g_mustering = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:466
-    s.g_target = None
+    s.g_attacker = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:467
+    s.g_attack_from = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:468
+    s.g_target = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:469
     s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:472
+# rulebooks/dynasty_builder/dynasty_builder.rules:474
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:473
-    v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:474
-    v_q = (1 - rt.some(v_p))
     # rulebooks/dynasty_builder/dynasty_builder.rules:475
-    v_u = s.g_attacker
+    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:476
-    v_at = s.g_target
+    v_q = (1 - rt.some(v_p))
     # rulebooks/dynasty_builder/dynasty_builder.rules:477
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:478
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:479
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:478
+        # rulebooks/dynasty_builder/dynasty_builder.rules:480
         v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:479
+        # rulebooks/dynasty_builder/dynasty_builder.rules:481
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:480
+            # rulebooks/dynasty_builder/dynasty_builder.rules:482
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(s, rt.some(v_p), rt.some(v_at))
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:481
+            # rulebooks/dynasty_builder/dynasty_builder.rules:483
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
@@ -5943,213 +5944,216 @@ def p_battle_round(s: State) -> None:
                     else f_support_power(s, rt.some(v_q), rt.some(v_at))
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:483
+            # rulebooks/dynasty_builder/dynasty_builder.rules:485
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:483
+                # rulebooks/dynasty_builder/dynasty_builder.rules:485
                 s.goto(7)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:484
+                # rulebooks/dynasty_builder/dynasty_builder.rules:486
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:484
+                # rulebooks/dynasty_builder/dynasty_builder.rules:486
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:486
-                v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:487
-                if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:487
-                    p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
                 # rulebooks/dynasty_builder/dynasty_builder.rules:488
+                v_from = s.g_attack_from
+                # rulebooks/dynasty_builder/dynasty_builder.rules:489
+                if (v_from is not None):
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:489
+                    p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
+                # rulebooks/dynasty_builder/dynasty_builder.rules:490
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:490
+            # rulebooks/dynasty_builder/dynasty_builder.rules:492
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:496
+# rulebooks/dynasty_builder/dynasty_builder.rules:498
 def p_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:497
-    v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:498
-    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:499
-    v_at = s.g_target
+    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:500
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:501
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:502
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:501
+        # rulebooks/dynasty_builder/dynasty_builder.rules:503
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(s, rt.some(v_p), rt.some(v_at))
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:502
+        # rulebooks/dynasty_builder/dynasty_builder.rules:504
         if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:502
+            # rulebooks/dynasty_builder/dynasty_builder.rules:504
             p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:502
-            p_end_fight(s)
-        elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:503
-            s.goto(7)  # tie
-        else:
             # rulebooks/dynasty_builder/dynasty_builder.rules:504
             p_end_fight(s)
+        elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:505
+            s.goto(7)  # tie
+        else:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:506
+            p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:518
+# rulebooks/dynasty_builder/dynasty_builder.rules:520
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:519
-    s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:520
-    s.g_builds = 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:521
-    s.g_active = None
+    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:522
+    s.g_builds = 3
+    # rulebooks/dynasty_builder/dynasty_builder.rules:523
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:524
     for v_h in range(220):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:523
+        # rulebooks/dynasty_builder/dynasty_builder.rules:525
         s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:524
+        # rulebooks/dynasty_builder/dynasty_builder.rules:526
         for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:525
-            s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:526
-            s.k_Troop_moved[v_u] = False
             # rulebooks/dynasty_builder/dynasty_builder.rules:527
-            s.k_Troop_attacked[v_u] = False
+            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:528
+            s.k_Troop_moved[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:529
+            s.k_Troop_attacked[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:530
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:531
+    # rulebooks/dynasty_builder/dynasty_builder.rules:533
     s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    # rulebooks/dynasty_builder/dynasty_builder.rules:534
     s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:536
+# rulebooks/dynasty_builder/dynasty_builder.rules:538
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:537
-    s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
-    p_grow(s, v_p)
     # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    s.g_builds -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:540
+    p_grow(s, v_p)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:541
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:539
+        # rulebooks/dynasty_builder/dynasty_builder.rules:541
         s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:676
+# rulebooks/dynasty_builder/dynasty_builder.rules:678
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:677
-    v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:678
-    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:678
-        s.k_Troop_finished[rt.some(v_previous)] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:679
-    if (v_previous != v_u):
+    v_previous = s.g_active
+    # rulebooks/dynasty_builder/dynasty_builder.rules:680
+    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:680
+        s.k_Troop_finished[rt.some(v_previous)] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:681
+    if (v_previous != v_u):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:682
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:681
+        # rulebooks/dynasty_builder/dynasty_builder.rules:683
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:748
+# rulebooks/dynasty_builder/dynasty_builder.rules:750
 def p_call_support(s: State) -> None:
     """The attacker, then the defender, calls supporters for the fight."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:749
+    # rulebooks/dynasty_builder/dynasty_builder.rules:751
     s.g_mustering = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:750
+    # rulebooks/dynasty_builder/dynasty_builder.rules:752
     s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:755
+# rulebooks/dynasty_builder/dynasty_builder.rules:757
 def p_fight_on(s: State) -> None:
     """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
     rolls.
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    # rulebooks/dynasty_builder/dynasty_builder.rules:758
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:757
+    # rulebooks/dynasty_builder/dynasty_builder.rules:759
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:757
+        # rulebooks/dynasty_builder/dynasty_builder.rules:759
         p_siege_round(s)
     elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:760
+        # rulebooks/dynasty_builder/dynasty_builder.rules:762
         s.goto(6)  # respond
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:761
+        # rulebooks/dynasty_builder/dynasty_builder.rules:763
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:767
 def p_muster_next(s: State) -> None:
     """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:766
+    # rulebooks/dynasty_builder/dynasty_builder.rules:768
     if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:766
+        # rulebooks/dynasty_builder/dynasty_builder.rules:768
         s.g_mustering = (1 - s.g_current)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:768
+        # rulebooks/dynasty_builder/dynasty_builder.rules:770
         s.g_mustering = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:769
+        # rulebooks/dynasty_builder/dynasty_builder.rules:771
         p_fight_on(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:906
+# rulebooks/dynasty_builder/dynasty_builder.rules:910
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:907
+    """The four wins; with two players, all the enemy's city centres are the opponent's (decision
+    PLAYERS).
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:911
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:908
+        # rulebooks/dynasty_builder/dynasty_builder.rules:912
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:910
+            # rulebooks/dynasty_builder/dynasty_builder.rules:914
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:910
+                # rulebooks/dynasty_builder/dynasty_builder.rules:914
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:911
+                # rulebooks/dynasty_builder/dynasty_builder.rules:915
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:912
-                s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:915
-        if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:916
-            if (f_points(s, 0) > f_points(s, 1)):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:916
+                s.win(v_p)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:919
+        if (s.g_round > s.o_rounds):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:920
+            if (f_points(s, 0) > f_points(s, 1)):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:920
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:916
+                # rulebooks/dynasty_builder/dynasty_builder.rules:920
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:916
+                # rulebooks/dynasty_builder/dynasty_builder.rules:920
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:545
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:544
+    # rulebooks/dynasty_builder/dynasty_builder.rules:546
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:544
+        # rulebooks/dynasty_builder/dynasty_builder.rules:546
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:545
+    # rulebooks/dynasty_builder/dynasty_builder.rules:547
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:557
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:557
+    # rulebooks/dynasty_builder/dynasty_builder.rules:559
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:549
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
+# rulebooks/dynasty_builder/dynasty_builder.rules:553
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -6160,33 +6164,33 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
+# rulebooks/dynasty_builder/dynasty_builder.rules:553
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    # rulebooks/dynasty_builder/dynasty_builder.rules:554
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:553
+    # rulebooks/dynasty_builder/dynasty_builder.rules:555
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
+# rulebooks/dynasty_builder/dynasty_builder.rules:553
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:554
+    # rulebooks/dynasty_builder/dynasty_builder.rules:556
     p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    # rulebooks/dynasty_builder/dynasty_builder.rules:557
     p_make_way_at(s, actor, v_h, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
+# rulebooks/dynasty_builder/dynasty_builder.rules:553
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
+# rulebooks/dynasty_builder/dynasty_builder.rules:553
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6200,27 +6204,27 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:548
+# rulebooks/dynasty_builder/dynasty_builder.rules:550
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:570
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:569
-    s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:570
-    p_survey(s)
     # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    s.g_begun = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    p_survey(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:561
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -6231,31 +6235,31 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:564
+    # rulebooks/dynasty_builder/dynasty_builder.rules:566
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:565
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     p_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6269,31 +6273,31 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:560
+# rulebooks/dynasty_builder/dynasty_builder.rules:562
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:591
 def done_make_way(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:590
+    # rulebooks/dynasty_builder/dynasty_builder.rules:592
     s.g_site = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:591
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
     if (s.g_founding == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:591
+        # rulebooks/dynasty_builder/dynasty_builder.rules:593
         s.goto(0)  # found_capital
     elif (s.g_founding == 2):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:592
+        # rulebooks/dynasty_builder/dynasty_builder.rules:594
         s.goto(8)  # recruit
     elif (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:593
+        # rulebooks/dynasty_builder/dynasty_builder.rules:595
         s.goto(4)  # march
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:594
+        # rulebooks/dynasty_builder/dynasty_builder.rules:596
         s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:579
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def actor_make_way(s: State) -> int | None:
     return next(
         (
@@ -6305,7 +6309,7 @@ def actor_make_way(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:583
 def text_leave_site(
     actor: int,
     args: tuple[int, ...],
@@ -6320,29 +6324,29 @@ def text_leave_site(
     ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:583
 def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:583
+    # rulebooks/dynasty_builder/dynasty_builder.rules:585
     if f_carried(s, v_u, v_from):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' leaves with the ship that carries it'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:584
+    # rulebooks/dynasty_builder/dynasty_builder.rules:586
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:583
 def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:585
+    # rulebooks/dynasty_builder/dynasty_builder.rules:587
     for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
         if f_carried(s, v_cargo, v_from):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:585
+            # rulebooks/dynasty_builder/dynasty_builder.rules:587
             s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    # rulebooks/dynasty_builder/dynasty_builder.rules:588
     s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:583
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_sites(s):
@@ -6375,7 +6379,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:583
 def apply_leave_site(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6401,7 +6405,7 @@ def apply_leave_site(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:583
 def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6419,17 +6423,17 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:578
+# rulebooks/dynasty_builder/dynasty_builder.rules:580
 def phase_legal_make_way(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_leave_site(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:600
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:603
+# rulebooks/dynasty_builder/dynasty_builder.rules:605
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -6440,47 +6444,47 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:603
+# rulebooks/dynasty_builder/dynasty_builder.rules:605
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:606
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:605
+    # rulebooks/dynasty_builder/dynasty_builder.rules:607
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:606
+    # rulebooks/dynasty_builder/dynasty_builder.rules:608
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:608
+    # rulebooks/dynasty_builder/dynasty_builder.rules:610
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:609
+    # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:603
+# rulebooks/dynasty_builder/dynasty_builder.rules:605
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
-    s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:611
-    s.p_supply[actor] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:612
+    s.n_Hex_house[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:613
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:614
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:603
+# rulebooks/dynasty_builder/dynasty_builder.rules:605
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:603
+# rulebooks/dynasty_builder/dynasty_builder.rules:605
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6494,7 +6498,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -6505,37 +6509,37 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:617
+    # rulebooks/dynasty_builder/dynasty_builder.rules:619
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:618
+    # rulebooks/dynasty_builder/dynasty_builder.rules:620
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:619
-    s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:620
-    s.n_Hex_token[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:621
-    s.p_supply[actor] += 1
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:622
+    s.n_Hex_token[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:623
+    s.p_supply[actor] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:624
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:616
+# rulebooks/dynasty_builder/dynasty_builder.rules:618
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6549,7 +6553,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -6560,40 +6564,40 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:627
+    # rulebooks/dynasty_builder/dynasty_builder.rules:629
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:628
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:629
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:630
-    s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
-    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:632
-    s.p_supply[actor] -= 1
+    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:633
+    s.n_Hex_house[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:634
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:635
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:628
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6607,7 +6611,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:637
+# rulebooks/dynasty_builder/dynasty_builder.rules:639
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -6618,39 +6622,39 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:637
+# rulebooks/dynasty_builder/dynasty_builder.rules:639
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:640
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:639
+    # rulebooks/dynasty_builder/dynasty_builder.rules:641
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:637
+# rulebooks/dynasty_builder/dynasty_builder.rules:639
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:640
-    if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:640
-        s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:641
-    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:642
-    s.n_Hex_token[v_h] = None
+    if (s.n_Hex_house[v_h] == actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:642
+        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:643
+    s.n_Hex_house[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:644
+    s.n_Hex_token[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:645
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:637
+# rulebooks/dynasty_builder/dynasty_builder.rules:639
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:637
+# rulebooks/dynasty_builder/dynasty_builder.rules:639
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6664,7 +6668,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:649
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -6675,41 +6679,41 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:649
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:648
+    # rulebooks/dynasty_builder/dynasty_builder.rules:650
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:649
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:650
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:651
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:649
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:652
-    p_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:653
-    p_built(s, actor)
     # rulebooks/dynasty_builder/dynasty_builder.rules:654
+    p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:655
+    p_built(s, actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:656
     p_make_way_at(s, actor, v_h, 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:649
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:649
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6723,7 +6727,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:658
+# rulebooks/dynasty_builder/dynasty_builder.rules:660
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -6734,47 +6738,47 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:658
+# rulebooks/dynasty_builder/dynasty_builder.rules:660
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    # rulebooks/dynasty_builder/dynasty_builder.rules:661
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:660
+    # rulebooks/dynasty_builder/dynasty_builder.rules:662
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:663
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:662
+    # rulebooks/dynasty_builder/dynasty_builder.rules:664
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:663
+    # rulebooks/dynasty_builder/dynasty_builder.rules:665
     if not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:658
+# rulebooks/dynasty_builder/dynasty_builder.rules:660
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:664
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
     for v_b in range(220):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:664
+            # rulebooks/dynasty_builder/dynasty_builder.rules:666
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:665
+    # rulebooks/dynasty_builder/dynasty_builder.rules:667
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:666
+    # rulebooks/dynasty_builder/dynasty_builder.rules:668
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:658
+# rulebooks/dynasty_builder/dynasty_builder.rules:660
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:658
+# rulebooks/dynasty_builder/dynasty_builder.rules:660
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6788,7 +6792,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:671
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -6798,24 +6802,24 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:671
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:671
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:670
+    # rulebooks/dynasty_builder/dynasty_builder.rules:672
     s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:671
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:669
+# rulebooks/dynasty_builder/dynasty_builder.rules:671
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -6826,7 +6830,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:599
+# rulebooks/dynasty_builder/dynasty_builder.rules:601
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -6837,12 +6841,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:687
+# rulebooks/dynasty_builder/dynasty_builder.rules:689
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -6855,18 +6859,18 @@ def text_step(
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:692
+    # rulebooks/dynasty_builder/dynasty_builder.rules:694
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:693
+    # rulebooks/dynasty_builder/dynasty_builder.rules:695
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:694
+    # rulebooks/dynasty_builder/dynasty_builder.rules:696
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:695
+    # rulebooks/dynasty_builder/dynasty_builder.rules:697
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -6875,33 +6879,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:696
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+    # rulebooks/dynasty_builder/dynasty_builder.rules:699
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:698
-    s.k_Troop_moved[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:700
+    s.k_Troop_moved[v_u] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:702
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:701
+        # rulebooks/dynasty_builder/dynasty_builder.rules:703
         for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:701
+                # rulebooks/dynasty_builder/dynasty_builder.rules:703
                 s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:703
-    s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
     # rulebooks/dynasty_builder/dynasty_builder.rules:705
+    s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:707
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:705
+        # rulebooks/dynasty_builder/dynasty_builder.rules:707
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -6934,7 +6938,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6960,7 +6964,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:692
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6978,7 +6982,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:711
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6991,71 +6995,71 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:711
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:711
+    # rulebooks/dynasty_builder/dynasty_builder.rules:713
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:712
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:713
+    # rulebooks/dynasty_builder/dynasty_builder.rules:715
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:714
+    # rulebooks/dynasty_builder/dynasty_builder.rules:716
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:711
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:715
-    p_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:716
-    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:717
-    s.k_Troop_finished[v_u] = True
+    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:718
-    s.g_active = None
+    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:719
-    s.g_attacker = v_u
+    s.k_Troop_finished[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:720
-    s.g_attack_from = v_from
+    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:721
-    s.g_target = v_at
+    s.g_attacker = v_u
     # rulebooks/dynasty_builder/dynasty_builder.rules:722
-    v_q = (1 - actor)
+    s.g_attack_from = v_from
     # rulebooks/dynasty_builder/dynasty_builder.rules:723
+    s.g_target = v_at
+    # rulebooks/dynasty_builder/dynasty_builder.rules:724
+    v_q = (1 - actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:725
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:724
+        # rulebooks/dynasty_builder/dynasty_builder.rules:726
         s.g_fight = 0
-        # rulebooks/dynasty_builder/dynasty_builder.rules:725
+        # rulebooks/dynasty_builder/dynasty_builder.rules:727
         p_call_support(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:728
+        # rulebooks/dynasty_builder/dynasty_builder.rules:730
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:728
+            # rulebooks/dynasty_builder/dynasty_builder.rules:730
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:728
+            # rulebooks/dynasty_builder/dynasty_builder.rules:730
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:728
+            # rulebooks/dynasty_builder/dynasty_builder.rules:730
             s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:728
+            # rulebooks/dynasty_builder/dynasty_builder.rules:730
             p_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:730
-        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:730
-            s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:731
-        p_raze(s, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:732
+        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:732
+            s.n_Hex_bridge[v_at] = None
+        # rulebooks/dynasty_builder/dynasty_builder.rules:733
+        p_raze(s, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:734
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:711
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -7091,7 +7095,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:711
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7120,7 +7124,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:711
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7135,7 +7139,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:736
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -7145,26 +7149,26 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:736
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:736
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:737
+    # rulebooks/dynasty_builder/dynasty_builder.rules:739
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:738
+    # rulebooks/dynasty_builder/dynasty_builder.rules:740
     s.goto(8)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:736
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:736
+# rulebooks/dynasty_builder/dynasty_builder.rules:738
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7175,24 +7179,24 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:686
+# rulebooks/dynasty_builder/dynasty_builder.rules:688
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:788
 def done_muster(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:787
+    # rulebooks/dynasty_builder/dynasty_builder.rules:789
     p_muster_next(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:788
+    # rulebooks/dynasty_builder/dynasty_builder.rules:790
     if (s.g_mustering is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:788
+        # rulebooks/dynasty_builder/dynasty_builder.rules:790
         s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def actor_muster(s: State) -> int | None:
     return (
         rt.some(s.g_mustering)
@@ -7201,7 +7205,7 @@ def actor_muster(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def text_support(
     actor: int,
     args: tuple[int, ...],
@@ -7213,9 +7217,9 @@ def text_support(
     return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:780
+    # rulebooks/dynasty_builder/dynasty_builder.rules:782
     if not f_may_support(s, actor, v_from, v_u):
         return 'the ' + DEF_NAMES[
             s.card_def[v_u]
@@ -7223,13 +7227,13 @@ def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:781
+    # rulebooks/dynasty_builder/dynasty_builder.rules:783
     s.k_Troop_supporting[v_u] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -7261,7 +7265,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7283,7 +7287,7 @@ def apply_support(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:780
 def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7295,7 +7299,7 @@ def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def text_end_muster(
     actor: int,
     args: tuple[int, ...],
@@ -7305,24 +7309,24 @@ def text_end_muster(
     return PLAYER_NAMES[actor] + ' calls no more support'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def do_end_muster(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:784
+    # rulebooks/dynasty_builder/dynasty_builder.rules:786
     p_muster_next(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_muster(s, actor) is None:
         out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:784
+# rulebooks/dynasty_builder/dynasty_builder.rules:786
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7333,18 +7337,18 @@ def apply_end_muster(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:777
 def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_support(s, actor, out, check)
     legal_end_muster(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:797
+# rulebooks/dynasty_builder/dynasty_builder.rules:799
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -7354,38 +7358,38 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:797
+# rulebooks/dynasty_builder/dynasty_builder.rules:799
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:797
+# rulebooks/dynasty_builder/dynasty_builder.rules:799
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:798
-    v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:799
-    v_at = s.g_target
     # rulebooks/dynasty_builder/dynasty_builder.rules:800
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:801
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:802
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:802
+        # rulebooks/dynasty_builder/dynasty_builder.rules:804
         v_d = f_guard(s, actor, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:803
+        # rulebooks/dynasty_builder/dynasty_builder.rules:805
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:803
+            # rulebooks/dynasty_builder/dynasty_builder.rules:805
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:806
+    # rulebooks/dynasty_builder/dynasty_builder.rules:808
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:797
+# rulebooks/dynasty_builder/dynasty_builder.rules:799
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:797
+# rulebooks/dynasty_builder/dynasty_builder.rules:799
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7396,7 +7400,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:809
+# rulebooks/dynasty_builder/dynasty_builder.rules:811
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -7406,27 +7410,27 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:809
+# rulebooks/dynasty_builder/dynasty_builder.rules:811
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:810
+    # rulebooks/dynasty_builder/dynasty_builder.rules:812
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:809
+# rulebooks/dynasty_builder/dynasty_builder.rules:811
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:811
+    # rulebooks/dynasty_builder/dynasty_builder.rules:813
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:809
+# rulebooks/dynasty_builder/dynasty_builder.rules:811
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:809
+# rulebooks/dynasty_builder/dynasty_builder.rules:811
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7437,18 +7441,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:794
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:826
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:827
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -7458,24 +7462,24 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:827
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:827
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:827
+    # rulebooks/dynasty_builder/dynasty_builder.rules:829
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:827
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:827
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7486,7 +7490,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -7496,29 +7500,29 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:829
+    # rulebooks/dynasty_builder/dynasty_builder.rules:831
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:829
+        # rulebooks/dynasty_builder/dynasty_builder.rules:831
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:829
+        # rulebooks/dynasty_builder/dynasty_builder.rules:831
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7529,18 +7533,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:825
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:841
+# rulebooks/dynasty_builder/dynasty_builder.rules:843
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -7553,35 +7557,35 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:846
+    # rulebooks/dynasty_builder/dynasty_builder.rules:848
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:847
+    # rulebooks/dynasty_builder/dynasty_builder.rules:849
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:848
+    # rulebooks/dynasty_builder/dynasty_builder.rules:850
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:849
+    # rulebooks/dynasty_builder/dynasty_builder.rules:851
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:850
+    # rulebooks/dynasty_builder/dynasty_builder.rules:852
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:851
+    # rulebooks/dynasty_builder/dynasty_builder.rules:853
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:852
+    # rulebooks/dynasty_builder/dynasty_builder.rules:854
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -7590,7 +7594,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7610,7 +7614,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:856
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -7622,35 +7626,35 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:856
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:857
+    # rulebooks/dynasty_builder/dynasty_builder.rules:859
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:858
+    # rulebooks/dynasty_builder/dynasty_builder.rules:860
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:859
+    # rulebooks/dynasty_builder/dynasty_builder.rules:861
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:860
+    # rulebooks/dynasty_builder/dynasty_builder.rules:862
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:861
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:856
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:862
+    # rulebooks/dynasty_builder/dynasty_builder.rules:864
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    # rulebooks/dynasty_builder/dynasty_builder.rules:865
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:856
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(220):
@@ -7658,7 +7662,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:856
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7675,7 +7679,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:867
+# rulebooks/dynasty_builder/dynasty_builder.rules:869
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -7686,44 +7690,44 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:867
+# rulebooks/dynasty_builder/dynasty_builder.rules:869
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:868
+    # rulebooks/dynasty_builder/dynasty_builder.rules:870
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:869
+    # rulebooks/dynasty_builder/dynasty_builder.rules:871
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:870
+    # rulebooks/dynasty_builder/dynasty_builder.rules:872
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:871
+    # rulebooks/dynasty_builder/dynasty_builder.rules:873
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:872
+    # rulebooks/dynasty_builder/dynasty_builder.rules:874
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:867
+# rulebooks/dynasty_builder/dynasty_builder.rules:869
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:873
-    s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:874
-    p_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:875
+    s.p_tokens[actor] -= 3
+    # rulebooks/dynasty_builder/dynasty_builder.rules:876
+    p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:877
     p_make_way_at(s, actor, v_h, 2)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:867
+# rulebooks/dynasty_builder/dynasty_builder.rules:869
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:867
+# rulebooks/dynasty_builder/dynasty_builder.rules:869
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7737,7 +7741,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:878
+# rulebooks/dynasty_builder/dynasty_builder.rules:880
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -7747,24 +7751,24 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:878
+# rulebooks/dynasty_builder/dynasty_builder.rules:880
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:878
+# rulebooks/dynasty_builder/dynasty_builder.rules:880
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:878
+    # rulebooks/dynasty_builder/dynasty_builder.rules:880
     s.goto(9)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:878
+# rulebooks/dynasty_builder/dynasty_builder.rules:880
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:878
+# rulebooks/dynasty_builder/dynasty_builder.rules:880
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7775,7 +7779,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:840
+# rulebooks/dynasty_builder/dynasty_builder.rules:842
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -7783,12 +7787,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:883
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -7800,21 +7804,21 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:885
+    # rulebooks/dynasty_builder/dynasty_builder.rules:887
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:886
+    # rulebooks/dynasty_builder/dynasty_builder.rules:888
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -7846,7 +7850,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7868,7 +7872,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7880,7 +7884,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:891
+# rulebooks/dynasty_builder/dynasty_builder.rules:893
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -7890,33 +7894,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:891
+# rulebooks/dynasty_builder/dynasty_builder.rules:893
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:891
+# rulebooks/dynasty_builder/dynasty_builder.rules:893
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:892
+    # rulebooks/dynasty_builder/dynasty_builder.rules:894
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:892
+        # rulebooks/dynasty_builder/dynasty_builder.rules:894
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:893
+    # rulebooks/dynasty_builder/dynasty_builder.rules:895
     if (s.g_round <= s.o_rounds):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:893
+        # rulebooks/dynasty_builder/dynasty_builder.rules:895
         p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:891
+# rulebooks/dynasty_builder/dynasty_builder.rules:893
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:891
+# rulebooks/dynasty_builder/dynasty_builder.rules:893
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7927,7 +7931,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:882
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
