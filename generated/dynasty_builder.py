@@ -4562,7 +4562,7 @@ def text_enlist(
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:859
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
-        return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
+        return 'you have too few military tokens for ' + R_KIND_WITH_ARTICLE[v_k]
     # rulebooks/dynasty_builder/dynasty_builder.rules:860
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
