@@ -5646,13 +5646,15 @@ def f_may_call(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:427
+# rulebooks/dynasty_builder/dynasty_builder.rules:428
 def f_defender_calls(s: State) -> bool:
-    """the defender calls supporters too: in a battle that is not a ranged attack"""
+    """the defender calls supporters too: in a battle that is not a ranged attack (in a siege
+    only the attacker's side fights)
+    """
     return ((s.g_fight == 0) and (not f_ranged_attack(s)))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:431
+# rulebooks/dynasty_builder/dynasty_builder.rules:432
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
     return sum(
         sum(
@@ -5664,7 +5666,7 @@ def f_support_power(s: State, v_p: int, v_at: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:435
+# rulebooks/dynasty_builder/dynasty_builder.rules:436
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
@@ -5677,7 +5679,7 @@ def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:459
+# rulebooks/dynasty_builder/dynasty_builder.rules:460
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -5685,7 +5687,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:512
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -5696,7 +5698,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:745
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (1 + (1 if ((s.n_Hex_terrain[v_from] == 3) or (s.n_Hex_terrain[v_to] == 3)) else 0))
@@ -5714,7 +5716,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:818
+# rulebooks/dynasty_builder/dynasty_builder.rules:819
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -5731,7 +5733,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:822
+# rulebooks/dynasty_builder/dynasty_builder.rules:823
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -5743,7 +5745,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:837
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -5756,7 +5758,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:903
+# rulebooks/dynasty_builder/dynasty_builder.rules:904
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -5856,86 +5858,86 @@ def p_raze(s: State, v_h: int) -> None:
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:438
+# rulebooks/dynasty_builder/dynasty_builder.rules:439
 def p_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:439
+    # rulebooks/dynasty_builder/dynasty_builder.rules:440
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:440
+        # rulebooks/dynasty_builder/dynasty_builder.rules:441
         for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:440
+                # rulebooks/dynasty_builder/dynasty_builder.rules:441
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:442
+    # rulebooks/dynasty_builder/dynasty_builder.rules:443
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:446
+# rulebooks/dynasty_builder/dynasty_builder.rules:447
 def p_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:447
-    v_owner = s.n_Hex_centre[v_c]
     # rulebooks/dynasty_builder/dynasty_builder.rules:448
+    v_owner = s.n_Hex_centre[v_c]
+    # rulebooks/dynasty_builder/dynasty_builder.rules:449
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:449
-        s.p_tokens[v_p] += s.n_Hex_level[v_c]
         # rulebooks/dynasty_builder/dynasty_builder.rules:450
+        s.p_tokens[v_p] += s.n_Hex_level[v_c]
+        # rulebooks/dynasty_builder/dynasty_builder.rules:451
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:450
+            # rulebooks/dynasty_builder/dynasty_builder.rules:451
             s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:452
-    s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:453
-    s.n_Hex_level[v_c] = 0
+    s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:454
-    s.n_Hex_recruited[v_c] = False
+    s.n_Hex_level[v_c] = 0
     # rulebooks/dynasty_builder/dynasty_builder.rules:455
+    s.n_Hex_recruited[v_c] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:456
     p_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:461
+# rulebooks/dynasty_builder/dynasty_builder.rules:462
 def p_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:462
+    # rulebooks/dynasty_builder/dynasty_builder.rules:463
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:463
+        # rulebooks/dynasty_builder/dynasty_builder.rules:464
         for v_h in f_posts(s, v_p):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:463
+            # rulebooks/dynasty_builder/dynasty_builder.rules:464
             for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:463
+                # rulebooks/dynasty_builder/dynasty_builder.rules:464
                 s.k_Troop_supporting[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:465
-    s.g_mustering = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:466
-    s.g_attacker = None
+    s.g_mustering = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:467
-    s.g_attack_from = None
+    s.g_attacker = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:468
-    s.g_target = None
+    s.g_attack_from = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:469
+    s.g_target = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:470
     s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:474
+# rulebooks/dynasty_builder/dynasty_builder.rules:475
 def p_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:475
-    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:476
-    v_q = (1 - rt.some(v_p))
+    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:477
-    v_u = s.g_attacker
+    v_q = (1 - rt.some(v_p))
     # rulebooks/dynasty_builder/dynasty_builder.rules:478
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:479
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:480
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:480
-        v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
         # rulebooks/dynasty_builder/dynasty_builder.rules:481
+        v_d = f_guard(s, rt.some(v_q), rt.some(v_at))
+        # rulebooks/dynasty_builder/dynasty_builder.rules:482
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:482
+            # rulebooks/dynasty_builder/dynasty_builder.rules:483
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
                 + f_support_power(s, rt.some(v_p), rt.some(v_at))
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:483
+            # rulebooks/dynasty_builder/dynasty_builder.rules:484
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
@@ -5944,216 +5946,216 @@ def p_battle_round(s: State) -> None:
                     else f_support_power(s, rt.some(v_q), rt.some(v_at))
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:485
+            # rulebooks/dynasty_builder/dynasty_builder.rules:486
             if (rt.some(v_mine) == rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:485
+                # rulebooks/dynasty_builder/dynasty_builder.rules:486
                 s.goto(7)  # tie
             elif (rt.some(v_mine) > rt.some(v_theirs)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:486
+                # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 p_destroy_unit(s, rt.some(v_q), rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:486
+                # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 p_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:488
-                v_from = s.g_attack_from
                 # rulebooks/dynasty_builder/dynasty_builder.rules:489
-                if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:489
-                    p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
+                v_from = s.g_attack_from
                 # rulebooks/dynasty_builder/dynasty_builder.rules:490
+                if (v_from is not None):
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:490
+                    p_destroy_unit(s, rt.some(v_p), rt.some(v_from), rt.some(v_u))
+                # rulebooks/dynasty_builder/dynasty_builder.rules:491
                 p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:492
+            # rulebooks/dynasty_builder/dynasty_builder.rules:493
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:498
+# rulebooks/dynasty_builder/dynasty_builder.rules:499
 def p_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:499
-    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:500
-    v_u = s.g_attacker
+    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:501
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:502
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:503
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:503
+        # rulebooks/dynasty_builder/dynasty_builder.rules:504
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
             + f_support_power(s, rt.some(v_p), rt.some(v_at))
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:504
+        # rulebooks/dynasty_builder/dynasty_builder.rules:505
         if (rt.some(v_power) > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:504
+            # rulebooks/dynasty_builder/dynasty_builder.rules:505
             p_destroy_city(s, rt.some(v_p), rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:504
+            # rulebooks/dynasty_builder/dynasty_builder.rules:505
             p_end_fight(s)
         elif (rt.some(v_power) == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:505
+            # rulebooks/dynasty_builder/dynasty_builder.rules:506
             s.goto(7)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:506
+            # rulebooks/dynasty_builder/dynasty_builder.rules:507
             p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:520
+# rulebooks/dynasty_builder/dynasty_builder.rules:521
 def p_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:521
-    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:522
-    s.g_builds = 3
+    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:523
-    s.g_active = None
+    s.g_builds = 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:524
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:525
     for v_h in range(220):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:525
-        s.n_Hex_recruited[v_h] = False
         # rulebooks/dynasty_builder/dynasty_builder.rules:526
+        s.n_Hex_recruited[v_h] = False
+        # rulebooks/dynasty_builder/dynasty_builder.rules:527
         for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:527
-            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:528
-            s.k_Troop_moved[v_u] = False
+            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:529
-            s.k_Troop_attacked[v_u] = False
+            s.k_Troop_moved[v_u] = False
             # rulebooks/dynasty_builder/dynasty_builder.rules:530
+            s.k_Troop_attacked[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:531
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:533
-    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
     # rulebooks/dynasty_builder/dynasty_builder.rules:534
+    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:535
     s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:539
 def p_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
-    s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:540
-    p_grow(s, v_p)
+    s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:541
+    p_grow(s, v_p)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:542
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:541
+        # rulebooks/dynasty_builder/dynasty_builder.rules:542
         s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:678
+# rulebooks/dynasty_builder/dynasty_builder.rules:679
 def p_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:679
-    v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:680
-    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:680
-        s.k_Troop_finished[rt.some(v_previous)] = True
+    v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:681
+    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:681
+        s.k_Troop_finished[rt.some(v_previous)] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:682
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:682
-        s.g_active = v_u
         # rulebooks/dynasty_builder/dynasty_builder.rules:683
+        s.g_active = v_u
+        # rulebooks/dynasty_builder/dynasty_builder.rules:684
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
 def p_call_support(s: State) -> None:
     """The attacker, then the defender, calls supporters for the fight."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:751
-    s.g_mustering = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:752
+    s.g_mustering = s.g_current
+    # rulebooks/dynasty_builder/dynasty_builder.rules:753
     s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:757
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def p_fight_on(s: State) -> None:
     """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
     rolls.
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:758
-    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:759
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:760
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:759
+        # rulebooks/dynasty_builder/dynasty_builder.rules:760
         p_siege_round(s)
     elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:762
+        # rulebooks/dynasty_builder/dynasty_builder.rules:763
         s.goto(6)  # respond
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:763
+        # rulebooks/dynasty_builder/dynasty_builder.rules:764
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:767
+# rulebooks/dynasty_builder/dynasty_builder.rules:768
 def p_muster_next(s: State) -> None:
     """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:768
+    # rulebooks/dynasty_builder/dynasty_builder.rules:769
     if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:768
+        # rulebooks/dynasty_builder/dynasty_builder.rules:769
         s.g_mustering = (1 - s.g_current)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:770
-        s.g_mustering = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:771
+        s.g_mustering = None
+        # rulebooks/dynasty_builder/dynasty_builder.rules:772
         p_fight_on(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:910
+# rulebooks/dynasty_builder/dynasty_builder.rules:911
 def checkpoint_victory(s: State) -> None:
     """The four wins; with two players, all the enemy's city centres are the opponent's (decision
     PLAYERS).
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:911
+    # rulebooks/dynasty_builder/dynasty_builder.rules:912
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:912
+        # rulebooks/dynasty_builder/dynasty_builder.rules:913
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:914
+            # rulebooks/dynasty_builder/dynasty_builder.rules:915
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:914
-                s.win(v_p)
-            elif (s.p_tokens[v_p] >= 12):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:915
                 s.win(v_p)
-            elif (len(f_cities(s, (1 - v_p))) == 0):
+            elif (s.p_tokens[v_p] >= 12):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:916
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:919
+            elif (len(f_cities(s, (1 - v_p))) == 0):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:917
+                s.win(v_p)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:920
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:920
+            # rulebooks/dynasty_builder/dynasty_builder.rules:921
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:920
+                # rulebooks/dynasty_builder/dynasty_builder.rules:921
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:920
+                # rulebooks/dynasty_builder/dynasty_builder.rules:921
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:920
+                # rulebooks/dynasty_builder/dynasty_builder.rules:921
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:545
+# rulebooks/dynasty_builder/dynasty_builder.rules:546
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:546
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:546
-        s.p_supply[v_p] = s.o_houses
     # rulebooks/dynasty_builder/dynasty_builder.rules:547
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:547
+        s.p_supply[v_p] = s.o_houses
+    # rulebooks/dynasty_builder/dynasty_builder.rules:548
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:559
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:559
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
+# rulebooks/dynasty_builder/dynasty_builder.rules:552
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:553
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -6164,33 +6166,33 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:553
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:554
+    # rulebooks/dynasty_builder/dynasty_builder.rules:555
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:555
+    # rulebooks/dynasty_builder/dynasty_builder.rules:556
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:553
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:556
-    p_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:557
+    p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:558
     p_make_way_at(s, actor, v_h, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:553
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:553
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6204,27 +6206,27 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
-    s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:572
-    p_survey(s)
+    s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    p_survey(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:574
     p_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
+# rulebooks/dynasty_builder/dynasty_builder.rules:564
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -6235,31 +6237,31 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:568
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     p_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6273,31 +6275,31 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:562
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:591
+# rulebooks/dynasty_builder/dynasty_builder.rules:592
 def done_make_way(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
-    s.g_site = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    s.g_site = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:594
     if (s.g_founding == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:593
+        # rulebooks/dynasty_builder/dynasty_builder.rules:594
         s.goto(0)  # found_capital
     elif (s.g_founding == 2):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:594
+        # rulebooks/dynasty_builder/dynasty_builder.rules:595
         s.goto(8)  # recruit
     elif (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:595
+        # rulebooks/dynasty_builder/dynasty_builder.rules:596
         s.goto(4)  # march
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:596
+        # rulebooks/dynasty_builder/dynasty_builder.rules:597
         s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
+# rulebooks/dynasty_builder/dynasty_builder.rules:582
 def actor_make_way(s: State) -> int | None:
     return next(
         (
@@ -6309,7 +6311,7 @@ def actor_make_way(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
 def text_leave_site(
     actor: int,
     args: tuple[int, ...],
@@ -6324,29 +6326,29 @@ def text_leave_site(
     ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
 def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:585
+    # rulebooks/dynasty_builder/dynasty_builder.rules:586
     if f_carried(s, v_u, v_from):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' leaves with the ship that carries it'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    # rulebooks/dynasty_builder/dynasty_builder.rules:587
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
 def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    # rulebooks/dynasty_builder/dynasty_builder.rules:588
     for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
         if f_carried(s, v_cargo, v_from):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:587
+            # rulebooks/dynasty_builder/dynasty_builder.rules:588
             s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    # rulebooks/dynasty_builder/dynasty_builder.rules:589
     s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_sites(s):
@@ -6379,7 +6381,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
 def apply_leave_site(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6405,7 +6407,7 @@ def apply_leave_site(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:583
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
 def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6423,17 +6425,17 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:580
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
 def phase_legal_make_way(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_leave_site(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:602
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:605
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -6444,47 +6446,47 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:605
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:606
+    # rulebooks/dynasty_builder/dynasty_builder.rules:607
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    # rulebooks/dynasty_builder/dynasty_builder.rules:608
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:608
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:609
+    # rulebooks/dynasty_builder/dynasty_builder.rules:610
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:610
+    # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:611
+    # rulebooks/dynasty_builder/dynasty_builder.rules:612
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:605
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:612
-    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:613
-    s.p_supply[actor] -= 1
+    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:614
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:615
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:605
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:605
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6498,7 +6500,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:618
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -6509,37 +6511,37 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:618
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:619
+    # rulebooks/dynasty_builder/dynasty_builder.rules:620
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:620
+    # rulebooks/dynasty_builder/dynasty_builder.rules:621
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:618
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:621
-    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:622
-    s.n_Hex_token[v_h] = actor
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:623
-    s.p_supply[actor] += 1
+    s.n_Hex_token[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:624
+    s.p_supply[actor] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:625
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:618
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:618
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6553,7 +6555,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -6564,40 +6566,40 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:629
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:630
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:632
-    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:633
-    s.n_Hex_house[v_h] = actor
+    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:634
-    s.p_supply[actor] -= 1
+    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:635
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:636
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6611,7 +6613,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:639
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -6622,39 +6624,39 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:639
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:640
+    # rulebooks/dynasty_builder/dynasty_builder.rules:641
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:641
+    # rulebooks/dynasty_builder/dynasty_builder.rules:642
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:639
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:642
-    if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:642
-        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:643
-    s.n_Hex_house[v_h] = None
+    if (s.n_Hex_house[v_h] == actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:643
+        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:644
-    s.n_Hex_token[v_h] = None
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:645
+    s.n_Hex_token[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:646
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:639
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:639
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6668,7 +6670,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:649
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -6679,41 +6681,41 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:649
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:650
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:651
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:652
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:653
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:649
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:654
-    p_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:655
-    p_built(s, actor)
+    p_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:656
+    p_built(s, actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:657
     p_make_way_at(s, actor, v_h, 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:649
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:649
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6727,7 +6729,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:660
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -6738,47 +6740,47 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:660
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:662
     if (s.n_Hex_terrain[v_h] != 2):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:662
+    # rulebooks/dynasty_builder/dynasty_builder.rules:663
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:663
+    # rulebooks/dynasty_builder/dynasty_builder.rules:664
     if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:664
+    # rulebooks/dynasty_builder/dynasty_builder.rules:665
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:665
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
     if not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:660
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:666
+    # rulebooks/dynasty_builder/dynasty_builder.rules:667
     for v_b in range(220):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:666
+            # rulebooks/dynasty_builder/dynasty_builder.rules:667
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:667
-    s.n_Hex_bridge[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:668
+    s.n_Hex_bridge[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:669
     p_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:660
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:660
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6792,7 +6794,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -6802,24 +6804,24 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:672
+    # rulebooks/dynasty_builder/dynasty_builder.rules:673
     s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:671
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -6830,7 +6832,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:601
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -6841,12 +6843,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:689
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -6859,18 +6861,18 @@ def text_step(
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:694
+    # rulebooks/dynasty_builder/dynasty_builder.rules:695
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:695
+    # rulebooks/dynasty_builder/dynasty_builder.rules:696
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:696
+    # rulebooks/dynasty_builder/dynasty_builder.rules:697
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -6879,33 +6881,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:698
-    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:699
+    p_activate(s, v_u)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:700
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:700
+    # rulebooks/dynasty_builder/dynasty_builder.rules:701
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:702
+    # rulebooks/dynasty_builder/dynasty_builder.rules:703
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:703
+        # rulebooks/dynasty_builder/dynasty_builder.rules:704
         for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:703
+                # rulebooks/dynasty_builder/dynasty_builder.rules:704
                 s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:705
+    # rulebooks/dynasty_builder/dynasty_builder.rules:706
     s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:707
+    # rulebooks/dynasty_builder/dynasty_builder.rules:708
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:707
+        # rulebooks/dynasty_builder/dynasty_builder.rules:708
         p_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -6938,7 +6940,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6964,7 +6966,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:692
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6982,7 +6984,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:711
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6995,71 +6997,71 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:711
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:713
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:714
+    # rulebooks/dynasty_builder/dynasty_builder.rules:715
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:715
+    # rulebooks/dynasty_builder/dynasty_builder.rules:716
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:716
+    # rulebooks/dynasty_builder/dynasty_builder.rules:717
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:711
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:717
-    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:718
-    s.k_Troop_attacked[v_u] = True
+    p_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:719
-    s.k_Troop_finished[v_u] = True
+    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:720
-    s.g_active = None
+    s.k_Troop_finished[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:721
-    s.g_attacker = v_u
+    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:722
-    s.g_attack_from = v_from
+    s.g_attacker = v_u
     # rulebooks/dynasty_builder/dynasty_builder.rules:723
-    s.g_target = v_at
+    s.g_attack_from = v_from
     # rulebooks/dynasty_builder/dynasty_builder.rules:724
-    v_q = (1 - actor)
+    s.g_target = v_at
     # rulebooks/dynasty_builder/dynasty_builder.rules:725
+    v_q = (1 - actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:726
     if f_has_units(s, rt.some(v_q), v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:726
-        s.g_fight = 0
         # rulebooks/dynasty_builder/dynasty_builder.rules:727
+        s.g_fight = 0
+        # rulebooks/dynasty_builder/dynasty_builder.rules:728
         p_call_support(s)
     elif (s.n_Hex_centre[v_at] == rt.some(v_q)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:730
+        # rulebooks/dynasty_builder/dynasty_builder.rules:731
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:730
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
             p_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:730
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
             p_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:730
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
             s.g_fight = 1
-            # rulebooks/dynasty_builder/dynasty_builder.rules:730
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
             p_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:732
-        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:732
-            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:733
-        p_raze(s, v_at)
+        if (s.n_Hex_bridge[v_at] == rt.some(v_q)):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:733
+            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:734
+        p_raze(s, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:735
         p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:711
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -7095,7 +7097,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:711
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7124,7 +7126,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:711
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7139,7 +7141,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -7149,26 +7151,26 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:739
-    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:740
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:741
     s.goto(8)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:738
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7179,24 +7181,24 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:688
+# rulebooks/dynasty_builder/dynasty_builder.rules:689
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:788
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
 def done_muster(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:789
-    p_muster_next(s)
     # rulebooks/dynasty_builder/dynasty_builder.rules:790
+    p_muster_next(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:791
     if (s.g_mustering is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:790
+        # rulebooks/dynasty_builder/dynasty_builder.rules:791
         s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:778
+# rulebooks/dynasty_builder/dynasty_builder.rules:779
 def actor_muster(s: State) -> int | None:
     return (
         rt.some(s.g_mustering)
@@ -7205,7 +7207,7 @@ def actor_muster(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def text_support(
     actor: int,
     args: tuple[int, ...],
@@ -7217,9 +7219,9 @@ def text_support(
     return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:782
+    # rulebooks/dynasty_builder/dynasty_builder.rules:783
     if not f_may_support(s, actor, v_from, v_u):
         return 'the ' + DEF_NAMES[
             s.card_def[v_u]
@@ -7227,13 +7229,13 @@ def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:783
+    # rulebooks/dynasty_builder/dynasty_builder.rules:784
     s.k_Troop_supporting[v_u] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -7265,7 +7267,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7287,7 +7289,7 @@ def apply_support(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
 def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7299,7 +7301,7 @@ def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
 def text_end_muster(
     actor: int,
     args: tuple[int, ...],
@@ -7309,24 +7311,24 @@ def text_end_muster(
     return PLAYER_NAMES[actor] + ' calls no more support'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
 def do_end_muster(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:786
+    # rulebooks/dynasty_builder/dynasty_builder.rules:787
     p_muster_next(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_muster(s, actor) is None:
         out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:786
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7337,18 +7339,18 @@ def apply_end_muster(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:777
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
 def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_support(s, actor, out, check)
     legal_end_muster(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:797
+# rulebooks/dynasty_builder/dynasty_builder.rules:798
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -7358,38 +7360,38 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:800
-    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:801
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:802
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:803
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:804
-        v_d = f_guard(s, actor, rt.some(v_at))
         # rulebooks/dynasty_builder/dynasty_builder.rules:805
+        v_d = f_guard(s, actor, rt.some(v_at))
+        # rulebooks/dynasty_builder/dynasty_builder.rules:806
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:805
+            # rulebooks/dynasty_builder/dynasty_builder.rules:806
             p_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:808
+    # rulebooks/dynasty_builder/dynasty_builder.rules:809
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7400,7 +7402,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:811
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -7410,27 +7412,27 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:811
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:812
+    # rulebooks/dynasty_builder/dynasty_builder.rules:813
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:811
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:813
+    # rulebooks/dynasty_builder/dynasty_builder.rules:814
     p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:811
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:811
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7441,18 +7443,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:796
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:828
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:829
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -7462,24 +7464,24 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:829
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:829
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:829
+    # rulebooks/dynasty_builder/dynasty_builder.rules:830
     p_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:829
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:829
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7490,7 +7492,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:830
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -7500,29 +7502,29 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:830
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:830
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:831
+    # rulebooks/dynasty_builder/dynasty_builder.rules:832
     if (s.g_fight == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:831
+        # rulebooks/dynasty_builder/dynasty_builder.rules:832
         p_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:831
+        # rulebooks/dynasty_builder/dynasty_builder.rules:832
         p_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:830
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:830
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7533,18 +7535,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:827
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:846
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -7557,35 +7559,35 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:846
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:848
+    # rulebooks/dynasty_builder/dynasty_builder.rules:849
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:849
+    # rulebooks/dynasty_builder/dynasty_builder.rules:850
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:850
+    # rulebooks/dynasty_builder/dynasty_builder.rules:851
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:851
+    # rulebooks/dynasty_builder/dynasty_builder.rules:852
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:852
+    # rulebooks/dynasty_builder/dynasty_builder.rules:853
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:846
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:853
-    s.n_Hex_recruited[v_c] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:854
+    s.n_Hex_recruited[v_c] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:855
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:846
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -7594,7 +7596,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:846
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7614,7 +7616,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:858
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -7626,35 +7628,35 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:858
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:859
+    # rulebooks/dynasty_builder/dynasty_builder.rules:860
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'you have too few military tokens for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:860
+    # rulebooks/dynasty_builder/dynasty_builder.rules:861
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:861
+    # rulebooks/dynasty_builder/dynasty_builder.rules:862
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:862
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    # rulebooks/dynasty_builder/dynasty_builder.rules:864
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:858
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:864
-    s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
     # rulebooks/dynasty_builder/dynasty_builder.rules:865
+    s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:866
     p_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:858
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(220):
@@ -7662,7 +7664,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:858
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7679,7 +7681,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:869
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -7690,44 +7692,44 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:869
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:870
+    # rulebooks/dynasty_builder/dynasty_builder.rules:871
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:871
+    # rulebooks/dynasty_builder/dynasty_builder.rules:872
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:872
+    # rulebooks/dynasty_builder/dynasty_builder.rules:873
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:873
+    # rulebooks/dynasty_builder/dynasty_builder.rules:874
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:874
+    # rulebooks/dynasty_builder/dynasty_builder.rules:875
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:869
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:875
-    s.p_tokens[actor] -= 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:876
-    p_place_centre(s, actor, v_h)
+    s.p_tokens[actor] -= 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:877
+    p_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:878
     p_make_way_at(s, actor, v_h, 2)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:869
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:869
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7741,7 +7743,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:880
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -7751,24 +7753,24 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:880
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:880
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:880
+    # rulebooks/dynasty_builder/dynasty_builder.rules:881
     s.goto(9)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:880
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:880
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7779,7 +7781,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:843
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -7787,12 +7789,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:885
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:886
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -7804,21 +7806,21 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:886
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:887
+    # rulebooks/dynasty_builder/dynasty_builder.rules:888
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:886
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:888
+    # rulebooks/dynasty_builder/dynasty_builder.rules:889
     p_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:886
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -7850,7 +7852,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:886
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7872,7 +7874,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:886
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7884,7 +7886,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -7894,33 +7896,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:894
-    if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:894
-        s.g_round += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:895
-    if (s.g_round <= s.o_rounds):
+    if (s.g_current == 1):
         # rulebooks/dynasty_builder/dynasty_builder.rules:895
+        s.g_round += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:896
+    if (s.g_round <= s.o_rounds):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:896
         p_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -7931,7 +7933,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
