@@ -17,8 +17,10 @@ PLAYER_NAMES: Final = ('A', 'B')
 PHASES: Final = (
     'found_capital',
     'first_soldier',
+    'make_way',
     'build',
     'march',
+    'muster',
     'respond',
     'tie',
     'recruit',
@@ -26,6 +28,8 @@ PHASES: Final = (
 )
 E_TERRAIN_NAMES: Final = ('plain', 'forest', 'water', 'canyon', 'mountain')
 E_FIGHT_NAMES: Final = ('battle', 'siege')
+E_FOUNDING_NAMES: Final = ('at_start', 'by_houses', 'by_tokens')
+E_FOUNDING_WORDS: Final = ('at start', 'by houses', 'by tokens')
 TERRAIN_PLAIN: Final = 0
 TERRAIN_FOREST: Final = 1
 TERRAIN_WATER: Final = 2
@@ -33,6 +37,9 @@ TERRAIN_CANYON: Final = 3
 TERRAIN_MOUNTAIN: Final = 4
 FIGHT_BATTLE: Final = 0
 FIGHT_SIEGE: Final = 1
+FOUNDING_AT_START: Final = 0
+FOUNDING_BY_HOUSES: Final = 1
+FOUNDING_BY_TOKENS: Final = 2
 R_KIND_NAMES: Final = ('soldier', 'ship', 'knight', 'siege_tower')
 R_KIND_WORDS: Final = ('soldier', 'ship', 'knight', 'siege tower')
 R_KIND_WITH_ARTICLE: Final = ('a soldier', 'a ship', 'a knight', 'a siege tower')
@@ -1812,29 +1819,33 @@ SLOT_VISIBILITY: Final = (
 )
 K_CAPITAL: Final = 0
 K_FIRST_UNIT: Final = 1
-K_BUILD_HOUSE: Final = 2
-K_TO_TOKEN: Final = 3
-K_TO_HOUSE: Final = 4
-K_DEMOLISH: Final = 5
-K_FOUND_CITY: Final = 6
-K_BUILD_BRIDGE: Final = 7
-K_END_BUILD: Final = 8
-K_STEP: Final = 9
-K_ATTACK: Final = 10
-K_END_MARCH: Final = 11
-K_EVADE: Final = 12
-K_RETALIATE: Final = 13
-K_BACK_OFF: Final = 14
-K_TRY_AGAIN: Final = 15
-K_RECRUIT: Final = 16
-K_ENLIST: Final = 17
-K_RAISE_CITY: Final = 18
-K_END_RECRUIT: Final = 19
-K_DISMISS: Final = 20
-K_END_TURN: Final = 21
+K_LEAVE_SITE: Final = 2
+K_BUILD_HOUSE: Final = 3
+K_TO_TOKEN: Final = 4
+K_TO_HOUSE: Final = 5
+K_DEMOLISH: Final = 6
+K_FOUND_CITY: Final = 7
+K_BUILD_BRIDGE: Final = 8
+K_END_BUILD: Final = 9
+K_STEP: Final = 10
+K_ATTACK: Final = 11
+K_END_MARCH: Final = 12
+K_SUPPORT: Final = 13
+K_END_MUSTER: Final = 14
+K_EVADE: Final = 15
+K_RETALIATE: Final = 16
+K_BACK_OFF: Final = 17
+K_TRY_AGAIN: Final = 18
+K_RECRUIT: Final = 19
+K_ENLIST: Final = 20
+K_RAISE_CITY: Final = 21
+K_END_RECRUIT: Final = 22
+K_DISMISS: Final = 23
+K_END_TURN: Final = 24
 ACTIONS: Final = (
     'capital',
     'first_unit',
+    'leave_site',
     'build_house',
     'to_token',
     'to_house',
@@ -1845,6 +1856,8 @@ ACTIONS: Final = (
     'step',
     'attack',
     'end_march',
+    'support',
+    'end_muster',
     'evade',
     'retaliate',
     'back_off',
@@ -1872,6 +1885,9 @@ class State(rt.GameState):
         'g_attack_from',
         'g_target',
         'g_fight',
+        'g_mustering',
+        'g_site',
+        'g_founding',
         'g_begun',
         'p_supply',
         'p_tokens',
@@ -1888,6 +1904,7 @@ class State(rt.GameState):
         'k_Troop_moved',
         'k_Troop_attacked',
         'k_Troop_finished',
+        'k_Troop_supporting',
         'num_players',
         'phase',
         'pending',
@@ -1912,6 +1929,9 @@ class State(rt.GameState):
     g_attack_from: int | None
     g_target: int | None
     g_fight: int
+    g_mustering: int | None
+    g_site: int | None
+    g_founding: int
     g_begun: bool
     p_supply: list[int]
     p_tokens: list[int]
@@ -1928,6 +1948,7 @@ class State(rt.GameState):
     k_Troop_moved: list[bool]
     k_Troop_attacked: list[bool]
     k_Troop_finished: list[bool]
+    k_Troop_supporting: list[bool]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
         self.init_runtime(seed, players, 218)
@@ -1941,6 +1962,9 @@ class State(rt.GameState):
         self.g_attack_from = None
         self.g_target = None
         self.g_fight = FIGHT_BATTLE
+        self.g_mustering = None
+        self.g_site = None
+        self.g_founding = FOUNDING_BY_HOUSES
         self.g_begun = False
         self.p_supply = [0 for _ in range(players)]
         self.p_tokens = [0 for _ in range(players)]
@@ -2175,12 +2199,14 @@ class State(rt.GameState):
         self.k_Troop_moved = []
         self.k_Troop_attacked = []
         self.k_Troop_finished = []
+        self.k_Troop_supporting = []
 
     def init_card(self) -> None:
         self.k_Troop_moves_left.append(0)
         self.k_Troop_moved.append(False)
         self.k_Troop_attacked.append(False)
         self.k_Troop_finished.append(False)
+        self.k_Troop_supporting.append(False)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
         """rt.GameState.copy_key and the 'per card' fields."""
@@ -2189,6 +2215,7 @@ class State(rt.GameState):
             self.k_Troop_moved[card],
             self.k_Troop_attacked[card],
             self.k_Troop_finished[card],
+            self.k_Troop_supporting[card],
         )
 
     def alike(self, a: int, b: int) -> bool:
@@ -2199,6 +2226,7 @@ class State(rt.GameState):
             and self.k_Troop_moved[a] == self.k_Troop_moved[b]
             and self.k_Troop_attacked[a] == self.k_Troop_attacked[b]
             and self.k_Troop_finished[a] == self.k_Troop_finished[b]
+            and self.k_Troop_supporting[a] == self.k_Troop_supporting[b]
         )
 
     def clone(self) -> State:
@@ -2226,6 +2254,9 @@ class State(rt.GameState):
         c.g_attack_from = self.g_attack_from
         c.g_target = self.g_target
         c.g_fight = self.g_fight
+        c.g_mustering = self.g_mustering
+        c.g_site = self.g_site
+        c.g_founding = self.g_founding
         c.g_begun = self.g_begun
         c.p_supply = self.p_supply[:]
         c.p_tokens = self.p_tokens[:]
@@ -2242,31 +2273,32 @@ class State(rt.GameState):
         c.k_Troop_moved = self.k_Troop_moved[:]
         c.k_Troop_attacked = self.k_Troop_attacked[:]
         c.k_Troop_finished = self.k_Troop_finished[:]
+        c.k_Troop_supporting = self.k_Troop_supporting[:]
         return c
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:243
+# rulebooks/dynasty_builder/dynasty_builder.rules:255
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
     return (bool(s.zones[Z_UNITS + v_p * 108 + v_h]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:245
+# rulebooks/dynasty_builder/dynasty_builder.rules:257
 def f_vacant(s: State, v_h: int) -> bool:
     return all((not s.zones[Z_UNITS + v_q * 108 + v_h]) for v_q in range(s.num_players))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:248
+# rulebooks/dynasty_builder/dynasty_builder.rules:260
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
     return [v_h for v_h in range(108) if (bool(s.zones[Z_UNITS + v_p * 108 + v_h]))]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:250
+# rulebooks/dynasty_builder/dynasty_builder.rules:262
 def f_unit_count(s: State, v_p: int) -> int:
     return sum(len(s.zones[Z_UNITS + v_p * 108 + v_h]) for v_h in range(108))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:252
+# rulebooks/dynasty_builder/dynasty_builder.rules:264
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2278,7 +2310,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:254
+# rulebooks/dynasty_builder/dynasty_builder.rules:266
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return next(
         (
@@ -2290,7 +2322,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:257
+# rulebooks/dynasty_builder/dynasty_builder.rules:269
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -2300,7 +2332,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:260
+# rulebooks/dynasty_builder/dynasty_builder.rules:272
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         (
@@ -2311,7 +2343,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:262
+# rulebooks/dynasty_builder/dynasty_builder.rules:274
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -2322,7 +2354,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:266
+# rulebooks/dynasty_builder/dynasty_builder.rules:278
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -2334,27 +2366,28 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:270
+# rulebooks/dynasty_builder/dynasty_builder.rules:282
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == TERRAIN_PLAIN) or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:273
+# rulebooks/dynasty_builder/dynasty_builder.rules:285
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:276
+# rulebooks/dynasty_builder/dynasty_builder.rules:288
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(108) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:279
+# rulebooks/dynasty_builder/dynasty_builder.rules:292
 def f_conflicted(s: State, v_h: int) -> bool:
+    """a hex in the territories of both players (decision PLAYERS)"""
     return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:282
+# rulebooks/dynasty_builder/dynasty_builder.rules:295
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     return any(
@@ -2363,7 +2396,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:286
+# rulebooks/dynasty_builder/dynasty_builder.rules:299
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     return any(
@@ -2372,12 +2405,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:290
+# rulebooks/dynasty_builder/dynasty_builder.rules:303
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:293
+# rulebooks/dynasty_builder/dynasty_builder.rules:306
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -2399,7 +2432,25 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:312
+# rulebooks/dynasty_builder/dynasty_builder.rules:313
+def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
+    """whether p's unit u on `from` may go to h: it may enter h, and a ship that carries a unit
+    does not sail under a bridge where another land unit of p stands (the cargo would have no
+    room)
+    """
+    return (
+        f_can_enter(s, v_p, C_TROOP_KIND[s.card_def[v_u]], v_h)
+        and (
+            (
+                (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                or (f_walker_at(s, v_p, v_h) is None)
+            )
+            or (not any(f_carried(s, v_c, v_from) for v_c in s.zones[Z_UNITS + v_p * 108 + v_from]))
+        )
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:331
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -2413,32 +2464,15 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:317
-def f_ring_room(s: State, v_p: int, v_c: int, v_k: int) -> int:
-    """the hexes of ring k around c that could hold a house of p"""
-    return sum(
-        1
-        for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k)
-        if (
-            (
-                (
-                    (f_house_terrain(s, v_h) and (s.n_Hex_centre[v_h] is None))
-                    and (s.n_Hex_bridge[v_h] is None)
-                )
-                and ((s.n_Hex_house[v_h] is None) or (s.n_Hex_house[v_h] == v_p))
-            )
-            and ((s.n_Hex_token[v_h] is None) or (s.n_Hex_token[v_h] == v_p))
-        )
-    )
+# rulebooks/dynasty_builder/dynasty_builder.rules:337
+def f_ring_need(s: State, v_k: int) -> int:
+    """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
+    ('as full as possible' allows a ring short of full, never short of its minimum)
+    """
+    return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:323
-def f_ring_need(s: State, v_p: int, v_c: int, v_k: int) -> int:
-    """houses ring k needs: its minimum, or every hex that can hold one when fewer can"""
-    return min((4 if (v_k == 1) else 6), f_ring_room(s, v_p, v_c, v_k))
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:327
+# rulebooks/dynasty_builder/dynasty_builder.rules:341
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     return (
@@ -2449,7 +2483,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
                     1
                     for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k)
                     if (s.n_Hex_house[v_h] == v_p)
-                ) >= f_ring_need(s, v_p, v_c, v_k)
+                ) >= f_ring_need(s, v_k)
             )
         )
         and (
@@ -2457,12 +2491,12 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
                 1
                 for v_h in f_estate(s, v_p, v_c)
                 if ((N_HEX_DISTANCE[v_c][v_h] == v_k) and (s.n_Hex_house[v_h] == v_p))
-            ) >= f_ring_need(s, v_p, v_c, v_k)
+            ) >= f_ring_need(s, v_k)
         )
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:333
+# rulebooks/dynasty_builder/dynasty_builder.rules:347
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     return (
@@ -2470,11 +2504,11 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
             1
             for v_h in f_estate(s, v_p, v_c)
             if (N_HEX_DISTANCE[v_c][v_h] == v_k)
-        ) >= f_ring_need(s, v_p, v_c, v_k)
+        ) >= f_ring_need(s, v_k)
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:337
+# rulebooks/dynasty_builder/dynasty_builder.rules:351
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -2482,78 +2516,115 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:349
-def f_refuge(s: State, v_p: int, v_u: int, v_h: int) -> int | None:
-    """The first hex next to h, in map order, that u may enter; none when there is none."""
-    return next(
-        (
-            v_x
-            for v_x in N_HEX_NEIGHBOURS[v_h]
-            if f_can_enter(s, v_p, C_TROOP_KIND[s.card_def[v_u]], v_x)
-        ),
-        None,
+# rulebooks/dynasty_builder/dynasty_builder.rules:364
+def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
+    """whether p's unit u on h can make way for a new city centre there: it is carried (and
+    leaves with its ship), or a hex next to h takes it
+    """
+    return (
+        f_carried(s, v_u, v_h)
+        or any(f_can_take(s, v_p, v_u, v_h, v_x) for v_x in N_HEX_NEIGHBOURS[v_h])
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:363
+# rulebooks/dynasty_builder/dynasty_builder.rules:368
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
-    return all(
-        (f_carried(s, v_u, v_h) or (f_refuge(s, v_p, v_u, v_h) is not None))
-        for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+    return all(f_may_leave(s, v_p, v_u, v_h) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:371
+def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
+    """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
+    return any((not f_carried(s, v_u, v_h)) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:374
+def f_sites(s: State) -> list[int]:
+    """the new city centre whose units must make way, as a list for the make_way phase's actions"""
+    return ([rt.some(s.g_site)] if (s.g_site is not None) else [])
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:413
+def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
+    """whether p may call its unit u on h to support the pending fight: not the attacker or the
+    unit it attacks, not carried, not called yet, its range reaching the battle hex, and in a
+    ranged attack a ranged unit
+    """
+    return (
+        (
+            (
+                (
+                    (
+                        ((s.g_target is not None) and (not s.k_Troop_supporting[v_u]))
+                        and (v_u != s.g_attacker)
+                    )
+                    and (v_u != f_guard(s, v_p, rt.some(s.g_target)))
+                )
+                and (not f_carried(s, v_u, v_h))
+            )
+            and (
+                N_HEX_DISTANCE[v_h][rt.some(s.g_target)] <= R_KIND_RANGE[
+                    C_TROOP_KIND[s.card_def[v_u]]
+                ]
+            )
+        )
+        and (R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]] or (not f_ranged_attack(s)))
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:392
-def f_helpers_at(
-    s: State,
-    v_p: int,
-    v_h: int,
-    v_at: int,
-    v_skip: int,
-    v_ranged_only: bool,
-) -> list[int]:
-    """p's units on h, other than `skip`, that support a battle at `at`: their range reaches it,
-    they are not carried, and with ranged_only they are ranged units
+# rulebooks/dynasty_builder/dynasty_builder.rules:419
+def f_ranged_attack(s: State) -> bool:
+    """the pending fight is a ranged attack"""
+    return (
+        (s.g_attacker is not None)
+        and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(s.g_attacker)]]]
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:422
+def f_may_call(s: State, v_p: int) -> bool:
+    """p has a unit left to call"""
+    return any(
+        any(f_may_support(s, v_p, v_h, v_u) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+        for v_h in f_posts(s, v_p)
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:428
+def f_defender_calls(s: State) -> bool:
+    """the defender calls supporters too: in a battle that is not a ranged attack (in a siege
+    only the attacker's side fights)
     """
-    return [
-        v_u
-        for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
-        if (
-            (
-                ((v_u != v_skip) and (not f_carried(s, v_u, v_h)))
-                and (N_HEX_DISTANCE[v_h][v_at] <= R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]])
-            )
-            and (R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]] or (not v_ranged_only))
-        )
-    ]
+    return ((s.g_fight == FIGHT_BATTLE) and (not f_ranged_attack(s)))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:397
-def f_support_power(s: State, v_p: int, v_at: int, v_skip: int, v_ranged_only: bool) -> int:
+# rulebooks/dynasty_builder/dynasty_builder.rules:432
+def f_support_power(s: State, v_p: int, v_at: int) -> int:
     return sum(
         sum(
             R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]]
-            for v_u in f_helpers_at(s, v_p, v_h, v_at, v_skip, v_ranged_only)
+            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+            if s.k_Troop_supporting[v_u]
         )
         for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:401
-def f_support_ships(s: State, v_p: int, v_at: int, v_skip: int) -> int:
+# rulebooks/dynasty_builder/dynasty_builder.rules:436
+def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     return sum(
         sum(
             1
-            for v_u in f_helpers_at(s, v_p, v_h, v_at, v_skip, True)
-            if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]
+            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+            if (s.k_Troop_supporting[v_u] and R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
         )
         for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:425
+# rulebooks/dynasty_builder/dynasty_builder.rules:460
 def f_city_defence(s: State, v_c: int) -> int:
     return (
         4
@@ -2561,7 +2632,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:474
+# rulebooks/dynasty_builder/dynasty_builder.rules:513
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -2572,7 +2643,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:681
+# rulebooks/dynasty_builder/dynasty_builder.rules:746
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     return (
         (
@@ -2600,7 +2671,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:709
+# rulebooks/dynasty_builder/dynasty_builder.rules:819
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -2617,7 +2688,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:713
+# rulebooks/dynasty_builder/dynasty_builder.rules:823
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -2629,7 +2700,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:728
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -2642,7 +2713,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:790
+# rulebooks/dynasty_builder/dynasty_builder.rules:904
 def f_points(s: State, v_p: int) -> int:
     return (
         (
@@ -2660,352 +2731,386 @@ def f_points(s: State, v_p: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:303
+# rulebooks/dynasty_builder/dynasty_builder.rules:322
 def proc_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:304
+    # rulebooks/dynasty_builder/dynasty_builder.rules:323
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:304
+        # rulebooks/dynasty_builder/dynasty_builder.rules:323
         for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:304
+            # rulebooks/dynasty_builder/dynasty_builder.rules:323
             s.n_Hex_claim[v_h][v_q] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:305
+    # rulebooks/dynasty_builder/dynasty_builder.rules:324
     for v_c in range(108):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:306
+            # rulebooks/dynasty_builder/dynasty_builder.rules:325
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:306
+                # rulebooks/dynasty_builder/dynasty_builder.rules:325
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:341
+# rulebooks/dynasty_builder/dynasty_builder.rules:355
 def proc_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:342
+    # rulebooks/dynasty_builder/dynasty_builder.rules:356
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:343
+        # rulebooks/dynasty_builder/dynasty_builder.rules:357
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:343
+            # rulebooks/dynasty_builder/dynasty_builder.rules:357
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:343
+                # rulebooks/dynasty_builder/dynasty_builder.rules:357
                 s.n_Hex_level[v_c] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:345
+    # rulebooks/dynasty_builder/dynasty_builder.rules:359
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:352
-def proc_clear_site(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:353
-    for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-        if (not f_carried(s, v_u, v_h)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:354
-            v_to = f_refuge(s, v_p, v_u, v_h)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:355
-            if (v_to is not None):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:356
-                for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-                    if f_carried(s, v_cargo, v_h):
-                        # rulebooks/dynasty_builder/dynasty_builder.rules:356
-                        s.move(v_cargo, Z_UNITS + v_p * 108 + rt.some(v_to), False)
-                # rulebooks/dynasty_builder/dynasty_builder.rules:357
-                s.move(v_u, Z_UNITS + v_p * 108 + rt.some(v_to), False)
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:367
+# rulebooks/dynasty_builder/dynasty_builder.rules:377
 def proc_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:368
+    # rulebooks/dynasty_builder/dynasty_builder.rules:378
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:368
+            # rulebooks/dynasty_builder/dynasty_builder.rules:378
             s.create(v_d, Z_UNITS + v_p * 108 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:371
+# rulebooks/dynasty_builder/dynasty_builder.rules:381
 def proc_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:372
-    proc_clear_site(s, v_p, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:373
+    # rulebooks/dynasty_builder/dynasty_builder.rules:382
     s.n_Hex_centre[v_h] = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:374
+    # rulebooks/dynasty_builder/dynasty_builder.rules:383
     s.n_Hex_level[v_h] = 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:375
+    # rulebooks/dynasty_builder/dynasty_builder.rules:384
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:379
+# rulebooks/dynasty_builder/dynasty_builder.rules:390
+def proc_make_way_at(s: State, v_p: int, v_h: int, v_how: int) -> None:
+    """p's units on the new centre h make way before the step that placed it goes on (a goto made
+    after the step's own, so it comes first)
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:391
+    if f_in_the_way(s, v_p, v_h):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:392
+        s.g_site = v_h
+        # rulebooks/dynasty_builder/dynasty_builder.rules:393
+        s.g_founding = v_how
+        # rulebooks/dynasty_builder/dynasty_builder.rules:394
+        s.goto(2)  # make_way
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:399
 def proc_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:380
+    # rulebooks/dynasty_builder/dynasty_builder.rules:400
     v_owner = s.n_Hex_house[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:381
+    # rulebooks/dynasty_builder/dynasty_builder.rules:401
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:381
+        # rulebooks/dynasty_builder/dynasty_builder.rules:401
         s.p_supply[rt.some(v_owner)] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:382
+    # rulebooks/dynasty_builder/dynasty_builder.rules:402
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:383
+    # rulebooks/dynasty_builder/dynasty_builder.rules:403
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:404
+# rulebooks/dynasty_builder/dynasty_builder.rules:439
 def proc_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:405
+    # rulebooks/dynasty_builder/dynasty_builder.rules:440
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:406
+        # rulebooks/dynasty_builder/dynasty_builder.rules:441
         for v_cargo in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:406
+                # rulebooks/dynasty_builder/dynasty_builder.rules:441
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:408
+    # rulebooks/dynasty_builder/dynasty_builder.rules:443
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:412
+# rulebooks/dynasty_builder/dynasty_builder.rules:447
 def proc_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:413
+    # rulebooks/dynasty_builder/dynasty_builder.rules:448
     v_owner = s.n_Hex_centre[v_c]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:414
+    # rulebooks/dynasty_builder/dynasty_builder.rules:449
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:415
+        # rulebooks/dynasty_builder/dynasty_builder.rules:450
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
-        # rulebooks/dynasty_builder/dynasty_builder.rules:416
+        # rulebooks/dynasty_builder/dynasty_builder.rules:451
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:416
+            # rulebooks/dynasty_builder/dynasty_builder.rules:451
             s.p_tokens[rt.some(v_owner)] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:418
+    # rulebooks/dynasty_builder/dynasty_builder.rules:453
     s.n_Hex_centre[v_c] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:419
+    # rulebooks/dynasty_builder/dynasty_builder.rules:454
     s.n_Hex_level[v_c] = 0
-    # rulebooks/dynasty_builder/dynasty_builder.rules:420
+    # rulebooks/dynasty_builder/dynasty_builder.rules:455
     s.n_Hex_recruited[v_c] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:421
+    # rulebooks/dynasty_builder/dynasty_builder.rules:456
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:427
+# rulebooks/dynasty_builder/dynasty_builder.rules:462
 def proc_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:428
+    # rulebooks/dynasty_builder/dynasty_builder.rules:463
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:464
+        for v_h in f_posts(s, v_p):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:464
+            for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:464
+                s.k_Troop_supporting[v_u] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:466
+    s.g_mustering = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:467
     s.g_attacker = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:429
+    # rulebooks/dynasty_builder/dynasty_builder.rules:468
     s.g_attack_from = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:430
+    # rulebooks/dynasty_builder/dynasty_builder.rules:469
     s.g_target = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:431
-    s.goto(3)  # march
+    # rulebooks/dynasty_builder/dynasty_builder.rules:470
+    s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:436
+# rulebooks/dynasty_builder/dynasty_builder.rules:475
 def proc_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:437
+    # rulebooks/dynasty_builder/dynasty_builder.rules:476
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:438
+    # rulebooks/dynasty_builder/dynasty_builder.rules:477
     v_q = (1 - v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:439
+    # rulebooks/dynasty_builder/dynasty_builder.rules:478
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:440
+    # rulebooks/dynasty_builder/dynasty_builder.rules:479
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:441
+    # rulebooks/dynasty_builder/dynasty_builder.rules:480
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:442
+        # rulebooks/dynasty_builder/dynasty_builder.rules:481
         v_d = f_guard(s, v_q, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:443
+        # rulebooks/dynasty_builder/dynasty_builder.rules:482
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:444
+            # rulebooks/dynasty_builder/dynasty_builder.rules:483
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-                + f_support_power(
-                    s,
-                    v_p,
-                    rt.some(v_at),
-                    rt.some(v_u),
-                    R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
-                )
+                + f_support_power(s, v_p, rt.some(v_at))
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:445
+            # rulebooks/dynasty_builder/dynasty_builder.rules:484
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
                 + (
                     0
                     if R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]
-                    else f_support_power(s, v_q, rt.some(v_at), rt.some(v_d), False)
+                    else f_support_power(s, v_q, rt.some(v_at))
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:447
+            # rulebooks/dynasty_builder/dynasty_builder.rules:486
             if (v_mine == v_theirs):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:447
-                s.g_fight = FIGHT_BATTLE
-                # rulebooks/dynasty_builder/dynasty_builder.rules:447
-                s.goto(5)  # tie
+                # rulebooks/dynasty_builder/dynasty_builder.rules:486
+                s.goto(7)  # tie
             elif (v_mine > v_theirs):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:448
+                # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 proc_destroy_unit(s, v_q, rt.some(v_at), rt.some(v_d))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:448
+                # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 proc_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:450
+                # rulebooks/dynasty_builder/dynasty_builder.rules:489
                 v_from = s.g_attack_from
-                # rulebooks/dynasty_builder/dynasty_builder.rules:451
+                # rulebooks/dynasty_builder/dynasty_builder.rules:490
                 if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:451
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:490
                     proc_destroy_unit(s, v_p, rt.some(v_from), rt.some(v_u))
-                # rulebooks/dynasty_builder/dynasty_builder.rules:452
+                # rulebooks/dynasty_builder/dynasty_builder.rules:491
                 proc_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:454
+            # rulebooks/dynasty_builder/dynasty_builder.rules:493
             proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:460
+# rulebooks/dynasty_builder/dynasty_builder.rules:499
 def proc_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:461
+    # rulebooks/dynasty_builder/dynasty_builder.rules:500
     v_p = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:462
+    # rulebooks/dynasty_builder/dynasty_builder.rules:501
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:463
+    # rulebooks/dynasty_builder/dynasty_builder.rules:502
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:464
+    # rulebooks/dynasty_builder/dynasty_builder.rules:503
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:465
+        # rulebooks/dynasty_builder/dynasty_builder.rules:504
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-            + f_support_power(
-                s,
-                v_p,
-                rt.some(v_at),
-                rt.some(v_u),
-                R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]],
-            )
+            + f_support_power(s, v_p, rt.some(v_at))
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:466
+        # rulebooks/dynasty_builder/dynasty_builder.rules:505
         if (v_power > f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:466
+            # rulebooks/dynasty_builder/dynasty_builder.rules:505
             proc_destroy_city(s, v_p, rt.some(v_at))
-            # rulebooks/dynasty_builder/dynasty_builder.rules:466
+            # rulebooks/dynasty_builder/dynasty_builder.rules:505
             proc_end_fight(s)
         elif (v_power == f_city_defence(s, rt.some(v_at))):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:467
-            s.g_fight = FIGHT_SIEGE
-            # rulebooks/dynasty_builder/dynasty_builder.rules:467
-            s.goto(5)  # tie
+            # rulebooks/dynasty_builder/dynasty_builder.rules:506
+            s.goto(7)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:468
+            # rulebooks/dynasty_builder/dynasty_builder.rules:507
             proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:482
+# rulebooks/dynasty_builder/dynasty_builder.rules:521
 def proc_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:483
+    # rulebooks/dynasty_builder/dynasty_builder.rules:522
     s.g_current = v_p
-    # rulebooks/dynasty_builder/dynasty_builder.rules:484
+    # rulebooks/dynasty_builder/dynasty_builder.rules:523
     s.g_builds = 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:485
+    # rulebooks/dynasty_builder/dynasty_builder.rules:524
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:486
+    # rulebooks/dynasty_builder/dynasty_builder.rules:525
     for v_h in range(108):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:487
+        # rulebooks/dynasty_builder/dynasty_builder.rules:526
         s.n_Hex_recruited[v_h] = False
-        # rulebooks/dynasty_builder/dynasty_builder.rules:488
+        # rulebooks/dynasty_builder/dynasty_builder.rules:527
         for v_u in list(s.zones[Z_UNITS + v_p * 108 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:489
+            # rulebooks/dynasty_builder/dynasty_builder.rules:528
             s.k_Troop_moves_left[v_u] = 0
-            # rulebooks/dynasty_builder/dynasty_builder.rules:490
+            # rulebooks/dynasty_builder/dynasty_builder.rules:529
             s.k_Troop_moved[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:491
+            # rulebooks/dynasty_builder/dynasty_builder.rules:530
             s.k_Troop_attacked[v_u] = False
-            # rulebooks/dynasty_builder/dynasty_builder.rules:492
+            # rulebooks/dynasty_builder/dynasty_builder.rules:531
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:495
+    # rulebooks/dynasty_builder/dynasty_builder.rules:534
     s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:496
-    s.goto(2)  # build
+    # rulebooks/dynasty_builder/dynasty_builder.rules:535
+    s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:500
+# rulebooks/dynasty_builder/dynasty_builder.rules:539
 def proc_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:501
+    # rulebooks/dynasty_builder/dynasty_builder.rules:540
     s.g_builds -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:502
+    # rulebooks/dynasty_builder/dynasty_builder.rules:541
     proc_grow(s, v_p)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:503
+    # rulebooks/dynasty_builder/dynasty_builder.rules:542
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:503
-        s.goto(3)  # march
+        # rulebooks/dynasty_builder/dynasty_builder.rules:542
+        s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:614
+# rulebooks/dynasty_builder/dynasty_builder.rules:679
 def proc_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:615
+    # rulebooks/dynasty_builder/dynasty_builder.rules:680
     v_previous = s.g_active
-    # rulebooks/dynasty_builder/dynasty_builder.rules:616
+    # rulebooks/dynasty_builder/dynasty_builder.rules:681
     if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:616
+        # rulebooks/dynasty_builder/dynasty_builder.rules:681
         s.k_Troop_finished[rt.some(v_previous)] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:617
+    # rulebooks/dynasty_builder/dynasty_builder.rules:682
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:618
+        # rulebooks/dynasty_builder/dynasty_builder.rules:683
         s.g_active = v_u
-        # rulebooks/dynasty_builder/dynasty_builder.rules:619
+        # rulebooks/dynasty_builder/dynasty_builder.rules:684
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
+def proc_call_support(s: State) -> None:
+    """The attacker, then the defender, calls supporters for the fight."""
+    # rulebooks/dynasty_builder/dynasty_builder.rules:752
+    s.g_mustering = s.g_current
+    # rulebooks/dynasty_builder/dynasty_builder.rules:753
+    s.goto(5)  # muster
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
+def proc_fight_on(s: State) -> None:
+    """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
+    rolls.
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:759
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:760
+    if (s.g_fight == FIGHT_SIEGE):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:760
+        proc_siege_round(s)
+    elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:763
+        s.goto(6)  # respond
+    else:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:764
+        proc_battle_round(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:768
+def proc_muster_next(s: State) -> None:
+    """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
+    # rulebooks/dynasty_builder/dynasty_builder.rules:769
+    if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:769
+        s.g_mustering = (1 - s.g_current)
+    else:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:771
+        s.g_mustering = None
+        # rulebooks/dynasty_builder/dynasty_builder.rules:772
+        proc_fight_on(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:911
 def checkpoint_victory(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:796
+    """The four wins; with two players, all the enemy's city centres are the opponent's (decision
+    PLAYERS).
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:912
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:797
+        # rulebooks/dynasty_builder/dynasty_builder.rules:913
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:799
+            # rulebooks/dynasty_builder/dynasty_builder.rules:915
             if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:799
+                # rulebooks/dynasty_builder/dynasty_builder.rules:915
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:800
+                # rulebooks/dynasty_builder/dynasty_builder.rules:916
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:801
+                # rulebooks/dynasty_builder/dynasty_builder.rules:917
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:804
+        # rulebooks/dynasty_builder/dynasty_builder.rules:920
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:805
+            # rulebooks/dynasty_builder/dynasty_builder.rules:921
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:921
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:921
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:805
+                # rulebooks/dynasty_builder/dynasty_builder.rules:921
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:507
+# rulebooks/dynasty_builder/dynasty_builder.rules:546
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:508
+    # rulebooks/dynasty_builder/dynasty_builder.rules:547
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:508
+        # rulebooks/dynasty_builder/dynasty_builder.rules:547
         s.p_supply[v_p] = s.o_houses
-    # rulebooks/dynasty_builder/dynasty_builder.rules:509
+    # rulebooks/dynasty_builder/dynasty_builder.rules:548
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:519
+# rulebooks/dynasty_builder/dynasty_builder.rules:560
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:519
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:513
+# rulebooks/dynasty_builder/dynasty_builder.rules:552
 def actor_found_capital(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:515
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -3016,28 +3121,33 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:515
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:516
+    # rulebooks/dynasty_builder/dynasty_builder.rules:555
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
+    # rulebooks/dynasty_builder/dynasty_builder.rules:556
+    if not f_site_clear(s, actor, v_h):
+        return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:515
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:517
+    # rulebooks/dynasty_builder/dynasty_builder.rules:557
     proc_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:558
+    proc_make_way_at(s, actor, v_h, FOUNDING_AT_START)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:515
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_capital(s, actor, v_h) is None:
             out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:515
+# rulebooks/dynasty_builder/dynasty_builder.rules:554
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3051,27 +3161,27 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:512
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_capital(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:530
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:531
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     s.g_begun = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:532
+    # rulebooks/dynasty_builder/dynasty_builder.rules:573
     proc_survey(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:533
+    # rulebooks/dynasty_builder/dynasty_builder.rules:574
     proc_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:523
+# rulebooks/dynasty_builder/dynasty_builder.rules:564
 def actor_first_soldier(s: State) -> int | None:
     return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3082,31 +3192,31 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:526
+    # rulebooks/dynasty_builder/dynasty_builder.rules:567
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:527
+    # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:528
+    # rulebooks/dynasty_builder/dynasty_builder.rules:569
     proc_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_first_unit(s, actor, v_h) is None:
             out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:566
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3120,17 +3230,167 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:522
+# rulebooks/dynasty_builder/dynasty_builder.rules:563
 def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_first_unit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:539
+# rulebooks/dynasty_builder/dynasty_builder.rules:592
+def done_make_way(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    s.g_site = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:594
+    if (s.g_founding == FOUNDING_AT_START):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:594
+        s.goto(0)  # found_capital
+    elif (s.g_founding == FOUNDING_BY_TOKENS):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:595
+        s.goto(8)  # recruit
+    elif (s.g_builds == 0):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:596
+        s.goto(4)  # march
+    else:
+        # rulebooks/dynasty_builder/dynasty_builder.rules:597
+        s.goto(3)  # build
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:582
+def actor_make_way(s: State) -> int | None:
+    return next(
+        (
+            v_p
+            for v_p in range(s.num_players)
+            if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site)))
+        ),
+        None,
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
+def text_leave_site(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
+    t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
+    return PLAYER_NAMES[
+        actor
+    ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
+def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+    if f_carried(s, v_u, v_from):
+        return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' leaves with the ship that carries it'
+    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    if not f_can_take(s, actor, v_u, v_from, v_to):
+        return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
+def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
+        if f_carried(s, v_cargo, v_from):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:588
+            s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:589
+    s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
+def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
+    seen: set[tuple[int, ...]] = set()
+    for v_from in f_sites(s):
+        v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            for v_to in N_HEX_NEIGHBOURS[v_from]:
+                key = (v_from, v_u_arg, v_to, )
+                if key in seen:
+                    continue
+                if not check or check_leave_site(s, actor, v_from, v_u, v_to) is None:
+                    seen.add(key)
+                    out.append(
+                        Action(
+                            K_LEAVE_SITE,
+                            actor,
+                            key,
+                            text_leave_site,
+                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                        )
+                    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
+def apply_leave_site(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return "malformed action"
+    first: str | None = None
+    v_from = a.args[0]
+    if v_from not in f_sites(s):
+        first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
+    else:
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1])
+        if not v_u_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
+        for v_u in v_u_copies:
+            v_to = a.args[2]
+            if v_to not in N_HEX_NEIGHBOURS[v_from]:
+                first = first or N_HEX_NAMES[v_to] + ' is not a choice here'
+            else:
+                reason = check_leave_site(s, actor, v_from, v_u, v_to)
+                if reason is None:
+                    do_leave_site(s, actor, v_from, v_u, v_to)
+                    return None
+                first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:584
+def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return None
+    if (v_from := a.args[0]) in f_sites(s):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
+            if (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from] and check_leave_site(
+                s,
+                actor,
+                v_from,
+                v_u,
+                v_to,
+            ) is None:
+                return (v_from, v_u, v_to, )
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:581
+def phase_legal_make_way(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_leave_site(s, actor, out, check)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:603
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:542
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -3141,47 +3401,47 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:542
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:543
+    # rulebooks/dynasty_builder/dynasty_builder.rules:607
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:544
+    # rulebooks/dynasty_builder/dynasty_builder.rules:608
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:545
+    # rulebooks/dynasty_builder/dynasty_builder.rules:609
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:546
+    # rulebooks/dynasty_builder/dynasty_builder.rules:610
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:547
+    # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:548
+    # rulebooks/dynasty_builder/dynasty_builder.rules:612
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:542
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:549
+    # rulebooks/dynasty_builder/dynasty_builder.rules:613
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:550
+    # rulebooks/dynasty_builder/dynasty_builder.rules:614
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
+    # rulebooks/dynasty_builder/dynasty_builder.rules:615
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:542
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_house(s, actor, v_h) is None:
             out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:542
+# rulebooks/dynasty_builder/dynasty_builder.rules:606
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3195,7 +3455,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -3206,37 +3466,37 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:556
+    # rulebooks/dynasty_builder/dynasty_builder.rules:620
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:557
+    # rulebooks/dynasty_builder/dynasty_builder.rules:621
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:558
+    # rulebooks/dynasty_builder/dynasty_builder.rules:622
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:559
+    # rulebooks/dynasty_builder/dynasty_builder.rules:623
     s.n_Hex_token[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:560
+    # rulebooks/dynasty_builder/dynasty_builder.rules:624
     s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
+    # rulebooks/dynasty_builder/dynasty_builder.rules:625
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_token(s, actor, v_h) is None:
             out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:555
+# rulebooks/dynasty_builder/dynasty_builder.rules:619
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3250,7 +3510,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -3261,40 +3521,40 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:566
+    # rulebooks/dynasty_builder/dynasty_builder.rules:630
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:567
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:568
+    # rulebooks/dynasty_builder/dynasty_builder.rules:632
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:569
+    # rulebooks/dynasty_builder/dynasty_builder.rules:633
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:570
+    # rulebooks/dynasty_builder/dynasty_builder.rules:634
     s.n_Hex_house[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:635
     s.p_supply[actor] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:572
+    # rulebooks/dynasty_builder/dynasty_builder.rules:636
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_to_house(s, actor, v_h) is None:
             out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:565
+# rulebooks/dynasty_builder/dynasty_builder.rules:629
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3308,7 +3568,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -3319,39 +3579,39 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:577
+    # rulebooks/dynasty_builder/dynasty_builder.rules:641
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:578
+    # rulebooks/dynasty_builder/dynasty_builder.rules:642
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:579
+    # rulebooks/dynasty_builder/dynasty_builder.rules:643
     if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:579
+        # rulebooks/dynasty_builder/dynasty_builder.rules:643
         s.p_supply[actor] += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:580
+    # rulebooks/dynasty_builder/dynasty_builder.rules:644
     s.n_Hex_house[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:581
+    # rulebooks/dynasty_builder/dynasty_builder.rules:645
     s.n_Hex_token[v_h] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:582
+    # rulebooks/dynasty_builder/dynasty_builder.rules:646
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_demolish(s, actor, v_h) is None:
             out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:640
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3365,7 +3625,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:586
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -3376,39 +3636,41 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:586
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+    # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:588
+    # rulebooks/dynasty_builder/dynasty_builder.rules:652
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:589
+    # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:590
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:586
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:591
+    # rulebooks/dynasty_builder/dynasty_builder.rules:655
     proc_place_centre(s, actor, v_h)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
+    # rulebooks/dynasty_builder/dynasty_builder.rules:656
     proc_built(s, actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:657
+    proc_make_way_at(s, actor, v_h, FOUNDING_BY_HOUSES)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:586
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_found_city(s, actor, v_h) is None:
             out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:586
+# rulebooks/dynasty_builder/dynasty_builder.rules:650
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3422,7 +3684,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:596
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -3433,47 +3695,47 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:596
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:597
+    # rulebooks/dynasty_builder/dynasty_builder.rules:662
     if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:598
+    # rulebooks/dynasty_builder/dynasty_builder.rules:663
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:599
+    # rulebooks/dynasty_builder/dynasty_builder.rules:664
     if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:600
+    # rulebooks/dynasty_builder/dynasty_builder.rules:665
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:601
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
     if not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:596
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:602
+    # rulebooks/dynasty_builder/dynasty_builder.rules:667
     for v_b in range(108):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:602
+            # rulebooks/dynasty_builder/dynasty_builder.rules:667
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:603
+    # rulebooks/dynasty_builder/dynasty_builder.rules:668
     s.n_Hex_bridge[v_h] = actor
-    # rulebooks/dynasty_builder/dynasty_builder.rules:604
+    # rulebooks/dynasty_builder/dynasty_builder.rules:669
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:596
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_build_bridge(s, actor, v_h) is None:
             out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:596
+# rulebooks/dynasty_builder/dynasty_builder.rules:661
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3487,7 +3749,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:607
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -3497,24 +3759,24 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:607
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:607
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:608
-    s.goto(3)  # march
+    # rulebooks/dynasty_builder/dynasty_builder.rules:673
+    s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:607
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_build(s, actor) is None:
         out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:607
+# rulebooks/dynasty_builder/dynasty_builder.rules:672
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3525,7 +3787,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:538
+# rulebooks/dynasty_builder/dynasty_builder.rules:602
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -3536,12 +3798,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:625
+# rulebooks/dynasty_builder/dynasty_builder.rules:690
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -3554,18 +3816,18 @@ def text_step(
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:630
+    # rulebooks/dynasty_builder/dynasty_builder.rules:695
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    # rulebooks/dynasty_builder/dynasty_builder.rules:696
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:632
-    if not f_can_enter(s, actor, C_TROOP_KIND[s.card_def[v_u]], v_to):
+    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+    if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:633
+    # rulebooks/dynasty_builder/dynasty_builder.rules:698
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -3574,33 +3836,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:634
+    # rulebooks/dynasty_builder/dynasty_builder.rules:699
     proc_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:635
+    # rulebooks/dynasty_builder/dynasty_builder.rules:700
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:636
+    # rulebooks/dynasty_builder/dynasty_builder.rules:701
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:703
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:639
+        # rulebooks/dynasty_builder/dynasty_builder.rules:704
         for v_cargo in list(s.zones[Z_UNITS + actor * 108 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:639
+                # rulebooks/dynasty_builder/dynasty_builder.rules:704
                 s.move(v_cargo, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:641
+    # rulebooks/dynasty_builder/dynasty_builder.rules:706
     s.move(v_u, Z_UNITS + actor * 108 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:643
+    # rulebooks/dynasty_builder/dynasty_builder.rules:708
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:643
+        # rulebooks/dynasty_builder/dynasty_builder.rules:708
         proc_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3633,7 +3895,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3659,7 +3921,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:628
+# rulebooks/dynasty_builder/dynasty_builder.rules:693
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3677,7 +3939,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3690,72 +3952,71 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:649
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:650
+    # rulebooks/dynasty_builder/dynasty_builder.rules:715
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:651
+    # rulebooks/dynasty_builder/dynasty_builder.rules:716
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:652
+    # rulebooks/dynasty_builder/dynasty_builder.rules:717
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:653
+    # rulebooks/dynasty_builder/dynasty_builder.rules:718
     proc_activate(s, v_u)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:654
+    # rulebooks/dynasty_builder/dynasty_builder.rules:719
     s.k_Troop_attacked[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:655
+    # rulebooks/dynasty_builder/dynasty_builder.rules:720
     s.k_Troop_finished[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:656
+    # rulebooks/dynasty_builder/dynasty_builder.rules:721
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:657
+    # rulebooks/dynasty_builder/dynasty_builder.rules:722
     s.g_attacker = v_u
-    # rulebooks/dynasty_builder/dynasty_builder.rules:658
+    # rulebooks/dynasty_builder/dynasty_builder.rules:723
     s.g_attack_from = v_from
-    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    # rulebooks/dynasty_builder/dynasty_builder.rules:724
     s.g_target = v_at
-    # rulebooks/dynasty_builder/dynasty_builder.rules:660
+    # rulebooks/dynasty_builder/dynasty_builder.rules:725
     v_q = (1 - actor)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:726
     if f_has_units(s, v_q, v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:663
-        if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:663
-            s.goto(4)  # respond
-        else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:663
-            proc_battle_round(s)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:727
+        s.g_fight = FIGHT_BATTLE
+        # rulebooks/dynasty_builder/dynasty_builder.rules:728
+        proc_call_support(s)
     elif (s.n_Hex_centre[v_at] == v_q):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:666
+        # rulebooks/dynasty_builder/dynasty_builder.rules:731
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:666
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
             proc_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:666
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
             proc_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:666
-            proc_siege_round(s)
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
+            s.g_fight = FIGHT_SIEGE
+            # rulebooks/dynasty_builder/dynasty_builder.rules:731
+            proc_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:668
+        # rulebooks/dynasty_builder/dynasty_builder.rules:733
         if (s.n_Hex_bridge[v_at] == v_q):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:668
+            # rulebooks/dynasty_builder/dynasty_builder.rules:733
             s.n_Hex_bridge[v_at] = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:669
+        # rulebooks/dynasty_builder/dynasty_builder.rules:734
         proc_raze(s, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:670
+        # rulebooks/dynasty_builder/dynasty_builder.rules:735
         proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
@@ -3791,7 +4052,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3820,7 +4081,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:712
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -3835,7 +4096,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -3845,26 +4106,26 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:675
+    # rulebooks/dynasty_builder/dynasty_builder.rules:740
     s.g_active = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:676
-    s.goto(6)  # recruit
+    # rulebooks/dynasty_builder/dynasty_builder.rules:741
+    s.goto(8)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_march(s, actor) is None:
         out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:674
+# rulebooks/dynasty_builder/dynasty_builder.rules:739
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3875,19 +4136,176 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:624
+# rulebooks/dynasty_builder/dynasty_builder.rules:689
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:688
+# rulebooks/dynasty_builder/dynasty_builder.rules:789
+def done_muster(s: State) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:790
+    proc_muster_next(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:791
+    if (s.g_mustering is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:791
+        s.goto(5)  # muster
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:779
+def actor_muster(s: State) -> int | None:
+    return (
+        rt.some(s.g_mustering)
+        if ((s.g_mustering is not None) and f_may_call(s, rt.some(s.g_mustering)))
+        else None
+    )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
+def text_support(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
+    t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
+    return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
+def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:783
+    if not f_may_support(s, actor, v_from, v_u):
+        return 'the ' + DEF_NAMES[
+            s.card_def[v_u]
+        ] + ' at ' + N_HEX_NAMES[v_from] + ' cannot support this fight'
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
+def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:784
+    s.k_Troop_supporting[v_u] = True
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
+def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
+    seen: set[tuple[int, ...]] = set()
+    for v_from in f_posts(s, actor):
+        v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
+        if not v_u_cards:
+            continue
+        v_u_first: dict[int, int] = {}
+        v_u_names = rt.NO_NAMES
+        v_u_start = len(out)
+        for v_u in v_u_cards:
+            v_u_arg = s.card_def[v_u]
+            if (
+                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
+            ) != v_u and not s.same_choice(v_u, v_u_other):
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            key = (v_from, v_u_arg, )
+            if key in seen:
+                continue
+            if not check or check_support(s, actor, v_from, v_u) is None:
+                seen.add(key)
+                out.append(
+                    Action(
+                        K_SUPPORT,
+                        actor,
+                        key,
+                        text_support,
+                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+                    )
+                )
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
+def apply_support(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return "malformed action"
+    first: str | None = None
+    v_from = a.args[0]
+    if v_from not in f_posts(s, actor):
+        first = first or N_HEX_NAMES[v_from] + ' is not a choice here'
+    else:
+        v_u_copies = s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1])
+        if not v_u_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 4] + ' is available'
+        for v_u in v_u_copies:
+            reason = check_support(s, actor, v_from, v_u)
+            if reason is None:
+                do_support(s, actor, v_from, v_u)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:781
+def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    if (v_from := a.args[0]) in f_posts(s, actor):
+        for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
+            if check_support(s, actor, v_from, v_u) is None:
+                return (v_from, v_u, )
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
+def text_end_muster(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' calls no more support'
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
+def check_end_muster(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
+def do_end_muster(s: State, actor: int) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:787
+    proc_muster_next(s)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
+def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if not check or check_end_muster(s, actor) is None:
+        out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:787
+def apply_end_muster(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 0:
+        return "malformed action"
+    reason = check_end_muster(s, actor)
+    if reason is None:
+        do_end_muster(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:778
+def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_support(s, actor, out, check)
+    legal_end_muster(s, actor, out, check)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:798
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -3897,38 +4315,38 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:691
+    # rulebooks/dynasty_builder/dynasty_builder.rules:801
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:692
+    # rulebooks/dynasty_builder/dynasty_builder.rules:802
     v_at = s.g_target
-    # rulebooks/dynasty_builder/dynasty_builder.rules:693
+    # rulebooks/dynasty_builder/dynasty_builder.rules:803
     if ((v_u is not None) and (v_at is not None)) and (
-        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at), rt.some(v_u))))
+        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:695
+        # rulebooks/dynasty_builder/dynasty_builder.rules:805
         v_d = f_guard(s, actor, rt.some(v_at))
-        # rulebooks/dynasty_builder/dynasty_builder.rules:696
+        # rulebooks/dynasty_builder/dynasty_builder.rules:806
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:696
+            # rulebooks/dynasty_builder/dynasty_builder.rules:806
             proc_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
-    # rulebooks/dynasty_builder/dynasty_builder.rules:699
+    # rulebooks/dynasty_builder/dynasty_builder.rules:809
     proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_evade(s, actor) is None:
         out.append(Action(K_EVADE, actor, (), text_evade))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:690
+# rulebooks/dynasty_builder/dynasty_builder.rules:800
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3939,7 +4357,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:702
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -3949,27 +4367,27 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:702
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:703
+    # rulebooks/dynasty_builder/dynasty_builder.rules:813
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:702
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:704
+    # rulebooks/dynasty_builder/dynasty_builder.rules:814
     proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:702
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_retaliate(s, actor) is None:
         out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:702
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3980,18 +4398,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:687
+# rulebooks/dynasty_builder/dynasty_builder.rules:797
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:719
+# rulebooks/dynasty_builder/dynasty_builder.rules:829
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -4001,24 +4419,24 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:720
+    # rulebooks/dynasty_builder/dynasty_builder.rules:830
     proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_back_off(s, actor) is None:
         out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:720
+# rulebooks/dynasty_builder/dynasty_builder.rules:830
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4029,7 +4447,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -4039,29 +4457,29 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:722
+    # rulebooks/dynasty_builder/dynasty_builder.rules:832
     if (s.g_fight == FIGHT_SIEGE):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:722
+        # rulebooks/dynasty_builder/dynasty_builder.rules:832
         proc_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:722
+        # rulebooks/dynasty_builder/dynasty_builder.rules:832
         proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_try_again(s, actor) is None:
         out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:721
+# rulebooks/dynasty_builder/dynasty_builder.rules:831
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4072,18 +4490,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:718
+# rulebooks/dynasty_builder/dynasty_builder.rules:828
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:734
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:737
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4096,35 +4514,35 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:737
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:739
+    # rulebooks/dynasty_builder/dynasty_builder.rules:849
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:740
+    # rulebooks/dynasty_builder/dynasty_builder.rules:850
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:741
+    # rulebooks/dynasty_builder/dynasty_builder.rules:851
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:742
+    # rulebooks/dynasty_builder/dynasty_builder.rules:852
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:743
+    # rulebooks/dynasty_builder/dynasty_builder.rules:853
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:737
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:744
+    # rulebooks/dynasty_builder/dynasty_builder.rules:854
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:745
+    # rulebooks/dynasty_builder/dynasty_builder.rules:855
     proc_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:737
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
@@ -4133,7 +4551,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:737
+# rulebooks/dynasty_builder/dynasty_builder.rules:847
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4153,7 +4571,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:749
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -4165,35 +4583,35 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:749
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:750
+    # rulebooks/dynasty_builder/dynasty_builder.rules:860
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
-        return R_KIND_WITH_ARTICLE[v_k] + ' costs ' + R_KIND_WORDS[v_k] + ' tokens you do not have'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:751
+        return 'you have too few military tokens for ' + R_KIND_WITH_ARTICLE[v_k]
+    # rulebooks/dynasty_builder/dynasty_builder.rules:861
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:752
+    # rulebooks/dynasty_builder/dynasty_builder.rules:862
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:753
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:754
+    # rulebooks/dynasty_builder/dynasty_builder.rules:864
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:749
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:755
+    # rulebooks/dynasty_builder/dynasty_builder.rules:865
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:756
+    # rulebooks/dynasty_builder/dynasty_builder.rules:866
     proc_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:749
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(108):
@@ -4201,7 +4619,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:749
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4218,7 +4636,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:760
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -4229,42 +4647,44 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:760
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:761
+    # rulebooks/dynasty_builder/dynasty_builder.rules:871
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:762
+    # rulebooks/dynasty_builder/dynasty_builder.rules:872
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:763
+    # rulebooks/dynasty_builder/dynasty_builder.rules:873
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:764
+    # rulebooks/dynasty_builder/dynasty_builder.rules:874
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:765
+    # rulebooks/dynasty_builder/dynasty_builder.rules:875
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:760
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:766
+    # rulebooks/dynasty_builder/dynasty_builder.rules:876
     s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:767
+    # rulebooks/dynasty_builder/dynasty_builder.rules:877
     proc_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:878
+    proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:760
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(108):
         if not check or check_raise_city(s, actor, v_h) is None:
             out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:760
+# rulebooks/dynasty_builder/dynasty_builder.rules:870
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4278,7 +4698,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -4288,24 +4708,24 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:770
-    s.goto(7)  # disband
+    # rulebooks/dynasty_builder/dynasty_builder.rules:881
+    s.goto(9)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_recruit(s, actor) is None:
         out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:881
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4316,7 +4736,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:733
+# rulebooks/dynasty_builder/dynasty_builder.rules:843
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -4324,12 +4744,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:775
+# rulebooks/dynasty_builder/dynasty_builder.rules:886
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -4341,21 +4761,21 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:777
+    # rulebooks/dynasty_builder/dynasty_builder.rules:888
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:778
+    # rulebooks/dynasty_builder/dynasty_builder.rules:889
     proc_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
@@ -4387,7 +4807,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4409,7 +4829,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:776
+# rulebooks/dynasty_builder/dynasty_builder.rules:887
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4421,7 +4841,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -4431,28 +4851,33 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:781
+    """after B's turn a round is over; after the last round the Timeout judges equal turns,
+    before another turn (and its military tokens) begins
+    """
+    # rulebooks/dynasty_builder/dynasty_builder.rules:895
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:781
+        # rulebooks/dynasty_builder/dynasty_builder.rules:895
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:782
-    proc_begin_turn(s, (1 - s.g_current))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:896
+    if (s.g_round <= s.o_rounds):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:896
+        proc_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:894
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -4463,7 +4888,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:774
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)
@@ -4493,6 +4918,9 @@ State.GAME_FIELDS = (
     rt.GameField('attack_from', 'g_attack_from', ("option", ("names", N_HEX_NAMES)), 'public'),
     rt.GameField('target', 'g_target', ("option", ("names", N_HEX_NAMES)), 'public'),
     rt.GameField('fight', 'g_fight', ("names", E_FIGHT_NAMES), 'public'),
+    rt.GameField('mustering', 'g_mustering', ("option", ("player",)), 'public'),
+    rt.GameField('site', 'g_site', ("option", ("names", N_HEX_NAMES)), 'public'),
+    rt.GameField('founding', 'g_founding', ("names", E_FOUNDING_NAMES), 'public'),
     rt.GameField('begun', 'g_begun', ("bool",), 'public'),
 )
 State.PLAYER_FIELDS = (
@@ -4587,6 +5015,7 @@ State.CARD_FIELDS = (
     rt.CardField('moved', 'k_Troop_moved', ("bool",), 'public'),
     rt.CardField('attacked', 'k_Troop_attacked', ("bool",), 'public'),
     rt.CardField('finished', 'k_Troop_finished', ("bool",), 'public'),
+    rt.CardField('supporting', 'k_Troop_supporting', ("bool",), 'public'),
 )
 State.STATE_ATTRS = (
     'o_rounds',
@@ -4599,6 +5028,9 @@ State.STATE_ATTRS = (
     'g_attack_from',
     'g_target',
     'g_fight',
+    'g_mustering',
+    'g_site',
+    'g_founding',
     'g_begun',
     'p_supply',
     'p_tokens',
@@ -4615,6 +5047,7 @@ State.STATE_ATTRS = (
     'k_Troop_moved',
     'k_Troop_attacked',
     'k_Troop_finished',
+    'k_Troop_supporting',
 )
 rt.install_phases(State, (
     rt.PhaseRules(
@@ -4634,6 +5067,14 @@ rt.install_phases(State, (
         legal=phase_legal_first_soldier,
     ),
     rt.PhaseRules(
+        'make_way',
+        enter=None,
+        actor=actor_make_way,
+        done=done_make_way,
+        checkpoints=None,
+        legal=phase_legal_make_way,
+    ),
+    rt.PhaseRules(
         'build',
         enter=None,
         actor=actor_build,
@@ -4648,6 +5089,14 @@ rt.install_phases(State, (
         done=None,
         checkpoints=None,
         legal=phase_legal_march,
+    ),
+    rt.PhaseRules(
+        'muster',
+        enter=None,
+        actor=actor_muster,
+        done=done_muster,
+        checkpoints=None,
+        legal=phase_legal_muster,
     ),
     rt.PhaseRules(
         'respond',
@@ -4689,30 +5138,34 @@ State.SET_CREATES = True
 State.APPLY = {
     (0, K_CAPITAL): apply_capital,
     (1, K_FIRST_UNIT): apply_first_unit,
-    (2, K_BUILD_HOUSE): apply_build_house,
-    (2, K_TO_TOKEN): apply_to_token,
-    (2, K_TO_HOUSE): apply_to_house,
-    (2, K_DEMOLISH): apply_demolish,
-    (2, K_FOUND_CITY): apply_found_city,
-    (2, K_BUILD_BRIDGE): apply_build_bridge,
-    (2, K_END_BUILD): apply_end_build,
-    (3, K_STEP): apply_step,
-    (3, K_ATTACK): apply_attack,
-    (3, K_END_MARCH): apply_end_march,
-    (4, K_EVADE): apply_evade,
-    (4, K_RETALIATE): apply_retaliate,
-    (5, K_BACK_OFF): apply_back_off,
-    (5, K_TRY_AGAIN): apply_try_again,
-    (6, K_RECRUIT): apply_recruit,
-    (6, K_ENLIST): apply_enlist,
-    (6, K_RAISE_CITY): apply_raise_city,
-    (6, K_END_RECRUIT): apply_end_recruit,
-    (7, K_DISMISS): apply_dismiss,
-    (7, K_END_TURN): apply_end_turn,
+    (2, K_LEAVE_SITE): apply_leave_site,
+    (3, K_BUILD_HOUSE): apply_build_house,
+    (3, K_TO_TOKEN): apply_to_token,
+    (3, K_TO_HOUSE): apply_to_house,
+    (3, K_DEMOLISH): apply_demolish,
+    (3, K_FOUND_CITY): apply_found_city,
+    (3, K_BUILD_BRIDGE): apply_build_bridge,
+    (3, K_END_BUILD): apply_end_build,
+    (4, K_STEP): apply_step,
+    (4, K_ATTACK): apply_attack,
+    (4, K_END_MARCH): apply_end_march,
+    (5, K_SUPPORT): apply_support,
+    (5, K_END_MUSTER): apply_end_muster,
+    (6, K_EVADE): apply_evade,
+    (6, K_RETALIATE): apply_retaliate,
+    (7, K_BACK_OFF): apply_back_off,
+    (7, K_TRY_AGAIN): apply_try_again,
+    (8, K_RECRUIT): apply_recruit,
+    (8, K_ENLIST): apply_enlist,
+    (8, K_RAISE_CITY): apply_raise_city,
+    (8, K_END_RECRUIT): apply_end_recruit,
+    (9, K_DISMISS): apply_dismiss,
+    (9, K_END_TURN): apply_end_turn,
 }
 State.CARD_PARAMS = (
     (),
     (),
+    (1,),
     (),
     (),
     (),
@@ -4721,6 +5174,8 @@ State.CARD_PARAMS = (
     (),
     (),
     (1,),
+    (1,),
+    (),
     (1,),
     (),
     (),
@@ -4737,6 +5192,7 @@ State.CARD_PARAMS = (
 State.PICK = (
     None,
     None,
+    pick_leave_site,
     None,
     None,
     None,
@@ -4746,6 +5202,8 @@ State.PICK = (
     None,
     pick_step,
     pick_attack,
+    None,
+    pick_support,
     None,
     None,
     None,
@@ -4761,29 +5219,32 @@ State.PICK = (
 State.ENCODING = (
     (0, ((0, 108), )),
     (108, ((0, 108), )),
-    (216, ((0, 108), )),
-    (324, ((0, 108), )),
-    (432, ((0, 108), )),
-    (540, ((0, 108), )),
-    (648, ((0, 108), )),
-    (756, ((0, 108), )),
-    (864, ()),
-    (865, ((0, 108), (0, 8), (0, 108), )),
+    (216, ((0, 108), (0, 8), (0, 108), )),
+    (93528, ((0, 108), )),
+    (93636, ((0, 108), )),
+    (93744, ((0, 108), )),
+    (93852, ((0, 108), )),
+    (93960, ((0, 108), )),
+    (94068, ((0, 108), )),
+    (94176, ()),
     (94177, ((0, 108), (0, 8), (0, 108), )),
-    (187489, ()),
-    (187490, ()),
-    (187491, ()),
-    (187492, ()),
-    (187493, ()),
-    (187494, ((0, 108), (0, 4), (0, 108), )),
-    (234150, ((0, 4), (0, 108), )),
-    (234582, ((0, 108), )),
-    (234690, ()),
-    (234691, ((0, 108), (0, 8), )),
-    (235555, ()),
+    (187489, ((0, 108), (0, 8), (0, 108), )),
+    (280801, ()),
+    (280802, ((0, 108), (0, 8), )),
+    (281666, ()),
+    (281667, ()),
+    (281668, ()),
+    (281669, ()),
+    (281670, ()),
+    (281671, ((0, 108), (0, 4), (0, 108), )),
+    (328327, ((0, 4), (0, 108), )),
+    (328759, ((0, 108), )),
+    (328867, ()),
+    (328868, ((0, 108), (0, 8), )),
+    (329732, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 235556
+NUM_DISTINCT_ACTIONS: Final = 329733
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'rounds': (int, 30), 'houses': (int, 24)}
 INFO: Final[dict[str, Any]] = {
