@@ -404,16 +404,8 @@ class _Layered:
         runs = sorted((edge.chain[1:-1] for edge in self.edges if len(edge.chain) > 3),
                       key=lambda run: -len(run))
         for run in runs * 3:
-            low, high = -math.inf, math.inf
-            for index in run:
-                item = self.items[index]
-                rank = self.ranks[item.rank]
-                if item.pos > 0:
-                    before = rank[item.pos - 1]
-                    low = max(low, self.items[before].x + self.separation(before, index))
-                if item.pos + 1 < len(rank):
-                    after = rank[item.pos + 1]
-                    high = min(high, self.items[after].x - self.separation(index, after))
+            rooms = [self.room(index) for index in run]
+            low, high = max(r[0] for r in rooms), min(r[1] for r in rooms)
             mean = sum(self.items[i].x for i in run) / len(run)
             x = min(max(mean, low), high) if low <= high else low
             for index in run:
