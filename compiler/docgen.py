@@ -28,8 +28,9 @@ import jinja2
 from markupsafe import Markup
 
 from compiler import types as t
+from compiler.diagrams import board_svg, turn_sequence_svg
 from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
-from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.model import BoardInfo, EntryInfo, FieldInfo, GameModel, RecordInfo
 from compiler.pygen import walk_rules
 from dsl import nodes as n
 
@@ -46,9 +47,13 @@ class Outcome:
 
 @dataclass
 class Edge:
+    """A transition of the turn sequence: phase names, "[*]" for the start or the end of the
+    game; `label` as the Mermaid diagram writes it, `condition` alone (without "game over")."""
+
     source: str
     target: str
     label: str
+    condition: str = ""
 
 
 def slug(text: str) -> str:
@@ -312,20 +317,39 @@ class DocBuilder:
         assert m.setup is not None
         for stmt, conds in self.exits([m.setup.body]):
             if isinstance(stmt, n.Goto):
-                edges.append(Edge("[*]", stmt.phase, self.label(conds)))
+                label = self.label(conds)
+                edges.append(Edge("[*]", stmt.phase, label, label))
         for phase in m.phases.values():
             decl = phase.decl
             blocks = [decl.enter, decl.done, *decl.checkpoints,
                       *(a.decl.body for a in phase.actions)]
             for stmt, conds in self.exits(blocks):
                 target = stmt.phase if isinstance(stmt, n.Goto) else "[*]"
-                label = self.label(conds)
+                condition = label = self.label(conds)
                 if not isinstance(stmt, n.Goto):
                     label = (label + " " if label else "") + "game over"
-                edge = Edge(phase.name, target, label.strip())
+                edge = Edge(phase.name, target, label.strip(), condition)
                 if edge not in edges:
                     edges.append(edge)
         return edges
+
+    def transition_text(self, edge: Edge) -> str:
+        """A transition in words, for the HTML beside the turn sequence's picture."""
+        def place(name: str, end: str) -> str:
+            return end if name == "[*]" else f"[{md(words(name))}](#phase-{anchor(name)})"
+
+        text = (f"From {place(edge.source, 'the start')} "
+                f"to {place(edge.target, 'the end of the game')}")
+        if edge.condition == "otherwise":
+            return text + ", otherwise."
+        return text + (f", when {code(edge.condition)}." if edge.condition else ".")
+
+    def board_diagram(self, board: BoardInfo) -> Markup:
+        """The picture of a graph or grid board: its nodes and borders (SVG, inline)."""
+        links = [(i, j) for i, row in enumerate(board.neighbours) for j in row if i < j]
+        return Markup(board_svg(f"{self.model.title}: the board {board.name}",
+                                [node.capitalize() for node in board.nodes], links,
+                                board.coords))
 
     def outcomes(self) -> list[Outcome]:
         m = self.model
@@ -675,6 +699,7 @@ class DocBuilder:
                 "links": sorted({(board.nodes[min(i, j)], board.nodes[max(i, j)])
                                  for i, row in enumerate(board.neighbours) for j in row}),
                 "fields": self.field_rows(board.fields),
+                "diagram": self.board_diagram(board) if board.kind != "hex" else Markup(""),
                 "picture": board_picture_name(m.name, board.name) if board.kind == "hex"
                 and board.nodes else "",
                 "variants": [{"game": code(game), "source": code(source), "plain": game,
@@ -735,6 +760,7 @@ class DocBuilder:
                      "when": en.expr(tr.when) if tr.when is not None else "",
                      "body": en.block(tr.body.statements)} for tr in m.triggers]
         records = [self.entry_table(r) for r in m.records if m.records[r].entries]
+        edges = self.edges()
         gallery = [self.gallery(r) for r in self.gallery_types]
         keywords = self.keywords()
         decks = self.decks()
@@ -769,7 +795,13 @@ class DocBuilder:
             "game_fields": self.field_rows(m.game_fields),
             "player_fields": self.field_rows(m.player_fields),
             "setup": en.block(m.setup.body.statements) if m.setup else [],
-            "edges": self.edges(), "phases": phases, "callables": callables,
+            "edges": edges, "phases": phases,
+            "turn_sequence": Markup(turn_sequence_svg(
+                f"{m.title}: the turn sequence",
+                [(name, words(name)) for name in m.phases],
+                [(None if e.source == "[*]" else e.source,
+                  None if e.target == "[*]" else e.target, e.condition) for e in edges])),
+            "transitions": [self.transition_text(e) for e in edges], "callables": callables,
             "triggers": triggers, "outcomes": self.outcomes(),
             "decisions": [{"id": md(d.id), "title": md(d.title), "text": md(d.text)}
                           for d in m.decisions],
