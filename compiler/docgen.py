@@ -56,6 +56,14 @@ class Edge:
     condition: str = ""
 
 
+def mermaid_label(text: str) -> str:
+    """A transition's words as a Mermaid label can hold them: Mermaid reads brackets, quotes,
+    commas and colons as its own syntax, so those become spaces (the HTML's SVG and the
+    transitions in words keep the condition whole)."""
+    text = re.sub(r"[^A-Za-z0-9_ =<>!.+-]", " ", text)
+    return re.sub(r"\s+", " ", text).strip()[:48]
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -272,16 +280,13 @@ class DocBuilder:
         return source.line(span.line)[span.column - 1 :] + " …"
 
     def label(self, conditions: list[n.Expr]) -> str:
-        """The innermost condition of a goto, as written in the rulebook."""
+        """The innermost condition of a goto, as written in the rulebook (on one line)."""
         if not conditions:
             return ""
         last = conditions[-1]
         if isinstance(last, n.Not) and last.span == last.operand.span:
             return "otherwise"
-        text = self.source_text(last)
-        text = re.sub(r"[^A-Za-z0-9_ =<>!.+-]", " ", text)
-        text = re.sub(r"\s+", " ", text).strip()
-        return text[:48]
+        return " ".join(self.source_text(last).split())
 
     # ---- walking bodies for gotos and endings
     def walk(self, statements: tuple[n.Stmt, ...], conds: list[n.Expr], found: list[
@@ -318,7 +323,7 @@ class DocBuilder:
         for stmt, conds in self.exits([m.setup.body]):
             if isinstance(stmt, n.Goto):
                 label = self.label(conds)
-                edges.append(Edge("[*]", stmt.phase, label, label))
+                edges.append(Edge("[*]", stmt.phase, mermaid_label(label), label))
         for phase in m.phases.values():
             decl = phase.decl
             blocks = [decl.enter, decl.done, *decl.checkpoints,
@@ -328,7 +333,7 @@ class DocBuilder:
                 condition = label = self.label(conds)
                 if not isinstance(stmt, n.Goto):
                     label = (label + " " if label else "") + "game over"
-                edge = Edge(phase.name, target, label.strip(), condition)
+                edge = Edge(phase.name, target, mermaid_label(label), condition)
                 if edge not in edges:
                     edges.append(edge)
         return edges

@@ -366,3 +366,9 @@ def test_pictures_are_the_same_bytes_whatever_the_hash_seed() -> None:
                               capture_output=True, text=True, check=True)
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and outputs[0].count("<svg") == 2
+
+
+def test_a_transition_keeps_its_whole_condition_in_the_page() -> None:
+    page = (ROOT / "generated" / "docs" / "rulers_gambit.html").read_text()
+    condition = "turn == 1 and not any(has(u, first_strike) for u in units[turn_player])"
+    assert condition in page  # brackets, commas and all: the SVG and the words escape it
