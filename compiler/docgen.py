@@ -28,9 +28,9 @@ import jinja2
 from markupsafe import Markup
 
 from compiler import types as t
+from compiler.ast_walk import walk_rules
 from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
-from compiler.pygen import walk_rules
 from dsl import nodes as n
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
