@@ -29,7 +29,8 @@ imports (reported as `warmup_s`).
     cards.linearity.check_s         check_s(50k) / check_s(10k): about 5 when linear
     cards.linearity.build_s         build_s(50k) / build_s(10k)
     rulers_gambit.playouts_per_s    random playouts/s of the real module (compiled in memory by
-                                    dsl.api.load_game), one shipped deck pair, seats alternating
+                                    compiler.api.load_game), one shipped deck pair, seats
+                                    alternating
     rulers_gambit.plies_per_s
 
 Targets are printed (`target`, `met`), never asserted: 10,000 cards checked < 1 s, built < 3 s,
@@ -278,7 +279,7 @@ def run_child(mode: str, rules: Path, runs: int) -> dict[str, Any]:
 
 def playouts(games: int) -> tuple[float, int, tuple[str, str]]:
     """(seconds, plies, deck pair) of `games` random playouts of the real module."""
-    from dsl.api import load_game
+    from compiler.api import load_game
 
     game = load_game(str(RULES))
     kingdom = game.E_KIND_NAMES.index("kingdom")

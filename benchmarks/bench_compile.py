@@ -56,7 +56,7 @@ def run_build() -> None:
 
 def cli_command() -> list[str]:
     script = shutil.which("rulecraft")
-    return [script] if script else [sys.executable, "-m", "dsl.cli"]
+    return [script] if script else [sys.executable, "-m", "compiler"]
 
 
 def run_cli() -> None:

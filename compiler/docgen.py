@@ -28,10 +28,10 @@ import jinja2
 from markupsafe import Markup
 
 from compiler import types as t
+from compiler.ast_walk import walk_rules
 from compiler.diagrams import board_svg, turn_sequence_svg
 from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
 from compiler.model import BoardInfo, EntryInfo, FieldInfo, GameModel, RecordInfo
-from compiler.pygen import walk_rules
 from dsl import nodes as n
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

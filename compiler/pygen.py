@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from compiler import types as t
+from compiler.ast_walk import walk_rules
 from compiler.english import words
 from compiler.model import ActionInfo, BoardInfo, EntryInfo, FieldInfo, GameModel
+from compiler.text_templates import template_fields
 from dsl import nodes as n
 from dsl.runtime import COPY_CHOICES, article
 from dsl.source import Span
@@ -382,35 +384,6 @@ class Bindings:
             self.frames.pop()
 
 
-# Nodes that hold no other node: a card set is mostly made of them.
-_LITERALS = frozenset({n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.Name, n.DataWord})
-
-
-def walk_rules(roots: Iterable[n.Node]) -> Iterator[n.Node]:
-    """Every node under the roots, in no particular order, but the literals and the fields of
-    card sets' cards (whose values are walked), and each effect text that cards share (its
-    EffectLits differ, its tree is one) once: what rules say, without the card set's data."""
-    shared: set[int] = set()
-    stack = list(roots)
-    while stack:
-        node = stack.pop()
-        if type(node) is n.Entry:  # a card: its children are its fields, each with a value
-            yield node
-            stack.extend([field.value for field in node.values
-                          if type(field.value) not in _LITERALS])
-            continue
-        if type(node) is n.FieldValue:
-            node = node.value
-        if type(node) in _LITERALS:
-            continue
-        if isinstance(node, n.EffectLit):
-            if id(node.body) in shared:
-                continue
-            shared.add(id(node.body))
-        yield node
-        stack.extend(n.children(node))
-
-
 class PythonGenerator:
     def __init__(self, model: GameModel) -> None:
         self.model = model
@@ -587,7 +560,7 @@ class PythonGenerator:
         for action in self.action_kinds:
             types = {name: type_ for name, type_, _ in action.params}
             for text in [action.decl.says or "", *(r.message for r in action.requires)]:
-                for start, _, name in _template_fields(text):
+                for start, _, name in template_fields(text):
                     type_ = types.get(name)
                     table = names_table(type_) if type_ is not None else None
                     if (isinstance(type_, (t.EnumT, t.RecordT)) and table is not None
@@ -1280,7 +1253,7 @@ class PythonGenerator:
     ) -> str:
         pieces: list[str] = []
         position = 0
-        for start, end, name in _template_fields(text):
+        for start, end, name in template_fields(text):
             before = text[position:start]
             value = parts[name]
             if worded and name in worded:
@@ -1303,7 +1276,7 @@ class PythonGenerator:
         not read "a army"."""
         pieces: list[str] = []
         position = 0
-        for k, (start, end, name) in enumerate(_template_fields(text)):
+        for k, (start, end, name) in enumerate(template_fields(text)):
             before = text[position:start]
             value = parts[name]
             if name in neutral:
@@ -1856,12 +1829,6 @@ def _articled(before: str, value: str, with_article: str) -> tuple[str, str]:
     if found.group(1)[0] == "A":
         return before[: found.start()], f"rt.capitalised({with_article})"
     return before[: found.start()], with_article
-
-
-def _template_fields(text: str) -> list[tuple[int, int, str]]:
-    from compiler.typecheck import TEMPLATE_FIELD
-
-    return [(match.start(), match.end(), match.group(1)) for match in TEMPLATE_FIELD.finditer(text)]
 
 
 def _docstring(text: str) -> str:

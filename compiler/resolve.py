@@ -27,9 +27,9 @@ from compiler.model import (
     ZoneInfo,
     hex_neighbour_offsets,
 )
+from compiler.project import NO_SUCH_PATH, path_problem
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
-from dsl.project import NO_SUCH_PATH, path_problem
 from dsl.source import SourceFile, Span, display_name, resolved
 from dsl.yaml_limits import crossed_limit
 

@@ -7,7 +7,6 @@ refers to, for the generators. Errors are collected; an expression with an error
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 from compiler import types as t
 from compiler.consteval import compile_rule, constant_rule, evaluate
 from compiler.model import ActionInfo, EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.text_templates import TEMPLATE_FIELD
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import Span
@@ -42,7 +42,6 @@ BUILTINS = {
                  "joined to start by steps between neighbours inside area",
     "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
 }
-TEMPLATE_FIELD = re.compile(r"\{([^{}]*)\}")
 
 
 @dataclass

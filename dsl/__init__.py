@@ -1,7 +1,10 @@
-"""Rulecraft: rules as data, compiled to checked, playable Python and readable rulebooks.
+"""Rulecraft's language: sources and spans, the parser and AST, the YAML readers, diagnostics and
+their codes, and the runtime that generated game modules import. It imports nothing from
+`compiler`, which holds the passes, the back ends and the public API (`import compiler`).
 
-The public API; everything else in `dsl` and `compiler` is internal and may change. Names are
-imported lazily so that generated game modules, which import only `dsl.runtime`, stay light.
+Exported here: the names a generated module's user meets (its actions and errors) and the
+diagnostics. They are imported lazily so that generated modules, which import only
+`dsl.runtime`, stay light.
 """
 
 from __future__ import annotations
@@ -17,11 +20,6 @@ _EXPORTS = {
     "RuleError": "dsl.runtime",
     "Diagnostic": "dsl.diagnostics",
     "render": "dsl.diagnostics",
-    "GameNotFound": "dsl.api",
-    "build_all": "dsl.api",
-    "check": "dsl.api",
-    "load_game": "dsl.api",
-    "rulebook_path": "dsl.api",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -14,7 +14,7 @@ Inputs (`fuzz_inputs(seed, count)`; input i is the same whatever the count):
 
 Each input replaces one file of a copy of rulebooks/ and tests/cases/ (a scenario is a new
 file beside its rulebook). A child process (`python -m tests.fuzzing CHILD-ARGS`, run from the
-copy) checks a list of inputs one after the other through `dsl.cli.main`, announcing each
+copy) checks a list of inputs one after the other through `compiler.cli.main`, announcing each
 before it starts and reporting how it ended; a child that dies (a signal: segmentation fault,
 abort, the memory cap) or overruns the time cap is replaced, and the input it was on is counted
 as a crash or a timeout. Outcomes:
@@ -88,10 +88,10 @@ class Result:
 
 
 def run_cli(cwd: Path, *argv: str, timeout: float = 120) -> tuple[int, str]:
-    """`python -m dsl.cli ARGV` in a child process from cwd, with the memory cap: (exit status,
+    """`python -m compiler ARGV` in a child process from cwd, with the memory cap: (exit status,
     stdout + stderr); a negative status is the signal that killed it."""
     result = subprocess.run(
-        [sys.executable, "-m", "dsl.cli", *argv], cwd=cwd, env=_child_env(), check=False,
+        [sys.executable, "-m", "compiler", *argv], cwd=cwd, env=_child_env(), check=False,
         capture_output=True, text=True, errors="replace", timeout=timeout,
         preexec_fn=_limit_memory)
     return result.returncode, result.stdout + result.stderr
@@ -430,7 +430,7 @@ def _selftest(what: str) -> int:
 def child(listing: Path) -> None:
     """Run each input listed (JSON lines: target, argv, content file) from the working
     directory, restoring each target afterwards."""
-    from dsl import cli
+    from compiler import cli
 
     for line in listing.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
@@ -582,7 +582,7 @@ def save_failures(results: list[Result], out: Path) -> str:
         folder = out / f"{item.name}-{result.outcome}"
         _copy_tree(folder)
         (folder / item.target).write_bytes(item.content)
-        command = f"cd {folder} && PYTHONPATH={ROOT} python -m dsl.cli {' '.join(item.argv)}"
+        command = f"cd {folder} && PYTHONPATH={ROOT} python -m compiler {' '.join(item.argv)}"
         (folder / "REPRODUCE").write_text(command + "\n\n" + result.output, encoding="utf-8")
         last = result.output.strip().splitlines()[-1:] or [""]
         lines.append(f"{item.name} [{item.kind}] {result.outcome} (exit {result.exit}): "

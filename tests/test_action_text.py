@@ -30,10 +30,10 @@ from typing import Any
 
 import pytest
 
+from compiler import cli
+from compiler.api import load_game
 from compiler.pygen import article, neutral_noun
 from compiler.types import CardT, EnumT, IntT, NodeT, PlayerT
-from dsl import cli
-from dsl.api import load_game
 
 VEIL = """\
 game veil {

@@ -1,6 +1,6 @@
 """Seeded random games of Ruler's Gambit, played to the end through the public API.
 
-The game is compiled from rulebooks/rulers_gambit in memory (`dsl.api.load_game`). The shipped
+The game is compiled from rulebooks/rulers_gambit in memory (`compiler.api.load_game`). The shipped
 decks are read at run time (`game.DECKS`) and grouped into deck pairs by the colours of their
 Kingdom card: the two decks of one colour pair play each other, GAMES_PER_PAIR games per pair,
 the seats (A/B) alternating with the seed. If the colours do not give pairs of two, the decks
@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from dsl.api import load_game
+from compiler.api import load_game
 from tests.playing import State, play
 
 game = load_game("rulers_gambit")

@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 
+from compiler import cli
 from compiler.build import build
 from compiler.driver import check_rulebook
-from dsl import cli
 from dsl.diagnostics import Diagnostic, Diagnostics
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -702,7 +702,7 @@ def test_the_same_card_set_builds_to_the_same_bytes(tmp_path: Path) -> None:
                         for p in sorted((tmp_path / out).rglob("*")) if p.is_file()})
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     subprocess.run(
-        [sys.executable, "-m", "dsl.cli", "build", str(rules), "-o", str(tmp_path / "three")],
+        [sys.executable, "-m", "compiler", "build", str(rules), "-o", str(tmp_path / "three")],
         cwd=ROOT, env=env, check=True, capture_output=True,
     )
     outputs.append({p.relative_to(tmp_path / "three"): p.read_bytes()

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from dsl.api import load_game
+from compiler.api import load_game
 from dsl.runtime import Action, IllegalAction
 
 IDENTIFIER = re.compile(r"\w+_\w+")

@@ -5,7 +5,7 @@
   reference), for hostile card names and for the Ruler's Gambit card set.
 - html_inline's shortcut for fragments with only links and single stars, escape_html, and md's
   shortcut for plain text agree with the general ways on random text.
-- compiler.pygen.walk_rules (used for the seed coverage and `creates_in_play`) sees the nodes
+- compiler.ast_walk.walk_rules (used for the seed coverage and `creates_in_play`) sees the nodes
   that a generic walk of every node sees, but the literals.
 """
 
@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from compiler import docgen, english, pygen
 from compiler import types as t
+from compiler.ast_walk import walk_rules
 from compiler.docgen import DocBuilder, GalleryGroup, _parse_inline, escape_html, inline_html
 from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
@@ -267,7 +268,7 @@ def test_walk_rules_sees_what_a_generic_walk_sees_but_literals(rules: Path) -> N
     model = compile_model(rules)
     skipped = (n.IntLit, n.StrLit, n.BoolLit, n.NoneLit, n.Name, n.DataWord, n.FieldValue,
                n.EffectLit)  # an EffectLit of a shared text: which one is seen may differ
-    walked = list(pygen.walk_rules(model.modules))
+    walked = list(walk_rules(model.modules))
     expected = {id(node) for node in generic_every_node(model) if not isinstance(node, skipped)}
     assert {id(node) for node in walked if not isinstance(node, skipped)} == expected
     assert sum(isinstance(node, n.EffectLit) for node in walked) == sum(

@@ -2,7 +2,7 @@
 it is, finds the project (the nearest folder above with `rulebooks/` or a `rulecraft.toml`),
 says where its output goes, and turns unusable paths into diagnostics, never tracebacks.
 
-The CLI runs in-process (`dsl.cli.main`) from a chosen working directory.
+The CLI runs in-process (`compiler.cli.main`) from a chosen working directory.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl import cli
+from compiler import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DYNASTIES = ROOT / "rulebooks" / "dynasties"

@@ -12,8 +12,8 @@ import pytest
 
 from compiler.driver import check_rulebook
 from compiler.pygen import generate_python
+from compiler.scaffold import new_game
 from dsl.runtime import Action, IllegalAction
-from dsl.scaffold import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from compiler.api import load_game
 from compiler.driver import check_rulebook
 from compiler.model import BoardInfo, hex_cube, hex_neighbour_offsets
 from dsl import runtime as dsl_runtime
-from dsl.api import load_game
 
 CASES = Path(__file__).resolve().parent / "cases"
 
@@ -178,8 +178,8 @@ def test_connected_floods_through_the_area_only() -> None:
 
 
 def test_scripted_rolls_are_used_in_order_and_checked() -> None:
+    from compiler.scenarios import ScriptedRng
     from dsl.runtime import Rng, RuleError
-    from dsl.scenarios import ScriptedRng
 
     rng = ScriptedRng(Rng(5), [6, 1])
     assert [rng.roll(6), rng.roll(6)] == [6, 1]

@@ -1,6 +1,7 @@
 """Every install form works away from the source tree: a wheel and an sdist, each installed in a
 fresh virtual environment, check, test, build and play a shipped game from a folder outside this
-repository. (The editable form is what the rest of the suite and CI run.)
+repository, make a new game from the packaged templates, and load a game through the public API
+(`import compiler`). (The editable form is what the rest of the suite and CI run.)
 
 Slow (two virtual environments and an install each), so it runs in the soak tier of `.ci/run`.
 """
@@ -63,6 +64,16 @@ def test_an_installed_rulecraft_checks_tests_builds_and_plays_a_game_outside_the
     assert (tmp_path / "out" / "docs" / "dynasties.html").is_file()
     played = run([rulecraft, "simulate", str(game), "-n", "3"], cwd=tmp_path)
     assert played.strip()
+    # `rulecraft new` writes its templates, package data of `compiler`, and the game checks.
+    run([rulecraft, "new", "mygame"], cwd=tmp_path)
+    assert "0 errors" in run([rulecraft, "check"], cwd=tmp_path / "mygame")
+    # The public API is `compiler`, and `python -m compiler` is the command.
+    loaded = run([str(bin_dir / "python"), "-c",
+         "import compiler\n"
+         f"print(compiler.load_game({str(game)!r}).INFO['name'])"], cwd=tmp_path)
+    assert loaded.strip() == "dynasties"
+    assert "rulecraft" in run([str(bin_dir / "python"), "-m", "compiler", "--version"],
+                              cwd=tmp_path)
     # The shipped modules run on the installed runtime alone.
     returns = run([str(bin_dir / "python"), "-c",
          "import generated.dynasties as g\n"

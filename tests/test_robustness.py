@@ -1,7 +1,7 @@
 """Bad input never gives a traceback: every broken file becomes a located diagnostic.
 
-Most cases run the CLI in-process (`dsl.cli.main`, output captured) from a temporary working
-directory; two run `python -m dsl.cli` as a subprocess to cover the real entry point. A fuzz
+Most cases run the CLI in-process (`compiler.cli.main`, output captured) from a temporary working
+directory; two run `python -m compiler` as a subprocess to cover the real entry point. A fuzz
 test checks 300 seeded random mutations of the Dynasties rulebook.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from compiler import cli
 from compiler.driver import check_rulebook
-from dsl import cli
 from dsl.codes import CODES
 from dsl.parser import MAX_NESTING, MAX_SOURCE_BYTES
 
@@ -266,7 +266,7 @@ def test_huge_file_is_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def run_subprocess(tmp_path: Path, *argv: str) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     result = subprocess.run(
-        [sys.executable, "-m", "dsl.cli", *argv],
+        [sys.executable, "-m", "compiler", *argv],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env, check=False,
     )
     return result.returncode, result.stdout + result.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl import cli
+from compiler import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 # The scenario lives outside the project, so it names its game by path.

@@ -1,7 +1,7 @@
 """`rulecraft new NAME [DIR]`: a game folder that checks, builds, passes its scenarios and plays.
 
-The files are package data (`dsl/templates/new/*.tmpl`), so an installed Rulecraft writes the
-same bytes as a checkout: `__NAME__` becomes the game's name and `__TITLE__` its title.
+The files are package data (`compiler/templates/new/*.tmpl`), so an installed Rulecraft writes
+the same bytes as a checkout: `__NAME__` becomes the game's name and `__TITLE__` its title.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def title_of(name: str) -> str:
 
 def files_of(name: str) -> dict[str, str]:
     """The game folder's files, by path inside it."""
-    templates = resources.files("dsl") / "templates" / "new"
+    templates = resources.files("compiler") / "templates" / "new"
     files = {}
     for template, target in FILES.items():
         text = (templates / template).read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 A path may be a rulebook, a game folder, or a card set or deck file (checked with the rulebook
 of its folder), wherever it is. With no path, a command acts on the game folder it runs in, or
-else on every rulebook of the project around it (`dsl.project`, DESIGN.md §2).
+else on every rulebook of the project around it (`compiler.project`, DESIGN.md §2).
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ from types import ModuleType
 
 from compiler.build import BuildResult, build, find_rulebooks
 from compiler.driver import Compilation, check_rulebook
-from compiler.pygen import load_python
-from dsl.diagnostics import Diagnostics
-from dsl.project import (
+from compiler.project import (
     NO_TARGET,
     NO_TARGET_HINT,
     default_target,
@@ -25,6 +23,8 @@ from dsl.project import (
     output_for,
     path_problem,
 )
+from compiler.pygen import load_python
+from dsl.diagnostics import Diagnostics
 from dsl.source import Span, display_name, resolved
 
 
@@ -59,7 +59,7 @@ def build_all(
     paths: list[Path] | None = None, out: Path | None = None, check_only: bool = False
 ) -> tuple[BuildResult, Diagnostics]:
     """Check, then write modules and docs: into out, or where each rulebook's project puts
-    them (`dsl.project.output_for`)."""
+    them (`compiler.project.output_for`)."""
     diagnostics = Diagnostics()
 
     def place(rules: Path) -> Path:

@@ -12,11 +12,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
+from compiler import api
 from compiler.driver import Compilation
-from dsl import api
+from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_problem
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
-from dsl.project import NO_TARGET, default_target, holds_rulebooks, path_problem
 from dsl.source import SourceFile, display_name, resolved
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -109,7 +109,7 @@ def _scenario_files(path: Path) -> list[Path]:
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    from dsl.scenarios import ScenarioFileError, ScenarioResult, load_scenarios, run_scenario
+    from compiler.scenarios import ScenarioFileError, ScenarioResult, load_scenarios, run_scenario
 
     missing = Diagnostics()
     paths = api.targets([Path(p) for p in args.paths], missing)
@@ -173,7 +173,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from dsl.scaffold import ScaffoldError, new_game
+    from compiler.scaffold import ScaffoldError, new_game
 
     try:
         folder = new_game(args.name, Path(args.folder))

@@ -8,7 +8,7 @@ or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the r
 next listed number (which must lie in 1..n) before the seeded generator is used again, and a
 scenario fails if any scripted roll is left unused. `game` is found from the scenario file:
 a game's name in its game folder, then in its project, or a rulebook's path from its folder
-(`dsl.api.rulebook_path`, docs/cli.md).
+(`compiler.api.rulebook_path`, docs/cli.md).
 """
 
 from __future__ import annotations
