@@ -53,9 +53,9 @@ def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
     elif isinstance(node, n.Call) and node.func in model.procedures:
         effects.calls.add(node.func)
     elif isinstance(node, n.EffectCall):
-        symbol = model.symbols.get(id(node))
-        if symbol is not None:
-            effects.calls.add(effect_key(symbol[1], symbol[2]))
+        effect = model.symbols.effects.get(id(node))
+        if effect is not None:
+            effects.calls.add(effect_key(effect.card_type, effect.name))
 
 
 def stuck_phase_hint(phase: n.PhaseDecl) -> str:
