@@ -831,8 +831,8 @@ class Checker:
             self.error("E0207", stmt.span,
                        "'require' may only open an action, before its effects",
                        hint="move it to the top of the action")
-        else:  # pragma: no cover - every statement class is handled above
-            raise AssertionError(type(stmt).__name__)
+        else:  # mypy checks that every statement class is handled above
+            assert_never(stmt)
 
     def loop_scope(self, stmt: n.For, scope: Scope, ctx: Context) -> Scope:
         """The scope of a `for` body: the loop variable, narrowed by the `where` test."""
@@ -1105,7 +1105,7 @@ class Checker:
             self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
             self.expect(e.high, self.expr(e.high, scope, ctx), t.INT, "the end of a range")
             return t.ListT(t.INT)
-        raise AssertionError(type(e).__name__)  # pragma: no cover
+        assert_never(e)  # mypy checks that every expression class is handled above
 
     def unify(self, a: t.Type, b: t.Type, where: n.Expr) -> t.Type:
         if isinstance(b, t.NoneT) and not isinstance(a, t.NoneT):
