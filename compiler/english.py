@@ -358,69 +358,71 @@ class English:
 
     def stmt(self, s: n.Stmt, depth: int) -> list[str]:  # noqa: C901 - one case per statement
         pad = "  " * depth + "- "
-        if isinstance(s, n.Let):
-            return [f"{pad}Let *{md(s.name)}* be {self.expr(s.value)}."]
-        if isinstance(s, n.Assign):
-            target, value = self.expr(s.target), self.expr(s.value)
-            if s.op == "+=":
-                return [f"{pad}Add {value} to {target}."]
-            if s.op == "-=":
-                return [f"{pad}Take {value} from {target}."]
-            return [f"{pad}Set {target} to {value}."]
-        if isinstance(s, n.CallStmt):
-            if isinstance(s.call, n.EffectCall):
-                return [f"{pad}Run {self.expr(s.call)}."]
-            return [f"{pad}Do {self.expr(s.call)}."]
-        if isinstance(s, n.If):
-            lines: list[str] = []
-            for i, (cond, body) in enumerate(s.branches):
-                lead = "If" if i == 0 else "Otherwise, if"
-                lines.append(f"{pad}{lead} {self.expr(cond)}:")
-                lines.extend(self.block(body.statements, depth + 1))
-            if s.otherwise is not None:
-                lines.append(f"{pad}Otherwise:")
-                lines.extend(self.block(s.otherwise.statements, depth + 1))
-            return lines
-        if isinstance(s, n.For):
-            where = f" where {self.expr(s.where)}" if s.where is not None else ""
-            order = ""
-            if s.order_by is not None:
-                order = (f", {'highest' if s.descending else 'lowest'} "
-                         f"{self.expr(s.order_by)} first")
-            return [f"{pad}For each *{md(s.var)}* in {self.expr(s.domain)}{where}{order}:",
-                    *self.block(s.body.statements, depth + 1)]
-        if isinstance(s, n.Repeat):
-            return [f"{pad}Repeat {self.expr(s.count)} times:",
-                    *self.block(s.body.statements, depth + 1)]
-        if isinstance(s, n.Move):
-            end = f"the {s.end} of " if s.end else ""
-            return [f"{pad}Move {self.expr(s.what)} to {end}{self.expr(s.dest)}."]
-        if isinstance(s, n.Draw):
-            return [f"{pad}Draw {self.expr(s.count)} from {self.expr(s.source)} "
-                    f"into {self.expr(s.dest)} (fewer if it runs out)."]
-        if isinstance(s, n.Shuffle):
-            return [f"{pad}Shuffle {self.expr(s.zone)}."]
-        if isinstance(s, n.Create):
-            return [f"{pad}Put a new {self.expr(s.what)} into {self.expr(s.dest)}."]
-        if isinstance(s, n.Reveal):
-            return [f"{pad}Reveal {self.expr(s.what)}."]
-        if isinstance(s, n.Goto):
-            return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]
-        if isinstance(s, n.Win):
-            return [f"{pad}**{sentence(self.expr(s.player))} wins the game.**"]
-        if isinstance(s, n.Lose):
-            return [f"{pad}**{sentence(self.expr(s.player))} loses the game.**"]
-        if isinstance(s, n.DrawGame):
-            return [f"{pad}**The game is a draw.**"]
-        if isinstance(s, n.Raise):
-            args = ", ".join(self.expr(a) for a in s.args)
-            return [f"{pad}Announce *{md(words(s.event))}* ({args})."]
-        if isinstance(s, n.Require):
-            if self.require_lead is None:
-                return [f"{pad}Only if {self.expr(s.cond)} (otherwise: “{md(s.message)}”)."]
-            return [f"{pad}{self.require_lead} {self.expr(s.cond)} "
-                    f"(otherwise: “{template(s.message)}”)."]
-        return [f"{pad}{md(type(s).__name__)}"]  # pragma: no cover
+        match s:
+            case n.Let():
+                return [f"{pad}Let *{md(s.name)}* be {self.expr(s.value)}."]
+            case n.Assign():
+                target, value = self.expr(s.target), self.expr(s.value)
+                if s.op == "+=":
+                    return [f"{pad}Add {value} to {target}."]
+                if s.op == "-=":
+                    return [f"{pad}Take {value} from {target}."]
+                return [f"{pad}Set {target} to {value}."]
+            case n.CallStmt():
+                if isinstance(s.call, n.EffectCall):
+                    return [f"{pad}Run {self.expr(s.call)}."]
+                return [f"{pad}Do {self.expr(s.call)}."]
+            case n.If():
+                lines: list[str] = []
+                for i, (cond, body) in enumerate(s.branches):
+                    lead = "If" if i == 0 else "Otherwise, if"
+                    lines.append(f"{pad}{lead} {self.expr(cond)}:")
+                    lines.extend(self.block(body.statements, depth + 1))
+                if s.otherwise is not None:
+                    lines.append(f"{pad}Otherwise:")
+                    lines.extend(self.block(s.otherwise.statements, depth + 1))
+                return lines
+            case n.For():
+                where = f" where {self.expr(s.where)}" if s.where is not None else ""
+                order = ""
+                if s.order_by is not None:
+                    order = (f", {'highest' if s.descending else 'lowest'} "
+                             f"{self.expr(s.order_by)} first")
+                return [f"{pad}For each *{md(s.var)}* in {self.expr(s.domain)}{where}{order}:",
+                        *self.block(s.body.statements, depth + 1)]
+            case n.Repeat():
+                return [f"{pad}Repeat {self.expr(s.count)} times:",
+                        *self.block(s.body.statements, depth + 1)]
+            case n.Move():
+                end = f"the {s.end} of " if s.end else ""
+                return [f"{pad}Move {self.expr(s.what)} to {end}{self.expr(s.dest)}."]
+            case n.Draw():
+                return [f"{pad}Draw {self.expr(s.count)} from {self.expr(s.source)} "
+                        f"into {self.expr(s.dest)} (fewer if it runs out)."]
+            case n.Shuffle():
+                return [f"{pad}Shuffle {self.expr(s.zone)}."]
+            case n.Create():
+                return [f"{pad}Put a new {self.expr(s.what)} into {self.expr(s.dest)}."]
+            case n.Reveal():
+                return [f"{pad}Reveal {self.expr(s.what)}."]
+            case n.Goto():
+                return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]
+            case n.Win():
+                return [f"{pad}**{sentence(self.expr(s.player))} wins the game.**"]
+            case n.Lose():
+                return [f"{pad}**{sentence(self.expr(s.player))} loses the game.**"]
+            case n.DrawGame():
+                return [f"{pad}**The game is a draw.**"]
+            case n.Raise():
+                args = ", ".join(self.expr(a) for a in s.args)
+                return [f"{pad}Announce *{md(words(s.event))}* ({args})."]
+            case n.Require():
+                if self.require_lead is None:
+                    return [f"{pad}Only if {self.expr(s.cond)} (otherwise: “{md(s.message)}”)."]
+                return [f"{pad}{self.require_lead} {self.expr(s.cond)} "
+                        f"(otherwise: “{template(s.message)}”)."]
+            case _:
+                assert_never(s)
 
 
 def sentence(text: str) -> str:
