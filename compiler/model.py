@@ -175,6 +175,8 @@ class GameModel:
     min_players: int = 2
     max_players: int = 2
     player_names: list[str] = field(default_factory=list)
+    # Where each name is declared (none: the names are the default A, B, ...).
+    player_spans: list[Span] = field(default_factory=list)
     options: dict[str, OptionInfo] = field(default_factory=dict)
     enums: dict[str, EnumInfo] = field(default_factory=dict)
     records: dict[str, RecordInfo] = field(default_factory=dict)

@@ -287,6 +287,7 @@ class Resolver:
         m.player_names = list(d.player_names) or [
             chr(ord("A") + i) for i in range(max(d.max_players, 0))
         ][:26]
+        m.player_spans = list(d.player_spans) if d.player_names else []
         for option in d.options:
             if self.declare("value", option.name, option.span, "option"):
                 m.options[option.name] = OptionInfo(

@@ -1136,6 +1136,15 @@ class Checker:
             self.model.narrowed.add(id(e))
         return narrowed
 
+    def player_symbol(self, name: str) -> sym.Player:
+        """A player named in the game header (or by default, A, B, ...: then declared by the
+        header's player count)."""
+        m = self.model
+        index = m.player_names.index(name)
+        spans = m.player_spans
+        return sym.Player(name, index, spans[index] if index < len(spans)
+                          else m.game_span or Span.point(m.source_file))
+
     def enum_member(self, name: str) -> tuple[sym.EnumMember, t.EnumT] | None:
         """The symbol and type of the member `name` of the first enum that has one."""
         if name not in self.members:
@@ -1172,8 +1181,7 @@ class Checker:
                 return self.mark_narrowed(e, narrowed, info.type)
             return info.type
         if e.id in m.player_names:
-            symbols[id(e)] = sym.Player(e.id, m.player_names.index(e.id),
-                                        m.game_span or Span.point(e.span.file))
+            symbols[id(e)] = self.player_symbol(e.id)
             return t.PLAYER
         if e.id in m.zones:
             zone = m.zones[e.id]

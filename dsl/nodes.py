@@ -325,6 +325,7 @@ class Game(Decl):
     max_players: int
     player_names: tuple[str, ...]
     options: tuple[OptionDecl, ...]
+    player_spans: tuple[Span, ...] = field(default=(), compare=False)  # of each name
 
 
 @dataclass(frozen=True, slots=True)
@@ -600,6 +601,7 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # of a card set are literals and names, whose fields are all such.
 _NODELESS_TYPES = frozenset({
     "str", "int", "bool", "str | None", "int | None", "Span", "Span | None", "tuple[str, ...]",
+    "tuple[Span, ...]",
     "tuple[tuple[str, str], ...]", "tuple[tuple[str, Span], ...]",
     "tuple[tuple[str, Span], ...] | None",
 })
