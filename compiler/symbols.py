@@ -68,7 +68,7 @@ class Player:
     KIND: ClassVar[str] = "player"
     name: str
     index: int
-    span: Span  # the game header, which names or counts the players
+    span: Span  # its name in the game header (the header, when it only counts the players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +297,11 @@ class SymbolTable:
     calls: dict[int, CallSymbol] = field(default_factory=dict)
     effects: dict[int, Effect] = field(default_factory=dict)  # EffectCall nodes
     aggregates: dict[int, Aggregator] = field(default_factory=dict)
+    deck_cards: dict[int, Card] = field(default_factory=dict)  # DeckEntry nodes (deck files)
 
     def of(self, node: n.Node) -> Symbol | None:
-        """What node refers to, if it is a name, attribute, index or call that was resolved."""
+        """What node refers to, if it is a name, attribute, index, call or deck entry that was
+        resolved."""
         key = id(node)
         kind = type(node)
         if kind is n.Name:
@@ -314,8 +316,10 @@ class SymbolTable:
             return self.effects.get(key)
         if kind is n.Aggregate:
             return self.aggregates.get(key)
+        if kind is n.DeckEntry:
+            return self.deck_cards.get(key)
         return None
 
     def __len__(self) -> int:
         return (len(self.names) + len(self.attributes) + len(self.indexes) + len(self.calls)
-                + len(self.effects) + len(self.aggregates))
+                + len(self.effects) + len(self.aggregates) + len(self.deck_cards))
