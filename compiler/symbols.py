@@ -274,9 +274,6 @@ AttributeSymbol = PlayerField | NodeField | RecordField | CardField | DefField |
 IndexSymbol = ZoneSlot | PerPlayerIndex | ListIndex
 CallSymbol = Function | Procedure | Builtin
 Symbol = NameSymbol | AttributeSymbol | IndexSymbol | CallSymbol | Effect | Aggregator
-Declared = (Local | Parameter | OwnField | Option | GameField | Player | Zone | BoardNode
-            | EnumMember | Domain | Card | RecordEntry | PlayerField | NodeField | RecordField
-            | CardField | DefField | ZoneSlot | Function | Procedure | Effect)
 
 # The ones whose uses are all alike share one instance.
 NAME_OF = NameOf()
