@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from compiler import api
 from compiler.driver import Compilation
+from compiler.explain import command as explain_command
 from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_problem
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
@@ -421,6 +422,11 @@ def parser() -> argparse.ArgumentParser:
     explain_cmd = sub.add_parser("explain", help="the long explanation of a diagnostic code")
     explain_cmd.add_argument("code")
     explain_cmd.set_defaults(run=cmd_explain)
+
+    symbol = sub.add_parser("explain-symbol", help="what the name at FILE:LINE:COL refers to: "
+                            "its kind, type, declaration and doc")
+    symbol.add_argument("location", metavar="FILE:LINE:COL")
+    symbol.set_defaults(run=explain_command)
     return root
 
 

@@ -1,12 +1,14 @@
 """Pass 4 — decks: the shipped deck files against the card sets and the deck rules.
 
-Card names are resolved here, with did-you-mean. The deck rules themselves are run through the
-code they compile to (`deck_problem` in the generated module), so `rulecraft check` and
-`new_game(decks=...)` can never disagree about what a legal deck is.
+Card names are resolved here, with did-you-mean, and each entry's card is recorded as its
+symbol. The deck rules themselves are run through the code they compile to (`deck_problem` in
+the generated module), so `rulecraft check` and `new_game(decks=...)` can never disagree about
+what a legal deck is.
 """
 
 from __future__ import annotations
 
+from compiler import symbols as sym
 from compiler.model import GameModel
 from compiler.pygen import generate_deck_checker, load_python
 from dsl import nodes as n
@@ -25,6 +27,7 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     record = model.records[rules.card_type]
     index = _definition_index(model, record.name)
     names = record.entry_names()
+    position = {name: i for i, name in enumerate(names)}
     resolved: list[tuple[n.DeckList, list[int]]] = []
     for deck in model.decks:
         cards: list[int] = []
@@ -46,6 +49,9 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
                 )
                 continue
             cards += [index[entry.card]] * entry.count
+            card = record.entries[position[entry.card]]
+            model.symbols.deck_cards[id(entry)] = sym.Card(
+                record.name, card.name, position[entry.card], card.span)
         if known:
             resolved.append((deck, cards))
     if diagnostics.has_errors or not resolved:

@@ -27,6 +27,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.diagrams import board_svg, turn_sequence_svg
@@ -79,6 +80,11 @@ def is_keywords(type_: t.Type) -> bool:
 def keyword_names(value: n.Expr | None) -> list[str]:
     items = value.items if isinstance(value, n.ListLit) else (value,)
     return [item.id for item in items if isinstance(item, n.Name)]
+
+
+def _is_keyword(symbol: sym.NameSymbol | None) -> bool:
+    """Whether a name refers to a keyword (a member of the built-in enum `keyword`)."""
+    return isinstance(symbol, sym.EnumMember) and symbol.enum == "keyword"
 
 
 @dataclass
@@ -482,15 +488,16 @@ class DocBuilder:
             return ", ".join(self.value(item) for item in e.items) or "—"
         if isinstance(e, n.StrLit):
             return md(e.value) or "—"
-        symbol = self.model.symbols.get(id(e), ("",))
-        if isinstance(e, n.Name) and symbol[0] == "enum_member":
-            # thousands of cards name the same few members: each is written once
-            key = (symbol[1] == "keyword", e.id)
-            written = self.members_written.get(key)
-            if written is None:
-                written = self.members_written[key] = (
-                    self.keyword_link(e.id) if key[0] else md(words(e.id)))
-            return written
+        if isinstance(e, n.Name):
+            symbol = self.model.symbols.names.get(id(e))
+            if isinstance(symbol, sym.EnumMember):
+                # thousands of cards name the same few members: each is written once
+                key = (symbol.enum == "keyword", e.id)
+                written = self.members_written.get(key)
+                if written is None:
+                    written = self.members_written[key] = (
+                        self.keyword_link(e.id) if key[0] else md(words(e.id)))
+                return written
         return self.english.expr(e)
 
     def gallery(self, record: RecordInfo) -> dict[str, Any]:
@@ -597,10 +604,10 @@ class DocBuilder:
         top = root.body if isinstance(root, n.EffectLit) else root  # an EffectLit is no name
         found = self.keywords_named.get(id(top))
         if found is None:
-            symbols = self.model.symbols
+            names = self.model.symbols.names
             found = [(node.id, node.span.file, node.span.line) for node in n.walk(top)
                      if isinstance(node, n.Name) and node.id in known
-                     and symbols.get(id(node), ("",))[:2] == ("enum_member", "keyword")]
+                     and _is_keyword(names.get(id(node)))]
             self.keywords_named[id(top)] = found
         return found
 
@@ -756,7 +763,7 @@ class DocBuilder:
         for option in m.options.values():
             used = sorted({node.span.line for module in m.modules for node in n.walk(module)
                            if isinstance(node, n.Name) and node.id == option.name
-                           and m.symbols.get(id(node), ("",))[0] == "option"})
+                           and isinstance(m.symbols.names.get(id(node)), sym.Option)})
             options.append({"name": code(option.name), "type": md(str(option.type)),
                             "default": en.expr(option.default),
                             "description": md(option.description),

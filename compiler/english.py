@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import assert_never
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.model import GameModel
 from dsl import nodes as n
@@ -145,95 +147,121 @@ class English:
 
     # ---- expressions
     def expr(self, e: n.Expr) -> str:  # noqa: C901 - one case per expression form
-        m = self.model
-        symbol = m.symbols.get(id(e), ("",))
-        if isinstance(e, n.IntLit):
-            return str(e.value)
-        if isinstance(e, n.StrLit):
-            return f"“{md(e.value)}”"
-        if isinstance(e, n.BoolLit):
-            return "yes" if e.value else "no"
-        if isinstance(e, n.NoneLit):
-            return "nobody/nothing"
-        if isinstance(e, n.ActorRef):
-            return "the acting player"
-        if isinstance(e, n.PlayersRef):
-            return "the players"
-        if isinstance(e, n.Name):
-            kind = symbol[0]
-            if kind == "local" and e.id in self.names:
-                return self.names[e.id]
-            if kind == "player":
+        match e:
+            case n.IntLit():
+                return str(e.value)
+            case n.StrLit():
+                return f"“{md(e.value)}”"
+            case n.BoolLit():
+                return "yes" if e.value else "no"
+            case n.NoneLit():
+                return "nobody/nothing"
+            case n.ActorRef():
+                return "the acting player"
+            case n.PlayersRef():
+                return "the players"
+            case n.Name():
+                return self.name(e)
+            case n.ListLit():
+                return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+            case n.Attribute():
+                if isinstance(self.model.symbols.attributes.get(id(e)), sym.NameOf):
+                    return f"the name of {self.expr(e.obj)}"
+                return f"{self.possessive(e.obj)} {md(words(e.name))}"
+            case n.Index():
+                return self.index(e)
+            case n.Call():
+                return self.call(e)
+            case n.Aggregate():
+                return self.aggregate(e)
+            case n.Conditional():
+                return (f"{self.expr(e.then)} if {self.expr(e.cond)}, "
+                        f"otherwise {self.expr(e.otherwise)}")
+            case n.BinaryOp():
+                return self.binary(e)
+            case n.Not():
+                return f"not ({self.expr(e.operand)})"
+            case n.Negate():
+                return (f"minus "
+                        f"{self.grouped(e.operand, precedence(e.operand) < _NEGATE_PRECEDENCE)}")
+            case n.Range():
+                low, high = (self.grouped(x, precedence(x) <= precedence(e))
+                             for x in (e.low, e.high))
+                return f"{low} to {high}"
+            case n.EffectCall():
+                return self.effect_call(e)
+            case n.EffectLit():
+                return "an effect" if e.body.statements else "no effect"
+            case n.DataWord():  # pragma: no cover - resolve makes names or texts of them
+                return md(type(e).__name__)
+            case _:
+                assert_never(e)
+
+    def name(self, e: n.Name) -> str:
+        symbol = self.model.symbols.names.get(id(e))
+        match symbol:
+            case sym.Local() | sym.Parameter() | sym.OwnField():
+                spelt = self.names.get(e.id)
+                return spelt if spelt is not None else f"*{md(e.id)}*"
+            case sym.Player():
                 return f"player {md(e.id)}"
-            if kind == "option":
+            case sym.Option():
                 return f"the *{md(words(e.id))}* option"
-            if kind == "game_field":
+            case sym.GameField():
                 return f"the {md(words(e.id))}"
-            if kind == "node":
+            case sym.BoardNode():
                 return md(e.id.capitalize())
-            if kind == "domain":
+            case sym.Domain():
                 return f"every {md(e.id)}"
-            if kind == "zone":
+            case sym.Zone():
                 return f"*{md(words(e.id))}*"
-            if kind == "enum_member" and symbol[1] == "keyword":
+            case sym.EnumMember(enum="keyword"):
                 return f"[{md(words(e.id))}](#keyword-{anchor(e.id)})"
-            return f"*{md(e.id)}*"
-        if isinstance(e, n.ListLit):
-            return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
-        if isinstance(e, n.Attribute):
-            if symbol[0] == "name_of":
-                return f"the name of {self.expr(e.obj)}"
-            return f"{self.possessive(e.obj)} {md(words(e.name))}"
-        if isinstance(e, n.Index):
-            if symbol[0] == "zone_index":
+            case sym.EnumMember() | sym.Card() | sym.RecordEntry() | None:
+                return f"*{md(e.id)}*"
+            case _:
+                assert_never(symbol)
+
+    def index(self, e: n.Index) -> str:
+        symbol = self.model.symbols.indexes.get(id(e))
+        match symbol:
+            case sym.ZoneSlot():
                 keys = " and ".join(self.expr(k) for k in e.keys)
                 return f"{self.expr(e.obj)} of {keys}"
-            if symbol[0] == "list_index":
+            case sym.ListIndex():
                 return f"item {self.expr(e.keys[0])} (from 0) of {self.expr(e.obj)}"
-            return f"{self.expr(e.obj)} for {self.expr(e.keys[0])}"
-        if isinstance(e, n.Call):
-            return self.call(e, symbol)
-        if isinstance(e, n.Aggregate):
-            where = f" where {self.expr(e.where)}" if e.where is not None else ""
-            domain = f"each *{md(e.var)}* in {self.expr(e.domain)}{where}"
-            element = self.expr(e.element)
-            return {
-                "sum": f"the sum of {element} over {domain}",
-                "count": f"the number of {domain.removeprefix('each ')}",
-                "min": f"the least {element} over {domain} (0 if none)",
-                "max": f"the greatest {element} over {domain} (0 if none)",
-                "any": f"{element} for some {domain.removeprefix('each ')}",
-                "all": f"{element} for every {domain.removeprefix('each ')}",
-                "first": f"the first {element} for {domain}",
-                "list": f"the list of {element} for {domain}",
-            }[e.func]
-        if isinstance(e, n.Conditional):
-            return (f"{self.expr(e.then)} if {self.expr(e.cond)}, "
-                    f"otherwise {self.expr(e.otherwise)}")
-        if isinstance(e, n.BinaryOp):
-            left, right = self.operands(e)
-            if e.op in ("and", "or"):
-                return f"{left} {e.op} {right}"
-            if e.op in ("==", "!=") and isinstance(e.right, n.NoneLit):
-                return f"{left} is {'not set' if e.op == '==' else 'set'}"
-            if e.op in _COMPARE:
-                return f"{left} {_COMPARE[e.op]} {right}"
-            left_type = m.types.get(id(e.left))
-            if e.op == "+" and left_type is not None and t.element_type(left_type) is not None:
-                return f"{left} together with {right}"
-            return f"{left} {_ARITH[e.op]} {right}"
-        if isinstance(e, n.Not):
-            return f"not ({self.expr(e.operand)})"
-        if isinstance(e, n.Negate):
-            return f"minus {self.grouped(e.operand, precedence(e.operand) < _NEGATE_PRECEDENCE)}"
-        if isinstance(e, n.Range):
-            low, high = (self.grouped(x, precedence(x) <= precedence(e)) for x in (e.low, e.high))
-            return f"{low} to {high}"
-        if isinstance(e, n.EffectCall):
-            return self.effect_call(e, symbol)
-        if isinstance(e, n.EffectLit):
-            return "an effect" if e.body.statements else "no effect"
-        return md(type(e).__name__)  # pragma: no cover
+            case sym.PerPlayerIndex() | None:
+                return f"{self.expr(e.obj)} for {self.expr(e.keys[0])}"
+            case _:
+                assert_never(symbol)
+
+    def aggregate(self, e: n.Aggregate) -> str:
+        where = f" where {self.expr(e.where)}" if e.where is not None else ""
+        domain = f"each *{md(e.var)}* in {self.expr(e.domain)}{where}"
+        element = self.expr(e.element)
+        return {
+            "sum": f"the sum of {element} over {domain}",
+            "count": f"the number of {domain.removeprefix('each ')}",
+            "min": f"the least {element} over {domain} (0 if none)",
+            "max": f"the greatest {element} over {domain} (0 if none)",
+            "any": f"{element} for some {domain.removeprefix('each ')}",
+            "all": f"{element} for every {domain.removeprefix('each ')}",
+            "first": f"the first {element} for {domain}",
+            "list": f"the list of {element} for {domain}",
+        }[e.func]
+
+    def binary(self, e: n.BinaryOp) -> str:
+        left, right = self.operands(e)
+        if e.op in ("and", "or"):
+            return f"{left} {e.op} {right}"
+        if e.op in ("==", "!=") and isinstance(e.right, n.NoneLit):
+            return f"{left} is {'not set' if e.op == '==' else 'set'}"
+        if e.op in _COMPARE:
+            return f"{left} {_COMPARE[e.op]} {right}"
+        left_type = self.model.types.get(id(e.left))
+        if e.op == "+" and left_type is not None and t.element_type(left_type) is not None:
+            return f"{left} together with {right}"
+        return f"{left} {_ARITH[e.op]} {right}"
 
     def grouped(self, e: n.Expr, group: bool) -> str:
         return f"({self.expr(e)})" if group else self.expr(e)
@@ -256,13 +284,14 @@ class English:
                              or (right_level == level and not same_chain))
         return left, right
 
-    def effect_call(self, e: n.EffectCall, symbol: tuple[str, ...]) -> str:
+    def effect_call(self, e: n.EffectCall) -> str:
         """`c.on_call(you)`: "the on call effect of c, with you as *you*"."""
         name = words(e.field) + ("" if "effect" in e.field else " effect")
         text = f"the {md(name)} of {self.expr(e.card)}"
         params: list[str] = []
-        if symbol[0] == "effect":
-            info = self.model.records[symbol[1]].fields[symbol[2]]
+        effect = self.model.symbols.effects.get(id(e))
+        if effect is not None:
+            info = self.model.records[effect.card_type].fields[effect.name]
             if isinstance(info.type, t.EffectT):
                 params = [p for p, _ in info.type.params]
         parts = []
@@ -280,15 +309,24 @@ class English:
     def possessive(self, e: n.Expr) -> str:
         if isinstance(e, n.ActorRef):
             return "the acting player's"
-        if isinstance(e, n.Name) and self.model.symbols.get(id(e), ("",))[0] == "node":
+        if isinstance(e, n.Name) and isinstance(self.model.symbols.names.get(id(e)),
+                                                sym.BoardNode):
             return f"{md(e.id.capitalize())}'s"
         return f"{self.expr(e)}'s"
 
-    def call(self, e: n.Call, symbol: tuple[str, ...]) -> str:
+    def call(self, e: n.Call) -> str:
         args = [self.expr(a) for a in e.args]
-        if symbol[0] in ("function", "procedure"):
-            return f"[{md(words(e.func))}](#{anchor(e.func)})({', '.join(args)})"
-        name = e.func
+        symbol = self.model.symbols.calls.get(id(e))
+        match symbol:
+            case sym.Function() | sym.Procedure():
+                return f"[{md(words(e.func))}](#{anchor(e.func)})({', '.join(args)})"
+            case sym.Builtin() | None:
+                return self.builtin(e.func, args)
+            case _:
+                assert_never(symbol)
+
+    @staticmethod
+    def builtin(name: str, args: list[str]) -> str:
         phrases: dict[str, Callable[[list[str]], str]] = {
             "size": lambda a: f"the number of cards in {a[0]}",
             "empty": lambda a: f"{a[0]} is empty",
@@ -320,69 +358,71 @@ class English:
 
     def stmt(self, s: n.Stmt, depth: int) -> list[str]:  # noqa: C901 - one case per statement
         pad = "  " * depth + "- "
-        if isinstance(s, n.Let):
-            return [f"{pad}Let *{md(s.name)}* be {self.expr(s.value)}."]
-        if isinstance(s, n.Assign):
-            target, value = self.expr(s.target), self.expr(s.value)
-            if s.op == "+=":
-                return [f"{pad}Add {value} to {target}."]
-            if s.op == "-=":
-                return [f"{pad}Take {value} from {target}."]
-            return [f"{pad}Set {target} to {value}."]
-        if isinstance(s, n.CallStmt):
-            if isinstance(s.call, n.EffectCall):
-                return [f"{pad}Run {self.expr(s.call)}."]
-            return [f"{pad}Do {self.expr(s.call)}."]
-        if isinstance(s, n.If):
-            lines: list[str] = []
-            for i, (cond, body) in enumerate(s.branches):
-                lead = "If" if i == 0 else "Otherwise, if"
-                lines.append(f"{pad}{lead} {self.expr(cond)}:")
-                lines.extend(self.block(body.statements, depth + 1))
-            if s.otherwise is not None:
-                lines.append(f"{pad}Otherwise:")
-                lines.extend(self.block(s.otherwise.statements, depth + 1))
-            return lines
-        if isinstance(s, n.For):
-            where = f" where {self.expr(s.where)}" if s.where is not None else ""
-            order = ""
-            if s.order_by is not None:
-                order = (f", {'highest' if s.descending else 'lowest'} "
-                         f"{self.expr(s.order_by)} first")
-            return [f"{pad}For each *{md(s.var)}* in {self.expr(s.domain)}{where}{order}:",
-                    *self.block(s.body.statements, depth + 1)]
-        if isinstance(s, n.Repeat):
-            return [f"{pad}Repeat {self.expr(s.count)} times:",
-                    *self.block(s.body.statements, depth + 1)]
-        if isinstance(s, n.Move):
-            end = f"the {s.end} of " if s.end else ""
-            return [f"{pad}Move {self.expr(s.what)} to {end}{self.expr(s.dest)}."]
-        if isinstance(s, n.Draw):
-            return [f"{pad}Draw {self.expr(s.count)} from {self.expr(s.source)} "
-                    f"into {self.expr(s.dest)} (fewer if it runs out)."]
-        if isinstance(s, n.Shuffle):
-            return [f"{pad}Shuffle {self.expr(s.zone)}."]
-        if isinstance(s, n.Create):
-            return [f"{pad}Put a new {self.expr(s.what)} into {self.expr(s.dest)}."]
-        if isinstance(s, n.Reveal):
-            return [f"{pad}Reveal {self.expr(s.what)}."]
-        if isinstance(s, n.Goto):
-            return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]
-        if isinstance(s, n.Win):
-            return [f"{pad}**{sentence(self.expr(s.player))} wins the game.**"]
-        if isinstance(s, n.Lose):
-            return [f"{pad}**{sentence(self.expr(s.player))} loses the game.**"]
-        if isinstance(s, n.DrawGame):
-            return [f"{pad}**The game is a draw.**"]
-        if isinstance(s, n.Raise):
-            args = ", ".join(self.expr(a) for a in s.args)
-            return [f"{pad}Announce *{md(words(s.event))}* ({args})."]
-        if isinstance(s, n.Require):
-            if self.require_lead is None:
-                return [f"{pad}Only if {self.expr(s.cond)} (otherwise: “{md(s.message)}”)."]
-            return [f"{pad}{self.require_lead} {self.expr(s.cond)} "
-                    f"(otherwise: “{template(s.message)}”)."]
-        return [f"{pad}{md(type(s).__name__)}"]  # pragma: no cover
+        match s:
+            case n.Let():
+                return [f"{pad}Let *{md(s.name)}* be {self.expr(s.value)}."]
+            case n.Assign():
+                target, value = self.expr(s.target), self.expr(s.value)
+                if s.op == "+=":
+                    return [f"{pad}Add {value} to {target}."]
+                if s.op == "-=":
+                    return [f"{pad}Take {value} from {target}."]
+                return [f"{pad}Set {target} to {value}."]
+            case n.CallStmt():
+                if isinstance(s.call, n.EffectCall):
+                    return [f"{pad}Run {self.expr(s.call)}."]
+                return [f"{pad}Do {self.expr(s.call)}."]
+            case n.If():
+                lines: list[str] = []
+                for i, (cond, body) in enumerate(s.branches):
+                    lead = "If" if i == 0 else "Otherwise, if"
+                    lines.append(f"{pad}{lead} {self.expr(cond)}:")
+                    lines.extend(self.block(body.statements, depth + 1))
+                if s.otherwise is not None:
+                    lines.append(f"{pad}Otherwise:")
+                    lines.extend(self.block(s.otherwise.statements, depth + 1))
+                return lines
+            case n.For():
+                where = f" where {self.expr(s.where)}" if s.where is not None else ""
+                order = ""
+                if s.order_by is not None:
+                    order = (f", {'highest' if s.descending else 'lowest'} "
+                             f"{self.expr(s.order_by)} first")
+                return [f"{pad}For each *{md(s.var)}* in {self.expr(s.domain)}{where}{order}:",
+                        *self.block(s.body.statements, depth + 1)]
+            case n.Repeat():
+                return [f"{pad}Repeat {self.expr(s.count)} times:",
+                        *self.block(s.body.statements, depth + 1)]
+            case n.Move():
+                end = f"the {s.end} of " if s.end else ""
+                return [f"{pad}Move {self.expr(s.what)} to {end}{self.expr(s.dest)}."]
+            case n.Draw():
+                return [f"{pad}Draw {self.expr(s.count)} from {self.expr(s.source)} "
+                        f"into {self.expr(s.dest)} (fewer if it runs out)."]
+            case n.Shuffle():
+                return [f"{pad}Shuffle {self.expr(s.zone)}."]
+            case n.Create():
+                return [f"{pad}Put a new {self.expr(s.what)} into {self.expr(s.dest)}."]
+            case n.Reveal():
+                return [f"{pad}Reveal {self.expr(s.what)}."]
+            case n.Goto():
+                return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]
+            case n.Win():
+                return [f"{pad}**{sentence(self.expr(s.player))} wins the game.**"]
+            case n.Lose():
+                return [f"{pad}**{sentence(self.expr(s.player))} loses the game.**"]
+            case n.DrawGame():
+                return [f"{pad}**The game is a draw.**"]
+            case n.Raise():
+                args = ", ".join(self.expr(a) for a in s.args)
+                return [f"{pad}Announce *{md(words(s.event))}* ({args})."]
+            case n.Require():
+                if self.require_lead is None:
+                    return [f"{pad}Only if {self.expr(s.cond)} (otherwise: “{md(s.message)}”)."]
+                return [f"{pad}{self.require_lead} {self.expr(s.cond)} "
+                        f"(otherwise: “{template(s.message)}”)."]
+            case _:
+                assert_never(s)
 
 
 def sentence(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from compiler.symbols import SymbolTable
 from compiler.types import Type
 from dsl import nodes as n
 from dsl.source import SourceFile, Span
@@ -37,6 +38,7 @@ class EnumInfo:
     members: list[str]
     span: Span
     doc: str = ""
+    member_spans: list[Span] = field(default_factory=list)  # where each member is declared
 
 
 @dataclass
@@ -173,6 +175,8 @@ class GameModel:
     min_players: int = 2
     max_players: int = 2
     player_names: list[str] = field(default_factory=list)
+    # Where each name is declared (none: the names are the default A, B, ...).
+    player_spans: list[Span] = field(default_factory=list)
     options: dict[str, OptionInfo] = field(default_factory=dict)
     enums: dict[str, EnumInfo] = field(default_factory=dict)
     records: dict[str, RecordInfo] = field(default_factory=dict)
@@ -195,10 +199,11 @@ class GameModel:
     card_sets: list[str] = field(default_factory=list)  # source names of *.cards.yaml files
     # A game whose hex board lists more maps has variants: (module name, map file) each.
     variants: list[tuple[str, str]] = field(default_factory=list)
-    # Filled by typecheck: the type of every expression and what every name refers to,
-    # keyed by id() of the AST node (nodes compare by value, so equal nodes must not collide).
+    # Filled by typecheck: the type of every expression and what every name, attribute, index
+    # and call refers to, keyed by id() of the AST node (nodes compare by value, so equal nodes
+    # must not collide).
     types: dict[int, Type] = field(default_factory=dict)
-    symbols: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    symbols: SymbolTable = field(default_factory=SymbolTable)
     # Uses of an optional value that a `!= none` test has narrowed to its inner type.
     narrowed: set[int] = field(default_factory=set)
 

@@ -16,7 +16,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import assert_never
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.english import words
@@ -645,9 +647,10 @@ class PythonGenerator:
         if id(expr) not in self.model.narrowed:
             if type(expr) is n.IntLit:
                 return str(expr.value)
-            symbol = self.model.symbols.get(id(expr))
-            if type(expr) is n.Name and symbol is not None and symbol[0] == "enum_member":
-                return symbol[-1]
+            if type(expr) is n.Name:
+                symbol = self.model.symbols.names.get(id(expr))
+                if type(symbol) is sym.EnumMember:
+                    return str(symbol.index)
         return self.expr(expr, "None")
 
     # ---- the state class
@@ -1482,73 +1485,80 @@ class PythonGenerator:
         w = self.w
         m = self.model
         w.source(stmt.span)
-        if isinstance(stmt, n.Let):
-            value = self.expr(stmt.value)
-            var = self.bindings.bind(stmt.name)
-            value_type = m.type_of(stmt.value)
-            if isinstance(value_type, t.ListT) and isinstance(value_type.element, t.AnyT):
-                w.line(f"{var}: list[Any] = {value}")
-            else:
-                w.line(f"{var} = {value}")
-        elif isinstance(stmt, n.Assign):
-            target = self.lvalue(stmt.target)
-            w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
-        elif isinstance(stmt, n.CallStmt):
-            w.line(self.expr(stmt.call))
-        elif isinstance(stmt, n.If):
-            for i, (cond, body) in enumerate(stmt.branches):
-                test = self.expr(cond)
-                while len(stmt.branches) == 1 and stmt.otherwise is None:
-                    # `if a { if b { ... } }` reads as `if a and b:` (ruff SIM102)
-                    inner = body.statements[0] if len(body.statements) == 1 else None
-                    if not (isinstance(inner, n.If) and len(inner.branches) == 1
-                            and inner.otherwise is None):
-                        break
-                    test = f"{grouped(test)} and {grouped(self.expr(inner.branches[0][0]))}"
-                    body = inner.branches[0][1]
-                with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
-                    self.block(body)
-            if stmt.otherwise is not None:
-                with w.block("else:"):
-                    self.block(stmt.otherwise)
-        elif isinstance(stmt, n.For):
-            self.for_stmt(stmt)
-        elif isinstance(stmt, n.Repeat):
-            with w.block(f"for _ in range({self.expr(stmt.count)}):"):
-                self.block(stmt.body)
-        elif isinstance(stmt, n.Move):
-            top = "True" if stmt.end == "top" else "False"
-            what_type = m.type_of(stmt.what)
-            dest = self.expr(stmt.dest)
-            if isinstance(what_type, t.CardT):
-                w.line(f"s.move({self.expr(stmt.what)}, {dest}, {top})")
-            else:
-                w.line(f"s.move_all({self.collection(stmt.what)}, {dest}, {top})")
-        elif isinstance(stmt, n.Draw):
-            w.line(f"s.draw({self.expr(stmt.count)}, {self.expr(stmt.source)}, "
-                   f"{self.expr(stmt.dest)})")
-        elif isinstance(stmt, n.Shuffle):
-            w.line(f"s.rng.shuffle({self.collection(stmt.zone)})")
-        elif isinstance(stmt, n.Create):
-            w.line(f"s.create({self.expr(stmt.what)}, {self.expr(stmt.dest)})")
-        elif isinstance(stmt, n.Reveal):
-            if isinstance(m.type_of(stmt.what), t.CardT):
-                w.line(f"s.card_up[{self.expr(stmt.what)}] = True")
-            else:
-                w.line(f"s.reveal({self.collection(stmt.what)})")
-        elif isinstance(stmt, n.Goto):
-            w.line(f"s.goto({self.phase_index[stmt.phase]})  # {stmt.phase}")
-        elif isinstance(stmt, n.Win):
-            w.line(f"s.win({self.expr(stmt.player)})")
-        elif isinstance(stmt, n.Lose):
-            w.line(f"s.lose({self.expr(stmt.player)})")
-        elif isinstance(stmt, n.DrawGame):
-            w.line("s.end_draw()")
-        elif isinstance(stmt, n.Raise):
-            args = "".join(f", {self.expr(a)}" for a in stmt.args)
-            w.line(f"raise_{stmt.event}(s{args})")
-        else:  # pragma: no cover - requires are compiled into check_ functions
-            raise AssertionError(type(stmt).__name__)
+        match stmt:
+            case n.Let():
+                value = self.expr(stmt.value)
+                var = self.bindings.bind(stmt.name)
+                value_type = m.type_of(stmt.value)
+                if isinstance(value_type, t.ListT) and isinstance(value_type.element, t.AnyT):
+                    w.line(f"{var}: list[Any] = {value}")
+                else:
+                    w.line(f"{var} = {value}")
+            case n.Assign():
+                target = self.lvalue(stmt.target)
+                w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
+            case n.CallStmt():
+                w.line(self.expr(stmt.call))
+            case n.If():
+                self.if_stmt(stmt)
+            case n.For():
+                self.for_stmt(stmt)
+            case n.Repeat():
+                with w.block(f"for _ in range({self.expr(stmt.count)}):"):
+                    self.block(stmt.body)
+            case n.Move():
+                top = "True" if stmt.end == "top" else "False"
+                what_type = m.type_of(stmt.what)
+                dest = self.expr(stmt.dest)
+                if isinstance(what_type, t.CardT):
+                    w.line(f"s.move({self.expr(stmt.what)}, {dest}, {top})")
+                else:
+                    w.line(f"s.move_all({self.collection(stmt.what)}, {dest}, {top})")
+            case n.Draw():
+                w.line(f"s.draw({self.expr(stmt.count)}, {self.expr(stmt.source)}, "
+                       f"{self.expr(stmt.dest)})")
+            case n.Shuffle():
+                w.line(f"s.rng.shuffle({self.collection(stmt.zone)})")
+            case n.Create():
+                w.line(f"s.create({self.expr(stmt.what)}, {self.expr(stmt.dest)})")
+            case n.Reveal():
+                if isinstance(m.type_of(stmt.what), t.CardT):
+                    w.line(f"s.card_up[{self.expr(stmt.what)}] = True")
+                else:
+                    w.line(f"s.reveal({self.collection(stmt.what)})")
+            case n.Goto():
+                w.line(f"s.goto({self.phase_index[stmt.phase]})  # {stmt.phase}")
+            case n.Win():
+                w.line(f"s.win({self.expr(stmt.player)})")
+            case n.Lose():
+                w.line(f"s.lose({self.expr(stmt.player)})")
+            case n.DrawGame():
+                w.line("s.end_draw()")
+            case n.Raise():
+                args = "".join(f", {self.expr(a)}" for a in stmt.args)
+                w.line(f"raise_{stmt.event}(s{args})")
+            case n.Require():  # pragma: no cover - compiled into check_ functions
+                raise AssertionError("a require among an action's effects")
+            case _:
+                assert_never(stmt)
+
+    def if_stmt(self, stmt: n.If) -> None:
+        w = self.w
+        for i, (cond, body) in enumerate(stmt.branches):
+            test = self.expr(cond)
+            while len(stmt.branches) == 1 and stmt.otherwise is None:
+                # `if a { if b { ... } }` reads as `if a and b:` (ruff SIM102)
+                inner = body.statements[0] if len(body.statements) == 1 else None
+                if not (isinstance(inner, n.If) and len(inner.branches) == 1
+                        and inner.otherwise is None):
+                    break
+                test = f"{grouped(test)} and {grouped(self.expr(inner.branches[0][0]))}"
+                body = inner.branches[0][1]
+            with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
+                self.block(body)
+        if stmt.otherwise is not None:
+            with w.block("else:"):
+                self.block(stmt.otherwise)
 
     def for_stmt(self, stmt: n.For) -> None:
         w = self.w
@@ -1575,11 +1585,10 @@ class PythonGenerator:
                     self.block(stmt.body)
 
     def lvalue(self, target: n.Expr) -> str:
-        symbol = self.model.symbols.get(id(target), ("",))
         if isinstance(target, n.Name):
-            if symbol[0] == "local":
+            if isinstance(self.model.symbols.names.get(id(target)), sym.Local):
                 return self.bindings.lookup(target.id)
-            return f"s.g_{target.id}"
+            return f"s.g_{target.id}"  # the only other name that can be assigned
         return self.expr(target, narrow=False)
 
     # ---- expressions
@@ -1598,98 +1607,118 @@ class PythonGenerator:
         return source
 
     def _expr(self, e: n.Expr, s: str) -> str:
-        m = self.model
-        symbol = m.symbols.get(id(e), ("",))
-        if isinstance(e, n.IntLit):
-            return str(e.value)
-        if isinstance(e, n.StrLit):
-            return repr(e.value)
-        if isinstance(e, n.BoolLit):
-            return "True" if e.value else "False"
-        if isinstance(e, n.NoneLit):
-            return "None"
-        if isinstance(e, n.ActorRef):
-            return "actor"
-        if isinstance(e, n.PlayersRef):
-            return f"range({s}.num_players)"
-        if isinstance(e, n.Name):
-            kind = symbol[0]
-            if kind == "local":
+        match e:
+            case n.IntLit():
+                return str(e.value)
+            case n.StrLit():
+                return repr(e.value)
+            case n.BoolLit():
+                return "True" if e.value else "False"
+            case n.NoneLit():
+                return "None"
+            case n.ActorRef():
+                return "actor"
+            case n.PlayersRef():
+                return f"range({s}.num_players)"
+            case n.Name():
+                return self.name(e, s)
+            case n.ListLit():
+                return "[" + ", ".join(self.expr(item, s) for item in e.items) + "]"
+            case n.Attribute():
+                return self.attribute(e, s)
+            case n.Index():
+                return self.index(e, s)
+            case n.Call():
+                return self.call(e, s)
+            case n.EffectCall():
+                effect = self.model.symbols.effects[id(e)]
+                card = self.expr(e.card, s)
+                args = "".join(f", {self.expr(a, s)}" for a in e.args)
+                table = f"FX_{upper(effect.card_type)}_{upper(effect.name)}"
+                return f"{table}[{s}.card_def[{card}]]({s}, {card}{args})"
+            case n.Aggregate():
+                return self.aggregate(e, s)
+            case n.Conditional():
+                return (f"({self.expr(e.then, s)} if {self.expr(e.cond, s)} "
+                        f"else {self.expr(e.otherwise, s)})")
+            case n.BinaryOp():
+                return self.binary(e, s)
+            case n.Not():
+                return f"({self.negated(e.operand, s)})"
+            case n.Negate():
+                return f"(-{self.expr(e.operand, s)})"
+            case n.Range():
+                return f"range({self.expr(e.low, s)}, {self.expr(e.high, s)} + 1)"
+            case n.DataWord() | n.EffectLit():  # pragma: no cover - resolved, or made functions
+                raise AssertionError(type(e).__name__)
+            case _:
+                assert_never(e)
+
+    def name(self, e: n.Name, s: str) -> str:
+        symbol = self.model.symbols.names.get(id(e))
+        match symbol:
+            case sym.Local() | sym.Parameter():
                 return self.bindings.lookup(e.id)
-            if kind == "option":
+            case sym.Option():
                 return f"{s}.o_{e.id}"
-            if kind == "game_field":
+            case sym.GameField():
                 return f"{s}.g_{e.id}"
-            if kind == "enum_member":
-                return self.enum_constants.get((symbol[1], int(symbol[2])), symbol[2])
-            if kind in ("player", "node"):
-                return symbol[-1]
-            if kind == "entry":
-                record = m.records[symbol[1]]
-                offset = self.def_offset.get(record.name, 0) if record.is_card else 0
-                return str(offset + int(symbol[2]))
-            if kind == "zone":
+            case sym.EnumMember():
+                return self.enum_constants.get((symbol.enum, symbol.index), str(symbol.index))
+            case sym.Player() | sym.BoardNode() | sym.RecordEntry():
+                return str(symbol.index)
+            case sym.Card():
+                return str(self.def_offset.get(symbol.card_type, 0) + symbol.index)
+            case sym.Zone():
                 return f"Z_{upper(e.id)}"
-            if kind == "domain":
-                element = m.type_of(e)
+            case sym.Domain():
+                element = self.model.type_of(e)
                 assert isinstance(element, t.ListT)
                 return self.type_domain(element.element)
-            raise AssertionError(f"unresolved name {e.id}")
-        if isinstance(e, n.ListLit):
-            return "[" + ", ".join(self.expr(item, s) for item in e.items) + "]"
-        if isinstance(e, n.Attribute):
-            return self.attribute(e, symbol, s)
-        if isinstance(e, n.Index):
-            if symbol[0] == "zone_index":
-                return self.zone_slot(symbol[1], e.keys, s)
-            return f"{self.expr(e.obj, s)}[{self.expr(e.keys[0], s)}]"
-        if isinstance(e, n.Call):
-            return self.call(e, symbol, s)
-        if isinstance(e, n.EffectCall):
-            card = self.expr(e.card, s)
-            args = "".join(f", {self.expr(a, s)}" for a in e.args)
-            table = f"FX_{upper(symbol[1])}_{upper(symbol[2])}"
-            return f"{table}[{s}.card_def[{card}]]({s}, {card}{args})"
-        if isinstance(e, n.Aggregate):
-            return self.aggregate(e, s)
-        if isinstance(e, n.Conditional):
-            return (f"({self.expr(e.then, s)} if {self.expr(e.cond, s)} "
-                    f"else {self.expr(e.otherwise, s)})")
-        if isinstance(e, n.BinaryOp):
-            return self.binary(e, s)
-        if isinstance(e, n.Not):
-            return f"({self.negated(e.operand, s)})"
-        if isinstance(e, n.Negate):
-            return f"(-{self.expr(e.operand, s)})"
-        if isinstance(e, n.Range):
-            return f"range({self.expr(e.low, s)}, {self.expr(e.high, s)} + 1)"
-        raise AssertionError(type(e).__name__)  # pragma: no cover
+            case sym.OwnField() | None:  # pragma: no cover - card rules are not compiled
+                raise AssertionError(f"unresolved name {e.id}")
+            case _:
+                assert_never(symbol)
 
-    def attribute(self, e: n.Attribute, symbol: tuple[str, ...], s: str) -> str:
+    def attribute(self, e: n.Attribute, s: str) -> str:
         m = self.model
         obj = self.expr(e.obj, s)
-        kind = symbol[0]
-        if kind == "player_field":
-            return f"{s}.p_{e.name}[{obj}]"
-        if kind == "node_field":
-            return f"{s}.n_{symbol[1]}_{e.name}[{obj}]"
-        if kind == "record_field":
-            return f"R_{upper(symbol[1])}_{upper(e.name)}[{obj}]"
-        if kind == "card_field":
-            if m.records[symbol[1]].fields[e.name].per_card:
-                return f"{s}.k_{symbol[1]}_{e.name}[{obj}]"
-            return f"C_{upper(symbol[1])}_{upper(e.name)}[{s}.card_def[{obj}]]"
-        if kind == "def_field":
-            return f"C_{upper(symbol[1])}_{upper(e.name)}[{obj}]"
-        if kind == "card_owner":
-            return f"{s}.card_owner[{obj}]"
-        if kind == "name_of":
-            # the name as data (compared, stored), not as words for a reader
-            table = names_table(m.type_of(e.obj))
-            if table is not None:
-                return f"{table}[{obj}]"
-            return self.display(m.type_of(e.obj), obj).replace("s.card_def", f"{s}.card_def")
-        raise AssertionError(f"unresolved field {e.name}")
+        symbol = m.symbols.attributes.get(id(e))
+        match symbol:
+            case sym.PlayerField():
+                return f"{s}.p_{e.name}[{obj}]"
+            case sym.NodeField():
+                return f"{s}.n_{symbol.board}_{e.name}[{obj}]"
+            case sym.RecordField():
+                return f"R_{upper(symbol.record)}_{upper(e.name)}[{obj}]"
+            case sym.CardField():
+                if symbol.per_card:
+                    return f"{s}.k_{symbol.card_type}_{e.name}[{obj}]"
+                return f"C_{upper(symbol.card_type)}_{upper(e.name)}[{s}.card_def[{obj}]]"
+            case sym.DefField():
+                return f"C_{upper(symbol.card_type)}_{upper(e.name)}[{obj}]"
+            case sym.CardOwner():
+                return f"{s}.card_owner[{obj}]"
+            case sym.NameOf():
+                # the name as data (compared, stored), not as words for a reader
+                table = names_table(m.type_of(e.obj))
+                if table is not None:
+                    return f"{table}[{obj}]"
+                return self.display(m.type_of(e.obj), obj).replace("s.card_def", f"{s}.card_def")
+            case None:  # pragma: no cover
+                raise AssertionError(f"unresolved field {e.name}")
+            case _:
+                assert_never(symbol)
+
+    def index(self, e: n.Index, s: str) -> str:
+        symbol = self.model.symbols.indexes.get(id(e))
+        match symbol:
+            case sym.ZoneSlot():
+                return self.zone_slot(symbol.zone, e.keys, s)
+            case sym.PerPlayerIndex() | sym.ListIndex() | None:
+                return f"{self.expr(e.obj, s)}[{self.expr(e.keys[0], s)}]"
+            case _:
+                assert_never(symbol)
 
     def zone_slot(self, zone: str, keys: tuple[n.Expr, ...], s: str) -> str:
         dims = self.zone_dims[zone]
@@ -1699,13 +1728,21 @@ class PythonGenerator:
             index = value if i == 0 else f"{grouped(index)} * {dims[i]} + {value}"
         return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
 
-    def call(self, e: n.Call, symbol: tuple[str, ...], s: str) -> str:
-        m = self.model
+    def call(self, e: n.Call, s: str) -> str:
         args = [self.expr(a, s) for a in e.args]
-        if symbol[0] == "function":
-            return f"f_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
-        if symbol[0] == "procedure":
-            return f"proc_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+        symbol = self.model.symbols.calls.get(id(e))
+        match symbol:
+            case sym.Function():
+                return f"f_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+            case sym.Procedure():
+                return f"proc_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+            case sym.Builtin() | None:
+                return self.builtin(e, args, s)
+            case _:
+                assert_never(symbol)
+
+    def builtin(self, e: n.Call, args: list[str], s: str) -> str:
+        m = self.model
         name = e.func
         coll = [self.collection(a) for a in e.args] if name in (
             "size", "empty", "first", "last", "shuffled") else []

@@ -44,18 +44,21 @@ def direct_effects(model: GameModel, body: n.Node) -> Effects:
 
 def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
     """What one node of a body does (not counting its children)."""
-    if isinstance(node, n.Goto):
-        effects.gotos.add(node.phase)
-    elif isinstance(node, n.Raise):
-        effects.raises.add(node.event)
-    elif isinstance(node, (n.Win, n.Lose, n.DrawGame)):
-        effects.ends = True
-    elif isinstance(node, n.Call) and node.func in model.procedures:
-        effects.calls.add(node.func)
-    elif isinstance(node, n.EffectCall):
-        symbol = model.symbols.get(id(node))
-        if symbol is not None:
-            effects.calls.add(effect_key(symbol[1], symbol[2]))
+    match node:
+        case n.Goto():
+            effects.gotos.add(node.phase)
+        case n.Raise():
+            effects.raises.add(node.event)
+        case n.Win() | n.Lose() | n.DrawGame():
+            effects.ends = True
+        case n.Call() if node.func in model.procedures:
+            effects.calls.add(node.func)
+        case n.EffectCall():
+            effect = model.symbols.effects.get(id(node))
+            if effect is not None:
+                effects.calls.add(effect_key(effect.card_type, effect.name))
+        case _:
+            pass  # any other node does nothing by itself
 
 
 def stuck_phase_hint(phase: n.PhaseDecl) -> str:

@@ -144,17 +144,18 @@ class Resolver:
         # Types first, so that any declaration may use any type, whatever the order.
         for d in decls:
             if isinstance(d, n.EnumDecl) and self.declare("type", d.name, d.span, "type"):
-                members: list[str] = []
+                enum = EnumInfo(d.name, [], d.span, d.doc)
                 for member, span in d.members:
-                    if member in members:
+                    if member in enum.members:
                         self.diagnostics.add(
                             "E0102", span, f"'{member}' appears twice in enum {d.name}"
                         )
                         continue
                     # members are used by bare name, so one name means one member
                     if self.declare("enum_member", member, span, "enum member"):
-                        members.append(member)
-                self.model.enums[d.name] = EnumInfo(d.name, members, d.span, d.doc)
+                        enum.members.append(member)
+                        enum.member_spans.append(span)
+                self.model.enums[d.name] = enum
             elif isinstance(d, n.RecordDecl) and self.declare("type", d.name, d.span, "type"):
                 what = "card type" if d.is_card else "record"
                 self.model.records[d.name] = RecordInfo(
@@ -192,6 +193,7 @@ class Resolver:
         for d in decls:
             if self.declare("enum_member", d.name, d.span, "keyword"):
                 info.members.append(d.name)
+                info.member_spans.append(d.span)
                 self.model.keywords[d.name] = d
         self.model.enums["keyword"] = info
 
@@ -285,6 +287,7 @@ class Resolver:
         m.player_names = list(d.player_names) or [
             chr(ord("A") + i) for i in range(max(d.max_players, 0))
         ][:26]
+        m.player_spans = list(d.player_spans) if d.player_names else []
         for option in d.options:
             if self.declare("value", option.name, option.span, "option"):
                 m.options[option.name] = OptionInfo(

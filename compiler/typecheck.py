@@ -7,13 +7,15 @@ refers to, for the generators. Errors are collected; an expression with an error
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import assert_never
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.consteval import compile_rule, constant_rule, evaluate
-from compiler.model import ActionInfo, EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.model import ActionInfo, EntryInfo, EnumInfo, FieldInfo, GameModel, RecordInfo
 from compiler.text_templates import TEMPLATE_FIELD
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -46,11 +48,11 @@ BUILTINS = {
 
 @dataclass
 class Scope:
-    names: dict[str, tuple[t.Type, str]] = field(default_factory=dict)  # type, kind
+    names: dict[str, tuple[t.Type, sym.Bound]] = field(default_factory=dict)  # type, symbol
     narrowed: dict[str, t.Type] = field(default_factory=dict)
     parent: Scope | None = None
 
-    def lookup(self, name: str) -> tuple[t.Type, str] | None:
+    def lookup(self, name: str) -> tuple[t.Type, sym.Bound] | None:
         scope: Scope | None = self
         while scope is not None:
             if name in scope.names:
@@ -145,15 +147,19 @@ class Checker:
         self.checked_effects: set[int] = set()
         # Enum members by name: (symbol, type), or None when no enum has it. Thousands of card
         # values name the same members; they share one symbol and one type object.
-        self.members: dict[str, tuple[tuple[str, str, str], t.EnumT] | None] = {}
+        self.members: dict[str, tuple[sym.EnumMember, t.EnumT] | None] = {}
         self.spans: dict[str, Span] = {}  # where each effect node of the call graph is declared
         # What each name that data values use means, and its type (see data_name).
-        self.data_names: dict[str, tuple[tuple[str, ...], t.Type]] = {}
+        self.data_names: dict[str, tuple[sym.NameSymbol, t.Type]] = {}
         # Every name a data value may use, with its type (made when a word names nothing).
         self.typed_data_names: list[tuple[str, t.Type]] | None = None
         self.known_data_words: set[str] | None = None
-        # For effect fields (by id of the FieldInfo, kept beside): what effect_value makes.
-        self.effect_fields: dict[int, tuple[FieldInfo, str, t.CardT, str, Context]] = {}
+        # For effect fields (by id of the FieldInfo, kept beside): what effect_value makes,
+        # and the names its texts start with (the effect type's parameters and `this`).
+        self.effect_fields: dict[
+            int, tuple[FieldInfo, str, str, Context, dict[str, tuple[t.Type, sym.Bound]]]] = {}
+        # The symbol of each field that attributes name: (type of the value, owner, field).
+        self.field_symbols: dict[tuple[type, str, str], sym.AttributeSymbol] = {}
         # One list type per element type object (kept alive beside it), so that the lists of
         # data values share their types too.
         self.list_types: dict[int, tuple[t.Type, t.ListT]] = {}
@@ -212,7 +218,7 @@ class Checker:
             body = function.decl
             assert isinstance(body, n.FunctionDecl)
             with self.body_of(function.name):
-                scope = self.params_scope(function.params)
+                scope = self.params_scope(function.params, body.params, body.span)
                 actual = self.expr(body.body, scope, Context("function", effects=False))
                 if function.returns is not None:
                     self.expect(body.body, actual, function.returns,
@@ -221,7 +227,8 @@ class Checker:
             proc = procedure.decl
             assert isinstance(proc, n.ProcedureDecl)
             with self.body_of(procedure.name):
-                self.block(proc.body, self.params_scope(procedure.params), Context("procedure"))
+                scope = self.params_scope(procedure.params, proc.params, proc.span)
+                self.block(proc.body, scope, Context("procedure"))
         for trigger in m.triggers:
             event = m.events.get(trigger.event)
             if event is None:
@@ -232,10 +239,12 @@ class Checker:
                     hint=did_you_mean(trigger.event, m.events),
                 )
                 params: list[tuple[str, t.Type]] = []
+                decls: tuple[n.Param, ...] = ()
             else:
                 params = event.params
+                decls = event.decl.params
             with self.body_of(f"trigger {trigger.name}"):
-                scope = self.params_scope(params)
+                scope = self.params_scope(params, decls, trigger.span)
                 if trigger.when is not None:
                     self.condition(trigger.when, scope, Context("trigger", effects=False))
                 self.block(trigger.body, scope, Context("trigger"))
@@ -353,7 +362,7 @@ class Checker:
             known = self.data_names.get(e.id)
             if known is None:
                 return self.data_name(e)
-            self.model.symbols[id(e)] = known[0]
+            self.model.symbols.names[id(e)] = known[0]
             result = known[1]
         elif isinstance(e, n.IntLit):
             result = t.INT
@@ -377,7 +386,7 @@ class Checker:
         error (an error is reported at each use)."""
         errors = len(self.diagnostics.items)
         result = self.expr(e, Scope(), DATA)
-        symbol = self.model.symbols.get(id(e))
+        symbol = self.model.symbols.names.get(id(e))
         if len(self.diagnostics.items) == errors and symbol is not None:
             self.data_names[e.id] = (symbol, result)
         return result
@@ -425,13 +434,17 @@ class Checker:
         if known is None or known[0] is not info or known[1] != card_type:
             # Every card's text for one effect field is one node of the call graph: running
             # `c.field(...)` may run any of them (recursion through effects is caught so).
+            names = self.params_scope(
+                list(wanted.params),
+                info.type_expr.params if isinstance(info.type_expr, n.EffectType) else (),
+                info.span).names
+            if card_type:
+                names["this"] = (t.CardT(card_type), sym.Parameter("this", info.span))
             known = self.effect_fields[id(info)] = (
-                info, card_type, t.CardT(card_type), effect_key(card_type, info.name),
-                Context("effect", reaches=wanted.reaches))
-        _, _, this, key, ctx = known
-        scope = self.params_scope(list(wanted.params))
-        if card_type:
-            scope.names["this"] = (this, "param")
+                info, card_type, effect_key(card_type, info.name),
+                Context("effect", reaches=wanted.reaches), names)
+        _, _, key, ctx, names = known
+        scope = Scope(dict(names))
         self.spans[key] = info.span
         # what body_of does, without making a context manager for each text
         previous, self.current = self.current, key
@@ -459,7 +472,7 @@ class Checker:
         data = {name: f for name, f in record.data_fields().items()
                 if not isinstance(f.type, t.EffectT)}
         for name, f in data.items():
-            scope.names[name] = (f.type, "card_field")
+            scope.names[name] = (f.type, sym.OwnField(record.name, name, f.span))
         ctx = Context("constant", effects=False)
         for rule in record.requires:
             self.condition(rule.cond, scope, ctx)
@@ -509,19 +522,16 @@ class Checker:
 
     def deck_rules(self, deck: n.DeckDecl) -> None:
         scope = Scope()
-        scope.names["cards"] = (t.ListT(t.DefT(deck.card_type)), "param")
+        scope.names["cards"] = (t.ListT(t.DefT(deck.card_type)), sym.Parameter("cards", deck.span))
         with self.body_of("deck rules"):
             self.deck_block(deck.body, scope)
         # A deck is checked before any game exists: only the cards and fixed data are known.
         allowed_builtins = {"size", "empty", "first", "last", "abs", "min", "max"}
         reported: set[tuple[int, int]] = set()
+        symbols = self.model.symbols
         for node in n.walk(deck.body):
-            symbol = self.model.symbols.get(id(node), ("",))
-            kind = symbol[0]
-            if isinstance(node, n.PlayersRef) or kind in (
-                "option", "player", "player_field", "node", "node_field", "card_field",
-                "card_owner", "function",
-            ) or (kind == "builtin" and symbol[1] not in allowed_builtins):
+            if isinstance(node, n.PlayersRef) or _reads_the_game(symbols.of(node),
+                                                                  allowed_builtins):
                 if (node.span.line, node.span.column) in reported:
                     continue  # `A.score`: one error, not one for A and one for .score
                 reported.add((node.span.line, node.span.column))
@@ -539,7 +549,8 @@ class Checker:
                 self.template(stmt.message, stmt.span, set(inner.all_names()),
                               "a name bound by 'for' or 'let' in the deck rules")
             elif isinstance(stmt, n.Let):
-                inner.names[stmt.name] = (self.expr(stmt.value, inner, ctx), "let")
+                inner.names[stmt.name] = (self.expr(stmt.value, inner, ctx),
+                                          sym.Local(stmt.name, "let", stmt.span))
             elif isinstance(stmt, n.For):
                 self.deck_block(stmt.body, self.loop_scope(stmt, inner, ctx))
             elif isinstance(stmt, n.If):
@@ -553,10 +564,14 @@ class Checker:
                            "deck rules hold only require, let, for and if",
                            hint="a deck rule says what a legal deck is; it changes nothing")
 
-    def params_scope(self, params: list[tuple[str, t.Type]]) -> Scope:
+    def params_scope(self, params: list[tuple[str, t.Type]], decls: Sequence[n.Param],
+                     declared: Span) -> Scope:
+        """A scope of the parameters, each declared by its node in decls (or at `declared`,
+        the declaration they belong to, when it has none)."""
         scope = Scope()
-        for name, type_ in params:
-            scope.names[name] = (type_, "param")
+        for i, (name, type_) in enumerate(params):
+            span = decls[i].span if i < len(decls) else declared
+            scope.names[name] = (type_, sym.Parameter(name, span))
         return scope
 
     # ---- actions
@@ -588,7 +603,7 @@ class Checker:
                     param.span,
                     f"parameter '{name}' of type {type_} needs a domain: '{name}: {type_} in ...'",
                 )
-            scope.names[name] = (type_, "param")
+            scope.names[name] = (type_, sym.Parameter(name, param.span))
         names = {name for name, _, _ in action.params} | {"actor"}
         if decl.says is not None and decl.says_span is not None:
             self.template(decl.says, decl.says_span, names)
@@ -659,17 +674,45 @@ class Checker:
         return self.field_type(t.strip_optional(base), attr)
 
     def field_type(self, base: t.Type, attr: str) -> t.Type | None:
-        m = self.model
-        info = None
-        if isinstance(base, t.PlayerT):
-            info = m.player_fields.get(attr)
-        elif isinstance(base, t.NodeT) and base.board in m.boards:
-            info = m.boards[base.board].fields.get(attr)
-        elif isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name in m.records:
-            info = m.records[base.name].fields.get(attr)
+        info = self.field_info(base, attr)
         if info is None:
             return None
         return t.PerPlayerT(info.type) if info.per_player else info.type
+
+    def field_info(self, base: t.Type, attr: str) -> FieldInfo | None:
+        """The field `attr` of a value of type base, if it has one."""
+        m = self.model
+        if isinstance(base, t.PlayerT):
+            return m.player_fields.get(attr)
+        if isinstance(base, t.NodeT) and base.board in m.boards:
+            return m.boards[base.board].fields.get(attr)
+        if isinstance(base, (t.RecordT, t.CardT, t.DefT)) and base.name in m.records:
+            return m.records[base.name].fields.get(attr)
+        return None
+
+    def field_symbol(self, base: t.Type, info: FieldInfo) -> sym.AttributeSymbol:
+        """What an attribute naming the field `info` of a value of type base refers to: made
+        once for each field and type (card effects read the same few fields thousands of
+        times)."""
+        owner = base.board if isinstance(base, t.NodeT) else getattr(base, "name", "")
+        key = (type(base), owner, info.name)
+        known = self.field_symbols.get(key)
+        if known is not None:
+            return known
+        symbol: sym.AttributeSymbol
+        if isinstance(base, t.PlayerT):
+            symbol = sym.PlayerField(info.name, info.span)
+        elif isinstance(base, t.NodeT):
+            symbol = sym.NodeField(owner, info.name, info.span)
+        elif isinstance(base, t.RecordT):
+            symbol = sym.RecordField(owner, info.name, info.span, info.per_card)
+        elif isinstance(base, t.CardT):
+            symbol = sym.CardField(owner, info.name, info.span, info.per_card)
+        else:
+            assert isinstance(base, t.DefT)
+            symbol = sym.DefField(owner, info.name, info.span, info.per_card)
+        self.field_symbols[key] = symbol
+        return symbol
 
     def stmt(self, stmt: n.Stmt, scope: Scope, ctx: Context) -> None:
         m = self.model
@@ -681,7 +724,7 @@ class Checker:
             if isinstance(value, t.NoneT):
                 self.error("E0201", stmt.value.span, "cannot tell the type of 'none' here",
                            hint="give the variable a value of its real type first")
-            scope.names[stmt.name] = (value, "let")
+            scope.names[stmt.name] = (value, sym.Local(stmt.name, "let", stmt.span))
             self.unnarrow(stmt.name, scope)
         elif isinstance(stmt, n.Assign):
             self.assign(stmt, scope, ctx)
@@ -787,14 +830,14 @@ class Checker:
             self.error("E0207", stmt.span,
                        "'require' may only open an action, before its effects",
                        hint="move it to the top of the action")
-        else:  # pragma: no cover - every statement class is handled above
-            raise AssertionError(type(stmt).__name__)
+        else:  # mypy checks that every statement class is handled above
+            assert_never(stmt)
 
     def loop_scope(self, stmt: n.For, scope: Scope, ctx: Context) -> Scope:
         """The scope of a `for` body: the loop variable, narrowed by the `where` test."""
         element = self.iterable(stmt.domain, scope, ctx)
         inner = scope.child()
-        inner.names[stmt.var] = (element, "loop")
+        inner.names[stmt.var] = (element, sym.Local(stmt.var, "loop", stmt.span))
         if stmt.where is not None:
             self.condition(stmt.where, inner, ctx)
             inner = self.narrowed_scope(stmt.where, inner)
@@ -802,11 +845,6 @@ class Checker:
             key = self.expr(stmt.order_by, inner, ctx)
             self.expect(stmt.order_by, key, t.INT, "the sort key")
         return inner
-
-    def card_state(self, symbol: tuple[str, ...]) -> bool:
-        record = self.model.records.get(symbol[1])
-        info = record.fields.get(symbol[2]) if record is not None else None
-        return info is not None and info.per_card
 
     def unnarrow(self, key: str, scope: Scope) -> None:
         """A new binding or an assignment ends what a `!= none` test proved about a path."""
@@ -830,25 +868,28 @@ class Checker:
         target = stmt.target
         value = self.expr(stmt.value, scope, ctx)
         target_type: t.Type | None = None
+        symbols = self.model.symbols
         if isinstance(target, n.Name):
             found = scope.lookup(target.id)
             if found is not None:
-                if found[1] != "let":
+                bound = found[1]
+                if not isinstance(bound, sym.Local) or bound.binding != "let":
                     self.error("E0204", target.span,
-                               f"{found[1]} '{target.id}' cannot be assigned",
+                               f"{_binding(bound)} '{target.id}' cannot be assigned",
                                hint="copy it into a variable with let")
                     return
                 target_type = found[0]
-                self.model.symbols[id(target)] = ("local", target.id)
+                symbols.names[id(target)] = bound
                 self.model.types[id(target)] = target_type
                 self.unnarrow(target.id, scope)
             elif target.id in self.model.game_fields:
-                target_type = self.model.game_fields[target.id].type
-                self.model.symbols[id(target)] = ("game_field", target.id)
+                info = self.model.game_fields[target.id]
+                target_type = info.type
+                symbols.names[id(target)] = sym.GameField(target.id, info.span)
                 self.model.types[id(target)] = target_type
             else:
                 self.expr(target, scope, ctx)
-                if id(target) in self.model.symbols:  # known, but not something assignable
+                if id(target) in symbols.names:  # known, but not something assignable
                     self.error("E0204", target.span, f"'{target.id}' cannot be assigned")
                 return
         elif isinstance(target, (n.Attribute, n.Index)):
@@ -861,14 +902,12 @@ class Checker:
                 key = narrowing_key(target)
                 if key is not None:
                     self.unnarrow(key, scope)
-            symbol = self.model.symbols.get(id(target), ("",))
-            assignable_field = symbol[0] in ("player_field", "node_field") or (
-                symbol[0] == "card_field" and self.card_state(symbol)
-            )
             if isinstance(target, n.Index):
-                base = self.model.symbols.get(id(target.obj), ("",))
-                assignable_field = symbol[0] == "per_player_index" and base[0] in (
-                    "player_field", "node_field")
+                assignable_field = isinstance(symbols.indexes.get(id(target)),
+                                              sym.PerPlayerIndex) and isinstance(
+                    symbols.of(target.obj), sym.PlayerField | sym.NodeField)
+            else:
+                assignable_field = _assignable(symbols.attributes.get(id(target)))
             if isinstance(target_type, t.PerPlayerT):
                 self.error("E0204", target.span, "index a 'per player' field with a player")
                 return
@@ -909,14 +948,14 @@ class Checker:
                        hint=did_you_mean(call.field, effects)
                        or "only a card's effect fields can be run: card.effect(...)")
             return
-        m.symbols[id(call)] = ("effect", record.name, call.field)
+        m.symbols.effects[id(call)] = sym.Effect(record.name, call.field, info.span)
         if self.current is not None:
             self.calls[self.current].add(effect_key(record.name, call.field))
         self.arguments(call.field, list(info.type.params), call.args, call.span, scope, ctx)
 
     def call_procedure(self, call: n.Call, scope: Scope, ctx: Context) -> None:
         info = self.model.procedures[call.func]
-        self.model.symbols[id(call)] = ("procedure", call.func)
+        self.model.symbols.calls[id(call)] = sym.Procedure(call.func, info.span)
         if self.current is not None:
             self.calls[self.current].add(call.func)
         self.arguments(call.func, info.params, call.args, call.span, scope, ctx)
@@ -1065,7 +1104,7 @@ class Checker:
             self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
             self.expect(e.high, self.expr(e.high, scope, ctx), t.INT, "the end of a range")
             return t.ListT(t.INT)
-        raise AssertionError(type(e).__name__)  # pragma: no cover
+        assert_never(e)  # mypy checks that every expression class is handled above
 
     def unify(self, a: t.Type, b: t.Type, where: n.Expr) -> t.Type:
         if isinstance(b, t.NoneT) and not isinstance(a, t.NoneT):
@@ -1096,27 +1135,37 @@ class Checker:
             self.model.narrowed.add(id(e))
         return narrowed
 
-    def enum_member(self, name: str) -> tuple[tuple[str, str, str], t.EnumT] | None:
+    def player_symbol(self, name: str) -> sym.Player:
+        """A player named in the game header (or by default, A, B, ...: then declared by the
+        header's player count)."""
+        m = self.model
+        index = m.player_names.index(name)
+        spans = m.player_spans
+        return sym.Player(name, index, spans[index] if index < len(spans)
+                          else m.game_span or Span.point(m.source_file))
+
+    def enum_member(self, name: str) -> tuple[sym.EnumMember, t.EnumT] | None:
         """The symbol and type of the member `name` of the first enum that has one."""
         if name not in self.members:
             self.members[name] = next(
-                ((("enum_member", enum.name, str(enum.members.index(name))), t.EnumT(enum.name))
+                ((_member_symbol(enum, enum.members.index(name)), t.EnumT(enum.name))
                  for enum in self.model.enums.values() if name in enum.members), None)
         return self.members[name]
 
     def name(self, e: n.Name, scope: Scope, ctx: Context) -> t.Type:
         m = self.model
-        symbols = m.symbols
+        symbols = m.symbols.names
         found = scope.lookup(e.id)
         if found is not None:
-            symbols[id(e)] = ("local", e.id)
+            symbols[id(e)] = found[1]
             narrowed = scope.narrowed_type(e.id)
             if narrowed is not None:
                 return self.mark_narrowed(e, narrowed, found[0])
             return found[0]
         if e.id in m.options:
-            symbols[id(e)] = ("option", e.id)
-            return m.options[e.id].type
+            option = m.options[e.id]
+            symbols[id(e)] = sym.Option(e.id, option.span)
+            return option.type
         if ctx.kind == "deck" and (e.id in m.game_fields or e.id in m.zones):
             return self.error("E0207", e.span, f"deck rules see only the deck's cards, not "
                               f"'{e.id}'", hint="a deck is checked before any game exists")
@@ -1124,17 +1173,18 @@ class Checker:
             if ctx.kind == "constant":
                 return self.error("E0201", e.span,
                                   f"game field '{e.id}' cannot be used in a default or data")
-            symbols[id(e)] = ("game_field", e.id)
+            info = m.game_fields[e.id]
+            symbols[id(e)] = sym.GameField(e.id, info.span)
             narrowed = scope.narrowed_type(e.id)
             if narrowed is not None:
-                return self.mark_narrowed(e, narrowed, m.game_fields[e.id].type)
-            return m.game_fields[e.id].type
+                return self.mark_narrowed(e, narrowed, info.type)
+            return info.type
         if e.id in m.player_names:
-            symbols[id(e)] = ("player", str(m.player_names.index(e.id)))
+            symbols[id(e)] = self.player_symbol(e.id)
             return t.PLAYER
         if e.id in m.zones:
             zone = m.zones[e.id]
-            symbols[id(e)] = ("zone", e.id)
+            symbols[id(e)] = sym.Zone(e.id, zone.span)
             if ctx.reaches is not None and e.id not in ctx.reaches:
                 self.error("E0407", e.span, f"this effect reaches zone '{e.id}', which is not "
                            "in its card type's 'reaches' list",
@@ -1142,7 +1192,8 @@ class Checker:
             return t.ZoneFamilyT(e.id) if zone.per else t.ZoneT(e.id, zone.card_type)
         for board in m.boards.values():
             if e.id in board.nodes:
-                symbols[id(e)] = ("node", board.name, str(board.nodes.index(e.id)))
+                symbols[id(e)] = sym.BoardNode(board.name, e.id, board.nodes.index(e.id),
+                                               board.span)
                 return t.NodeT(board.name)
         member = self.enum_member(e.id)
         if member is not None:
@@ -1150,19 +1201,23 @@ class Checker:
             return member[1]
         domain: t.Type | None = None
         if e.id in m.enums:
-            domain = t.EnumT(e.id)
+            domain, declared = t.EnumT(e.id), m.enums[e.id].span
         elif e.id in m.records:
             record = m.records[e.id]
             domain = t.DefT(e.id) if record.is_card else t.RecordT(e.id)
+            declared = record.span
         elif e.id in m.boards:
-            domain = t.NodeT(e.id)
+            domain, declared = t.NodeT(e.id), m.boards[e.id].span
         if domain is not None:
-            symbols[id(e)] = ("domain", e.id)
+            symbols[id(e)] = sym.Domain(e.id, declared)
             return t.ListT(domain)
         for record in m.records.values():  # after types: an entry may be named like one
             names = record.entry_names()
             if e.id in names:
-                symbols[id(e)] = ("entry", record.name, str(names.index(e.id)))
+                index = names.index(e.id)
+                span = record.entries[index].span
+                symbols[id(e)] = (sym.Card(record.name, e.id, index, span) if record.is_card
+                                  else sym.RecordEntry(record.name, e.id, index, span))
                 return t.DefT(record.name) if record.is_card else t.RecordT(record.name)
         if e.id in m.functions or e.id in m.procedures or e.id in BUILTINS:
             return self.error("E0201", e.span, f"'{e.id}' must be called: {e.id}(...)")
@@ -1184,13 +1239,13 @@ class Checker:
         named = (t.NodeT, t.RecordT, t.CardT, t.DefT, t.EnumT, t.PlayerT)
         if (e.name == "name" and isinstance(base, named)
                 and not (isinstance(base, t.PlayerT) and "name" in m.player_fields)):
-            m.symbols[id(e)] = ("name_of",)
+            m.symbols.attributes[id(e)] = sym.NAME_OF
             return t.TEXT
         if e.name == "owner" and isinstance(base, t.CardT):
-            m.symbols[id(e)] = ("card_owner",)
+            m.symbols.attributes[id(e)] = sym.CARD_OWNER
             return t.PLAYER
-        result = self.field_type(base, e.name)
-        if result is None:
+        info = self.field_info(base, e.name)
+        if info is None:
             candidates: list[str] = []
             if isinstance(base, t.PlayerT):
                 candidates = list(m.player_fields)
@@ -1200,19 +1255,12 @@ class Checker:
                 candidates = list(m.records[base.name].fields)
             return self.error("E0104", e.name_span, f"{base} has no field '{e.name}'",
                               hint=did_you_mean(e.name, candidates))
-        kind = {
-            t.PlayerT: "player_field",
-            t.NodeT: "node_field",
-            t.RecordT: "record_field",
-            t.CardT: "card_field",
-            t.DefT: "def_field",
-        }[type(base)]
-        owner = getattr(base, "board", getattr(base, "name", ""))
-        m.symbols[id(e)] = (kind, str(owner), e.name)
+        result = t.PerPlayerT(info.type) if info.per_player else info.type
+        symbol = m.symbols.attributes[id(e)] = self.field_symbol(base, info)
         if isinstance(result, t.EffectT):
             return self.error("E0207", e.name_span, f"'{e.name}' is an effect: run it as a "
                               f"statement, {e.name}(...) on a card")
-        if kind in ("def_field", "record_field") and self.card_state(m.symbols[id(e)]):
+        if isinstance(symbol, sym.DefField | sym.RecordField) and symbol.per_card:
             return self.error("E0104", e.name_span, f"'{e.name}' is the state of each physical "
                               "card, and a definition is not a card", hint="read it on a card")
         if key is not None:
@@ -1241,7 +1289,7 @@ class Checker:
                 wanted = (t.PLAYER if per == "player" else
                           t.NodeT(per) if per in m.boards else t.EnumT(per))
                 self.expect(key_expr, key, wanted, f"the {per} key of zone '{zone.name}'")
-            m.symbols[id(e)] = ("zone_index", zone.name)
+            m.symbols.indexes[id(e)] = sym.ZoneSlot(zone.name, zone.span)
             return t.ZoneT(zone.name, zone.card_type)
         if isinstance(base, t.ZoneT):
             return self.error("E0208", e.span, f"zone '{base.zone}' takes no index")
@@ -1249,11 +1297,11 @@ class Checker:
             return self.error("E0208", e.span, "only zones take more than one key")
         if isinstance(base, t.PerPlayerT):
             self.expect(e.keys[0], keys[0], t.PLAYER, "the index of a 'per player' field")
-            m.symbols[id(e)] = ("per_player_index",)
+            m.symbols.indexes[id(e)] = sym.PER_PLAYER_INDEX
             return base.element
         if isinstance(base, t.ListT):
             self.expect(e.keys[0], keys[0], t.INT, "a list index")
-            m.symbols[id(e)] = ("list_index",)
+            m.symbols.indexes[id(e)] = sym.LIST_INDEX
             return base.element
         return self.error("E0208", e.span, f"{base} cannot be indexed")
 
@@ -1266,7 +1314,7 @@ class Checker:
                               "may read the game, and a deck is checked before any game exists")
         if e.func in m.functions:
             info = m.functions[e.func]
-            m.symbols[id(e)] = ("function", e.func)
+            m.symbols.calls[id(e)] = sym.Function(e.func, info.span)
             if self.current is not None:
                 self.calls[self.current].add(e.func)
             self.arguments(e.func, info.params, e.args, e.span, scope, ctx)
@@ -1277,7 +1325,7 @@ class Checker:
             return self.error("E0207", e.span,
                               f"procedure '{e.func}' has no value; call it as a statement")
         if e.func in BUILTINS:
-            m.symbols[id(e)] = ("builtin", e.func)
+            m.symbols.calls[id(e)] = sym.Builtin(e.func)
             return self.builtin(e, [self.expr(a, scope, ctx) for a in e.args])
         for arg in e.args:
             self.expr(arg, scope, ctx)
@@ -1381,12 +1429,12 @@ class Checker:
                               hint="aggregates: " + ", ".join(sorted(AGGREGATES)))
         element = self.iterable(e.domain, scope, ctx)
         inner = scope.child()
-        inner.names[e.var] = (element, "loop")
+        inner.names[e.var] = (element, sym.Local(e.var, "loop", e.span))
         if e.where is not None:
             self.condition(e.where, inner, ctx)
             inner = self.narrowed_scope(e.where, inner)
         value = self.expr(e.element, inner, ctx)
-        m.symbols[id(e)] = ("aggregate", e.func)
+        m.symbols.aggregates[id(e)] = sym.Aggregator(e.func)
         if e.func in ("sum", "min", "max"):
             self.expect(e.element, value, t.INT, f"what '{e.func}' adds up")
             return t.INT
@@ -1481,6 +1529,59 @@ _COMPOUND: dict[type, Callable[..., t.Type]] = {
     n.Aggregate: Checker.aggregate,
     n.BinaryOp: Checker.binary,
 }
+
+
+def _member_symbol(enum: EnumInfo, index: int) -> sym.EnumMember:
+    spans = enum.member_spans
+    return sym.EnumMember(enum.name, enum.members[index], index,
+                          spans[index] if index < len(spans) else enum.span)
+
+
+def _binding(bound: sym.Bound) -> str:
+    """What messages call a name bound in a scope: let, loop, param or card_field."""
+    match bound:
+        case sym.Local():
+            return bound.binding
+        case sym.Parameter():
+            return "param"
+        case sym.OwnField():
+            return "card_field"
+        case _:
+            assert_never(bound)
+
+
+def _assignable(field: sym.AttributeSymbol | None) -> bool:
+    """Whether an attribute that refers to `field` can be assigned: fields of players and
+    board nodes, and the state of each physical card."""
+    match field:
+        case sym.PlayerField() | sym.NodeField():
+            return True
+        case sym.CardField():
+            return field.per_card
+        case (sym.RecordField() | sym.DefField() | sym.NameOf() | sym.CardOwner()
+              | None):
+            return False
+        case _:
+            assert_never(field)
+
+
+def _reads_the_game(symbol: sym.Symbol | None, builtins: set[str]) -> bool:
+    """Whether a use of symbol reads the game, which the deck rules cannot see (they are
+    checked before any game exists); builtins: the builtin functions they may call."""
+    match symbol:
+        case (sym.Option() | sym.Player() | sym.PlayerField() | sym.BoardNode()
+              | sym.NodeField() | sym.CardField() | sym.CardOwner() | sym.Function()):
+            return True
+        case sym.Builtin():
+            return symbol.name not in builtins
+        case (sym.Local() | sym.Parameter() | sym.OwnField() | sym.GameField() | sym.Zone()
+              | sym.EnumMember() | sym.Domain() | sym.Card() | sym.RecordEntry()
+              | sym.RecordField() | sym.DefField() | sym.NameOf() | sym.ZoneSlot()
+              | sym.PerPlayerIndex() | sym.ListIndex() | sym.Procedure() | sym.Effect()
+              | sym.Aggregator() | None):
+            return False  # game fields and zones are refused where they are named
+        case _:
+            assert_never(symbol)
 
 
 def effect_key(card_type: str, field: str) -> str:

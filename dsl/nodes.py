@@ -57,79 +57,79 @@ class EffectType(TypeExpr):
 
 # ---- expressions ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Expr(Node):
-    pass
+class ExprBase(Node):
+    """The base class of the expressions; in annotations, `Expr` (below) names them all."""
 
 
 @dataclass(frozen=True, slots=True)
-class IntLit(Expr):
+class IntLit(ExprBase):
     value: int
 
 
 @dataclass(frozen=True, slots=True)
-class StrLit(Expr):
+class StrLit(ExprBase):
     value: str
 
 
 @dataclass(frozen=True, slots=True)
-class BoolLit(Expr):
+class BoolLit(ExprBase):
     value: bool
 
 
 @dataclass(frozen=True, slots=True)
-class NoneLit(Expr):
+class NoneLit(ExprBase):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class Name(Expr):
+class Name(ExprBase):
     id: str
 
 
 @dataclass(frozen=True, slots=True)
-class DataWord(Expr):
+class DataWord(ExprBase):
     """A bare word from a data file: a name or a text, decided by the type of its field."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class ActorRef(Expr):
+class ActorRef(ExprBase):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class PlayersRef(Expr):
+class PlayersRef(ExprBase):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class ListLit(Expr):
+class ListLit(ExprBase):
     items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Attribute(Expr):
+class Attribute(ExprBase):
     obj: Expr
     name: str
     name_span: Span
 
 
 @dataclass(frozen=True, slots=True)
-class Index(Expr):
+class Index(ExprBase):
     obj: Expr
     keys: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Call(Expr):
+class Call(ExprBase):
     func: str
     func_span: Span
     args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Aggregate(Expr):
+class Aggregate(ExprBase):
     """`sum(e for x in domain where cond)`: sum, count, min, max, any, all, first, list."""
 
     func: str
@@ -141,7 +141,7 @@ class Aggregate(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class EffectCall(Expr):
+class EffectCall(ExprBase):
     """`c.effect(actor, t)`: run the effect field of card instance c's definition."""
 
     card: Expr
@@ -151,38 +151,40 @@ class EffectCall(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Conditional(Expr):
+class Conditional(ExprBase):
     cond: Expr
     then: Expr
     otherwise: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class BinaryOp(Expr):
+class BinaryOp(ExprBase):
     op: str  # and or == != < <= > >= in + - * / %
     left: Expr
     right: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Not(Expr):
+class Not(ExprBase):
     operand: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Negate(Expr):
+class Negate(ExprBase):
     operand: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Range(Expr):
+class Range(ExprBase):
     low: Expr
     high: Expr
 
 
 # ---- statements -------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Stmt(Node):
+class StmtBase(Node):
+    """The base class of the statements; in annotations, `Stmt` (below) names them all."""
+
     annotations: tuple[Annotation, ...] = field(kw_only=True, default=(), compare=False)
 
 
@@ -192,38 +194,38 @@ class Block(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class EffectLit(Expr):
+class EffectLit(ExprBase):
     """An effect value: statements written as `{ ... }` in a rulebook or as text in a card set."""
 
     body: Block
 
 
 @dataclass(frozen=True, slots=True)
-class Let(Stmt):
+class Let(StmtBase):
     name: str
     value: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Assign(Stmt):
+class Assign(StmtBase):
     target: Expr
     op: str  # = += -=
     value: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class CallStmt(Stmt):
+class CallStmt(StmtBase):
     call: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class If(Stmt):
+class If(StmtBase):
     branches: tuple[tuple[Expr, Block], ...]
     otherwise: Block | None
 
 
 @dataclass(frozen=True, slots=True)
-class For(Stmt):
+class For(StmtBase):
     var: str
     domain: Expr
     where: Expr | None
@@ -233,69 +235,69 @@ class For(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
-class Repeat(Stmt):
+class Repeat(StmtBase):
     count: Expr
     body: Block
 
 
 @dataclass(frozen=True, slots=True)
-class Move(Stmt):
+class Move(StmtBase):
     what: Expr
     dest: Expr
     end: str | None  # "top", "bottom" or None (bottom)
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(Stmt):
+class Draw(StmtBase):
     count: Expr
     source: Expr
     dest: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Shuffle(Stmt):
+class Shuffle(StmtBase):
     zone: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Create(Stmt):
+class Create(StmtBase):
     what: Expr
     dest: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal(Stmt):
+class Reveal(StmtBase):
     what: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Goto(Stmt):
+class Goto(StmtBase):
     phase: str
 
 
 @dataclass(frozen=True, slots=True)
-class Win(Stmt):
+class Win(StmtBase):
     player: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class Lose(Stmt):
+class Lose(StmtBase):
     player: Expr
 
 
 @dataclass(frozen=True, slots=True)
-class DrawGame(Stmt):
+class DrawGame(StmtBase):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class Raise(Stmt):
+class Raise(StmtBase):
     event: str
     args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Require(Stmt):
+class Require(StmtBase):
     cond: Expr
     message: str
 
@@ -323,6 +325,7 @@ class Game(Decl):
     max_players: int
     player_names: tuple[str, ...]
     options: tuple[OptionDecl, ...]
+    player_spans: tuple[Span, ...] = field(default=(), compare=False)  # of each name
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,6 +576,19 @@ class Module(Node):
     declarations: tuple[Decl, ...]
 
 
+# Every expression and every statement, by class: a dispatch on a node's class (`match` with a
+# case per class, ending in `assert_never`) is checked by mypy to cover each of them.
+Expr = (
+    IntLit | StrLit | BoolLit | NoneLit | Name | DataWord | ActorRef | PlayersRef | ListLit
+    | Attribute | Index | Call | Aggregate | EffectCall | Conditional | BinaryOp | Not | Negate
+    | Range | EffectLit
+)
+Stmt = (
+    Let | Assign | CallStmt | If | For | Repeat | Move | Draw | Shuffle | Create | Reveal
+    | Goto | Win | Lose | DrawGame | Raise | Require
+)
+
+
 # Nodes are built by the hundred thousand for a big card set: see faster_init.
 for _class in list(globals().values()):
     if isinstance(_class, type) and issubclass(_class, Node):
@@ -585,6 +601,7 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 # of a card set are literals and names, whose fields are all such.
 _NODELESS_TYPES = frozenset({
     "str", "int", "bool", "str | None", "int | None", "Span", "Span | None", "tuple[str, ...]",
+    "tuple[Span, ...]",
     "tuple[tuple[str, str], ...]", "tuple[tuple[str, Span], ...]",
     "tuple[tuple[str, Span], ...] | None",
 })

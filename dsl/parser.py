@@ -848,7 +848,7 @@ class _ToAst(Transformer[Token, Any]):
         name, *items = children
         title = str(name)
         min_players = max_players = 2
-        names: tuple[str, ...] = ()
+        names: tuple[Token, ...] = ()
         options = []
         for kind, value in items:
             if kind == "title":
@@ -860,8 +860,8 @@ class _ToAst(Transformer[Token, Any]):
             else:
                 options.append(value)
         return n.Game(
-            str(name), title, min_players, max_players, names, tuple(options),
-            span=self._span(meta),
+            str(name), title, min_players, max_players, tuple(str(t) for t in names),
+            tuple(options), tuple(self._tspan(t) for t in names), span=self._span(meta),
         )
 
     def title(self, meta: Any, c: list[Token]) -> tuple[str, str]:
@@ -872,8 +872,8 @@ class _ToAst(Transformer[Token, Any]):
         high = int(str(c[1])) if len(c) > 1 and c[1] is not None else low
         return ("players", (low, high))
 
-    def player_names(self, meta: Any, c: list[Token]) -> tuple[str, tuple[str, ...]]:
-        return ("names", tuple(str(t) for t in c))
+    def player_names(self, meta: Any, c: list[Token]) -> tuple[str, tuple[Token, ...]]:
+        return ("names", tuple(c))
 
     def option_decl(self, meta: Any, c: list[Any]) -> tuple[str, n.OptionDecl]:
         name, type_, default, description = c

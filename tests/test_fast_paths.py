@@ -152,7 +152,7 @@ def digest(compilation: Compilation) -> dict[str, Any]:
     if model is not None:
         result["nodes"] = [
             (type(node).__name__, node.span, model.types.get(id(node)),
-             model.symbols.get(id(node)), id(node) in model.narrowed)
+             model.symbols.of(node), id(node) in model.narrowed)
             for node in nodes_of(model)
         ]
         result["entries"] = [(record.name, [(e.name, list(e.values)) for e in record.entries])
