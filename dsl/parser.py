@@ -167,9 +167,10 @@ def _is_name(token: Token, lexer_state: LexerState, stack: list[Any], table: _Ta
     return _colon_follows(whole, token.end_pos or 0, end) and _shifts(table, stack, "NAME")
 
 
-def _shifts(table: _Table, stack: list[Any], terminal: str) -> bool:
+def _shifts(table: _Table, stack: list[Any], terminal: str, end: Any = None) -> bool:
     """Whether the parser with this state stack would shift `terminal`, after the reductions
-    it calls for; the stack is left as it is."""
+    it calls for (or, for the end of the text, reach the `end` state); the stack is left as
+    it is."""
     stack = list(stack)
     while True:
         action = table[stack[-1]].get(terminal)
@@ -181,6 +182,8 @@ def _shifts(table: _Table, stack: list[Any], terminal: str) -> bool:
         if rule.expansion:
             del stack[-len(rule.expansion):]
         stack.append(table[stack[-1]][rule.origin.name][1])
+        if stack[-1] == end:
+            return True
 
 
 def _colon_follows(text: str, position: int, end: int) -> bool:
@@ -515,7 +518,7 @@ def _build(
     try:
         tree = _parser().parse(source.text, start=start)
     except UnexpectedInput as error:
-        _report_syntax_error(error, source, diagnostics)
+        _report_syntax_error(error, source, start, diagnostics)
         return None
     return _to_ast(tree, source, shift, diagnostics)
 
@@ -637,8 +640,32 @@ def _token_text(token: Token) -> str:
     return f"'{text[:40]}'" if text else token.type.lower()
 
 
+def _viable(table: _Table, stack: list[Any], end: Any) -> set[str]:
+    """The terminals the parser with this state stack would shift next, after the reductions
+    each calls for, or accept as the end of the text."""
+    return {terminal for terminal in table[stack[-1]]
+            if terminal.isupper() and _shifts(table, stack, terminal, end)}
+
+
+def _expected(error: UnexpectedInput) -> set[str]:
+    """What could have come where the parse failed: of the terminals Lark names, those the
+    parser, with its actual stack, would go on with. Lark names the whole row of the state it
+    stopped in, and LALR merges states that differ only in what may follow them, so the row
+    holds terminals that are valid only after other text: in a comprehension, the row after
+    'where COND' has the 'ordered' and '{' of a 'for' loop, and 'ordered' was the word that
+    did not fit."""
+    expected = set(getattr(error, "expected", set()) or set())
+    state = getattr(error, "state", None)
+    stack = getattr(state, "state_stack", None)
+    conf = getattr(state, "parse_conf", None)
+    if not stack or conf is None:
+        return expected
+    viable = _viable(conf.states, stack, conf.end_state)
+    return expected & viable or viable
+
+
 def _report_syntax_error(
-    error: UnexpectedInput, source: SourceFile, diagnostics: Diagnostics
+    error: UnexpectedInput, source: SourceFile, start_rule: str, diagnostics: Diagnostics
 ) -> None:
     line = max(1, getattr(error, "line", 1) or 1)
     column = max(1, getattr(error, "column", 1) or 1)
@@ -656,7 +683,7 @@ def _report_syntax_error(
         return
     token = getattr(error, "token", None)
     at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
-    expected = set(getattr(error, "expected", set()) or set())
+    expected = _expected(error)
     if at_end:
         last = len(source.lines) or 1
         end_col = len(source.line(last)) + 1
@@ -709,6 +736,10 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return "'require' needs a message: require COND else \"why not\""
     if text == ":" and "LBRACE" in expected:
         return "blocks are written with braces: 'if cond { ... }', not a colon"
+    if text == "ordered" and token.type == "NAME" and _in_aggregate(before):
+        return ("'ordered by' sorts only the loop of a 'for' statement; an aggregate such as "
+                "first(...) takes no order. To pick by the smallest value, test for it: "
+                "first(p for p in players where p.score == min(q.score for q in players))")
     if text in RESERVED_WORDS and token.type != "NAME" and "NAME" in expected:
         if _colon_follows(source.text, token.end_pos or 0, len(source.text)):
             return _reserved_hint(text)
@@ -716,6 +747,20 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return f"the expression before '{text}' is unfinished ('{text}' is a reserved word)"
         return f"'{text}' is a reserved word of the language; choose another name"
     return None
+
+
+def _in_aggregate(code: str) -> bool:
+    """Whether the code ends inside the brackets of an aggregate: 'f(x for x in D ...'."""
+    depth = 0
+    for position in range(len(code) - 1, -1, -1):
+        char = code[position]
+        if char in ")]}":
+            depth += 1
+        elif char in "([{":
+            if depth == 0:
+                return char == "(" and re.search(r"\bfor\b", code[position:]) is not None
+            depth -= 1
+    return False
 
 
 def _reserved_hint(word: str) -> str:

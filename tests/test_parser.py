@@ -570,3 +570,43 @@ def test_an_unfinished_expression_stops_at_the_next_statement() -> None:
     error = only_error(HEADER + "setup {\n  x = x *\n  goto p\n}\n")
     assert (error.code, error.span.line, error.span.column) == ("E0001", 12, 3)
     assert error.hint is not None and "expression before 'goto' is unfinished" in error.hint
+
+
+# ---- what a syntax error says is expected ------------------------------------------------------
+AGGREGATE = "first(p for p in players where p.x > 0)"
+
+
+def test_ordered_by_in_an_aggregate() -> None:
+    error = only_error("phase p {\n  actor first(q for q in players where q.x ordered by q.y)\n}")
+    assert error.code == "E0001"
+    assert (error.span.line, error.span.column, error.span.end_column) == (2, 44, 51)
+    assert error.message == "unexpected 'ordered'; expected ')'"
+    assert error.hint is not None and "'ordered by' sorts only the loop of a 'for'" in error.hint
+    assert "min(q.score for q in players)" in error.hint
+
+
+def test_the_expected_words_never_include_the_unexpected_one() -> None:
+    """LALR merges states that differ only in what may follow them, so the row of the state a
+    parse fails in can list words that only other text may be followed by; what is expected
+    is what the parser, with its actual stack, could go on with. Every word of the grammar
+    that is not reserved, after every token of an aggregate."""
+    ends = [m.end() for m in re.finditer(r"\w+|[^\s\w]", AGGREGATE)]
+    for word in sorted(grammar_words() - RESERVED_WORDS):
+        for end in ends:
+            text = f"phase play {{\n  actor {AGGREGATE[:end]} {word} {AGGREGATE[end:]}\n}}\n"
+            _module, diagnostics = parse_text(text)
+            for d in diagnostics:
+                found = re.fullmatch(r"unexpected '([^']*)'; expected (.*)", d.message)
+                if found:
+                    assert f"'{found.group(1)}'" not in found.group(2), (text, d.message)
+
+
+def test_a_name_without_a_colon_elsewhere_keeps_its_message() -> None:
+    """Only a word on the line of a complete field is taken for trailing words."""
+    error = only_error("state {\n  x: int = 0\n  y int\n}\n")
+    assert (error.span.line, error.span.column, error.message) == (
+        3, 5, "unexpected 'int'; expected ':'")
+    error = only_error("phase p { action a(x y) { } }")
+    assert error.message == "unexpected 'y'; expected ':'"
+    error = only_error("player { reserve = 21 }")
+    assert error.message == "unexpected '='; expected ':'"
