@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -664,6 +665,23 @@ def _expected(error: UnexpectedInput) -> set[str]:
     return expected & viable or viable
 
 
+def _last_tokens(source: SourceFile, start_rule: str, stop: Token) -> list[tuple[Token, set[str]]]:
+    """The two tokens read before `stop`, each with what could have come in its place, from a
+    second parse of the text up to `stop`."""
+    parser = _parser().parse_interactive(source.text, start=start_rule)
+    state = parser.parser_state
+    table, end = state.parse_conf.states, state.parse_conf.end_state
+    read: deque[tuple[Token, list[Any]]] = deque(maxlen=2)
+    try:
+        for token in parser.iter_parse():
+            if token.start_pos == stop.start_pos:
+                break
+            read.append((token, list(state.state_stack)))
+    except UnexpectedInput:
+        pass  # at `stop`, when the lexer finds no terminal the parser can take there
+    return [(token, _viable(table, stack, end)) for token, stack in read]
+
+
 def _report_syntax_error(
     error: UnexpectedInput, source: SourceFile, start_rule: str, diagnostics: Diagnostics
 ) -> None:
@@ -707,6 +725,8 @@ def _report_syntax_error(
                         f"unexpected '{word}'; a reserved word cannot be a name",
                         hint=_reserved_hint(word))
         return
+    if _after_a_field(token, expected, source, start_rule, diagnostics):
+        return
     label = _hint_from_context(token, expected, source)
     if label is None and isinstance(error, UnexpectedToken):
         try:
@@ -719,6 +739,42 @@ def _report_syntax_error(
     span = Span(source.name, line, column, line, column + width)
     message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
     diagnostics.add("E0001", span, message, hint=label)
+
+
+# What a field may hold (docs/language.md, "Field declarations").
+_FIELD_FORM = "NAME: TYPE [per player | per card] [= DEFAULT] [public | secret | hidden]"
+_SECRET_WORDS = frozenset({"secret", "owner", "private"})  # the same on a field
+_VISIBILITY_WORDS = _SECRET_WORDS | {"public", "hidden"}
+
+
+def _after_a_field(token: Token, expected: set[str], source: SourceFile, start_rule: str,
+                   diagnostics: Diagnostics) -> bool:
+    """A word written after a complete field, on its line (`saw: Card? = none secret to
+    player`): the parser read it as the name of the next field and fails at the word after it,
+    for want of a ':'. The mistake is the word, which no field can hold; report it there."""
+    if expected != {"COLON"}:
+        return False
+    read = _last_tokens(source, start_rule, token)
+    if len(read) < 2:
+        return False
+    (previous, _), (word, could_be) = read
+    if (word.type != "NAME" or previous.end_line != word.line or previous.type == "LBRACE"
+            or "RBRACE" not in could_be):  # not after a complete field: '(a b)', say
+        return False
+    line, column = word.line or 1, word.column or 1
+    if str(previous) in _SECRET_WORDS:
+        hint = (f"a field's visibility is one word, and '{previous}' shows a player's field to "
+                "that player only. For a value that each player sees alone, declare the field "
+                "on the player who sees it: 'seen: Card? per player = none secret' in "
+                "'player { }', read as q.seen[p]")
+    elif str(previous) in _VISIBILITY_WORDS:
+        hint = "a field's visibility is one word"
+    else:
+        hint = f"here '{word}' would begin the next field, which needs ':' and a type"
+    diagnostics.add("E0001", Span(source.name, line, column, line, column + len(str(word))),
+                    f"unexpected '{word}' after {_token_text(previous)}: a field is written "
+                    f"'{_FIELD_FORM}'", hint=hint)
+    return True
 
 
 def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> str | None:

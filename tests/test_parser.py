@@ -601,6 +601,22 @@ def test_the_expected_words_never_include_the_unexpected_one() -> None:
                     assert f"'{found.group(1)}'" not in found.group(2), (text, d.message)
 
 
+def test_a_word_after_a_field_is_reported_at_the_word() -> None:
+    error = only_error("player {\n  saw: int per player = 0 secret to player\n  n: int\n}\n")
+    assert (error.span.line, error.span.column, error.span.end_column) == (2, 34, 36)
+    assert error.message == (
+        "unexpected 'to' after 'secret': a field is written "
+        "'NAME: TYPE [per player | per card] [= DEFAULT] [public | secret | hidden]'")
+    assert error.hint is not None and "declare the field on the player who sees it" in error.hint
+    error = only_error("state {\n  x: int = 0 hidden to all\n}\n")
+    assert error.message.startswith("unexpected 'to' after 'hidden': a field is written")
+    assert error.hint == "a field's visibility is one word"
+    error = only_error("state {\n  x: int = 0 y z: int\n}\n")
+    assert (error.span.line, error.span.column) == (2, 14)
+    assert error.message.startswith("unexpected 'y' after '0': a field is written")
+    assert error.hint == "here 'y' would begin the next field, which needs ':' and a type"
+
+
 def test_a_name_without_a_colon_elsewhere_keeps_its_message() -> None:
     """Only a word on the line of a complete field is taken for trailing words."""
     error = only_error("state {\n  x: int = 0\n  y int\n}\n")
