@@ -98,6 +98,13 @@ RESERVED_WORDS = frozenset({
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+@functools.cache
+def grammar_words() -> frozenset[str]:
+    """Every word of the grammar: the reserved words and the contextual keywords."""
+    return frozenset(t.pattern.value for t in _parser().terminals
+                     if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value))
+
+
 class _KeywordLexer(Lexer):
     """Lark's contextual lexer, with the language's rule for words (docs/language.md).
 

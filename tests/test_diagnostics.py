@@ -179,3 +179,21 @@ def test_xfail_fixtures_say_why() -> None:
         if "xfail" in text.split("\n", 1)[0].lower():
             assert xfail_reason(path), f"{path.name}: the xfail line needs a reason"
 
+
+def diagnostic_starting(path: Path, message: str) -> Diagnostic:
+    (found,) = [d for d in check_rulebook(path).diagnostics.sorted()
+                if d.message.startswith(message)]
+    return found
+
+
+def test_words_after_reveal_are_one_error_that_says_how_to_show_one_player() -> None:
+    found = diagnostic_starting(CASES / "stmt_trailing_words.rules", "'reveal'")
+    span = found.span
+    assert (span.line, span.column, span.end_line, span.end_column) == (34, 25, 34, 33)
+    assert found.hint is not None
+    assert "To show cards to one player only" in found.hint
+    assert "'seen: list of Chip = [] secret' in 'player { }'" in found.hint
+    assert found.notes == ("the 'reveal' statement ends before 'to': newlines do not end "
+                           "statements, so the rest of the line was read as statements of its "
+                           "own, which do nothing",)
+
