@@ -757,8 +757,14 @@ class Checker:
         if isinstance(stmt, n.Let):
             value = self.expr(stmt.value, scope, ctx)
             if isinstance(value, t.NoneT):
-                self.error("E0201", stmt.value.span, "cannot tell the type of 'none' here",
-                           hint="give the variable a value of its real type first")
+                self.error(
+                    "E0201", stmt.value.span,
+                    f"'{stmt.name}' takes its type from its value, and 'none' alone has no type",
+                    hint="start it at a value of the type it will hold ('let x = A'), or at an "
+                         "optional one ('let x = first(p for p in players where ...)' is a "
+                         "player? that may be none). A variable's type cannot be written out; "
+                         "a field's can: 'x: player? = none' in 'state { }'")
+                value = t.ANY  # what the variable holds is unknown: no error at its uses
             scope.names[stmt.name] = (value, "let")
             self.unnarrow(stmt.name, scope)
         elif isinstance(stmt, n.Assign):

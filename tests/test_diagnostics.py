@@ -197,3 +197,9 @@ def test_words_after_reveal_are_one_error_that_says_how_to_show_one_player() -> 
                            "statements, so the rest of the line was read as statements of its "
                            "own, which do nothing",)
 
+
+def test_let_none_says_how_to_start_the_variable() -> None:
+    found = diagnostic_starting(CASES / "types_let_none.rules", "'starter'")
+    assert found.hint is not None
+    assert "'let x = first(p for p in players where ...)'" in found.hint
+    assert "'x: player? = none' in 'state { }'" in found.hint
