@@ -46,15 +46,15 @@ class _TooLarge(Exception):  # noqa: N818 - internal signal, turned into a diagn
 
 # Friendly names for the terminals Lark reports as expected.
 _TERMINAL_WORDS = {
-    "NAME": "a name",
-    "INT": "a number",
-    "STRING": "a string",
-    "ANNOTATION": "an @annotation",
-    "CMP_OP": "a comparison",
-    "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*', '/' or '%'",
-    "ASSIGN_OP": "'=', '+=' or '-='",
-    "$END": "the end of the file",
+    "NAME": ("a name",),
+    "INT": ("a number",),
+    "STRING": ("a string",),
+    "ANNOTATION": ("an @annotation",),
+    "CMP_OP": ("a comparison",),
+    "ADD_OP": ("'+'", "'-'"),
+    "MUL_OP": ("'*'", "'/'", "'%'"),
+    "ASSIGN_OP": ("'='", "'+='", "'-='"),
+    "$END": ("the end of the file",),
 }
 
 # Labelled bad snippets, matched against the parser state of an error (Lark's match_examples).
@@ -619,11 +619,38 @@ def _code_only(text: str) -> str:
     return "".join(out)
 
 
+_VISIBILITY_TERMINALS = frozenset({"PUBLIC", "SECRET", "HIDDEN", "OWNER", "PRIVATE"})
+# Kinds of text that "expected ..." names with one phrase, instead of the terminals that can
+# begin them, when the terminals of the kind's core are all expected: (phrase, core, all).
+_EXPRESSION_START = frozenset({"INT", "STRING", "NAME", "TRUE", "FALSE", "NONE", "ACTOR",
+                               "PLAYERS", "LPAR", "LSQB", "NOT", "IF", "MINUS"})
+_KINDS = (
+    ("a declaration", frozenset({"GAME", "ENUM", "CARD", "ZONE", "STATE", "PHASE", "SETUP"}),
+     frozenset({"GAME", "ENUM", "RECORD", "CARD", "DATA", "BOARD", "ZONE", "STATE", "PLAYER",
+                "EVENT", "TRIGGER", "FUNCTION", "PROCEDURE", "SETUP", "PHASE", "CHECKPOINT",
+                "SEED", "DECISION", "CARDS", "DECKS", "KEYWORD", "DECK", "ANNOTATION"})),
+    ("a statement", frozenset({"LET", "MOVE", "GOTO", "WIN"}),
+     _EXPRESSION_START | {"LET", "IF", "FOR", "REPEAT", "MOVE", "DRAW", "SHUFFLE", "CREATE",
+                          "REVEAL", "GOTO", "WIN", "LOSE", "RAISE", "REQUIRE", "ANNOTATION"}),
+    ("an expression", frozenset({"INT", "STRING", "NAME", "LPAR", "TRUE", "NONE"}),
+     _EXPRESSION_START),
+    ("an operator", frozenset({"ADD_OP", "MUL_OP", "AND", "OR"}),
+     frozenset({"DOT", "LSQB", "LPAR", "ADD_OP", "MUL_OP", "CMP_OP", "IN", "AND", "OR",
+                "__ANON_0"})),
+    ("a visibility", _VISIBILITY_TERMINALS, _VISIBILITY_TERMINALS),
+)
+
+
 def _describe_expected(expected: set[str]) -> str:
     words: list[str] = []
+    expected = set(expected)
+    for phrase, core, kind in _KINDS:
+        if core <= expected:
+            words.append(phrase)
+            expected -= kind
     for name in sorted(expected):
         if name in _TERMINAL_WORDS:
-            words.append(_TERMINAL_WORDS[name])
+            words.extend(_TERMINAL_WORDS[name])
             continue
         try:
             pattern = _parser().get_terminal(name).pattern
@@ -656,20 +683,20 @@ def _viable(table: _Table, stack: list[Any], end: Any) -> set[str]:
 
 
 def _expected(error: UnexpectedInput) -> set[str]:
-    """What could have come where the parse failed: of the terminals Lark names, those the
-    parser, with its actual stack, would go on with. Lark names the whole row of the state it
-    stopped in, and LALR merges states that differ only in what may follow them, so the row
-    holds terminals that are valid only after other text: in a comprehension, the row after
-    'where COND' has the 'ordered' and '{' of a 'for' loop, and 'ordered' was the word that
-    did not fit."""
+    """What could have come where the parse failed: the terminals the parser, with its actual
+    stack, would go on with. Lark names the whole row of the state it stopped in, and LALR
+    merges states that differ only in what may follow them, so the row holds terminals that
+    are valid only after other text: in a comprehension, the row after 'where COND' has the
+    'ordered' and '{' of a 'for' loop, and 'ordered' was the word that did not fit. (When its
+    lexer stops, Lark names the terminals of the state's lexer instead, which leave out the
+    keywords.)"""
     expected = set(getattr(error, "expected", set()) or set())
     state = getattr(error, "state", None)
     stack = getattr(state, "state_stack", None)
     conf = getattr(state, "parse_conf", None)
     if not stack or conf is None:
         return expected
-    viable = _viable(conf.states, stack, conf.end_state)
-    return expected & viable or viable
+    return _viable(conf.states, stack, conf.end_state)
 
 
 def _last_tokens(source: SourceFile, start_rule: str, stop: Token) -> list[tuple[Token, set[str]]]:
@@ -765,7 +792,8 @@ def _after_a_field(token: Token, expected: set[str], source: SourceFile, start_r
     if len(read) < 2:
         return False
     (previous, _), (word, could_be) = read
-    if (word.type != "NAME" or previous.end_line != word.line or previous.type == "LBRACE"
+    if (word.type != "NAME" or previous.end_line != word.line
+            or previous.type in ("LBRACE", "COMMA")  # a first field, an entry's next value
             or "RBRACE" not in could_be):  # not after a complete field: '(a b)', say
         return False
     line, column = word.line or 1, word.column or 1

@@ -626,3 +626,21 @@ def test_a_name_without_a_colon_elsewhere_keeps_its_message() -> None:
     assert error.message == "unexpected 'y'; expected ':'"
     error = only_error("player { reserve = 21 }")
     assert error.message == "unexpected '='; expected ':'"
+    error = only_error("data Chip { one { value: 1, rare true } }")
+    assert error.message == "unexpected 'true'; expected ':'"
+
+
+def test_the_expected_words_name_kinds_of_text() -> None:
+    """Every terminal that could come is expected, keywords too (Lark leaves out the keywords
+    when its lexer stops); the terminals that begin a declaration, a statement or an
+    expression, or continue one, are named by that kind."""
+    assert only_error("setup { x = }").message == "unexpected '}'; expected an expression"
+    error = only_error(HEADER + "setup {\n  goto p\n")
+    assert error.message == "the file ended early; expected '}' or a statement"
+    assert only_error("state { x: int ( }").message == (
+        "unexpected '('; expected '=', '?', 'per', '}', a name or a visibility")
+    assert only_error("phase p { @S1 , action a() { } }").message == (
+        "unexpected ','; expected 'action' or an @annotation")
+    assert only_error("setup { if x = 1 { } }").message == (
+        "unexpected '='; expected '{' or an operator")
+    assert only_error("@S1 , game g { }").message == "unexpected ','; expected a declaration"
