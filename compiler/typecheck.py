@@ -19,6 +19,7 @@ from compiler.model import ActionInfo, EntryInfo, EnumInfo, FieldInfo, GameModel
 from compiler.text_templates import TEMPLATE_FIELD
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.parser import grammar_words
 from dsl.source import Span
 
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "first", "list"}
@@ -43,6 +44,23 @@ BUILTINS = {
     "connected": "connected(start: node, area: list of node) -> list of node: the nodes of area "
                  "joined to start by steps between neighbours inside area",
     "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
+}
+# The statements that begin with a keyword and end without a block, with their forms
+# (docs/language.md, section 4), for words written after one of them on its line.
+STATEMENT_FORMS: dict[type[n.Stmt], tuple[str, str]] = {
+    n.Let: ("let", "'let NAME = VALUE'"),
+    n.Move: ("move", "'move CARDS to ZONE', 'move CARDS to top of ZONE' or "
+                     "'move CARDS to bottom of ZONE'"),
+    n.Draw: ("draw", "'draw N from ZONE to ZONE'"),
+    n.DrawGame: ("draw game", "'draw game'"),
+    n.Shuffle: ("shuffle", "'shuffle ZONE'"),
+    n.Create: ("create", "'create DEFINITION into ZONE'"),
+    n.Reveal: ("reveal", "'reveal CARD' or 'reveal ZONE'"),
+    n.Goto: ("goto", "'goto PHASE'"),
+    n.Win: ("win", "'win PLAYER'"),
+    n.Lose: ("lose", "'lose PLAYER'"),
+    n.Raise: ("raise", "'raise EVENT(ARGUMENTS)'"),
+    n.Require: ("require", "'require CONDITION else \"message\"'"),
 }
 
 
@@ -617,15 +635,16 @@ class Checker:
                 self.texts[shape] = action.name
         leading = True
         with self.body_of(f"action {action.name}"):
-            for stmt in decl.body.statements:
+            for stmt, trailing in self.with_trailing_words(decl.body.statements):
                 if isinstance(stmt, n.Require) and leading:
                     self.condition(stmt.cond, scope, Context("action", actor=True, effects=False))
                     self.template(stmt.message, stmt.span, names)
                     action.requires.append(stmt)
-                    continue
-                leading = False
-                action.effects.append(stmt)
-                self.stmt(stmt, scope, ctx)
+                else:
+                    leading = False
+                    action.effects.append(stmt)
+                    self.stmt(stmt, scope, ctx)
+                self.trailing_words(stmt, trailing)
 
     def template(self, text: str, span: Span, names: set[str],
                  what: str = "a parameter of the action") -> None:
@@ -642,8 +661,66 @@ class Checker:
     # ---- statements
     def block(self, block: n.Block, scope: Scope, ctx: Context) -> None:
         inner = scope.child()
-        for stmt in block.statements:
+        for stmt, trailing in self.with_trailing_words(block.statements):
             self.stmt(stmt, inner, ctx)
+            self.trailing_words(stmt, trailing)
+
+    def with_trailing_words(
+        self, statements: tuple[n.Stmt, ...]
+    ) -> Iterator[tuple[n.Stmt, tuple[n.Stmt, ...]]]:
+        """Each statement with the words written after it on its line, when it is a keyword
+        statement (STATEMENT_FORMS) and they make only statements that do nothing. Newlines do
+        not end statements, so `reveal hand[p] to actor` is `reveal hand[p]` and then `to` and
+        `actor`, two statements of their own: one mistake, reported once, at the words."""
+        i = 0
+        while i < len(statements):
+            stmt = statements[i]
+            j = i + 1
+            if type(stmt) in STATEMENT_FORMS:
+                while (j < len(statements) and statements[j].span.line == stmt.span.end_line
+                       and self.does_nothing(statements[j])):
+                    j += 1
+            yield stmt, statements[i + 1 : j]
+            i = j
+
+    def does_nothing(self, stmt: n.Stmt) -> bool:
+        """Whether a statement is an expression that is not a procedure or effect call."""
+        if not isinstance(stmt, n.CallStmt) or isinstance(stmt.call, n.EffectCall):
+            return False
+        return not (isinstance(stmt.call, n.Call) and stmt.call.func in self.model.procedures)
+
+    def trailing_words(self, stmt: n.Stmt, trailing: tuple[n.Stmt, ...]) -> None:
+        """Report the words after a keyword statement on its line (with_trailing_words): the
+        forms the statement has, and for `reveal`, how to show cards to one player."""
+        if not trailing:
+            return
+        keyword, forms = STATEMENT_FORMS[type(stmt)]
+        first = trailing[0]
+        word = first.call.id if isinstance(first, n.CallStmt) and isinstance(
+            first.call, n.Name) else None
+        what = f"'{word}'" if word is not None else "the rest of the line"
+        if word is not None and word in grammar_words():
+            message = f"'{keyword}' has no '{word}' form: it is written {forms}"
+        else:
+            message = f"{what} after '{keyword}' does nothing: '{keyword}' is written {forms}"
+        start, end = first.span, trailing[-1].span
+        self.diagnostics.add(
+            "E0402", Span(start.file, start.line, start.column, end.end_line, end.end_column),
+            message,
+            notes=[f"the '{keyword}' statement ends before {what}: newlines do not end "
+                   "statements, so the rest of the line was read as statements of its own, "
+                   "which do nothing"],
+            hint=self.reveal_hint(stmt) if isinstance(stmt, n.Reveal) else None,
+        )
+
+    def reveal_hint(self, stmt: n.Reveal) -> str:
+        revealed = self.model.types.get(id(stmt.what))
+        card = (revealed.card_type if isinstance(revealed, t.ZoneT)
+                else revealed.name if isinstance(revealed, t.CardT) else "Card")
+        return ("'reveal' turns the cards face up for every player. To show cards to one "
+                "player only, record them in a 'secret' field of that player, which only they "
+                f"see: 'seen: list of {card} = [] secret' in 'player {{ }}', set with "
+                "'actor.seen = list(c for c in ZONE)'")
 
     def condition(self, expr: n.Expr, scope: Scope, ctx: Context) -> None:
         actual = self.expr(expr, scope, ctx)
@@ -722,8 +799,14 @@ class Checker:
         if isinstance(stmt, n.Let):
             value = self.expr(stmt.value, scope, ctx)
             if isinstance(value, t.NoneT):
-                self.error("E0201", stmt.value.span, "cannot tell the type of 'none' here",
-                           hint="give the variable a value of its real type first")
+                self.error(
+                    "E0201", stmt.value.span,
+                    f"'{stmt.name}' takes its type from its value, and 'none' alone has no type",
+                    hint="start it at a value of the type it will hold ('let x = A'), or at an "
+                         "optional one ('let x = first(p for p in players where ...)' is a "
+                         "player? that may be none). A variable's type cannot be written out; "
+                         "a field's can: 'x: player? = none' in 'state { }'")
+                value = t.ANY  # what the variable holds is unknown: no error at its uses
             scope.names[stmt.name] = (value, sym.Local(stmt.name, "let", stmt.span))
             self.unnarrow(stmt.name, scope)
         elif isinstance(stmt, n.Assign):

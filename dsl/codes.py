@@ -208,6 +208,12 @@ folder, not valid YAML, or its content does not have the documented shape.
 """),
     Code("E0402", "statement has no effect", """
 An expression statement does nothing: only calls of procedures can stand alone as statements.
+
+Newlines do not end statements, so words written after a statement that has no form for them
+are read as statements of their own. The error is then reported once, at those words, with the
+forms the statement has:
+
+    reveal hand[target] to actor   # 'reveal' has no 'to' form: 'reveal CARD' or 'reveal ZONE'
 """),
     Code("E0403", "card set problem", """
 A card set file (`*.cards.yaml`) does not have the documented shape: it must be a YAML mapping

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -45,15 +46,15 @@ class _TooLarge(Exception):  # noqa: N818 - internal signal, turned into a diagn
 
 # Friendly names for the terminals Lark reports as expected.
 _TERMINAL_WORDS = {
-    "NAME": "a name",
-    "INT": "a number",
-    "STRING": "a string",
-    "ANNOTATION": "an @annotation",
-    "CMP_OP": "a comparison",
-    "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*', '/' or '%'",
-    "ASSIGN_OP": "'=', '+=' or '-='",
-    "$END": "the end of the file",
+    "NAME": ("a name",),
+    "INT": ("a number",),
+    "STRING": ("a string",),
+    "ANNOTATION": ("an @annotation",),
+    "CMP_OP": ("a comparison",),
+    "ADD_OP": ("'+'", "'-'"),
+    "MUL_OP": ("'*'", "'/'", "'%'"),
+    "ASSIGN_OP": ("'='", "'+='", "'-='"),
+    "$END": ("the end of the file",),
 }
 
 # Labelled bad snippets, matched against the parser state of an error (Lark's match_examples).
@@ -95,6 +96,13 @@ RESERVED_WORDS = frozenset({
     "and", "or", "not", "in", "then", "true", "false", "none", "actor", "players",
 })
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@functools.cache
+def grammar_words() -> frozenset[str]:
+    """Every word of the grammar: the reserved words and the contextual keywords."""
+    return frozenset(t.pattern.value for t in _parser().terminals
+                     if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value))
 
 
 class _KeywordLexer(Lexer):
@@ -167,9 +175,10 @@ def _is_name(token: Token, lexer_state: LexerState, stack: list[Any], table: _Ta
     return _colon_follows(whole, token.end_pos or 0, end) and _shifts(table, stack, "NAME")
 
 
-def _shifts(table: _Table, stack: list[Any], terminal: str) -> bool:
+def _shifts(table: _Table, stack: list[Any], terminal: str, end: Any = None) -> bool:
     """Whether the parser with this state stack would shift `terminal`, after the reductions
-    it calls for; the stack is left as it is."""
+    it calls for (or, for the end of the text, reach the `end` state); the stack is left as
+    it is."""
     stack = list(stack)
     while True:
         action = table[stack[-1]].get(terminal)
@@ -181,6 +190,8 @@ def _shifts(table: _Table, stack: list[Any], terminal: str) -> bool:
         if rule.expansion:
             del stack[-len(rule.expansion):]
         stack.append(table[stack[-1]][rule.origin.name][1])
+        if stack[-1] == end:
+            return True
 
 
 def _colon_follows(text: str, position: int, end: int) -> bool:
@@ -515,7 +526,7 @@ def _build(
     try:
         tree = _parser().parse(source.text, start=start)
     except UnexpectedInput as error:
-        _report_syntax_error(error, source, diagnostics)
+        _report_syntax_error(error, source, start, diagnostics)
         return None
     return _to_ast(tree, source, shift, diagnostics)
 
@@ -608,11 +619,38 @@ def _code_only(text: str) -> str:
     return "".join(out)
 
 
+_VISIBILITY_TERMINALS = frozenset({"PUBLIC", "SECRET", "HIDDEN", "OWNER", "PRIVATE"})
+# Kinds of text that "expected ..." names with one phrase, instead of the terminals that can
+# begin them, when the terminals of the kind's core are all expected: (phrase, core, all).
+_EXPRESSION_START = frozenset({"INT", "STRING", "NAME", "TRUE", "FALSE", "NONE", "ACTOR",
+                               "PLAYERS", "LPAR", "LSQB", "NOT", "IF", "MINUS"})
+_KINDS = (
+    ("a declaration", frozenset({"GAME", "ENUM", "CARD", "ZONE", "STATE", "PHASE", "SETUP"}),
+     frozenset({"GAME", "ENUM", "RECORD", "CARD", "DATA", "BOARD", "ZONE", "STATE", "PLAYER",
+                "EVENT", "TRIGGER", "FUNCTION", "PROCEDURE", "SETUP", "PHASE", "CHECKPOINT",
+                "SEED", "DECISION", "CARDS", "DECKS", "KEYWORD", "DECK", "ANNOTATION"})),
+    ("a statement", frozenset({"LET", "MOVE", "GOTO", "WIN"}),
+     _EXPRESSION_START | {"LET", "IF", "FOR", "REPEAT", "MOVE", "DRAW", "SHUFFLE", "CREATE",
+                          "REVEAL", "GOTO", "WIN", "LOSE", "RAISE", "REQUIRE", "ANNOTATION"}),
+    ("an expression", frozenset({"INT", "STRING", "NAME", "LPAR", "TRUE", "NONE"}),
+     _EXPRESSION_START),
+    ("an operator", frozenset({"ADD_OP", "MUL_OP", "AND", "OR"}),
+     frozenset({"DOT", "LSQB", "LPAR", "ADD_OP", "MUL_OP", "CMP_OP", "IN", "AND", "OR",
+                "__ANON_0"})),
+    ("a visibility", _VISIBILITY_TERMINALS, _VISIBILITY_TERMINALS),
+)
+
+
 def _describe_expected(expected: set[str]) -> str:
     words: list[str] = []
+    expected = set(expected)
+    for phrase, core, kind in _KINDS:
+        if core <= expected:
+            words.append(phrase)
+            expected -= kind
     for name in sorted(expected):
         if name in _TERMINAL_WORDS:
-            words.append(_TERMINAL_WORDS[name])
+            words.extend(_TERMINAL_WORDS[name])
             continue
         try:
             pattern = _parser().get_terminal(name).pattern
@@ -637,8 +675,49 @@ def _token_text(token: Token) -> str:
     return f"'{text[:40]}'" if text else token.type.lower()
 
 
+def _viable(table: _Table, stack: list[Any], end: Any) -> set[str]:
+    """The terminals the parser with this state stack would shift next, after the reductions
+    each calls for, or accept as the end of the text."""
+    return {terminal for terminal in table[stack[-1]]
+            if terminal.isupper() and _shifts(table, stack, terminal, end)}
+
+
+def _expected(error: UnexpectedInput) -> set[str]:
+    """What could have come where the parse failed: the terminals the parser, with its actual
+    stack, would go on with. Lark names the whole row of the state it stopped in, and LALR
+    merges states that differ only in what may follow them, so the row holds terminals that
+    are valid only after other text: in a comprehension, the row after 'where COND' has the
+    'ordered' and '{' of a 'for' loop, and 'ordered' was the word that did not fit. (When its
+    lexer stops, Lark names the terminals of the state's lexer instead, which leave out the
+    keywords.)"""
+    expected = set(getattr(error, "expected", set()) or set())
+    state = getattr(error, "state", None)
+    stack = getattr(state, "state_stack", None)
+    conf = getattr(state, "parse_conf", None)
+    if not stack or conf is None:
+        return expected
+    return _viable(conf.states, stack, conf.end_state)
+
+
+def _last_tokens(source: SourceFile, start_rule: str, stop: Token) -> list[tuple[Token, set[str]]]:
+    """The two tokens read before `stop`, each with what could have come in its place, from a
+    second parse of the text up to `stop`."""
+    parser = _parser().parse_interactive(source.text, start=start_rule)
+    state = parser.parser_state
+    table, end = state.parse_conf.states, state.parse_conf.end_state
+    read: deque[tuple[Token, list[Any]]] = deque(maxlen=2)
+    try:
+        for token in parser.iter_parse():
+            if token.start_pos == stop.start_pos:
+                break
+            read.append((token, list(state.state_stack)))
+    except UnexpectedInput:
+        pass  # at `stop`, when the lexer finds no terminal the parser can take there
+    return [(token, _viable(table, stack, end)) for token, stack in read]
+
+
 def _report_syntax_error(
-    error: UnexpectedInput, source: SourceFile, diagnostics: Diagnostics
+    error: UnexpectedInput, source: SourceFile, start_rule: str, diagnostics: Diagnostics
 ) -> None:
     line = max(1, getattr(error, "line", 1) or 1)
     column = max(1, getattr(error, "column", 1) or 1)
@@ -656,7 +735,7 @@ def _report_syntax_error(
         return
     token = getattr(error, "token", None)
     at_end = isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END")
-    expected = set(getattr(error, "expected", set()) or set())
+    expected = _expected(error)
     if at_end:
         last = len(source.lines) or 1
         end_col = len(source.line(last)) + 1
@@ -680,6 +759,8 @@ def _report_syntax_error(
                         f"unexpected '{word}'; a reserved word cannot be a name",
                         hint=_reserved_hint(word))
         return
+    if _after_a_field(token, expected, source, start_rule, diagnostics):
+        return
     label = _hint_from_context(token, expected, source)
     if label is None and isinstance(error, UnexpectedToken):
         try:
@@ -692,6 +773,43 @@ def _report_syntax_error(
     span = Span(source.name, line, column, line, column + width)
     message = f"unexpected {_token_text(token)}; expected {_describe_expected(expected)}"
     diagnostics.add("E0001", span, message, hint=label)
+
+
+# What a field may hold (docs/language.md, "Field declarations").
+_FIELD_FORM = "NAME: TYPE [per player | per card] [= DEFAULT] [public | secret | hidden]"
+_SECRET_WORDS = frozenset({"secret", "owner", "private"})  # the same on a field
+_VISIBILITY_WORDS = _SECRET_WORDS | {"public", "hidden"}
+
+
+def _after_a_field(token: Token, expected: set[str], source: SourceFile, start_rule: str,
+                   diagnostics: Diagnostics) -> bool:
+    """A word written after a complete field, on its line (`saw: Card? = none secret to
+    player`): the parser read it as the name of the next field and fails at the word after it,
+    for want of a ':'. The mistake is the word, which no field can hold; report it there."""
+    if expected != {"COLON"}:
+        return False
+    read = _last_tokens(source, start_rule, token)
+    if len(read) < 2:
+        return False
+    (previous, _), (word, could_be) = read
+    if (word.type != "NAME" or previous.end_line != word.line
+            or previous.type in ("LBRACE", "COMMA")  # a first field, an entry's next value
+            or "RBRACE" not in could_be):  # not after a complete field: '(a b)', say
+        return False
+    line, column = word.line or 1, word.column or 1
+    if str(previous) in _SECRET_WORDS:
+        hint = (f"a field's visibility is one word, and '{previous}' shows a player's field to "
+                "that player only. For a value that each player sees alone, declare the field "
+                "on the player who sees it: 'seen: Card? per player = none secret' in "
+                "'player { }', read as q.seen[p]")
+    elif str(previous) in _VISIBILITY_WORDS:
+        hint = "a field's visibility is one word"
+    else:
+        hint = f"here '{word}' would begin the next field, which needs ':' and a type"
+    diagnostics.add("E0001", Span(source.name, line, column, line, column + len(str(word))),
+                    f"unexpected '{word}' after {_token_text(previous)}: a field is written "
+                    f"'{_FIELD_FORM}'", hint=hint)
+    return True
 
 
 def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> str | None:
@@ -709,6 +827,10 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return "'require' needs a message: require COND else \"why not\""
     if text == ":" and "LBRACE" in expected:
         return "blocks are written with braces: 'if cond { ... }', not a colon"
+    if text == "ordered" and token.type == "NAME" and _in_aggregate(before):
+        return ("'ordered by' sorts only the loop of a 'for' statement; an aggregate such as "
+                "first(...) takes no order. To pick by the smallest value, test for it: "
+                "first(p for p in players where p.score == min(q.score for q in players))")
     if text in RESERVED_WORDS and token.type != "NAME" and "NAME" in expected:
         if _colon_follows(source.text, token.end_pos or 0, len(source.text)):
             return _reserved_hint(text)
@@ -716,6 +838,20 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return f"the expression before '{text}' is unfinished ('{text}' is a reserved word)"
         return f"'{text}' is a reserved word of the language; choose another name"
     return None
+
+
+def _in_aggregate(code: str) -> bool:
+    """Whether the code ends inside the brackets of an aggregate: 'f(x for x in D ...'."""
+    depth = 0
+    for position in range(len(code) - 1, -1, -1):
+        char = code[position]
+        if char in ")]}":
+            depth += 1
+        elif char in "([{":
+            if depth == 0:
+                return char == "(" and re.search(r"\bfor\b", code[position:]) is not None
+            depth -= 1
+    return False
 
 
 def _reserved_hint(word: str) -> str:

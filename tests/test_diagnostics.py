@@ -10,6 +10,11 @@ multiset of (line, code) pairs it produces must equal the one its comments annou
 Card sets and deck files that a fixture loads carry their own `# E:` comments (YAML comments),
 and their diagnostics are compared by file, line and code the same way.
 
+After its codes, a comment may give the message in full; a diagnostic of that line with one of
+those codes must then have exactly that message:
+
+    reveal hand[p] to actor  # E: E0402 'reveal' has no 'to' form: it is written ...
+
 A fixture with no `# E:` comment must produce no diagnostic at all (not even a warning). A
 line `# xfail: REASON` marks a fixture that exposes a known compiler bug: it runs as a strict
 xfail, so it fails loudly once the bug is fixed and the marker can be removed.
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -37,7 +43,8 @@ MIN_FIXTURES = 30
 # cannot be written (E0008) is no property of a rulebook; test_folders.py covers it.
 EXEMPT_FROM_FIXTURES = {"E0000", "E0004", "E0005", "E0006", "E0008"}
 
-EXPECT = re.compile(r"#\s*E:\s*(?P<codes>[A-Z]\d{4}(?:\s+[A-Z]\d{4})*)\s*$")
+EXPECT = re.compile(
+    r"#\s*E:\s*(?P<codes>[A-Z]\d{4}(?:\s+[A-Z]\d{4})*)(?:\s+(?P<message>\S.*?))?\s*$")
 XFAIL = re.compile(r"^#\s*xfail:\s*(?P<reason>.+)$")
 
 Key = tuple[str, int, str]  # file name, line, code
@@ -52,6 +59,17 @@ def expected_diagnostics(path: Path) -> Counter[Key]:
             for code in match.group("codes").split():
                 expected[(path.name, number, code)] += 1
     return expected
+
+
+def expected_messages(path: Path) -> list[tuple[str, int, tuple[str, ...], str]]:
+    """The messages the comments give: file name, line, the codes, the message."""
+    found: list[tuple[str, int, tuple[str, ...], str]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        match = EXPECT.search(line)
+        if match and match.group("message"):
+            codes = tuple(match.group("codes").split())
+            found.append((path.name, number, codes, match.group("message")))
+    return found
 
 
 def xfail_reason(path: Path) -> str | None:
@@ -97,6 +115,7 @@ def test_fixture_diagnostics(path: Path) -> None:
     found = compilation.diagnostics.sorted()
     actual: Counter[Key] = Counter(key_of(d) for d in found)
     if actual == expected:
+        check_messages(path, compilation.sources, found)
         return
     missing = expected - actual
     unexpected = actual - expected
@@ -113,6 +132,21 @@ def test_fixture_diagnostics(path: Path) -> None:
         for d in found
     )
     pytest.fail("\n".join(report), pytrace=False)
+
+
+def check_messages(path: Path, sources: Iterable[str], found: list[Diagnostic]) -> None:
+    """Each message a comment gives is the message of a diagnostic of its line and codes."""
+    wanted = list(expected_messages(path))
+    for name in sources:
+        if name.endswith(".yaml"):
+            wanted += expected_messages(Path(name))
+    for file, line, codes, message in wanted:
+        messages = [d.message for d in found
+                    if Path(d.span.file).name == file and d.span.line == line and d.code in codes]
+        if message not in messages:
+            pytest.fail(f"{file} line {line}: no {' or '.join(codes)} with the message\n"
+                        f"      {message}\n  reported:"
+                        + "".join(f"\n      {m}" for m in messages), pytrace=False)
 
 
 def test_there_are_enough_fixtures() -> None:
@@ -144,3 +178,28 @@ def test_xfail_fixtures_say_why() -> None:
         text = path.read_text(encoding="utf-8")
         if "xfail" in text.split("\n", 1)[0].lower():
             assert xfail_reason(path), f"{path.name}: the xfail line needs a reason"
+
+
+def diagnostic_starting(path: Path, message: str) -> Diagnostic:
+    (found,) = [d for d in check_rulebook(path).diagnostics.sorted()
+                if d.message.startswith(message)]
+    return found
+
+
+def test_words_after_reveal_are_one_error_that_says_how_to_show_one_player() -> None:
+    found = diagnostic_starting(CASES / "stmt_trailing_words.rules", "'reveal'")
+    span = found.span
+    assert (span.line, span.column, span.end_line, span.end_column) == (34, 25, 34, 33)
+    assert found.hint is not None
+    assert "To show cards to one player only" in found.hint
+    assert "'seen: list of Chip = [] secret' in 'player { }'" in found.hint
+    assert found.notes == ("the 'reveal' statement ends before 'to': newlines do not end "
+                           "statements, so the rest of the line was read as statements of its "
+                           "own, which do nothing",)
+
+
+def test_let_none_says_how_to_start_the_variable() -> None:
+    found = diagnostic_starting(CASES / "types_let_none.rules", "'starter'")
+    assert found.hint is not None
+    assert "'let x = first(p for p in players where ...)'" in found.hint
+    assert "'x: player? = none' in 'state { }'" in found.hint

@@ -570,3 +570,77 @@ def test_an_unfinished_expression_stops_at_the_next_statement() -> None:
     error = only_error(HEADER + "setup {\n  x = x *\n  goto p\n}\n")
     assert (error.code, error.span.line, error.span.column) == ("E0001", 12, 3)
     assert error.hint is not None and "expression before 'goto' is unfinished" in error.hint
+
+
+# ---- what a syntax error says is expected ------------------------------------------------------
+AGGREGATE = "first(p for p in players where p.x > 0)"
+
+
+def test_ordered_by_in_an_aggregate() -> None:
+    error = only_error("phase p {\n  actor first(q for q in players where q.x ordered by q.y)\n}")
+    assert error.code == "E0001"
+    assert (error.span.line, error.span.column, error.span.end_column) == (2, 44, 51)
+    assert error.message == "unexpected 'ordered'; expected ')'"
+    assert error.hint is not None and "'ordered by' sorts only the loop of a 'for'" in error.hint
+    assert "min(q.score for q in players)" in error.hint
+
+
+def test_the_expected_words_never_include_the_unexpected_one() -> None:
+    """LALR merges states that differ only in what may follow them, so the row of the state a
+    parse fails in can list words that only other text may be followed by; what is expected
+    is what the parser, with its actual stack, could go on with. Every word of the grammar
+    that is not reserved, after every token of an aggregate."""
+    ends = [m.end() for m in re.finditer(r"\w+|[^\s\w]", AGGREGATE)]
+    for word in sorted(grammar_words() - RESERVED_WORDS):
+        for end in ends:
+            text = f"phase play {{\n  actor {AGGREGATE[:end]} {word} {AGGREGATE[end:]}\n}}\n"
+            _module, diagnostics = parse_text(text)
+            for d in diagnostics:
+                found = re.fullmatch(r"unexpected '([^']*)'; expected (.*)", d.message)
+                if found:
+                    assert f"'{found.group(1)}'" not in found.group(2), (text, d.message)
+
+
+def test_a_word_after_a_field_is_reported_at_the_word() -> None:
+    error = only_error("player {\n  saw: int per player = 0 secret to player\n  n: int\n}\n")
+    assert (error.span.line, error.span.column, error.span.end_column) == (2, 34, 36)
+    assert error.message == (
+        "unexpected 'to' after 'secret': a field is written "
+        "'NAME: TYPE [per player | per card] [= DEFAULT] [public | secret | hidden]'")
+    assert error.hint is not None and "declare the field on the player who sees it" in error.hint
+    error = only_error("state {\n  x: int = 0 hidden to all\n}\n")
+    assert error.message.startswith("unexpected 'to' after 'hidden': a field is written")
+    assert error.hint == "a field's visibility is one word"
+    error = only_error("state {\n  x: int = 0 y z: int\n}\n")
+    assert (error.span.line, error.span.column) == (2, 14)
+    assert error.message.startswith("unexpected 'y' after '0': a field is written")
+    assert error.hint == "here 'y' would begin the next field, which needs ':' and a type"
+
+
+def test_a_name_without_a_colon_elsewhere_keeps_its_message() -> None:
+    """Only a word on the line of a complete field is taken for trailing words."""
+    error = only_error("state {\n  x: int = 0\n  y int\n}\n")
+    assert (error.span.line, error.span.column, error.message) == (
+        3, 5, "unexpected 'int'; expected ':'")
+    error = only_error("phase p { action a(x y) { } }")
+    assert error.message == "unexpected 'y'; expected ':'"
+    error = only_error("player { reserve = 21 }")
+    assert error.message == "unexpected '='; expected ':'"
+    error = only_error("data Chip { one { value: 1, rare true } }")
+    assert error.message == "unexpected 'true'; expected ':'"
+
+
+def test_the_expected_words_name_kinds_of_text() -> None:
+    """Every terminal that could come is expected, keywords too (Lark leaves out the keywords
+    when its lexer stops); the terminals that begin a declaration, a statement or an
+    expression, or continue one, are named by that kind."""
+    assert only_error("setup { x = }").message == "unexpected '}'; expected an expression"
+    error = only_error(HEADER + "setup {\n  goto p\n")
+    assert error.message == "the file ended early; expected '}' or a statement"
+    assert only_error("state { x: int ( }").message == (
+        "unexpected '('; expected '=', '?', 'per', '}', a name or a visibility")
+    assert only_error("phase p { @S1 , action a() { } }").message == (
+        "unexpected ','; expected 'action' or an @annotation")
+    assert only_error("setup { if x = 1 { } }").message == (
+        "unexpected '='; expected '{' or an operator")
+    assert only_error("@S1 , game g { }").message == "unexpected ','; expected a declaration"
