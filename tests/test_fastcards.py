@@ -597,7 +597,7 @@ def test_builders_fall_back_to_the_constructor() -> None:
     calls: list[int] = []
 
     @dataclasses.dataclass(frozen=True, slots=True)
-    class Checked(n.Expr):
+    class Checked(n.ExprBase):
         value: int
 
         def __post_init__(self) -> None:
@@ -609,7 +609,7 @@ def test_builders_fall_back_to_the_constructor() -> None:
     assert calls == [5] and node == Checked(5, span=Span("f", 1, 2, 3, 4))
 
     @dataclasses.dataclass(frozen=True)
-    class Unslotted(n.Expr):  # its field lives in the instance's __dict__
+    class Unslotted(n.ExprBase):  # its field lives in the instance's __dict__
         value: int = 0
 
     unslotted = fastcards._node_builder(Unslotted, 1)(2, Span("f", 1, 2, 3, 4))
