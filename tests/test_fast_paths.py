@@ -23,14 +23,14 @@ from typing import Any
 import pytest
 
 from benchmarks.bench_cards import generate
+from compiler import check_expressions as typecheck_pass
 from compiler import reach as reach_pass
-from compiler import typecheck as typecheck_pass
+from compiler.check_expressions import DATA, Checker, Scope
 from compiler.consteval import evaluate
 from compiler.driver import Compilation, check_rulebook
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
 from compiler.pygen import generate_python
 from compiler.resolve import Resolver
-from compiler.typecheck import DATA, Checker, Scope
 from compiler.types import EffectT, Type
 from dsl import nodes as n
 
