@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from compiler.check_expressions import typecheck
 from compiler.decks import check_decks
 from compiler.model import GameModel
 from compiler.reach import reach
 from compiler.resolve import data_file, resolve
+from compiler.typecheck import typecheck
 from dsl import nodes as n
 from dsl.cardset import load_card_set, load_deck
 from dsl.diagnostics import Diagnostics

@@ -17,7 +17,7 @@ from typing import TextIO, assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.build import find_rulebooks
-from compiler.check_expressions import BUILTINS
+from compiler.check_builtins import BUILTINS
 from compiler.driver import check_rulebook
 from compiler.model import GameModel
 from dsl import nodes as n

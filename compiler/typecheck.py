@@ -1,0 +1,110 @@
+"""Pass 2 — typecheck: resolve every name in its scope and give every expression a type.
+
+Records, in the model, the type of each expression and what each name, attribute, index and call
+refers to, for the generators. Errors are collected; an expression with an error gets the type
+`?`, which fits everywhere, so one mistake does not cascade into many.
+
+The Checker combines one class per kind of thing checked, each in a module of its own:
+check_data (entries, defaults, effect texts, card requires, deck rules), check_actions,
+check_statements, check_expressions (with check_builtins), check_termination (no recursion),
+all on check_base (scopes, contexts, reporting). Here: the order in which the pass checks
+the model's parts.
+"""
+
+from __future__ import annotations
+
+from compiler import types as t
+from compiler.check_actions import ActionChecker
+from compiler.check_base import Context, Scope
+from compiler.check_data import DataChecker
+from compiler.check_termination import TerminationChecker
+from compiler.model import GameModel
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics, did_you_mean
+
+
+class Checker(DataChecker, ActionChecker, TerminationChecker):
+    """The typecheck pass: every part of the model, checked by the part of the checker
+    that knows it."""
+
+    def run(self) -> None:
+        m = self.model
+        constant = Context("constant", effects=False)
+        for option in m.options.values():
+            actual = self.expr(option.default, Scope(), constant)
+            if not t.assignable(actual, option.type):
+                self.error(
+                    "E0209",
+                    option.default.span,
+                    f"option '{option.name}' is {option.type}, its default is {actual}",
+                )
+        for record in m.records.values():
+            self.entries(record)
+            self.field_defaults(record.fields.values(), record.name)
+            self.reaches(record)
+            self.card_requires(record)
+        if m.deck_rules is not None:
+            self.deck_rules(m.deck_rules)
+        for board in m.boards.values():
+            self.field_defaults(board.fields.values())
+        self.field_defaults(m.game_fields.values())
+        self.field_defaults(m.player_fields.values())
+        for function in m.functions.values():
+            body = function.decl
+            assert isinstance(body, n.FunctionDecl)
+            with self.body_of(function.name):
+                scope = self.params_scope(function.params, body.params, body.span)
+                actual = self.expr(body.body, scope, Context("function", effects=False))
+                if function.returns is not None:
+                    self.expect(body.body, actual, function.returns,
+                                f"the result of '{function.name}'")
+        for procedure in m.procedures.values():
+            proc = procedure.decl
+            assert isinstance(proc, n.ProcedureDecl)
+            with self.body_of(procedure.name):
+                scope = self.params_scope(procedure.params, proc.params, proc.span)
+                self.block(proc.body, scope, Context("procedure"))
+        for trigger in m.triggers:
+            event = m.events.get(trigger.event)
+            if event is None:
+                self.error(
+                    "E0101",
+                    trigger.event_span,
+                    f"unknown event '{trigger.event}'",
+                    hint=did_you_mean(trigger.event, m.events),
+                )
+                params: list[tuple[str, t.Type]] = []
+                decls: tuple[n.Param, ...] = ()
+            else:
+                params = event.params
+                decls = event.decl.params
+            with self.body_of(f"trigger {trigger.name}"):
+                scope = self.params_scope(params, decls, trigger.span)
+                if trigger.when is not None:
+                    self.condition(trigger.when, scope, Context("trigger", effects=False))
+                self.block(trigger.body, scope, Context("trigger"))
+        for checkpoint in m.checkpoints:
+            with self.body_of(f"checkpoint {checkpoint.name}"):
+                self.block(checkpoint.body, Scope(), Context("checkpoint"))
+        if m.setup is not None:
+            with self.body_of("setup"):
+                self.block(m.setup.body, Scope(), Context("setup"))
+        for phase in m.phases.values():
+            decl = phase.decl
+            with self.body_of(f"phase {phase.name}"):
+                if decl.enter is not None:
+                    self.block(decl.enter, Scope(), Context("enter"))
+                if decl.actor is not None:
+                    actual = self.expr(decl.actor, Scope(), Context("actor", effects=False))
+                    self.expect(decl.actor, actual, t.optional(t.PLAYER), "the actor")
+                if decl.done is not None:
+                    self.block(decl.done, Scope(), Context("done"))
+                for checkpoint_block in decl.checkpoints:
+                    self.block(checkpoint_block, Scope(), Context("checkpoint", actor=True))
+                for action in phase.actions:
+                    self.action(action)
+        self.recursion()
+
+
+def typecheck(model: GameModel, diagnostics: Diagnostics) -> None:
+    Checker(model, diagnostics).run()
