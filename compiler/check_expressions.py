@@ -69,70 +69,72 @@ class ExpressionChecker(BuiltinChecker):
         return result
 
     def _expr(self, e: n.Expr, scope: Scope, ctx: Context) -> t.Type:
-        if isinstance(e, n.IntLit):
-            return t.INT
-        if isinstance(e, n.StrLit):
-            return t.TEXT
-        if isinstance(e, n.BoolLit):
-            return t.BOOL
-        if isinstance(e, n.NoneLit):
-            return t.NONE
-        if isinstance(e, n.Name):
-            return self.name(e, scope, ctx)
-        if isinstance(e, n.ActorRef):
-            if not ctx.actor:
+        match e:
+            case n.IntLit():
+                return t.INT
+            case n.StrLit():
+                return t.TEXT
+            case n.BoolLit():
+                return t.BOOL
+            case n.NoneLit():
+                return t.NONE
+            case n.Name():
+                return self.name(e, scope, ctx)
+            case n.ActorRef():
+                if not ctx.actor:
+                    return self.error("E0207", e.span,
+                                      "'actor' is only known inside an action",
+                                      hint="pass the player as a parameter")
+                return t.PLAYER
+            case n.PlayersRef():
+                return t.ListT(t.PLAYER)
+            case n.ListLit():
+                items = [self.expr(item, scope, ctx) for item in e.items]
+                element: t.Type = t.ANY
+                for item_expr, item in zip(e.items, items, strict=True):
+                    if isinstance(element, t.AnyT):
+                        element = item
+                    elif not t.assignable(item, element):
+                        self.error("E0201", item_expr.span,
+                                   f"list items must share a type: {item} among {element}")
+                return t.ListT(element)
+            case n.Attribute():
+                return self.attribute(e, scope, ctx)
+            case n.Index():
+                return self.index(e, scope, ctx)
+            case n.Call():
+                return self.call(e, scope, ctx)
+            case n.Aggregate():
+                return self.aggregate(e, scope, ctx)
+            case n.Conditional():
+                self.condition(e.cond, scope, ctx)
+                then = self.expr(e.then, self.narrowed_scope(e.cond, scope), ctx)
+                otherwise = self.expr(e.otherwise, scope, ctx)
+                return self.unify(then, otherwise, e.otherwise)
+            case n.BinaryOp():
+                return self.binary(e, scope, ctx)
+            case n.Not():
+                self.operand(e.operand, self.expr(e.operand, scope, ctx), t.BOOL, "not")
+                return t.BOOL
+            case n.Negate():
+                self.operand(e.operand, self.expr(e.operand, scope, ctx), t.INT, "-")
+                return t.INT
+            case n.EffectCall():
+                for arg in e.args:
+                    self.expr(arg, scope, ctx)
+                self.expr(e.card, scope, ctx)
                 return self.error("E0207", e.span,
-                                  "'actor' is only known inside an action",
-                                  hint="pass the player as a parameter")
-            return t.PLAYER
-        if isinstance(e, n.PlayersRef):
-            return t.ListT(t.PLAYER)
-        if isinstance(e, n.ListLit):
-            items = [self.expr(item, scope, ctx) for item in e.items]
-            element: t.Type = t.ANY
-            for item_expr, item in zip(e.items, items, strict=True):
-                if isinstance(element, t.AnyT):
-                    element = item
-                elif not t.assignable(item, element):
-                    self.error("E0201", item_expr.span,
-                               f"list items must share a type: {item} among {element}")
-            return t.ListT(element)
-        if isinstance(e, n.Attribute):
-            return self.attribute(e, scope, ctx)
-        if isinstance(e, n.Index):
-            return self.index(e, scope, ctx)
-        if isinstance(e, n.Call):
-            return self.call(e, scope, ctx)
-        if isinstance(e, n.Aggregate):
-            return self.aggregate(e, scope, ctx)
-        if isinstance(e, n.Conditional):
-            self.condition(e.cond, scope, ctx)
-            then = self.expr(e.then, self.narrowed_scope(e.cond, scope), ctx)
-            otherwise = self.expr(e.otherwise, scope, ctx)
-            return self.unify(then, otherwise, e.otherwise)
-        if isinstance(e, n.BinaryOp):
-            return self.binary(e, scope, ctx)
-        if isinstance(e, n.Not):
-            self.operand(e.operand, self.expr(e.operand, scope, ctx), t.BOOL, "not")
-            return t.BOOL
-        if isinstance(e, n.Negate):
-            self.operand(e.operand, self.expr(e.operand, scope, ctx), t.INT, "-")
-            return t.INT
-        if isinstance(e, n.EffectCall):
-            for arg in e.args:
-                self.expr(arg, scope, ctx)
-            self.expr(e.card, scope, ctx)
-            return self.error("E0207", e.span,
-                              f"running '{e.field}' gives no value; use it as a statement")
-        if isinstance(e, n.EffectLit):
-            return self.error("E0201", e.span, "statements cannot be used as a value here")
-        if isinstance(e, n.DataWord):  # resolve turns these into names or texts
-            return t.ANY
-        if isinstance(e, n.Range):
-            self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
-            self.expect(e.high, self.expr(e.high, scope, ctx), t.INT, "the end of a range")
-            return t.ListT(t.INT)
-        assert_never(e)  # mypy checks that every expression class is handled above
+                                  f"running '{e.field}' gives no value; use it as a statement")
+            case n.EffectLit():
+                return self.error("E0201", e.span, "statements cannot be used as a value here")
+            case n.DataWord():  # resolve turns these into names or texts
+                return t.ANY
+            case n.Range():
+                self.expect(e.low, self.expr(e.low, scope, ctx), t.INT, "the start of a range")
+                self.expect(e.high, self.expr(e.high, scope, ctx), t.INT, "the end of a range")
+                return t.ListT(t.INT)
+            case _:  # mypy checks that every expression class is handled above
+                assert_never(e)
 
     def condition(self, expr: n.Expr, scope: Scope, ctx: Context) -> None:
         actual = self.expr(expr, scope, ctx)

@@ -109,125 +109,127 @@ class StatementChecker(ExpressionChecker):
         if not ctx.effects:
             self.error("E0207", stmt.span, "statements are not allowed here")
             return
-        if isinstance(stmt, n.Let):
-            value = self.expr(stmt.value, scope, ctx)
-            if isinstance(value, t.NoneT):
-                self.error(
-                    "E0201", stmt.value.span,
-                    f"'{stmt.name}' takes its type from its value, and 'none' alone has no type",
-                    hint="start it at a value of the type it will hold ('let x = A'), or at an "
-                         "optional one ('let x = first(p for p in players where ...)' is a "
-                         "player? that may be none). A variable's type cannot be written out; "
-                         "a field's can: 'x: player? = none' in 'state { }'")
-                value = t.ANY  # what the variable holds is unknown: no error at its uses
-            scope.names[stmt.name] = (value, sym.Local(stmt.name, "let", stmt.span))
-            self.unnarrow(stmt.name, scope)
-        elif isinstance(stmt, n.Assign):
-            self.assign(stmt, scope, ctx)
-        elif isinstance(stmt, n.CallStmt):
-            call = stmt.call
-            if isinstance(call, n.EffectCall):
-                self.effect_call(call, scope, ctx)
-            elif isinstance(call, n.Call) and call.func in m.procedures:
-                self.call_procedure(call, scope, ctx)
-            elif isinstance(call, n.Call) and call.func not in (
-                m.functions.keys() | BUILTINS.keys() | AGGREGATES | {"<expression>"}
-            ):
-                for arg in call.args:
-                    self.expr(arg, scope, ctx)
-                self.error("E0101", call.func_span, f"unknown procedure '{call.func}'",
-                           hint=did_you_mean(call.func, [*m.procedures, *m.functions]))
-            else:
-                if isinstance(call, n.Call | n.Aggregate):
-                    self.expr(call, scope, ctx)
-                what = (
-                    f"the result of '{call.func}' is not used"
-                    if isinstance(call, n.Call) and call.func in m.functions | BUILTINS
-                    else "this expression does nothing on its own"
+        match stmt:
+            case n.Let():
+                value = self.expr(stmt.value, scope, ctx)
+                if isinstance(value, t.NoneT):
+                    self.error(
+                        "E0201", stmt.value.span,
+                        f"'{stmt.name}' takes its type from its value, and 'none' alone has "
+                        "no type",
+                        hint="start it at a value of the type it will hold ('let x = A'), or at an "
+                             "optional one ('let x = first(p for p in players where ...)' is a "
+                             "player? that may be none). A variable's type cannot be written out; "
+                             "a field's can: 'x: player? = none' in 'state { }'")
+                    value = t.ANY  # what the variable holds is unknown: no error at its uses
+                scope.names[stmt.name] = (value, sym.Local(stmt.name, "let", stmt.span))
+                self.unnarrow(stmt.name, scope)
+            case n.Assign():
+                self.assign(stmt, scope, ctx)
+            case n.CallStmt():
+                call = stmt.call
+                if isinstance(call, n.EffectCall):
+                    self.effect_call(call, scope, ctx)
+                elif isinstance(call, n.Call) and call.func in m.procedures:
+                    self.call_procedure(call, scope, ctx)
+                elif isinstance(call, n.Call) and call.func not in (
+                    m.functions.keys() | BUILTINS.keys() | AGGREGATES | {"<expression>"}
+                ):
+                    for arg in call.args:
+                        self.expr(arg, scope, ctx)
+                    self.error("E0101", call.func_span, f"unknown procedure '{call.func}'",
+                               hint=did_you_mean(call.func, [*m.procedures, *m.functions]))
+                else:
+                    if isinstance(call, n.Call | n.Aggregate):
+                        self.expr(call, scope, ctx)
+                    what = (
+                        f"the result of '{call.func}' is not used"
+                        if isinstance(call, n.Call) and call.func in m.functions | BUILTINS
+                        else "this expression does nothing on its own"
+                    )
+                    self.error("E0402", stmt.span, what,
+                               hint="only procedure calls can stand alone as statements")
+            case n.If():
+                for cond, body in stmt.branches:
+                    self.condition(cond, scope, ctx)
+                    self.block(body, self.narrowed_scope(cond, scope), ctx)
+                if stmt.otherwise is not None:
+                    self.block(stmt.otherwise, scope, ctx)
+            case n.For():
+                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), ctx)
+            case n.Repeat():
+                self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
+                self.block(stmt.body, scope, ctx)
+            case n.Move():
+                moved = self.expr(stmt.what, scope, ctx)
+                dest = self.zone(stmt.dest, scope, ctx)
+                card = (
+                    moved if isinstance(moved, t.CardT)
+                    else t.CardT(moved.card_type) if isinstance(moved, t.ZoneT)
+                    else moved.element if isinstance(moved, t.ListT) else moved
                 )
-                self.error("E0402", stmt.span, what,
-                           hint="only procedure calls can stand alone as statements")
-        elif isinstance(stmt, n.If):
-            for cond, body in stmt.branches:
-                self.condition(cond, scope, ctx)
-                self.block(body, self.narrowed_scope(cond, scope), ctx)
-            if stmt.otherwise is not None:
-                self.block(stmt.otherwise, scope, ctx)
-        elif isinstance(stmt, n.For):
-            self.block(stmt.body, self.loop_scope(stmt, scope, ctx), ctx)
-        elif isinstance(stmt, n.Repeat):
-            self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
-            self.block(stmt.body, scope, ctx)
-        elif isinstance(stmt, n.Move):
-            moved = self.expr(stmt.what, scope, ctx)
-            dest = self.zone(stmt.dest, scope, ctx)
-            card = (
-                moved if isinstance(moved, t.CardT)
-                else t.CardT(moved.card_type) if isinstance(moved, t.ZoneT)
-                else moved.element if isinstance(moved, t.ListT) else moved
-            )
-            if isinstance(card, t.OptionT) and isinstance(card.inner, t.CardT):
-                self.error("E0202", stmt.what.span,
-                           f"this may be none, so it cannot be moved ({moved})",
-                           hint="test it first: if x != none { move x to ... }")
-            elif not isinstance(card, (t.CardT, t.AnyT)):
-                self.error("E0201", stmt.what.span,
-                           f"only cards can be moved, not {moved}",
-                           hint="move a card, a zone's cards, or a list of cards")
-            elif dest is not None and isinstance(card, t.CardT) and card.name != dest.card_type:
-                self.error("E0201", stmt.dest.span,
-                           f"zone '{dest.zone}' holds {dest.card_type}, not {card.name}")
-            if stmt.end is not None:
-                self.needs_order(dest, stmt.dest, f"put cards on the {stmt.end} of")
-        elif isinstance(stmt, n.Draw):
-            self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
-            source = self.zone(stmt.source, scope, ctx)
-            self.needs_order(source, stmt.source, "draw from")
-            dest = self.zone(stmt.dest, scope, ctx)
-            if source and dest and source.card_type != dest.card_type:
-                self.error("E0201", stmt.dest.span,
-                           f"cannot draw {source.card_type} into a zone of {dest.card_type}")
-        elif isinstance(stmt, n.Shuffle):
-            self.needs_order(self.zone(stmt.zone, scope, ctx), stmt.zone, "shuffle")
-        elif isinstance(stmt, n.Create):
-            created = self.expr(stmt.what, scope, ctx)
-            into = self.zone(stmt.dest, scope, ctx)
-            if not isinstance(created, (t.DefT, t.AnyT)):
-                self.error("E0201", stmt.what.span,
-                           f"'create' needs a card definition, not {created}",
-                           hint="iterate the card type: for d in Tile { create d into ... }")
-            elif (into is not None and isinstance(created, t.DefT)
-                    and created.name != into.card_type):
-                self.error("E0201", stmt.dest.span,
-                           f"zone '{into.zone}' holds {into.card_type}, not {created.name}")
-        elif isinstance(stmt, n.Reveal):
-            revealed = self.expr(stmt.what, scope, ctx)
-            if not isinstance(revealed, (t.ZoneT, t.CardT, t.AnyT)):
-                self.error("E0201", stmt.what.span,
-                           f"only zones and cards are revealed, not {revealed}")
-        elif isinstance(stmt, n.Goto):
-            if stmt.phase not in m.phases:
-                self.error("E0105", stmt.span, f"unknown phase '{stmt.phase}'",
-                           hint=did_you_mean(stmt.phase, m.phases))
-        elif isinstance(stmt, (n.Win, n.Lose)):
-            self.expect(stmt.player, self.expr(stmt.player, scope, ctx), t.PLAYER, "the player")
-        elif isinstance(stmt, n.DrawGame):
-            pass
-        elif isinstance(stmt, n.Raise):
-            event = m.events.get(stmt.event)
-            if event is None:
-                self.error("E0101", stmt.span, f"unknown event '{stmt.event}'",
-                           hint=did_you_mean(stmt.event, m.events))
-                for arg in stmt.args:
-                    self.expr(arg, scope, ctx)
-            else:
-                self.arguments(stmt.event, event.params, stmt.args, stmt.span, scope, ctx)
-        elif isinstance(stmt, n.Require):
-            self.error("E0207", stmt.span,
-                       "'require' may only open an action, before its effects",
-                       hint="move it to the top of the action")
-        else:  # mypy checks that every statement class is handled above
-            assert_never(stmt)
+                if isinstance(card, t.OptionT) and isinstance(card.inner, t.CardT):
+                    self.error("E0202", stmt.what.span,
+                               f"this may be none, so it cannot be moved ({moved})",
+                               hint="test it first: if x != none { move x to ... }")
+                elif not isinstance(card, (t.CardT, t.AnyT)):
+                    self.error("E0201", stmt.what.span,
+                               f"only cards can be moved, not {moved}",
+                               hint="move a card, a zone's cards, or a list of cards")
+                elif dest is not None and isinstance(card, t.CardT) and card.name != dest.card_type:
+                    self.error("E0201", stmt.dest.span,
+                               f"zone '{dest.zone}' holds {dest.card_type}, not {card.name}")
+                if stmt.end is not None:
+                    self.needs_order(dest, stmt.dest, f"put cards on the {stmt.end} of")
+            case n.Draw():
+                self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
+                source = self.zone(stmt.source, scope, ctx)
+                self.needs_order(source, stmt.source, "draw from")
+                dest = self.zone(stmt.dest, scope, ctx)
+                if source and dest and source.card_type != dest.card_type:
+                    self.error("E0201", stmt.dest.span,
+                               f"cannot draw {source.card_type} into a zone of {dest.card_type}")
+            case n.Shuffle():
+                self.needs_order(self.zone(stmt.zone, scope, ctx), stmt.zone, "shuffle")
+            case n.Create():
+                created = self.expr(stmt.what, scope, ctx)
+                into = self.zone(stmt.dest, scope, ctx)
+                if not isinstance(created, (t.DefT, t.AnyT)):
+                    self.error("E0201", stmt.what.span,
+                               f"'create' needs a card definition, not {created}",
+                               hint="iterate the card type: for d in Tile { create d into ... }")
+                elif (into is not None and isinstance(created, t.DefT)
+                        and created.name != into.card_type):
+                    self.error("E0201", stmt.dest.span,
+                               f"zone '{into.zone}' holds {into.card_type}, not {created.name}")
+            case n.Reveal():
+                revealed = self.expr(stmt.what, scope, ctx)
+                if not isinstance(revealed, (t.ZoneT, t.CardT, t.AnyT)):
+                    self.error("E0201", stmt.what.span,
+                               f"only zones and cards are revealed, not {revealed}")
+            case n.Goto():
+                if stmt.phase not in m.phases:
+                    self.error("E0105", stmt.span, f"unknown phase '{stmt.phase}'",
+                               hint=did_you_mean(stmt.phase, m.phases))
+            case n.Win() | n.Lose():
+                self.expect(stmt.player, self.expr(stmt.player, scope, ctx), t.PLAYER, "the player")
+            case n.DrawGame():
+                pass
+            case n.Raise():
+                event = m.events.get(stmt.event)
+                if event is None:
+                    self.error("E0101", stmt.span, f"unknown event '{stmt.event}'",
+                               hint=did_you_mean(stmt.event, m.events))
+                    for arg in stmt.args:
+                        self.expr(arg, scope, ctx)
+                else:
+                    self.arguments(stmt.event, event.params, stmt.args, stmt.span, scope, ctx)
+            case n.Require():
+                self.error("E0207", stmt.span,
+                           "'require' may only open an action, before its effects",
+                           hint="move it to the top of the action")
+            case _:  # mypy checks that every statement class is handled above
+                assert_never(stmt)
 
     def loop_scope(self, stmt: n.For, scope: Scope, ctx: Context) -> Scope:
         """The scope of a `for` body: the loop variable, narrowed by the `where` test."""
