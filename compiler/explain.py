@@ -17,9 +17,9 @@ from typing import TextIO, assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.build import find_rulebooks
+from compiler.check_builtins import BUILTINS
 from compiler.driver import check_rulebook
 from compiler.model import GameModel
-from compiler.typecheck import BUILTINS
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, render
 from dsl.source import Span, resolved

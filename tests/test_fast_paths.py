@@ -23,14 +23,16 @@ from typing import Any
 import pytest
 
 from benchmarks.bench_cards import generate
+from compiler import check_expressions as expressions_pass
 from compiler import reach as reach_pass
-from compiler import typecheck as typecheck_pass
+from compiler.check_base import Scope
+from compiler.check_data import DATA
 from compiler.consteval import evaluate
 from compiler.driver import Compilation, check_rulebook
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
 from compiler.pygen import generate_python
 from compiler.resolve import Resolver
-from compiler.typecheck import DATA, Checker, Scope
+from compiler.typecheck import Checker
 from compiler.types import EffectT, Type
 from dsl import nodes as n
 
@@ -124,7 +126,7 @@ def general_paths() -> Iterator[None]:
         patch.setattr(Checker, "entries", general_entries)
         patch.setattr(Checker, "card_rule", general_rule)
         patch.setattr(Checker, "rule_values", staticmethod(general_values))
-        patch.setattr(typecheck_pass, "_COMPOUND", {})
+        patch.setattr(expressions_pass, "_COMPOUND", {})
         patch.setattr(reach_pass, "UseFinder", GeneralUses)
         patch.setattr(reach_pass, "known_effect_bodies", general_effect_bodies)
         yield

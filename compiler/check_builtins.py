@@ -1,0 +1,120 @@
+"""The builtin functions and aggregates of the language: their signatures, and the type of a
+call of a builtin (its arguments already typed).
+"""
+
+from __future__ import annotations
+
+from compiler import types as t
+from compiler.check_base import CheckerBase
+from dsl import nodes as n
+
+AGGREGATES = {"sum", "count", "min", "max", "any", "all", "first", "list"}
+BUILTINS = {
+    "size": "size(zone or list) -> int",
+    "empty": "empty(zone or list) -> bool",
+    "first": "first(zone or list) -> element?",
+    "last": "last(zone or list) -> element?",
+    "opponent": "opponent(player) -> player",
+    "next_player": "next_player(player) -> player",
+    "abs": "abs(int) -> int",
+    "min": "min(int, int, ...) -> int",
+    "max": "max(int, int, ...) -> int",
+    "roll": "roll(sides: int) -> int, from 1 to sides",
+    "flip": "flip() -> bool, a coin flip",
+    "shuffled": "shuffled(list) -> list in random order",
+    "neighbours": "neighbours(node) -> list of node",
+    "adjacent": "adjacent(node, node) -> bool",
+    "distance": "distance(node, node) -> int",
+    "within": "within(node, radius: int) -> list of node",
+    "ring": "ring(node, radius: int) -> list of node: the nodes at exactly that distance",
+    "connected": "connected(start: node, area: list of node) -> list of node: the nodes of area "
+                 "joined to start by steps between neighbours inside area",
+    "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
+}
+
+
+class BuiltinChecker(CheckerBase):
+    """Types a call of a builtin function."""
+
+    def builtin(self, e: n.Call, args: list[t.Type]) -> t.Type:
+        name = e.func
+        signature = BUILTINS[name]
+
+        def arity(count: int) -> bool:
+            if len(args) != count:
+                self.error("E0203", e.span,
+                           f"'{name}' takes {count} argument{'s' * (count != 1)}, "
+                           f"{len(args)} given", hint=signature)
+                return False
+            return True
+
+        def want(i: int, wanted: t.Type) -> None:
+            self.expect(e.args[i], args[i], wanted, f"argument {i + 1} of '{name}'")
+
+        def collection(i: int) -> t.Type:
+            element = t.element_type(args[i])
+            if element is None:
+                self.error("E0205", e.args[i].span,
+                           f"'{name}' needs a zone or a list, not {args[i]}", hint=signature)
+                return t.ANY
+            return element
+
+        def node(i: int) -> t.Type:
+            if not isinstance(args[i], (t.NodeT, t.AnyT)):
+                self.error("E0201", e.args[i].span,
+                           f"argument {i + 1} of '{name}' must be a board node, not {args[i]}")
+                return t.ANY
+            return args[i]
+
+        if name in ("size", "empty"):
+            if arity(1):
+                collection(0)
+            return t.INT if name == "size" else t.BOOL
+        if name in ("first", "last"):
+            return t.optional(collection(0)) if arity(1) else t.ANY
+        if name in ("opponent", "next_player"):
+            if arity(1):
+                want(0, t.PLAYER)
+            return t.PLAYER
+        if name in ("abs", "roll"):
+            if arity(1):
+                want(0, t.INT)
+            return t.INT
+        if name in ("min", "max"):
+            if len(args) < 2:
+                self.error("E0203", e.span, f"'{name}' takes two or more ints", hint=signature)
+            for i in range(len(args)):
+                want(i, t.INT)
+            return t.INT
+        if name == "flip":
+            arity(0)
+            return t.BOOL
+        if name == "decklist":
+            if arity(1):
+                want(0, t.PLAYER)
+            deck = self.model.deck_rules
+            if deck is None:
+                return self.error("E0201", e.span, "decklist() needs deck rules: deck CardType "
+                                  "{ ... }", hint="the deck rules say which card type decks hold")
+            return t.ListT(t.DefT(deck.card_type))
+        if name == "shuffled":
+            return t.ListT(collection(0)) if arity(1) else t.ANY
+        if name in ("neighbours", "within", "ring"):
+            if not arity(1 if name == "neighbours" else 2):
+                return t.ANY
+            if name != "neighbours":
+                want(1, t.INT)
+            return t.ListT(node(0))
+        if name == "connected":
+            if not arity(2):
+                return t.ANY
+            start = node(0)
+            self.expect(e.args[1], args[1], t.ListT(start), f"argument 2 of '{name}'")
+            return t.ListT(start)
+        if name in ("adjacent", "distance"):
+            if arity(2):
+                a, b = node(0), node(1)
+                if not isinstance(a, t.AnyT) and not isinstance(b, t.AnyT) and a != b:
+                    self.error("E0201", e.span, f"'{name}' needs two nodes of one board")
+            return t.BOOL if name == "adjacent" else t.INT
+        raise AssertionError(name)  # pragma: no cover
