@@ -32,8 +32,9 @@ import pytest
 
 from compiler import cli
 from compiler.api import load_game
-from compiler.pygen import article, neutral_noun
+from compiler.pygen_actions import neutral_noun
 from compiler.types import CardT, EnumT, IntT, NodeT, PlayerT
+from dsl.runtime import article
 
 VEIL = """\
 game veil {

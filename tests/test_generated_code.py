@@ -93,7 +93,7 @@ def test_only_narrowed_optionals_are_unwrapped(tmp_path: Path) -> None:
 
 
 def test_enum_members_are_named_constants_that_never_take_another_name() -> None:
-    from compiler.pygen import enum_constants
+    from compiler.pygen_base import enum_constants
 
     names = enum_constants([
         ("TileKind", ["plague", "number"]),

@@ -125,12 +125,16 @@ def test_generated_modules_import_only_the_standard_library_and_the_runtime(path
     assert not others, "a generated module imports more than the runtime:\n" + "\n".join(others)
 
 
+# the Python generator is compiler/pygen.py and the layers it builds on (compiler/pygen_*.py)
+PYGEN = sorted(path.stem for path in (ROOT / "compiler").glob("pygen*.py"))
+
+
 @pytest.mark.parametrize(("module", "forbidden", "why"), [
-    ("compiler/pygen.py", "compiler.typecheck",
-     "the Python generator reads the checked model, not the checker"),
+    *((f"compiler/{stem}.py", "compiler.typecheck",
+       "the Python generator reads the checked model, not the checker") for stem in PYGEN),
     ("compiler/docgen.py", "compiler.pygen",
      "the docs generator shares the rule walk (compiler.ast_walk), not the Python generator"),
-], ids=["pygen-typecheck", "docgen-pygen"])
+], ids=[*(f"{stem}-typecheck" for stem in PYGEN), "docgen-pygen"])
 def test_the_back_ends_do_not_reach_sideways(module: str, forbidden: str, why: str) -> None:
     found = [line for line, name in imports_of(ROOT / module)
              if name == forbidden or name.startswith(forbidden + ".")]

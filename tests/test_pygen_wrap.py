@@ -1,8 +1,8 @@
-"""compiler.pygen.wrap breaks long lines exactly as the first, character-by-character version
-did (kept here as the reference): generated modules must stay byte-identical. Checked on random
-lines of brackets, quotes, escapes, commas and operators, and on every line of the Ruler's
-Gambit module. So does compiler.pygen.wrap_items, its shortcut for the card tables' lines of
-thousands of items."""
+"""compiler.pygen_wrap.wrap breaks long lines exactly as the first, character-by-character
+version did (kept here as the reference): generated modules must stay byte-identical. Checked on
+random lines of brackets, quotes, escapes, commas and operators, and on every line of the Ruler's
+Gambit module. So does compiler.pygen_wrap.wrap_items, its shortcut for the card tables' lines
+of thousands of items."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import pygen
+from compiler import pygen_wrap
 from compiler.driver import check_rulebook
 from compiler.pygen import generate_python
 
@@ -103,8 +103,8 @@ def test_random_lines_wrap_as_the_reference_does(seed: int) -> None:
     for _ in range(3000):
         line = "".join(rng.choice(PARTS) for _ in range(rng.randint(0, 90)))
         for limit in (10, 40, 100):
-            assert pygen.wrap(line, limit) == wrap(line, limit), (line, limit)
-        assert pygen._split_top(line) == split_top(line), line
+            assert pygen_wrap.wrap(line, limit) == wrap(line, limit), (line, limit)
+        assert pygen_wrap._split_top(line) == split_top(line), line
 
 
 def table_line(head: str, items: list[str], trailing_comma: bool) -> str:
@@ -131,14 +131,14 @@ def test_table_lines_wrap_as_the_reference_does(seed: int) -> None:
         line = table_line(head, items, trailing)
         for limit in (10, 40, 100):
             expected = "\n".join(wrap(line, limit))
-            assert pygen.wrap_items(head, items, trailing, limit) == expected, (line, limit)
+            assert pygen_wrap.wrap_items(head, items, trailing, limit) == expected, (line, limit)
 
 
 def test_table_lines_are_written_as_repr_writes_tuples() -> None:
     for names in ([], ["a"], ["a", "b's", 'c"'], [f"card {i}" for i in range(50)]):
         items = [repr(name) for name in names]
         assert table_line("T = ", items, False) == f"T = {tuple(names)!r}"
-        writer = pygen.Writer()
+        writer = pygen_wrap.Writer()
         writer.line(f"T = {tuple(names)!r}")
         writer.items("T = ", items, trailing_comma=False)
         assert writer.lines[0] == writer.lines[1]
@@ -149,25 +149,25 @@ def test_every_line_of_a_generated_module_wraps_as_the_reference_does() -> None:
     assert compilation.model is not None
     lines: list[str] = []
     tables: list[tuple[str, str]] = []
-    original, original_items = pygen.wrap, pygen.wrap_items
+    original, original_items = pygen_wrap.wrap, pygen_wrap.wrap_items
 
-    def recording(line: str, limit: int = pygen.LINE_LIMIT) -> list[str]:
+    def recording(line: str, limit: int = pygen_wrap.LINE_LIMIT) -> list[str]:
         lines.append(line)
         return original(line, limit)
 
     def recording_items(head: str, items: Sequence[str], trailing_comma: bool,
-                        limit: int = pygen.LINE_LIMIT) -> str:
+                        limit: int = pygen_wrap.LINE_LIMIT) -> str:
         text = original_items(head, items, trailing_comma, limit)
         tables.append((table_line(head, list(items), trailing_comma), text))
         return text
 
-    pygen.wrap = recording  # type: ignore[assignment]
-    pygen.wrap_items = recording_items  # type: ignore[assignment]
+    pygen_wrap.wrap = recording  # type: ignore[assignment]
+    pygen_wrap.wrap_items = recording_items  # type: ignore[assignment]
     try:
         generate_python(compilation.model)
     finally:
-        pygen.wrap = original  # type: ignore[assignment]
-        pygen.wrap_items = original_items  # type: ignore[assignment]
+        pygen_wrap.wrap = original  # type: ignore[assignment]
+        pygen_wrap.wrap_items = original_items  # type: ignore[assignment]
     assert any(len(line) > 1000 for line, _ in tables)  # the card tables
     for line in lines:
         assert original(line) == wrap(line), line

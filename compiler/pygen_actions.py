@@ -1,0 +1,333 @@
+"""The actions compiled to Python: applying one, listing the legal ones, and the text that
+says one (with the text helpers for templates)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from compiler import types as t
+from compiler.english import words
+from compiler.model import ActionInfo
+from compiler.pygen_base import ARTICLE, Bindings, names_table, upper
+from compiler.pygen_tables import TableGenerator
+from compiler.text_templates import template_fields
+from dsl import nodes as n
+from dsl.runtime import article
+
+# A determiner just before a field of a text: "the {u}", "a {k}", "their {c}".
+_DETERMINER = re.compile(r"(?:^|(?<=\s))(the|a|an|their|its|his|her|your|my|our|this|that)\s+$",
+                         re.IGNORECASE)
+
+
+def neutral_noun(type_: t.Type) -> str:
+    """How a value of this type reads when the viewer may not see which it is: the type's name
+    in lower case words (Tile: "tile", SpellCard: "spell card", Province: "province")."""
+    if isinstance(type_, (t.CardT, t.DefT, t.EnumT, t.RecordT)):
+        name = type_.name
+    elif isinstance(type_, t.NodeT):
+        name = type_.board
+    elif isinstance(type_, t.PlayerT):
+        return "player"
+    elif isinstance(type_, t.IntT):
+        return "number"
+    else:
+        return "choice"
+    if name.isupper():  # an acronym keeps its letters: "NPC"
+        return name
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
+    return " ".join(words.split()).lower()
+
+
+def _articled(before: str, value: str, with_article: str) -> tuple[str, str]:
+    """A template's text before a field whose value is a word, and the value's source: an
+    article "a"/"an" right before it goes, and the value is read with its own article
+    (`with_article`, the source of that), to agree with the word."""
+    found = ARTICLE.search(before)
+    if found is None:
+        return before, value
+    if found.group(1)[0] == "A":
+        return before[: found.start()], f"rt.capitalised({with_article})"
+    return before[: found.start()], with_article
+
+
+class ActionGenerator(TableGenerator):
+    """Each action's apply, legal and text functions."""
+
+    def action(self, action: ActionInfo) -> None:
+        decl = action.decl
+        w = self.w
+        params = [(name, type_) for name, type_, _ in action.params]
+        # the text; a bit of `shown` left clear writes that parameter as a neutral phrase, for
+        # players who may not see it (State.action_text)
+        # `names` says how cards with differing copies read (rt.Action.names)
+        with self.function(f"def text_{action.name}(actor: int, args: tuple[int, ...], "
+                           "shown: int = -1, names: rt.CopyNames = None) -> str:",
+                           decl.span):
+            template = decl.says or "{actor} " + words(action.name) + "".join(
+                f" {{{name}}}" for name, _, _ in action.params)
+            parts = {"actor": "PLAYER_NAMES[actor]"}
+            neutral: dict[str, tuple[int, str]] = {}
+            for i, (name, type_, _) in enumerate(action.params):
+                if isinstance(type_, t.CardT):
+                    parts[name] = f"rt.card_name(DEF_NAMES, args, names, {i})"
+                else:
+                    parts[name] = self.display(type_, f"args[{i}]")
+                neutral[name] = (1 << i, neutral_noun(type_))
+            self.action_text_body(template, parts, neutral, self.worded(
+                action.params, [f"args[{i}]" for i in range(len(action.params))]))
+        # the preconditions
+        self.bindings = Bindings()
+        signature = self.params(params)
+        with self.function(f"def check_{action.name}(s: State, actor: int"
+                           f"{signature}) -> str | None:", decl.span):
+            for require in action.requires:
+                w.source(require.span)
+                parts = {"actor": "PLAYER_NAMES[actor]"}
+                for name, type_ in params:
+                    parts[name] = self.display(type_, self.bindings.lookup(name))
+                message = self.template(require.message, parts, self.worded(
+                    action.params, [self.bindings.lookup(name) for name, _ in params]))
+                with w.block(f"if {self.negated(require.cond)}:"):
+                    w.line(f"return {message}")
+            w.line("return None")
+        # the effects
+        self.bindings = Bindings()
+        signature = self.params(params)
+        with self.function(f"def do_{action.name}(s: State, actor: int{signature}) -> None:",
+                           decl.span, decl.doc):
+            self.statements(action.effects)
+        # enumerating the legal actions
+        self.bindings = Bindings()
+        with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
+                           "check: bool) -> None:", decl.span):
+            has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
+            if has_cards:
+                w.line("seen: set[tuple[int, ...]] = set()")
+            self.legal_loops(action, 0, has_cards)
+        # applying one
+        self.bindings = Bindings()
+        with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
+                           decl.span):
+            w.line("actor = a.actor")
+            with w.block(f"if len(a.args) != {len(action.params)}:"):
+                w.line('return "malformed action"')
+            if not any(isinstance(type_, t.CardT) for _, type_, _ in action.params):
+                names: list[str] = []
+                for i, (name, type_, domain) in enumerate(action.params):
+                    var = self.bindings.bind(name)
+                    names.append(var)
+                    w.line(f"{var} = a.args[{i}]")
+                    with w.block(f"if {var} not in {self.domain(type_, domain)}:"):
+                        w.line(f"return {self.not_a_choice(type_, var)}")
+                args = "".join(f", {v}" for v in names)
+                w.line(f"reason = check_{action.name}(s, actor{args})")
+                with w.block("if reason is None:"):
+                    w.line(f"do_{action.name}(s, actor{args})")
+                w.line("return reason")
+            else:
+                # Cards are named by definition: the action is taken with the first copies
+                # that allow it, and refused with the first reason found if none does.
+                w.line("first: str | None = None")
+                self.apply_nest(action, 0, [])
+                w.line("return first or 'this is not possible now'")
+        if any(isinstance(type_, t.CardT) for _, type_, _ in action.params):
+            # which copies applying the action would take: whether another player may see
+            # them is a question about those very cards (State.action_text)
+            self.bindings = Bindings()
+            with self.function(f"def pick_{action.name}(s: State, a: Action) -> "
+                               "tuple[int, ...] | None:", decl.span):
+                w.line("actor = a.actor")
+                with w.block(f"if len(a.args) != {len(action.params)}:"):
+                    w.line("return None")
+                self.pick_nest(action, 0, [], [])
+                w.line("return None")
+
+    def not_a_choice(self, type_: t.Type, var: str) -> str:
+        if isinstance(type_, t.IntT):
+            return f"str({var}) + ' is not a choice here'"
+        return f"{self.display(type_, var)!s} + ' is not a choice here'"
+
+    def apply_nest(self, action: ActionInfo, i: int, names: list[str]) -> None:
+        """Nested loops over the copies of each card parameter (a domain may depend on the
+        parameters before it), trying the action with each combination in order."""
+        w = self.w
+        if i == len(action.params):
+            args = "".join(f", {v}" for v in names)
+            w.line(f"reason = check_{action.name}(s, actor{args})")
+            with w.block("if reason is None:"):
+                w.line(f"do_{action.name}(s, actor{args})")
+                w.line("return None")
+            w.line("first = first or reason")
+            return
+        name, type_, domain = action.params[i]
+        var = self.bindings.bind(name)
+        collection = self.domain(type_, domain)
+        if isinstance(type_, t.CardT):
+            copies = f"{var}_copies"
+            w.line(f"{copies} = s.find_cards({collection}, a.args[{i}])")
+            with w.block(f"if not {copies}:"):
+                w.line(f"first = first or 'no ' + "
+                       f"{self.display(type_, f'a.args[{i}]', True)} + ' is available'")
+            with w.block(f"for {var} in {copies}:"):
+                self.apply_nest(action, i + 1, [*names, var])
+        else:
+            w.line(f"{var} = a.args[{i}]")
+            with w.block(f"if {var} not in {collection}:"):
+                w.line(f"first = first or {self.not_a_choice(type_, var)}")
+            with w.block("else:"):
+                self.apply_nest(action, i + 1, [*names, var])
+
+    def pick_nest(self, action: ActionInfo, i: int, names: list[str], tests: list[str]) -> None:
+        """The loops of apply_nest, returning the arguments (cards as instances) that the
+        action would be taken with instead of taking it. `tests` are the domain tests of the
+        parameters since the last loop, joined into the next `if`."""
+        w = self.w
+        if i == len(action.params):
+            args = "".join(f", {v}" for v in names)
+            test = " and ".join([*tests, f"check_{action.name}(s, actor{args}) is None"])
+            with w.block(f"if {test}:"):
+                w.line("return (" + "".join(f"{v}, " for v in names) + ")")
+            return
+        name, type_, domain = action.params[i]
+        var = self.bindings.bind(name)
+        collection = self.domain(type_, domain)
+        if isinstance(type_, t.CardT):
+            loop = f"for {var} in s.find_cards({collection}, a.args[{i}]):"
+            if tests:
+                with w.block(f"if {' and '.join(tests)}:"), w.block(loop):
+                    self.pick_nest(action, i + 1, [*names, var], [])
+            else:
+                with w.block(loop):
+                    self.pick_nest(action, i + 1, [*names, var], [])
+        else:
+            # the walrus binds the value where the tests stand, in order, for the next domains
+            self.pick_nest(action, i + 1, [*names, var],
+                           [*tests, f"({var} := a.args[{i}]) in {collection}"])
+
+    def legal_loops(self, action: ActionInfo, i: int, has_cards: bool) -> None:
+        w = self.w
+        if i == len(action.params):
+            values = [self.bindings.lookup(name) for name, _, _ in action.params]
+            encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
+                       for v, (_, type_, _) in zip(values, action.params, strict=True)]
+            key = "(" + "".join(f"{e}, " for e in encoded) + ")"
+            names = ""
+            if has_cards:
+                w.line(f"key = {key}")
+                with w.block("if key in seen:"):
+                    w.line("continue" if action.params else "return")
+                key = "key"
+                cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
+                         if isinstance(type_, t.CardT)]
+                names = (", (" + "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
+                                         for v in values)
+                         + f") if {' or '.join(f'{v}_names' for v in cards)} else None")
+            args = "".join(f", {v}" for v in values)
+            with w.block(f"if not check or check_{action.name}(s, actor{args}) is None:"):
+                if has_cards:
+                    # copies alike in every state are one choice: the first that may act
+                    # stands for all (rt.GameState.copy_args)
+                    w.line("seen.add(key)")
+                w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
+                       f"text_{action.name}{names}))")
+            return
+        name, type_, domain = action.params[i]
+        collection = self.domain(type_, domain)
+        var = self.bindings.bind(name)
+        if isinstance(type_, t.CardT):
+            # a card is named by its definition; only a second copy of one in the domain
+            # costs more: it is a choice of its own if it differs (rt.GameState.copy_arg)
+            w.line(f"{var}_cards = {collection}")
+            # the loop is all that its enclosing block does: an empty domain ends it at once
+            with w.block(f"if not {var}_cards:"):
+                w.line("continue" if i > 0 else "return")
+            w.line(f"{var}_first: dict[int, int] = {{}}")
+            w.line(f"{var}_names = rt.NO_NAMES")
+            w.line(f"{var}_start = len(out)")
+            with w.block(f"for {var} in {var}_cards:"):
+                w.line(f"{var}_arg = s.card_def[{var}]")
+                with w.block(f"if ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
+                             f"!= {var} and not s.same_choice({var}, {var}_other):"):
+                    w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
+                           f"{var}_start, {i})")
+                self.legal_loops(action, i + 1, has_cards)
+            return
+        with w.block(f"for {var} in {collection}:"):
+            self.legal_loops(action, i + 1, has_cards)
+
+    def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
+        if domain is not None:
+            return self.collection(domain)
+        return self.type_domain(type_)
+
+
+    def worded(
+        self, params: Sequence[tuple[str, t.Type, object]], values: Sequence[str]
+    ) -> dict[str, str]:
+        """For the parameters whose values read as words of the rulebook (enum members,
+        entries), the source of the value with its article, for a text that puts "a" or "an"
+        before it: "a siege tower", "an archer" (see words_tables)."""
+        worded: dict[str, str] = {}
+        for (name, type_, _), value in zip(params, values, strict=True):
+            table = names_table(type_)
+            if isinstance(type_, (t.EnumT, t.RecordT)) and table is not None:
+                worded[name] = f"{table.removesuffix('_NAMES')}_WITH_ARTICLE[{value}]"
+        return worded
+
+    def template(
+        self, text: str, parts: dict[str, str], worded: dict[str, str] | None = None
+    ) -> str:
+        pieces: list[str] = []
+        position = 0
+        for start, end, name in template_fields(text):
+            before = text[position:start]
+            value = parts[name]
+            if worded and name in worded:
+                before, value = _articled(before, value, worded[name])
+            if before:
+                pieces.append(repr(before))
+            pieces.append(value)
+            position = end
+        if position < len(text) or not pieces:
+            pieces.append(repr(text[position:]))
+        return " + ".join(pieces)
+
+    def action_text_body(
+        self, text: str, parts: dict[str, str], neutral: dict[str, tuple[int, str]],
+        worded: dict[str, str],
+    ) -> None:
+        """The body of an action's text function. A field named in `neutral` (bit, noun) reads
+        as a neutral phrase when that bit of `shown` is clear. A determiner before the field
+        stays, so "the {u}" reads "the troop"; an article goes with the value, so "a {k}" does
+        not read "a army"."""
+        pieces: list[str] = []
+        position = 0
+        for k, (start, end, name) in enumerate(template_fields(text)):
+            before = text[position:start]
+            value = parts[name]
+            if name in neutral:
+                bit, noun = neutral[name]
+                found = _DETERMINER.search(before)
+                word = found.group(1).lower() if found is not None else ""
+                phrase = noun if word and word not in ("a", "an") else f"{article(noun)} {noun}"
+                if found is not None and word in ("a", "an"):
+                    value = f"{before[found.start():]!r} + {value}"
+                    before = before[: found.start()]
+                if position == 0 and not before:
+                    phrase = phrase[0].upper() + phrase[1:]
+                if found is not None and name in worded and word in ("a", "an"):
+                    value = worded[name]
+                    if found.group(1)[0] == "A":
+                        value = f"rt.capitalised({value})"
+                self.w.line(f"t_{k} = {value} if shown & {bit} else {phrase!r}")
+                value = f"t_{k}"
+            elif name in worded:
+                before, value = _articled(before, value, worded[name])
+            if before:
+                pieces.append(repr(before))
+            pieces.append(value)
+            position = end
+        if position < len(text) or not pieces:
+            pieces.append(repr(text[position:]))
+        self.w.line(f"return {' + '.join(pieces)}")

@@ -1,0 +1,309 @@
+"""The Python generator's shared ground: helpers for Python types, codecs and names,
+the bindings of one generated function, and GeneratorBase, the state and small methods that
+every part of the generator (compiler.pygen_*) builds on."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from compiler import types as t
+from compiler.model import ActionInfo, FieldInfo, GameModel
+from compiler.pygen_wrap import Writer
+from compiler.text_templates import template_fields
+from dsl.source import Span
+
+VERSION = "0.1.0"
+
+
+def grouped(code: str) -> str:
+    """code as an operand of a tighter operator: parenthesized unless it is one name, number or
+    bracketed group already (ruff flags doubled parentheses)."""
+    if code.isidentifier() or code.isdigit():
+        return code
+    if code.startswith("(") and code.endswith(")"):
+        depth = 0
+        for i, char in enumerate(code):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and i < len(code) - 1:
+                break
+        else:
+            return code
+    return f"({code})"
+
+
+def upper(name: str) -> str:
+    return name.upper()
+
+
+# The first words of the module's own names (K_PLAY, SLOT_NAMES, ...): an enum member's
+# constant never starts with one, so it cannot take the place of one.
+RESERVED_HEADS = frozenset({
+    "K", "C", "R", "Z", "E", "N", "FX", "SLOT", "PLAYER", "NUM", "DEF", "DECK", "DECKS",
+    "TERMINAL", "PHASES", "OPTIONS", "INFO", "ACTIONS",
+})
+
+
+def enum_constants(enums: Iterable[tuple[str, Sequence[str]]]) -> dict[tuple[str, int], str]:
+    """The named constant of each enum member the code uses (`TILE_KIND_PLAGUE` for member
+    plague of TileKind). A name that would start with a word of the module's own names, or that
+    two members would share, is not given: those members stay numbers, so a name never means
+    two things."""
+    names: dict[tuple[str, int], str] = {}
+    taken: dict[str, int] = {}
+    for enum, members in enums:
+        head = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", enum).upper()
+        for index, member in enumerate(members):
+            name = f"{head}_{member.upper()}"
+            names[(enum, index)] = name
+            taken[name] = taken.get(name, 0) + 1
+    return {key: name for key, name in names.items()
+            if taken[name] == 1 and name.split("_", 1)[0] not in RESERVED_HEADS
+            and name.isidentifier()}
+
+
+def py_type(type_: t.Type) -> str:
+    if isinstance(type_, t.BoolT):
+        return "bool"
+    if isinstance(type_, t.TextT):
+        return "str"
+    if isinstance(type_, t.OptionT):
+        return f"{py_type(type_.inner)} | None"
+    if isinstance(type_, (t.ListT, t.PerPlayerT)):
+        return f"list[{py_type(type_.element)}]"
+    if isinstance(type_, t.NoneT):
+        return "None"
+    return "int"
+
+
+def names_table(type_: t.Type) -> str | None:
+    """The generated table of display names for values of this type, if it has one."""
+    if isinstance(type_, t.PlayerT):
+        return "PLAYER_NAMES"
+    if isinstance(type_, t.EnumT):
+        return f"E_{upper(type_.name)}_NAMES"
+    if isinstance(type_, t.NodeT):
+        return f"N_{upper(type_.board)}_NAMES"
+    if isinstance(type_, t.RecordT):
+        return f"R_{upper(type_.name)}_NAMES"
+    if isinstance(type_, t.DefT):
+        return "DEF_NAMES"
+    return None
+
+
+def codec(type_: t.Type, model: GameModel) -> str:
+    """The runtime codec (see dsl.runtime.Codec) of a type, as Python source."""
+    if isinstance(type_, t.OptionT):
+        return f'("option", {codec(type_.inner, model)})'
+    if isinstance(type_, (t.ListT, t.PerPlayerT)):
+        return f'("list", {codec(type_.element, model)})'
+    if isinstance(type_, t.PlayerT):
+        return '("player",)'
+    if isinstance(type_, t.BoolT):
+        return '("bool",)'
+    if isinstance(type_, t.TextT):
+        return '("text",)'
+    table = names_table(type_)
+    if table is not None:
+        return f'("names", {table})'
+    if isinstance(type_, t.CardT):
+        return '("card",)'
+    return '("int",)'
+
+
+def list_depth(info: FieldInfo, per: int) -> int:
+    """How deep a state attribute's lists nest: one level per player/node, one per list."""
+    depth = per + (1 if info.per_player else 0)
+    return depth + (1 if isinstance(info.type, t.ListT) else 0)
+
+
+def copy_expr(source: str, depth: int) -> str:
+    if depth == 0:
+        return source
+    if depth == 1:
+        return f"{source}[:]"
+    var = f"x{depth}"
+    return f"[{copy_expr(var, depth - 1)} for {var} in {source}]"
+
+
+@dataclass
+class Bindings:
+    """DSL names → Python names within one generated function (unique per binding)."""
+
+    used: set[str] = field(default_factory=set)
+    frames: list[dict[str, str]] = field(default_factory=lambda: [{}])
+
+    def bind(self, name: str) -> str:
+        candidate = f"v_{name}"
+        k = 2
+        while candidate in self.used:
+            candidate = f"v_{name}_{k}"
+            k += 1
+        self.used.add(candidate)
+        self.frames[-1][name] = candidate
+        return candidate
+
+    def lookup(self, name: str) -> str:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        raise KeyError(name)
+
+    @contextmanager
+    def frame(self) -> Iterator[None]:
+        self.frames.append({})
+        try:
+            yield
+        finally:
+            self.frames.pop()
+
+
+# "a" or "an" just before a field of a text: "a {k}".
+ARTICLE = re.compile(r"(?:^|(?<=\s))(a|an|A|An)\s+$")
+
+
+class GeneratorBase:
+    """What every part of the Python generator shares: the model, the writer, the
+    numbering of slots, definitions and actions, and how values read as text."""
+
+    def __init__(self, model: GameModel) -> None:
+        self.model = model
+        self.w = Writer()
+        self.bindings = Bindings()
+        self.enum_constants = enum_constants(
+            (enum.name, enum.members) for enum in model.enums.values())
+        m = model
+        self.max_players = m.max_players
+        self.phase_index = {name: i for i, name in enumerate(m.phases)}
+        self.card_types = [r for r in m.records.values() if r.is_card]
+        self.def_offset: dict[str, int] = {}
+        offset = 0
+        for record in self.card_types:
+            self.def_offset[record.name] = offset
+            offset += len(record.entries)
+        self.def_count = offset
+        self.zone_base: dict[str, int] = {}
+        self.zone_dims: dict[str, list[int]] = {}
+        slots = 0
+        for zone in m.zones.values():
+            dims = [self.dimension(per) for per in zone.per]
+            self.zone_base[zone.name] = slots
+            self.zone_dims[zone.name] = dims
+            size = 1
+            for d in dims:
+                size *= d
+            slots += size
+        self.slot_count = slots
+        self.action_kinds: list[ActionInfo] = [a for p in m.phases.values() for a in p.actions]
+        self.articled = self.articled_types()
+        self.deck_types: dict[str, t.Type] = {}
+        self.has_effects = any(isinstance(f.type, t.EffectT)
+                               for r in self.card_types for f in r.fields.values())
+
+    def dimension(self, per: str) -> int:
+        m = self.model
+        if per == "player":
+            return self.max_players
+        if per in m.boards:
+            return len(m.boards[per].nodes)
+        return len(m.enums[per].members)
+
+    def dimension_names(self, per: str) -> str:
+        if per == "player":
+            return "PLAYER_NAMES"
+        if per in self.model.boards:
+            return f"N_{upper(per)}_NAMES"
+        return f"E_{upper(per)}_NAMES"
+
+    def articled_types(self) -> set[str]:
+        """The tables (by prefix) of the enums and entries that some action's text or refusal
+        writes after "a" or "an"."""
+        found: set[str] = set()
+        for action in self.action_kinds:
+            types = {name: type_ for name, type_, _ in action.params}
+            for text in [action.decl.says or "", *(r.message for r in action.requires)]:
+                for start, _, name in template_fields(text):
+                    type_ = types.get(name)
+                    table = names_table(type_) if type_ is not None else None
+                    if (isinstance(type_, (t.EnumT, t.RecordT)) and table is not None
+                            and ARTICLE.search(text[:start])):
+                        found.add(table.removesuffix("_NAMES"))
+        return found
+
+    def words_table(self, type_: t.Type) -> str | None:
+        """The table a value of this type reads from in texts: its words, else its names."""
+        table = names_table(type_)
+        m = self.model
+        names: Sequence[str] = ()
+        if isinstance(type_, t.EnumT):
+            names = m.enums[type_.name].members
+        elif isinstance(type_, t.RecordT):
+            names = [e.name for e in m.records[type_.name].entries]
+        elif isinstance(type_, t.NodeT):
+            names = m.boards[type_.board].nodes
+        if table is not None and any("_" in name for name in names):
+            return table.removesuffix("_NAMES") + "_WORDS"
+        return table
+
+
+    def type_bounds(self, type_: t.Type) -> tuple[int, int]:
+        """(first value, number of values) of a type whose values are all known statically."""
+        m = self.model
+        if isinstance(type_, t.EnumT):
+            return 0, len(m.enums[type_.name].members)
+        if isinstance(type_, t.RecordT):
+            return 0, len(m.records[type_.name].entries)
+        if isinstance(type_, t.NodeT):
+            return 0, len(m.boards[type_.board].nodes)
+        if isinstance(type_, (t.DefT, t.CardT)):
+            return self.def_offset[type_.name], len(m.records[type_.name].entries)
+        raise AssertionError(type_)
+
+    def type_domain(self, type_: t.Type) -> str:
+        if isinstance(type_, t.PlayerT):
+            return "range(s.num_players)"
+        first, count = self.type_bounds(type_)
+        if isinstance(type_, t.DefT):  # card definitions are numbered across card types
+            return f"range({first}, {first + count})"
+        return f"range({count})"
+
+    def display(self, type_: t.Type, value: str, card_as_def: bool = False) -> str:
+        """Python source for the text a value shows in messages and action texts. An action's
+        card argument (card_as_def) names a definition and which copy (rt.COPY_CHOICES)."""
+        table = self.words_table(type_)
+        if table is not None:
+            return f"{table}[{value}]"
+        if isinstance(type_, t.CardT) and card_as_def:
+            return f"DEF_NAMES[{value} % {self.def_count}]"
+        if isinstance(type_, t.CardT):
+            return f"DEF_NAMES[s.card_def[{value}]]"
+        if isinstance(type_, t.TextT):
+            return value
+        return f"str({value})"
+
+
+    @contextmanager
+    def function(self, header: str, span: Span, doc: str = "") -> Iterator[None]:
+        self.w.line()
+        self.w.line()
+        self.w.source(span)
+        with self.w.block(header):
+            if doc:
+                self.w.docstring(doc)
+            yield
+
+    def params(self, params: list[tuple[str, t.Type]]) -> str:
+        return "".join(f", {self.bindings.bind(name)}: {py_type(type_)}"
+                       for name, type_ in params)
+
+
+    def tuple_assign(self, target: str, items: list[str]) -> None:
+        if not items:
+            self.w.line(f"{target} = ()")
+            return
+        self.w.line(f"{target} = (")
+        for item in items:
+            self.w.line(f"    {item},")
+        self.w.line(")")

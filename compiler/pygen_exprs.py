@@ -1,0 +1,375 @@
+"""Statements and expressions of the rules compiled to Python (the layer above
+compiler.pygen_base)."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from compiler import symbols as sym
+from compiler import types as t
+from compiler.pygen_base import GeneratorBase, grouped, names_table, upper
+from dsl import nodes as n
+
+
+class ExpressionGenerator(GeneratorBase):
+    """Rule statements and expressions as Python source."""
+
+    # ---- statements
+    def block(self, block: n.Block) -> None:
+        with self.bindings.frame():
+            self.statements(list(block.statements))
+
+    def statements(self, statements: list[n.Stmt]) -> None:
+        if not statements:
+            self.w.line("pass")
+        for stmt in statements:
+            self.stmt(stmt)
+
+    def stmt(self, stmt: n.Stmt) -> None:
+        w = self.w
+        m = self.model
+        w.source(stmt.span)
+        match stmt:
+            case n.Let():
+                value = self.expr(stmt.value)
+                var = self.bindings.bind(stmt.name)
+                value_type = m.type_of(stmt.value)
+                if isinstance(value_type, t.ListT) and isinstance(value_type.element, t.AnyT):
+                    w.line(f"{var}: list[Any] = {value}")
+                else:
+                    w.line(f"{var} = {value}")
+            case n.Assign():
+                target = self.lvalue(stmt.target)
+                w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
+            case n.CallStmt():
+                w.line(self.expr(stmt.call))
+            case n.If():
+                self.if_stmt(stmt)
+            case n.For():
+                self.for_stmt(stmt)
+            case n.Repeat():
+                with w.block(f"for _ in range({self.expr(stmt.count)}):"):
+                    self.block(stmt.body)
+            case n.Move():
+                top = "True" if stmt.end == "top" else "False"
+                what_type = m.type_of(stmt.what)
+                dest = self.expr(stmt.dest)
+                if isinstance(what_type, t.CardT):
+                    w.line(f"s.move({self.expr(stmt.what)}, {dest}, {top})")
+                else:
+                    w.line(f"s.move_all({self.collection(stmt.what)}, {dest}, {top})")
+            case n.Draw():
+                w.line(f"s.draw({self.expr(stmt.count)}, {self.expr(stmt.source)}, "
+                       f"{self.expr(stmt.dest)})")
+            case n.Shuffle():
+                w.line(f"s.rng.shuffle({self.collection(stmt.zone)})")
+            case n.Create():
+                w.line(f"s.create({self.expr(stmt.what)}, {self.expr(stmt.dest)})")
+            case n.Reveal():
+                if isinstance(m.type_of(stmt.what), t.CardT):
+                    w.line(f"s.card_up[{self.expr(stmt.what)}] = True")
+                else:
+                    w.line(f"s.reveal({self.collection(stmt.what)})")
+            case n.Goto():
+                w.line(f"s.goto({self.phase_index[stmt.phase]})  # {stmt.phase}")
+            case n.Win():
+                w.line(f"s.win({self.expr(stmt.player)})")
+            case n.Lose():
+                w.line(f"s.lose({self.expr(stmt.player)})")
+            case n.DrawGame():
+                w.line("s.end_draw()")
+            case n.Raise():
+                args = "".join(f", {self.expr(a)}" for a in stmt.args)
+                w.line(f"raise_{stmt.event}(s{args})")
+            case n.Require():  # pragma: no cover - compiled into check_ functions
+                raise AssertionError("a require among an action's effects")
+            case _:
+                assert_never(stmt)
+
+    def if_stmt(self, stmt: n.If) -> None:
+        w = self.w
+        for i, (cond, body) in enumerate(stmt.branches):
+            test = self.expr(cond)
+            while len(stmt.branches) == 1 and stmt.otherwise is None:
+                # `if a { if b { ... } }` reads as `if a and b:` (ruff SIM102)
+                inner = body.statements[0] if len(body.statements) == 1 else None
+                if not (isinstance(inner, n.If) and len(inner.branches) == 1
+                        and inner.otherwise is None):
+                    break
+                test = f"{grouped(test)} and {grouped(self.expr(inner.branches[0][0]))}"
+                body = inner.branches[0][1]
+            with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
+                self.block(body)
+        if stmt.otherwise is not None:
+            with w.block("else:"):
+                self.block(stmt.otherwise)
+
+    def for_stmt(self, stmt: n.For) -> None:
+        w = self.w
+        domain_type = self.model.type_of(stmt.domain)
+        collection = self.collection(stmt.domain)
+        if isinstance(domain_type, t.ZoneT):
+            collection = f"list({collection})"  # the body may move cards out of the zone
+        with self.bindings.frame():
+            var = self.bindings.bind(stmt.var)
+            if stmt.order_by is not None:
+                where = f" if {self.expr(stmt.where)}" if stmt.where is not None else ""
+                items = f"[{var} for {var} in {collection}{where}]"
+                reverse = ", reverse=True" if stmt.descending else ""
+                header = (f"for {var} in sorted({items}, key=lambda {var}: "
+                          f"{self.expr(stmt.order_by)}{reverse}):")
+                with w.block(header):
+                    self.block(stmt.body)
+            elif stmt.where is not None:
+                with w.block(f"for {var} in {collection}:"), \
+                        w.block(f"if {self.expr(stmt.where)}:"):
+                    self.block(stmt.body)
+            else:
+                with w.block(f"for {var} in {collection}:"):
+                    self.block(stmt.body)
+
+    def lvalue(self, target: n.Expr) -> str:
+        if isinstance(target, n.Name):
+            if isinstance(self.model.symbols.names.get(id(target)), sym.Local):
+                return self.bindings.lookup(target.id)
+            return f"s.g_{target.id}"  # the only other name that can be assigned
+        return self.expr(target, narrow=False)
+
+    # ---- expressions
+    def collection(self, expr: n.Expr) -> str:
+        """Python source for iterating the value of expr."""
+        type_ = self.model.type_of(expr)
+        source = self.expr(expr)
+        if isinstance(type_, t.ZoneT):
+            return f"s.zones[{source}]"
+        return source
+
+    def expr(self, e: n.Expr, state: str = "s", narrow: bool = True) -> str:
+        source = self._expr(e, state)
+        if narrow and id(e) in self.model.narrowed:
+            return f"rt.some({source})"
+        return source
+
+    def _expr(self, e: n.Expr, s: str) -> str:
+        match e:
+            case n.IntLit():
+                return str(e.value)
+            case n.StrLit():
+                return repr(e.value)
+            case n.BoolLit():
+                return "True" if e.value else "False"
+            case n.NoneLit():
+                return "None"
+            case n.ActorRef():
+                return "actor"
+            case n.PlayersRef():
+                return f"range({s}.num_players)"
+            case n.Name():
+                return self.name(e, s)
+            case n.ListLit():
+                return "[" + ", ".join(self.expr(item, s) for item in e.items) + "]"
+            case n.Attribute():
+                return self.attribute(e, s)
+            case n.Index():
+                return self.index(e, s)
+            case n.Call():
+                return self.call(e, s)
+            case n.EffectCall():
+                effect = self.model.symbols.effects[id(e)]
+                card = self.expr(e.card, s)
+                args = "".join(f", {self.expr(a, s)}" for a in e.args)
+                table = f"FX_{upper(effect.card_type)}_{upper(effect.name)}"
+                return f"{table}[{s}.card_def[{card}]]({s}, {card}{args})"
+            case n.Aggregate():
+                return self.aggregate(e, s)
+            case n.Conditional():
+                return (f"({self.expr(e.then, s)} if {self.expr(e.cond, s)} "
+                        f"else {self.expr(e.otherwise, s)})")
+            case n.BinaryOp():
+                return self.binary(e, s)
+            case n.Not():
+                return f"({self.negated(e.operand, s)})"
+            case n.Negate():
+                return f"(-{self.expr(e.operand, s)})"
+            case n.Range():
+                return f"range({self.expr(e.low, s)}, {self.expr(e.high, s)} + 1)"
+            case n.DataWord() | n.EffectLit():  # pragma: no cover - resolved, or made functions
+                raise AssertionError(type(e).__name__)
+            case _:
+                assert_never(e)
+
+    def name(self, e: n.Name, s: str) -> str:
+        symbol = self.model.symbols.names.get(id(e))
+        match symbol:
+            case sym.Local() | sym.Parameter():
+                return self.bindings.lookup(e.id)
+            case sym.Option():
+                return f"{s}.o_{e.id}"
+            case sym.GameField():
+                return f"{s}.g_{e.id}"
+            case sym.EnumMember():
+                return self.enum_constants.get((symbol.enum, symbol.index), str(symbol.index))
+            case sym.Player() | sym.BoardNode() | sym.RecordEntry():
+                return str(symbol.index)
+            case sym.Card():
+                return str(self.def_offset.get(symbol.card_type, 0) + symbol.index)
+            case sym.Zone():
+                return f"Z_{upper(e.id)}"
+            case sym.Domain():
+                element = self.model.type_of(e)
+                assert isinstance(element, t.ListT)
+                return self.type_domain(element.element)
+            case sym.OwnField() | None:  # pragma: no cover - card rules are not compiled
+                raise AssertionError(f"unresolved name {e.id}")
+            case _:
+                assert_never(symbol)
+
+    def attribute(self, e: n.Attribute, s: str) -> str:
+        m = self.model
+        obj = self.expr(e.obj, s)
+        symbol = m.symbols.attributes.get(id(e))
+        match symbol:
+            case sym.PlayerField():
+                return f"{s}.p_{e.name}[{obj}]"
+            case sym.NodeField():
+                return f"{s}.n_{symbol.board}_{e.name}[{obj}]"
+            case sym.RecordField():
+                return f"R_{upper(symbol.record)}_{upper(e.name)}[{obj}]"
+            case sym.CardField():
+                if symbol.per_card:
+                    return f"{s}.k_{symbol.card_type}_{e.name}[{obj}]"
+                return f"C_{upper(symbol.card_type)}_{upper(e.name)}[{s}.card_def[{obj}]]"
+            case sym.DefField():
+                return f"C_{upper(symbol.card_type)}_{upper(e.name)}[{obj}]"
+            case sym.CardOwner():
+                return f"{s}.card_owner[{obj}]"
+            case sym.NameOf():
+                # the name as data (compared, stored), not as words for a reader
+                table = names_table(m.type_of(e.obj))
+                if table is not None:
+                    return f"{table}[{obj}]"
+                return self.display(m.type_of(e.obj), obj).replace("s.card_def", f"{s}.card_def")
+            case None:  # pragma: no cover
+                raise AssertionError(f"unresolved field {e.name}")
+            case _:
+                assert_never(symbol)
+
+    def index(self, e: n.Index, s: str) -> str:
+        symbol = self.model.symbols.indexes.get(id(e))
+        match symbol:
+            case sym.ZoneSlot():
+                return self.zone_slot(symbol.zone, e.keys, s)
+            case sym.PerPlayerIndex() | sym.ListIndex() | None:
+                return f"{self.expr(e.obj, s)}[{self.expr(e.keys[0], s)}]"
+            case _:
+                assert_never(symbol)
+
+    def zone_slot(self, zone: str, keys: tuple[n.Expr, ...], s: str) -> str:
+        dims = self.zone_dims[zone]
+        index = ""
+        for i, key in enumerate(keys):
+            value = self.expr(key, s)
+            index = value if i == 0 else f"{grouped(index)} * {dims[i]} + {value}"
+        return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
+
+    def call(self, e: n.Call, s: str) -> str:
+        args = [self.expr(a, s) for a in e.args]
+        symbol = self.model.symbols.calls.get(id(e))
+        match symbol:
+            case sym.Function():
+                return f"f_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+            case sym.Procedure():
+                return f"proc_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
+            case sym.Builtin() | None:
+                return self.builtin(e, args, s)
+            case _:
+                assert_never(symbol)
+
+    def builtin(self, e: n.Call, args: list[str], s: str) -> str:
+        m = self.model
+        name = e.func
+        coll = [self.collection(a) for a in e.args] if name in (
+            "size", "empty", "first", "last", "shuffled") else []
+        if name == "size":
+            return f"len({coll[0]})"
+        if name == "empty":
+            return f"(not {coll[0]})"
+        if name in ("first", "last"):
+            return f"rt.{name}({coll[0]})"
+        if name == "shuffled":
+            return f"{s}.rng.shuffled({coll[0]})"
+        if name == "opponent":
+            if self.max_players == 2:
+                return f"(1 - {args[0]})"
+            return f"(({args[0]}) + 1) % {s}.num_players"
+        if name == "next_player":
+            return f"(({args[0]}) + 1) % {s}.num_players"
+        if name in ("abs", "min", "max"):
+            return f"{name}({', '.join(args)})"
+        if name == "roll":
+            return f"{s}.rng.roll({args[0]})"
+        if name == "flip":
+            return f"{s}.rng.flip()"
+        if name == "decklist":
+            return f"{s}.d_decklists[{args[0]}][:]"
+        node_type = m.type_of(e.args[0]) if e.args else None
+        board = upper(node_type.board) if isinstance(node_type, t.NodeT) else ""
+        if name == "neighbours":
+            return f"N_{board}_NEIGHBOURS[{args[0]}]"
+        if name == "adjacent":
+            return f"({args[1]} in N_{board}_NEIGHBOURS[{args[0]}])"
+        if name == "distance":
+            return f"N_{board}_DISTANCE[{args[0]}][{args[1]}]"
+        if name in ("within", "ring"):
+            return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
+        if name == "connected":
+            return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
+        raise AssertionError(name)
+
+    def aggregate(self, e: n.Aggregate, s: str) -> str:
+        collection = self.collection(e.domain)
+        with self.bindings.frame():
+            var = self.bindings.bind(e.var)
+            where = f" if {self.expr(e.where, s)}" if e.where is not None else ""
+            element = self.expr(e.element, s)
+            loop = f"for {var} in {collection}{where}"
+            self.bindings.used.discard(var)  # comprehension variables have their own scope
+        func = e.func
+        if func == "sum":
+            return f"sum({element} {loop})"
+        if func == "count":
+            return f"sum(1 {loop})"
+        if func in ("min", "max"):
+            return f"{func}(({element} {loop}), default=0)"
+        if func in ("any", "all"):
+            return f"{func}({element} {loop})"
+        if func == "first":
+            return f"next(({element} {loop}), None)"
+        return f"[{element} {loop}]"
+
+    def negated(self, e: n.Expr, s: str = "s") -> str:
+        """Python source that is true exactly when e is false, without double negations."""
+        flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+        if isinstance(e, n.Not):
+            return self.expr(e.operand, s)
+        if isinstance(e, n.BinaryOp) and e.op in flipped:
+            return self.expr(n.BinaryOp(flipped[e.op], e.left, e.right, span=e.span), s)
+        if isinstance(e, n.BinaryOp) and e.op == "in":
+            return f"{self.expr(e.left, s)} not in {self.collection(e.right)}"
+        if isinstance(e, n.Call) and e.func == "empty" and not self.model.narrowed & {id(e)}:
+            return f"bool({self.collection(e.args[0])})"
+        return f"not {self.expr(e, s)}"
+
+    def binary(self, e: n.BinaryOp, s: str) -> str:
+        m = self.model
+        op = e.op
+        if op in ("==", "!=") and (isinstance(e.left, n.NoneLit) or isinstance(e.right, n.NoneLit)):
+            other = e.right if isinstance(e.left, n.NoneLit) else e.left
+            return f"({self.expr(other, s, narrow=False)} {'is' if op == '==' else 'is not'} None)"
+        if op == "in":
+            return f"({self.expr(e.left, s)} in {self.collection(e.right)})"
+        left_type = m.type_of(e.left)
+        if op == "+" and t.element_type(left_type) is not None:
+            return f"[*{self.collection(e.left)}, *{self.collection(e.right)}]"
+        python_op = {"/": "//"}.get(op, op)
+        return f"({self.expr(e.left, s)} {python_op} {self.expr(e.right, s)})"

@@ -1,0 +1,198 @@
+"""The rule bodies compiled to Python: functions, procedures, effects, deck rules, events,
+checkpoints, setup and phases."""
+
+from __future__ import annotations
+
+from compiler import types as t
+from compiler.pygen_actions import ActionGenerator
+from compiler.pygen_base import Bindings, py_type, upper
+from dsl import nodes as n
+from dsl.source import Span
+
+
+class RuleGenerator(ActionGenerator):
+    """The rule bodies: functions, procedures, effects, deck rules, events,
+    checkpoints, setup and phases (with their actions)."""
+
+    def functions(self) -> None:
+        for info in self.model.functions.values():
+            decl = info.decl
+            assert isinstance(decl, n.FunctionDecl) and info.returns is not None
+            self.bindings = Bindings()
+            params = self.params(info.params)
+            with self.function(f"def f_{info.name}(s: State{params}) -> "
+                               f"{py_type(info.returns)}:", decl.span, info.doc):
+                self.w.line(f"return {self.expr(decl.body)}")
+
+    def procedures(self) -> None:
+        for info in self.model.procedures.values():
+            decl = info.decl
+            assert isinstance(decl, n.ProcedureDecl)
+            self.callable_body(f"proc_{info.name}", info.params, decl.body, decl.span, info.doc)
+
+    def callable_body(
+        self, name: str, params: list[tuple[str, t.Type]], body: n.Block, span: Span,
+        doc: str = "", extra: str = "",
+    ) -> None:
+        self.bindings = Bindings()
+        signature = self.params(params)
+        with self.function(f"def {name}(s: State{extra}{signature}) -> None:", span, doc):
+            self.block(body)
+
+    def effects(self) -> None:
+        """Each card's effect compiles to a function; FX_ tables map definitions to them."""
+        for record in self.card_types:
+            for name, info in record.fields.items():
+                if not isinstance(info.type, t.EffectT):
+                    continue
+                prefix = f"fx_{record.name}_{name}"
+                default = f"{prefix}_default"
+                params = [("this", t.CardT(record.name)), *info.type.params]
+                body = info.default.body if isinstance(info.default, n.EffectLit) else None
+                self.callable_body(default, params, body or n.Block((), span=info.span),
+                                   info.span, f"The {name} of cards that give none.")
+                table = [default] * self.def_count
+                offset = self.def_offset[record.name]
+                compiled: dict[int, str] = {}  # cards sharing an effect text share its function
+                for i, entry in enumerate(record.entries):
+                    value = entry.values.get(name)
+                    if not isinstance(value, n.EffectLit):
+                        continue
+                    function = compiled.get(id(value.body))
+                    if function is None:
+                        function = compiled[id(value.body)] = f"{prefix}_{i}"
+                        self.callable_body(function, params, value.body, value.span,
+                                           f"The {name} of {entry.name}.")
+                    table[offset + i] = function
+                signature = ", ".join(["State", "int", *(py_type(p) for _, p in
+                                                         info.type.params)])
+                self.w.line()
+                self.w.line()
+                self.tuple_assign(f"FX_{upper(record.name)}_{upper(name)}: "
+                                  f"Final[tuple[Callable[[{signature}], None], ...]]", table)
+
+    def deck_rules(self) -> None:
+        """deck_problem(cards): the first deck rule the list of definitions breaks, if any,
+        with the rule's line."""
+        deck = self.model.deck_rules
+        if deck is None:
+            return
+        self.bindings = Bindings()
+        with self.function("def deck_problem(cards: list[int]) -> tuple[str, int] | None:",
+                           deck.span, "The first deck-construction rule broken, if any."):
+            with self.bindings.frame():
+                self.bindings.frames[-1]["cards"] = "cards"
+                self.deck_types = {"cards": t.ListT(t.DefT(deck.card_type))}
+                self.deck_statements(deck.body.statements)
+            self.w.line("return None")
+
+    def deck_statements(self, statements: tuple[n.Stmt, ...]) -> None:
+        w = self.w
+        m = self.model
+        for stmt in statements:
+            w.source(stmt.span)
+            if isinstance(stmt, n.Require):
+                parts = {name: self.display(self.deck_types[name], var)
+                         for name, var in self.visible_bindings().items()
+                         if name in self.deck_types}
+                with w.block(f"if {self.negated(stmt.cond)}:"):
+                    w.line(f"return {self.template(stmt.message, parts)}, {stmt.span.line}")
+            elif isinstance(stmt, n.Let):
+                value = self.expr(stmt.value)
+                self.deck_types[stmt.name] = m.type_of(stmt.value)
+                w.line(f"{self.bindings.bind(stmt.name)} = {value}")
+            elif isinstance(stmt, n.For):
+                collection = self.collection(stmt.domain)
+                with self.bindings.frame():
+                    var = self.bindings.bind(stmt.var)
+                    self.deck_types[stmt.var] = t.element_type(m.type_of(stmt.domain)) or t.ANY
+                    with w.block(f"for {var} in {collection}:"):
+                        if stmt.where is not None:
+                            with w.block(f"if {self.negated(stmt.where)}:"):
+                                w.line("continue")
+                        self.deck_statements(stmt.body.statements)
+            elif isinstance(stmt, n.If):
+                for i, (cond, body) in enumerate(stmt.branches):
+                    header = f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:"
+                    with w.block(header), self.bindings.frame():
+                        w.line("pass")
+                        self.deck_statements(body.statements)
+                if stmt.otherwise is not None:
+                    with w.block("else:"), self.bindings.frame():
+                        w.line("pass")
+                        self.deck_statements(stmt.otherwise.statements)
+
+    def decks_table(self) -> None:
+        """The shipped decks, by file name: definitions, one per copy."""
+        m = self.model
+        index = {e.name: self.def_offset[r.name] + i
+                 for r in self.card_types for i, e in enumerate(r.entries)}
+        self.w.line("DECKS: Final[dict[str, tuple[int, ...]]] = {")
+        for deck in sorted(m.decks, key=lambda d: d.name):
+            cards = [index[e.card] for e in deck.entries if e.card in index for _ in range(e.count)]
+            self.w.line(f"    {deck.name!r}: ({''.join(f'{c}, ' for c in cards)}),")
+        self.w.line("}")
+        self.w.line("DECK_TITLES: Final[dict[str, str]] = {")
+        for deck in sorted(m.decks, key=lambda d: d.name):
+            self.w.line(f"    {deck.name!r}: {deck.title!r},")
+        self.w.line("}")
+
+    def visible_bindings(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for frame in self.bindings.frames:
+            found.update(frame)
+        return found
+
+    def events(self) -> None:
+        m = self.model
+        for event in m.events.values():
+            self.bindings = Bindings()
+            signature = self.params(event.params)
+            with self.function(f"def raise_{event.name}(s: State{signature}) -> None:",
+                               event.span):
+                for trigger in m.triggers:
+                    if trigger.event != event.name:
+                        continue
+                    self.w.source(trigger.span)
+                    if trigger.when is not None:
+                        with self.w.block(f"if {self.expr(trigger.when)}:"):
+                            self.block(trigger.body)
+                    else:
+                        self.block(trigger.body)
+
+    def checkpoints(self) -> None:
+        for checkpoint in self.model.checkpoints:
+            self.callable_body(f"checkpoint_{checkpoint.name}", [], checkpoint.body,
+                               checkpoint.span, checkpoint.doc)
+
+    def setup(self) -> None:
+        setup = self.model.setup
+        assert setup is not None
+        self.callable_body("setup", [], setup.body, setup.span, "The game's setup.")
+
+    def phases(self) -> None:
+        for phase in self.model.phases.values():
+            decl = phase.decl
+            if decl.enter is not None:
+                self.callable_body(f"enter_{phase.name}", [], decl.enter, decl.enter.span)
+            if decl.done is not None:
+                self.callable_body(f"done_{phase.name}", [], decl.done, decl.done.span)
+            if decl.actor is not None:
+                self.bindings = Bindings()
+                with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
+                                   decl.actor.span):
+                    self.w.line(f"return {self.expr(decl.actor)}")
+            for i, block in enumerate(decl.checkpoints):
+                self.callable_body(f"checkpoint_{phase.name}_{i}", [], block, block.span,
+                                   extra=", actor: int")
+            if decl.checkpoints:
+                with self.function(f"def checkpoints_{phase.name}(s: State, actor: int) -> None:",
+                                   decl.span):
+                    for i in range(len(decl.checkpoints)):
+                        self.w.line(f"checkpoint_{phase.name}_{i}(s, actor)")
+            for action in phase.actions:
+                self.action(action)
+            with self.function(f"def phase_legal_{phase.name}(s: State, actor: int, "
+                               "out: list[Action], check: bool) -> None:", decl.span):
+                for action in phase.actions:
+                    self.w.line(f"legal_{action.name}(s, actor, out, check)")

@@ -1,0 +1,167 @@
+"""Wiring the generated tables into the runtime (fields, codecs, actions) and the module's
+API functions."""
+
+from __future__ import annotations
+
+from compiler import types as t
+from compiler.pygen_base import VERSION, codec, py_type, upper
+from compiler.pygen_rules import RuleGenerator
+from dsl import nodes as n
+from dsl.runtime import COPY_CHOICES
+
+
+class WiringGenerator(RuleGenerator):
+    """The tables wired into the runtime's classes, and the module's API."""
+
+    def wiring(self) -> None:
+        m = self.model
+        w = self.w
+        w.line()
+        w.line()
+        w.line("State.GAME = " + repr(m.name))
+        w.line("State.PLAYER_NAMES = PLAYER_NAMES")
+        w.line("State.DEF_NAMES = DEF_NAMES")
+        w.line("State.SLOT_OWNER = SLOT_OWNER")
+        w.line("State.SLOT_CAPACITY = SLOT_CAPACITY")
+        w.line("State.SLOT_NAMES = SLOT_NAMES")
+        w.line("State.SLOT_VISIBILITY = SLOT_VISIBILITY")
+        zones = []
+        for zone in m.zones.values():
+            dims = "(" + "".join(self.dimension_names(per) + ", " for per in zone.per) + ")"
+            zones.append(f"({zone.name!r}, Z_{upper(zone.name)}, {dims})")
+        self.tuple_assign("State.ZONES", zones)
+        self.tuple_assign("State.OPTION_FIELDS", [f"({o!r}, 'o_{o}')" for o in m.options])
+        self.tuple_assign("State.GAME_FIELDS", [
+            f"rt.GameField({f.name!r}, 'g_{f.name}', {codec(f.type, m)}, {f.visibility!r})"
+            for f in m.game_fields.values()])
+        self.tuple_assign("State.PLAYER_FIELDS", [
+            f"rt.PlayerField({f.name!r}, 'p_{f.name}', {codec(f.type, m)}, {f.visibility!r}, "
+            f"per_player={f.per_player})"
+            for f in m.player_fields.values()])
+        self.tuple_assign("State.NODE_FIELDS", [
+            f"rt.NodeField({b.name!r}, N_{upper(b.name)}_NAMES, {f.name!r}, "
+            f"'n_{b.name}_{f.name}', {codec(f.type, m)}, per_player={f.per_player}, "
+            f"visibility={f.visibility!r})"
+            for b in m.boards.values() for f in b.fields.values()])
+        if self.card_state():
+            self.tuple_assign("State.CARD_FIELDS", [
+                f"rt.CardField({f.name!r}, 'k_{record}_{f.name}', {codec(f.type, m)}, "
+                f"{f.visibility!r})"
+                for record, f in self.card_state()])
+        self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
+        phases = list(m.phases.values())
+        w.line("rt.install_phases(State, (")
+        for p in phases:
+            w.line("    rt.PhaseRules(")
+            w.line(f"        {p.name!r},")
+            w.line(f"        enter={f'enter_{p.name}' if p.decl.enter is not None else None},")
+            w.line(f"        actor={f'actor_{p.name}' if p.decl.actor is not None else None},")
+            w.line(f"        done={f'done_{p.name}' if p.decl.done is not None else None},")
+            w.line(f"        checkpoints="
+                   f"{f'checkpoints_{p.name}' if p.decl.checkpoints else None},")
+            w.line(f"        legal={f'phase_legal_{p.name}' if p.actions else None},")
+            w.line("    ),")
+        w.line("))")
+        self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
+        if self.creates_in_play():
+            w.line("State.SET_CREATES = True")
+        w.line("State.APPLY = {")
+        for phase in phases:
+            for action in phase.actions:
+                w.line(f"    ({self.phase_index[phase.name]}, K_{upper(action.name)}): "
+                       f"apply_{action.name},")
+        w.line("}")
+        cards = [tuple(i for i, (_, type_, _) in enumerate(a.params) if isinstance(type_, t.CardT))
+                 for a in self.action_kinds]
+        self.tuple_assign("State.CARD_PARAMS", [repr(c) for c in cards])
+        self.tuple_assign("State.PICK", [
+            f"pick_{a.name}" if c else "None" for a, c in zip(self.action_kinds, cards,
+                                                             strict=True)])
+        encodings: list[str] = []
+        offset = 0
+        for action in self.action_kinds:
+            params = []
+            size = 1
+            for _, type_, domain in action.params:
+                base, count = self.encoding(type_, domain)
+                if isinstance(type_, t.CardT):
+                    # a card argument also says which copy (rt.COPY_CHOICES)
+                    count += self.def_count * (self.copy_choices(domain) - 1)
+                params.append(f"({base}, {count})")
+                size *= count
+            encodings.append(f"({offset}, ({''.join(p + ', ' for p in params)}))")
+            offset += size
+        self.tuple_assign("State.ENCODING", encodings)
+        w.line("State.ACTION_NAMES = ACTIONS")
+        w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
+
+    def copy_choices(self, domain: n.Expr | None) -> int:
+        """How many differing copies of a card a card parameter tells apart: rt.COPY_CHOICES,
+        or fewer when the domain is a zone that holds fewer cards."""
+        zone = self.model.type_of(domain) if domain is not None else None
+        if isinstance(zone, t.ZoneT):
+            capacity = self.model.zones[zone.zone].capacity
+            if capacity is not None:
+                return max(1, min(COPY_CHOICES, capacity))
+        return COPY_CHOICES
+
+    def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
+        if isinstance(type_, t.IntT):
+            assert isinstance(domain, n.Range)
+            assert isinstance(domain.low, n.IntLit) and isinstance(domain.high, n.IntLit)
+            return domain.low.value, domain.high.value - domain.low.value + 1
+        if isinstance(type_, t.PlayerT):
+            return 0, self.max_players
+        return self.type_bounds(type_)
+
+
+    def api(self) -> None:
+        m = self.model
+        w = self.w
+        w.line()
+        if m.deck_rules is not None:
+            self.decks_table()
+        options = ", ".join(
+            f"{o.name!r}: ({py_type(o.type)}, {self.constant(o.default)})"
+            for o in m.options.values())
+        w.line(f"OPTIONS: Final[dict[str, tuple[type, object]]] = {{{options}}}")
+        w.line("INFO: Final[dict[str, Any]] = {")
+        w.line(f"    'name': {m.name!r},")
+        w.line(f"    'title': {m.title!r},")
+        w.line(f"    'players': ({m.min_players}, {m.max_players}),")
+        w.line("    'player_names': PLAYER_NAMES,")
+        w.line("    'options': {name: default for name, (_, default) in OPTIONS.items()},")
+        w.line("    'phases': PHASES,")
+        w.line("    'actions': ACTIONS,")
+        w.line(f"    'source': {m.source_file!r},")
+        if m.deck_rules is not None:
+            w.line("    'decks': tuple(DECKS),")
+        w.line(f"    'compiler': {VERSION!r},")
+        w.line("}")
+        w.line()
+        w.line()
+        with w.block("def new_game(\n    seed: int = 0,\n    players: int = "
+                     f"{m.min_players},\n    options: dict[str, object] | None = None,\n"
+                     "    decks: object = None,\n) -> State:"):
+            w.line('"""A new game, set up and advanced to the first decision."""')
+            with w.block(f"if not {m.min_players} <= players <= {m.max_players}:"):
+                w.line(f"raise ValueError(f'{m.name} is for {m.min_players}"
+                       f"{'' if m.min_players == m.max_players else '-' + str(m.max_players)}"
+                       f" players, not {{players}}')")
+            if m.deck_rules is None:
+                with w.block("if decks is not None:"):
+                    w.line(f"raise ValueError('{m.name} takes no decks')")
+            w.line("s = State(seed, players, rt.merge_options(OPTIONS, options))")
+            if m.deck_rules is not None:
+                w.line("s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, "
+                       "deck_problem, PLAYER_NAMES)")
+            w.line("setup(s)")
+            w.line("s.advance()")
+            w.line("return s")
+        w.line()
+        w.line()
+        with w.block("def from_json(text: str) -> State:"):
+            w.line('"""The state that State.to_json() saved."""')
+            w.line("s = State.__new__(State)")
+            w.line("s.load_json(text)")
+            w.line("return s")

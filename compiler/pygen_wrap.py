@@ -1,0 +1,228 @@
+"""Writing the generated module's lines: wrap() breaks a line of Python at 100 characters,
+wrap_items() is its shortcut for the long lines of data tables, and Writer indents, wraps and
+joins the lines of the module."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from dsl.source import Span
+
+LINE_LIMIT = 100
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+# A string literal (to the end of the text when it is never closed), or a bracket: what
+# decides where a line of Python may be broken. Table lines hold thousands of values, so they
+# are scanned by token, not by character.
+_STRING_OR_BRACKET = re.compile(
+    r"""'(?:[^'\\]|\\.)*(?:'|\\?\Z)|"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[()\[\]{}]""", re.DOTALL
+)
+# Where a bracket's contents are broken when they hold no top-level comma, by preference.
+_SEPARATORS = tuple(
+    re.compile("(?=" + "|".join(re.escape(s) for s in group) + ")")
+    for group in ((" and ", " or "), (" if ", " else ", " for "), (" + ", " - "))
+)
+
+
+def _top_gaps(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each stretch of text outside string literals and brackets, at depth 0."""
+    gaps: list[tuple[int, int]] = []
+    depth = 0
+    done = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        start = match.start()
+        if depth == 0 and start > done:
+            gaps.append((done, start))
+        char = text[start]
+        if char in _CLOSE:
+            depth -= 1
+        elif char in _OPEN:
+            depth += 1
+        done = match.end()
+    if depth == 0 and len(text) > done:
+        gaps.append((done, len(text)))
+    return gaps
+
+
+def _find_all(text: str, char: str, start: int, end: int) -> Iterator[int]:
+    i = text.find(char, start, end)
+    while i != -1:
+        yield i
+        i = text.find(char, i + 1, end)
+
+
+def _split_top(text: str) -> tuple[list[str], bool]:
+    """Split bracket contents at depth-0 commas (True), else before depth-0 operators."""
+    gaps = _top_gaps(text)
+    commas = [i + 1 for start, end in gaps for i in _find_all(text, ",", start, end)]
+    cuts = commas
+    if not cuts:
+        for separators in _SEPARATORS:
+            # an operator is made of spaces and letters, so it lies inside one stretch
+            cuts = [found.start() for start, end in gaps
+                    for found in separators.finditer(text, start, end)]
+            if cuts:
+                break
+    pieces: list[str] = []
+    start = 0
+    for cut in [*cuts, len(text)]:
+        piece = text[start:cut].strip()
+        if piece:
+            pieces.append(piece)
+        start = cut
+    return pieces, bool(commas)
+
+
+def wrap(line: str, limit: int = LINE_LIMIT) -> list[str]:
+    """Break a too-long line of Python inside its widest bracket pair, recursively."""
+    if len(line) <= limit or line.lstrip().startswith("#"):
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    best: tuple[int, int] | None = None
+    stack: list[int] = []
+    for match in _STRING_OR_BRACKET.finditer(line):
+        i = match.start()
+        if line[i] in _OPEN:
+            stack.append(i)
+        elif line[i] in _CLOSE and stack:
+            start = stack.pop()
+            if not stack and (best is None or i - start > best[1] - best[0]):
+                best = (start, i)
+    if best is None or best[1] - best[0] < 2:
+        return [line]
+    start, end = best
+    pieces, by_comma = _split_top(line[start + 1 : end])
+    out = [line[: start + 1]]
+    for piece in pieces:
+        text = indent + "    " + piece
+        if by_comma and not piece.endswith(","):
+            text += ","
+        out.extend(wrap(text, limit))
+    out.append(indent + line[end:])
+    return out
+
+
+# Table items that wrap() keeps whole, each followed by a newline: items with no comma of their
+# own outside brackets and strings (a number or name, a string literal, or a bracketed list of
+# numbers and names) and no newline. Possessive: a plain `*` keeps a state per item to go back
+# to, megabytes for a table of 10,000 items.
+_TABLE_ITEMS = re.compile(
+    r"""(?:(?:[-\w.]+|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\([-\w., ]*\)|\[[-\w., ]*\])\n)*+"""
+)
+
+
+def wrap_items(head: str, items: Sequence[str], trailing_comma: bool,
+               limit: int = LINE_LIMIT) -> str:
+    """The lines wrap() makes of the line `head(item, item, ...)` (with `, ` after the last item
+    too when trailing_comma, else as repr() writes a tuple), joined by newlines, without
+    scanning the line token by token: a card table's line holds 10,000 items. Lines that
+    wrap() might break elsewhere than after each item are left to it."""
+    if trailing_comma:
+        body = "".join([item + ", " for item in items])
+    else:
+        body = ", ".join(items) + ("," if len(items) == 1 else "")
+    line = f"{head}({body})"
+    if len(line) <= limit:
+        return line
+    indent = head[: len(head) - len(head.lstrip())]
+    if not items or head.lstrip().startswith("#") or not _breaks_at_items(head, len(body) + 1):
+        return "\n".join(wrap(line, limit))
+    listed = "\n".join(items) + "\n"
+    if listed.count("\n") != len(items) or _TABLE_ITEMS.fullmatch(listed) is None:
+        return "\n".join(wrap(line, limit))
+    inner = indent + "    "
+    if max(map(len, items)) + len(inner) + 1 <= limit:  # no item line to break
+        return f"{head}(\n{inner}" + f",\n{inner}".join(items) + f",\n{indent})"
+    out = [head + "("]
+    for item in items:
+        out.extend(wrap(f"{inner}{item},", limit))
+    out.append(indent + ")")
+    return "\n".join(out)
+
+
+def _breaks_at_items(head: str, width: int) -> bool:
+    """Whether wrap() breaks `head(...)` inside the bracket pair after head, `width` apart:
+    head has no string and its brackets pair up, each pair narrower."""
+    if "'" in head or '"' in head or "\n" in head:
+        return False
+    stack: list[int] = []
+    for match in _STRING_OR_BRACKET.finditer(head):
+        i = match.start()
+        if head[i] in _OPEN:
+            stack.append(i)
+        elif not stack or i - stack.pop() >= width:
+            return False
+    return not stack
+
+
+class Writer:
+    """An indenting line writer, as in Jinja2's CodeGenerator."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.level = 0
+        self.joined = 0  # lines[:joined] are runs of lines joined already, see block()
+
+    def line(self, text: str = "") -> None:
+        if not text:
+            self.lines.append("")
+            return
+        for part in text.split("\n"):
+            # a wrapped line stays one entry: a table of 10,000 values is one string, not
+            # 10,000 (the module is these entries joined by newlines all the same)
+            self.lines.append("\n".join(wrap("    " * self.level + part)))
+
+    def items(self, head: str, items: Sequence[str], trailing_comma: bool = True) -> None:
+        """The line `head(item, item, ...)`, as line() writes it (see wrap_items): head and
+        items are of one line each, as line() would otherwise split them."""
+        assert "\n" not in head and "\n" not in "".join(items)
+        self.lines.append(wrap_items("    " * self.level + head, items, trailing_comma))
+
+    def source(self, span: Span) -> None:
+        self.line(f"# {span.file}:{span.line}")
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        self.line(header)
+        self.level += 1
+        mark = len(self.lines)
+        yield
+        if len(self.lines) == mark:
+            self.line("pass")
+        self.level -= 1
+        if self.level == 0 and len(self.lines) - self.joined >= 1024:
+            # Between top-level blocks, no block's mark points into the lines: a thousand
+            # short strings become one, a tenth of their memory in object headers.
+            self.lines[self.joined:] = ["\n".join(self.lines[self.joined:])]
+            self.joined += 1
+
+    def docstring(self, text: str) -> None:
+        width = LINE_LIMIT - 4 * self.level - 6
+        lines = textwrap.wrap(escape_docstring(text), width) or [""]
+        if len(lines) == 1:
+            self.line(f'"""{lines[0]}"""')
+            return
+        self.line(f'"""{lines[0]}')
+        for line in lines[1:]:
+            self.line(line)
+        self.line('"""')
+
+    def text(self) -> str:
+        """The lines joined, without trailing whitespace, ending in one newline: in one join,
+        not a join then a copy for the end (the module is megabytes long)."""
+        lines = self.lines
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines:
+            return "\n"
+        lines[-1] = lines[-1].rstrip()
+        lines.append("")
+        return "\n".join(lines)
+
+
+def escape_docstring(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').replace("\n", " ")
