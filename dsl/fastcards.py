@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from dsl import nodes as n
-from dsl.parser import MAX_INT_DIGITS
+from dsl.ast_builder import MAX_INT_DIGITS
 from dsl.source import SourceFile, Span
 from dsl.yaml_origins import Scalar
 

@@ -19,8 +19,9 @@ import pytest
 import yaml
 
 from dsl import nodes as n
+from dsl.ast_builder import MAX_INT_DIGITS
 from dsl.diagnostics import Diagnostics
-from dsl.parser import MAX_INT_DIGITS, EffectShapes, parse_effect
+from dsl.parser import EffectShapes, parse_effect
 from dsl.source import SourceFile
 
 ROOT = Path(__file__).resolve().parent.parent
