@@ -130,7 +130,9 @@ def test_generated_modules_import_only_the_standard_library_and_the_runtime(path
      "the Python generator reads the checked model, not the checker"),
     ("compiler/docgen.py", "compiler.pygen",
      "the docs generator shares the rule walk (compiler.ast_walk), not the Python generator"),
-], ids=["pygen-typecheck", "docgen-pygen"])
+    ("compiler/doc_gallery.py", "compiler.pygen",
+     "the card gallery writes English (compiler.english), not the Python generator"),
+], ids=["pygen-typecheck", "docgen-pygen", "doc_gallery-pygen"])
 def test_the_back_ends_do_not_reach_sideways(module: str, forbidden: str, why: str) -> None:
     found = [line for line, name in imports_of(ROOT / module)
              if name == forbidden or name.startswith(forbidden + ".")]
