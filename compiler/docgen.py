@@ -28,12 +28,13 @@ from markupsafe import Markup
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.diagrams import board_svg, turn_sequence_svg
+from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
 from compiler.english import anchor, code, md, md_paragraph, sentence, words
 from compiler.hexmap import board_picture_name
 from compiler.model import BoardInfo, FieldInfo, GameModel
+from compiler.turn_diagram import turn_sequence_svg
 from dsl import nodes as n
 
 
