@@ -100,7 +100,8 @@ class BuildResult:
 
 def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
-    from compiler.docgen import board_pictures, generate_all_docs  # Jinja2 only for docs
+    from compiler.docgen import generate_all_docs  # Jinja2 only for docs
+    from compiler.hexmap import board_pictures
 
     model = compilation.model
     assert model is not None and compilation.ok

@@ -7,35 +7,35 @@ glossary and the deck rules with the shipped decks.
 
 One context feeds both templates. Its strings are Markdown fragments whose rulebook text went
 through `english.md`; the HTML template (autoescaped) turns them into HTML with `html_inline`
-and `html_bullets`, which escape every character of text. Templates are only ever loaded from
-compiler/templates: rulebook text is data, never template source. The card gallery's rows and
-texts, one per card, are written in Python by GalleryGroup while the templates render (the
-same fragments through the same functions, Markup only of what they made).
+and `html_bullets` (compiler.doc_html), which escape every character of text. Templates are
+only ever loaded from compiler/templates (compiler.doc_render): rulebook text is data, never
+template source. The card gallery's rows and texts, one per card, are written in Python by
+compiler.doc_gallery while the templates render (the same fragments through the same
+functions, Markup only of what they made). Hex maps' pictures: compiler.hexmap.
 """
 
 from __future__ import annotations
 
-import html
-import math
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from markupsafe import Markup
 
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.diagrams import board_svg, turn_sequence_svg
-from compiler.english import English, anchor, code, md, md_paragraph, sentence, words
-from compiler.model import BoardInfo, EntryInfo, FieldInfo, GameModel, RecordInfo
+from compiler.board_diagram import board_svg
+from compiler.doc_gallery import CardGallery
+from compiler.doc_render import render_html, render_markdown
+from compiler.english import anchor, code, md, md_paragraph, sentence, words
+from compiler.hexmap import board_picture_name
+from compiler.model import BoardInfo, FieldInfo, GameModel
+from compiler.turn_diagram import turn_sequence_svg
 from dsl import nodes as n
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 @dataclass
@@ -65,10 +65,6 @@ def mermaid_label(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()[:48]
 
 
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def is_keywords(type_: t.Type) -> bool:
     """A field holding keywords: `keyword`, `keyword?` or a list of them."""
     inner = t.strip_optional(type_)
@@ -87,147 +83,14 @@ def _is_keyword(symbol: sym.NameSymbol | None) -> bool:
     return isinstance(symbol, sym.EnumMember) and symbol.enum == "keyword"
 
 
-@dataclass
-class CardEffect:
-    name: str
-    params: str
-    name_html: str  # the name and the parameters as html_inline writes them
-    params_html: str
-    lines: list[str]
+class DocBuilder(CardGallery):
+    """The templates' context: the rulebook's declarations, turn sequence, outcomes, tables,
+    keyword glossary and decks (the card gallery from CardGallery)."""
 
-
-@dataclass
-class GalleryGroup:
-    """The cards of a gallery table, e.g. the units: its heading, and its rows and the cards'
-    texts, written while the templates render (a row at a time, not held for every card)."""
-
-    builder: DocBuilder
-    record: RecordInfo
-    title: str
-    anchor: str
-    columns: list[str]  # the table's headings
-    fields: list[str]  # the fields the columns show
-    cards: list[EntryInfo]
-    defaults: list[str] = field(default_factory=list)
-    # Each card's cells as the HTML rows wrote them, the last card's first, for the Markdown
-    # rows, which take them as they go: the cells are not worked out twice, and not kept.
-    written_cells: list[list[str]] = field(default_factory=list)
-
-    @property
-    def count(self) -> int:
-        return len(self.cards)
-
-    def cells(self, entry: EntryInfo) -> list[str]:
-        """A card's row after its name: its value of each column, as DocBuilder.value writes
-        it, or the field's default, written once for the group."""
-        defaults = self.defaults
-        if not defaults and self.fields:
-            defaults = self.defaults = []
-            for name in self.fields:
-                expr = self.record.fields[name].default
-                defaults.append("—" if expr is None else self.builder.value(expr))
-        values = entry.values
-        value = self.builder.value
-        cells = []
-        for name, default in zip(self.fields, defaults, strict=True):
-            given = values.get(name)
-            cells.append(default if given is None else value(given))
-        return cells
-
-    def markdown(self) -> Iterator[str]:
-        """The table rows, then the cards' texts, as the loops of rulebook.md.j2 over dicts of
-        them wrote them (tests/test_docgen_fast.py keeps those loops as the reference)."""
-        builder, record = self.builder, self.record
-        written, self.written_cells = self.written_cells, []
-        for entry in self.cards:
-            cells = written.pop() if written else self.cells(entry)
-            row = (f"| <a id=\"{builder.card_anchors[(record.name, entry.name)]}\"></a>"
-                   f"{md(entry.name)} | ")
-            yield (f"{row}{' | '.join(cells)} | {builder.card_source(entry)} |\n" if cells
-                   else f"{row}{builder.card_source(entry)} |\n")
-        for entry in self.cards:
-            effects = builder.card_effects(record, entry)
-            flavour = md(entry.description.strip())
-            if not effects and not flavour:
-                continue
-            parts = [f"\n**{md(entry.name.strip())}**", f" — *{flavour}*" if flavour else "",
-                     "\n"]
-            for effect in effects:
-                parts += ["\n", effect.name, f" (with {effect.params})" if effect.params else "",
-                          ":\n\n", "\n".join(effect.lines), "\n"]
-            yield "".join(parts)
-
-    def html_rows(self) -> Iterator[Markup]:
-        """The table rows, as the loop of rulebook.html.j2 over dicts of them wrote them."""
-        builder, record = self.builder, self.record
-        written = []
-        for entry in self.cards:
-            cells = self.cells(entry)
-            written.append(cells)
-            anchor = escape_html(builder.card_anchors[(record.name, entry.name)])
-            yield Markup(f'<tr id="{anchor}"><td>{inline_html(md(entry.name))}</td>'
-                         f"{''.join([builder.html_cell(cell) for cell in cells])}"
-                         f"<td>{inline_html(builder.card_source(entry))}</td></tr>\n")
-        written.reverse()
-        self.written_cells = written  # every card's: the Markdown rows may take them
-
-    def html_texts(self) -> Iterator[Markup]:
-        """The cards' texts, as the loop of rulebook.html.j2 over dicts of them wrote them."""
-        builder, record = self.builder, self.record
-        for entry in self.cards:
-            effects = builder.card_effects(record, entry)
-            flavour = md(entry.description.strip())
-            if not effects and not flavour:
-                continue
-            parts = ['<div class="card">\n<p><strong>', inline_html(md(entry.name.strip())),
-                     "</strong>"]
-            if flavour:
-                parts += [" — <em>", inline_html(flavour), "</em>"]
-            parts.append("</p>\n")
-            for effect in effects:
-                parts += ["<p>", effect.name_html]
-                if effect.params:
-                    parts += [" (with ", effect.params_html, ")"]
-                parts += [":</p>\n", builder.html_effect_lines(effect.lines), "\n"]
-            parts.append("</div>\n")
-            yield Markup("".join(parts))
-
-
-class DocBuilder:
     def __init__(self, model: GameModel) -> None:
-        self.model = model
-        self.english = English(model)
-        # Card types whose cards get the gallery: those with effects or from card set files.
-        self.gallery_types = [r for r in model.records.values() if self.has_gallery(r)]
-        self.card_anchors: dict[tuple[str, str], str] = {}
-        used: set[str] = set()
-        for record in self.gallery_types:
-            for entry in record.entries:
-                base = "card-" + (slug(entry.name) or "x")
-                found, i = base, 2
-                while found in used:
-                    found, i = f"{base}-{i}", i + 1
-                used.add(found)
-                self.card_anchors[(record.name, entry.name)] = found
-        # The words of each effect text, by its tree: cards that share a text share its tree.
-        self.effect_texts: dict[int, list[str]] = {}
-        self.effect_fields: dict[str, list[tuple[str, FieldInfo]]] = {}
+        super().__init__(model)
         # The keywords an effect text names, by its tree, as (keyword, file, line).
         self.keywords_named: dict[int, list[tuple[str, str, int]]] = {}
-        self.members_written: dict[tuple[bool, str], str] = {}
-        self.numbers: dict[int, str] = {}  # a card set's numbers, each written once
-        self.effect_headings: dict[tuple[str, str], tuple[str, str, str, str]] = {}
-        self.file_names: dict[str, str] = {}
-        # HTML of the gallery: short cells that repeat from card to card (numbers, colours,
-        # keywords), and each shared effect text's list of lines.
-        self.html_cells: dict[str, str] = {}
-        self.html_effects: dict[int, tuple[list[str], str]] = {}
-
-    def has_gallery(self, record: RecordInfo) -> bool:
-        if not record.is_card or not record.entries:
-            return False
-        return (any(isinstance(f.type, t.EffectT) for f in record.fields.values())
-                or any(e.span.file in self.model.card_sets for e in record.entries))
 
     def where(self, span_file: str, lines: Iterable[int]) -> str:
         """`line 12` in the rulebook, `core.cards.yaml:12` elsewhere."""
@@ -237,44 +100,6 @@ class DocBuilder:
         name = md(Path(span_file).name)
         return ", ".join(f"{name}:{line}" for line in found)
 
-    def card_source(self, entry: EntryInfo) -> str:
-        """Where a card is defined: `where` for one line, its file's name written once."""
-        span = entry.span
-        if span.file == self.model.source_file:
-            return f"line {span.line}"
-        name = self.file_names.get(span.file)
-        if name is None:
-            name = self.file_names[span.file] = md(Path(span.file).name)
-        return f"{name}:{span.line}"
-
-    def html_cell(self, text: str) -> str:
-        """A gallery cell: `<td>`, the text through html_inline, `</td>`."""
-        html = self.html_cells.get(text)
-        if html is None:
-            html = f"<td>{inline_html(text)}</td>"
-            if len(text) <= 40 and len(self.html_cells) < 4096:
-                self.html_cells[text] = html
-        return html
-
-    def html_effect_lines(self, lines: list[str]) -> str:
-        """html_bullets of an effect's lines, once per list: the cards that share an effect
-        text share the list of its lines (effect_lines)."""
-        known = self.html_effects.get(id(lines))
-        if known is None or known[0] is not lines:
-            known = self.html_effects[id(lines)] = (lines, str(html_bullets(lines)))
-        return known[1]
-
-    def html_done(self) -> None:
-        """Forget what the HTML gallery remembered, before the Markdown is written."""
-        self.html_cells.clear()
-        self.html_effects.clear()
-
-    def card_link(self, record: str, name: str) -> str:
-        found = self.card_anchors.get((record, name))
-        return f"[{md(name)}](#{found})" if found else md(name)
-
-    def keyword_link(self, name: str) -> str:
-        return f"[{md(words(name))}](#keyword-{anchor(name)})"
 
     def source_text(self, node: n.Node) -> str:
         span = node.span
@@ -452,104 +277,6 @@ class DocBuilder:
                 "requires": requires,
                 "per_card": self.field_rows({name: f for name, f in record.fields.items()
                                              if f.per_card})}
-
-    # ---- the card gallery
-    def effects(self, record: RecordInfo, entry: EntryInfo) -> list[tuple[str, n.EffectLit]]:
-        """The effects a card runs, field by field: its own, or the card type's default."""
-        found = []
-        fields = self.effect_fields.get(record.name)
-        if fields is None:
-            fields = self.effect_fields[record.name] = [
-                (name, info) for name, info in record.data_fields().items()
-                if isinstance(info.type, t.EffectT)]
-        for name, info in fields:
-            value = entry.values.get(name, info.default)
-            if isinstance(value, n.EffectLit) and value.body.statements:
-                found.append((name, value))
-        return found
-
-    def effect_lines(self, effect: n.EffectLit) -> list[str]:
-        """The effect in words, written once per effect text however many cards have it."""
-        lines = self.effect_texts.get(id(effect.body))
-        if lines is None:
-            lines = self.effect_texts[id(effect.body)] = self.english.effect_block(effect)
-        return lines
-
-    def value(self, e: n.Expr) -> str:
-        """A card's field value in the gallery: plain words, keywords linked to the glossary."""
-        if type(e) is n.IntLit:  # most values: as english.expr writes them, without looking
-            text = self.numbers.get(e.value)
-            if text is None:
-                text = self.numbers[e.value] = str(e.value)
-            return text
-        if type(e) is n.BoolLit:
-            return "yes" if e.value else "no"
-        if isinstance(e, n.ListLit):
-            return ", ".join(self.value(item) for item in e.items) or "—"
-        if isinstance(e, n.StrLit):
-            return md(e.value) or "—"
-        if isinstance(e, n.Name):
-            symbol = self.model.symbols.names.get(id(e))
-            if isinstance(symbol, sym.EnumMember):
-                # thousands of cards name the same few members: each is written once
-                key = (symbol.enum == "keyword", e.id)
-                written = self.members_written.get(key)
-                if written is None:
-                    written = self.members_written[key] = (
-                        self.keyword_link(e.id) if key[0] else md(words(e.id)))
-                return written
-        return self.english.expr(e)
-
-    def gallery(self, record: RecordInfo) -> dict[str, Any]:
-        data = record.data_fields()
-        group_field = next((name for name, f in data.items()
-                            if isinstance(f.type, t.EnumT) and f.type.name != "keyword"), None)
-        shown = [name for name, f in data.items()
-                 if name != group_field and not isinstance(f.type, t.EffectT)]
-        groups: list[tuple[str, list[EntryInfo]]] = []
-        if group_field is None:
-            groups.append(("", list(record.entries)))
-        else:
-            field_type = data[group_field].type
-            assert isinstance(field_type, t.EnumT)
-            default = data[group_field].default
-            members: dict[str, list[EntryInfo]] = {
-                member: [] for member in self.model.enums[field_type.name].members}
-            for entry in record.entries:
-                value = entry.values.get(group_field, default)
-                if isinstance(value, n.Name) and value.id in members:
-                    members[value.id].append(entry)
-            groups += [(member, cards) for member, cards in members.items() if cards]
-        result = []
-        for member, cards in groups:
-            # a field no card of the group sets stays at its default: noise, left out
-            given: set[str] = set()
-            for entry in cards:
-                given.update(entry.values)
-            columns = [name for name in shown if data[name].default is None or name in given]
-            title = md(record.name) + (f": {md(words(member))}" if member else "")
-            result.append(GalleryGroup(
-                self, record, title, f"cards-{slug(record.name)}"
-                + (f"-{slug(member)}" if member else ""), [md(words(c)) for c in columns],
-                columns, cards))
-        files = list(dict.fromkeys(e.span.file for e in record.entries))
-        return {"name": md(record.name), "count": len(record.entries),
-                "files": [code(f) for f in files], "groups": result}
-
-    def card_effects(self, record: RecordInfo, entry: EntryInfo) -> list[CardEffect]:
-        """What a card's effects do, in words, effect by effect."""
-        effects = []
-        for name, effect in self.effects(record, entry):
-            heading = self.effect_headings.get((record.name, name))
-            if heading is None:
-                info = record.fields[name]
-                assert isinstance(info.type, t.EffectT)
-                params = ", ".join(f"*{md(p)}*" for p, _ in info.type.params)
-                title = sentence(md(words(name)))
-                heading = self.effect_headings[(record.name, name)] = (
-                    title, params, inline_html(title), inline_html(params))
-            effects.append(CardEffect(*heading, self.effect_lines(effect)))
-        return effects
 
     # ---- keywords
     def rule_places(self) -> list[tuple[str | Callable[[], str], list[n.Node]]]:
@@ -824,201 +551,6 @@ class DocBuilder:
         }
 
 
-# ---- HTML: the same context, its Markdown fragments turned into escaped HTML
-_INLINE = re.compile(
-    r"\\(?P<escaped>[!-/:-@\[-`{-~])"  # a backslash escape of ASCII punctuation
-    r"|(?P<entity>&(?:amp|lt|gt|quot|#[0-9]+|#x[0-9a-fA-F]+);)"
-    r"|(?P<ticks>`+)"
-    r"|(?P<stars>\*+)"
-    r"|(?P<open>\[)"
-    r"|\]\((?P<href>[^()\s]*)\)"
-)
-
-
-def escape_html(text: str) -> str:
-    """markupsafe.escape(text) as a plain str: `&`, `<`, `>`, `'` and `"` as entities. Without
-    making Markup objects, which gallery cells are built from by the hundred thousand."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("'", "&#39;").replace('"', "&#34;"))
-
-
-def html_inline(text: str) -> Markup:
-    """A one-line Markdown fragment as written by this module and compiler.english (escaped
-    text, `*em*`, `**strong**`, code spans, `[links](#anchors)`) as HTML. Every character of
-    text is escaped; only the markers become tags."""
-    return Markup(inline_html(str(text)))
-
-
-# Fragments whose only markers are links `[words](#anchor)` with plain words (and no star or
-# bracket in the anchor either), and single stars (`*em*`), most of those in a card gallery
-# (keywords linked, effects' parameters): each link and each pair of stars becomes its tag, as
-# the parse in _parse_inline would make it.
-_LINKS_AND_STARS = re.compile(
-    r"(?:[^\\`*\[\]&]|\[[^\\`*\[\]&]*\]\([^()\s*\[\]]*\)|(?<!\*)\*(?!\*))*")
-_LINK = re.compile(r"\[([^\[\]]*)\]\(([^()\s]*)\)")
-
-
-def inline_html(text: str) -> str:
-    """html_inline, as a plain str."""
-    if _INLINE.search(text) is None:
-        return escape_html(text)  # most gallery cells: no markers, nothing to parse
-    if _LINKS_AND_STARS.fullmatch(text) is not None and text.count("*") % 2 == 0:
-        # Escaping leaves brackets, parentheses and stars alone. Split, not sub with a
-        # template: Python 3.11 expands a template match by match in Python.
-        parts = _LINK.split(escape_html(text))  # text, (words, anchor, text)...
-        html = "".join([parts[0], *(f'<a href="{parts[i + 1]}">{parts[i]}</a>{parts[i + 2]}'
-                                    for i in range(1, len(parts), 3))])
-        if "*" in html:  # what is between two stars, the first pair and on, is emphasised
-            pieces = html.split("*")
-            html = "".join([piece if i % 2 == 0 else f"<em>{piece}</em>"
-                            for i, piece in enumerate(pieces)])
-        return html
-    return _parse_inline(text)
-
-
-def _parse_inline(text: str) -> str:
-    """html_inline of any fragment, marker by marker."""
-    frames: list[tuple[str, list[str]]] = [("", [])]
-    position = 0
-    for match in _INLINE.finditer(text):
-        if match.start() < position:
-            continue  # inside a code span already consumed
-        out = frames[-1][1]
-        out.append(escape_html(text[position:match.start()]))
-        position = match.end()
-        kind = match.lastgroup
-        if kind == "escaped":
-            out.append(escape_html(match.group("escaped")))
-        elif kind == "entity":
-            out.append(escape_html(html.unescape(match.group("entity"))))
-        elif kind == "ticks":
-            ticks = match.group("ticks")
-            close = re.compile(rf"(?<!`){ticks}(?!`)").search(text, position)
-            if close is None:
-                out.append(ticks)
-                continue
-            content = text[position:close.start()].replace("\\|", "|")
-            if len(content) > 1 and content[0] == content[-1] == " " and content.strip():
-                content = content[1:-1]
-            out.append(f"<code>{escape_html(content)}</code>")
-            position = close.end()
-        elif kind == "stars":
-            stars = len(match.group("stars"))
-            while stars:
-                top = frames[-1][0]
-                size = 2 if stars >= 2 and top != "em" else 1
-                tag = "strong" if size == 2 else "em"
-                if top == tag:
-                    _, parts = frames.pop()
-                    frames[-1][1].append(f"<{tag}>{''.join(parts)}</{tag}>")
-                else:
-                    frames.append((tag, []))
-                stars -= size
-        elif kind == "open":
-            frames.append(("a", []))
-        elif frames[-1][0] == "a":
-            _, parts = frames.pop()
-            href = escape_html(match.group("href"))
-            frames[-1][1].append(f'<a href="{href}">{"".join(parts)}</a>')
-        else:
-            out.append(escape_html(match.group(0)))
-    frames[-1][1].append(escape_html(text[position:]))
-    while len(frames) > 1:  # unclosed markers stay as the text they were
-        tag, parts = frames.pop()
-        marker = {"strong": "**", "em": "*", "a": "["}[tag]
-        frames[-1][1].append(marker + "".join(parts))
-    return "".join(frames[0][1])
-
-
-def html_bullets(lines: list[str]) -> Markup:
-    """Nested Markdown bullet lines ("  " per level, then "- ") as nested HTML lists."""
-    out: list[str] = []
-    depth = -1
-    for line in lines:
-        item = line.lstrip(" ")
-        level = (len(line) - len(item)) // 2
-        item = item.removeprefix("- ")
-        if level > depth:
-            out.append("<ul><li>" * (level - depth))
-        else:
-            out.append("</li></ul>" * (depth - level) + "</li><li>")
-        out.append(inline_html(item))
-        depth = level
-    out.append("</li></ul>" * (depth + 1))
-    return Markup("".join(out))
-
-
-def environment(html_output: bool = False) -> jinja2.Environment:
-    """Templates come only from compiler/templates; rulebook text is only ever data."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        # Markdown: every rulebook string is escaped by english.md first. HTML: autoescape,
-        # and the only Markup is what html_inline and html_bullets build from escaped text.
-        autoescape=html_output,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["inline"] = html_inline
-    env.filters["bullets"] = html_bullets
-    return env
-
-
-def render_markdown(context: dict[str, Any]) -> str:
-    template = environment().get_template("rulebook.md.j2")
-    return _render(template, context, re.compile(r"\n{3,}"), "\n\n")
-
-
-def render_html(context: dict[str, Any]) -> str:
-    template = environment(html_output=True).get_template("rulebook.html.j2")
-    return _render(template, context, re.compile(r"\n\s*\n"), "\n")
-
-
-_NOT_SPACE = re.compile(r"\S")
-
-
-def _render(
-    template: jinja2.Template, context: dict[str, Any], blanks: re.Pattern[str], by: str
-) -> str:
-    """What the template writes with runs of blank lines (matches of `blanks`, made only of
-    whitespace) replaced `by`, stripped at the end, ending in one newline.
-
-    Done a thousand pieces at a time: joining all of a 10,000-card gallery at once (half a
-    million pieces), then copying the text for each fix-up, took several times the memory of
-    the result. A piece is cut after its last non-space character, so that no run of blank
-    lines is split between pieces. The pieces are added to the text as they are done: CPython
-    grows a str that nothing else refers to in place (`+=` on a local), so the text is never
-    beside a list of its pieces or a copy of itself (but where its first character beyond
-    ASCII, then beyond Latin-1, comes)."""
-    text = ""
-    pending: list[str] = []
-    for piece in template.generate(context):
-        pending.append(piece)
-        if len(pending) == 1024:
-            chunk = "".join(pending)
-            pending.clear()
-            cut = _last_not_space(chunk) + 1
-            text += blanks.sub(by, chunk[:cut])
-            pending.append(chunk[cut:])
-            del chunk
-    text += blanks.sub(by, "".join(pending)).rstrip()
-    del pending
-    text += "\n"
-    return text
-
-
-def _last_not_space(text: str) -> int:
-    """The position of the last non-space character of text, -1 when there is none."""
-    end = len(text)
-    while end > 0:
-        start = max(0, end - 256)
-        found = list(_NOT_SPACE.finditer(text, start, end))
-        if found:
-            return found[-1].start()
-        end = start
-    return -1
-
 
 def generate_docs(model: GameModel) -> str:
     return render_markdown(DocBuilder(model).context())
@@ -1027,94 +559,6 @@ def generate_docs(model: GameModel) -> str:
 def generate_html(model: GameModel) -> str:
     return render_html(DocBuilder(model).context())
 
-
-_TERRAIN_COLOURS = {
-    "plains": "#d6eaa8", "plain": "#d6eaa8", "grass": "#d6eaa8", "grassland": "#d6eaa8",
-    "forest": "#6fae5c", "woods": "#6fae5c", "water": "#84bfe8", "sea": "#84bfe8",
-    "lake": "#84bfe8", "river": "#84bfe8", "mountain": "#a8a29a", "mountains": "#a8a29a",
-    "hill": "#c7b98f", "hills": "#c7b98f", "canyon": "#c98b5b", "desert": "#ecd9a0",
-    "swamp": "#8fa37a", "snow": "#f2f4f5",
-}
-_PALETTE = ("#e6c87a", "#9ecae1", "#c7e9c0", "#fdae6b", "#bcbddc", "#d9d9d9", "#fcbba1")
-
-
-def board_picture_name(game: str, board: str) -> str:
-    """The file of a hex board's picture, beside the game's docs (a variant game's too)."""
-    return f"{game}.{board.lower()}.svg"
-
-
-def board_pictures(model: GameModel) -> dict[str, str]:
-    """An SVG picture of each hex map: hexes coloured by their first enum field (terrain),
-    with the players' marks from player fields, e.g. starting areas."""
-    pictures: dict[str, str] = {}
-    for board in model.boards.values():
-        if board.kind == "hex" and board.nodes:
-            pictures[board_picture_name(model.name, board.name)] = hex_svg(model, board.name)
-    return pictures
-
-
-def hex_svg(model: GameModel, name: str) -> str:
-    board = model.boards[name]
-    size = 22.0
-    width = math.sqrt(3) * size
-    enum_fields = [f for f in board.initial
-                   if f in board.fields and isinstance(t.strip_optional(board.fields[f].type),
-                                                       t.EnumT)]
-    colour_field: str | None = (
-        "terrain" if "terrain" in enum_fields else enum_fields[0] if enum_fields else None
-    )
-    player_fields = [f for f in board.initial
-                     if f in board.fields and isinstance(t.strip_optional(board.fields[f].type),
-                                                         t.PlayerT)]
-    members: list[str] = []
-    if colour_field is not None:
-        enum = t.strip_optional(board.fields[colour_field].type)
-        assert isinstance(enum, t.EnumT)
-        members = model.enums[enum.name].members
-
-    def colour(value: object) -> str:
-        text = str(value)
-        if text in _TERRAIN_COLOURS:
-            return _TERRAIN_COLOURS[text]
-        return _PALETTE[members.index(text) % len(_PALETTE)] if text in members else "#eeeeee"
-
-    rows = max(r for r, _ in board.coords) + 1
-    columns = max(c for _, c in board.coords) + 1
-    total_w = width * (columns + 0.5) + 4
-    total_h = size * (1.5 * (rows - 1) + 2) + 4 + (24 if colour_field else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" '
-           f'height="{total_h:.0f}" viewBox="0 0 {total_w:.1f} {total_h:.1f}" '
-           'font-family="sans-serif">',
-           f"<title>{html.escape(model.title)}: {html.escape(name)}</title>"]
-    for i, (r, c) in enumerate(board.coords):
-        cx = 2 + width * (c + 0.5 * (r & 1)) + width / 2
-        cy = 2 + size + 1.5 * size * r
-        corners = " ".join(
-            f"{cx + size * math.cos(math.radians(60 * k - 30)):.1f},"
-            f"{cy + size * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
-        fill = colour(board.initial[colour_field][i]) if colour_field else "#eeeeee"
-        out.append(f'<polygon points="{corners}" fill="{fill}" stroke="#555" '
-                   'stroke-width="1"/>')
-        marks = [str(board.initial[f][i]) for f in player_fields if board.initial[f][i] != ""]
-        label = html.escape(board.nodes[i])
-        out.append(f'<text x="{cx:.1f}" y="{cy - 4:.1f}" font-size="8" '
-                   f'text-anchor="middle" fill="#333">{label}</text>')
-        if marks:
-            out.append(f'<text x="{cx:.1f}" y="{cy + 9:.1f}" font-size="11" '
-                       f'font-weight="bold" text-anchor="middle">'
-                       f"{html.escape(' '.join(marks))}</text>")
-    if colour_field:
-        used = [m for m in members if m in {str(v) for v in board.initial[colour_field]}]
-        x = 4.0
-        y = total_h - 10
-        for member in used:
-            out.append(f'<rect x="{x:.1f}" y="{y - 9:.1f}" width="10" height="10" '
-                       f'fill="{colour(member)}" stroke="#555"/>')
-            out.append(f'<text x="{x + 13:.1f}" y="{y:.1f}" font-size="10">'
-                       f"{html.escape(member)}</text>")
-            x += 18 + 6 * len(member)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
 
 
 def generate_all_docs(model: GameModel) -> tuple[str, str]:

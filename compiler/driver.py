@@ -13,7 +13,8 @@ from pathlib import Path
 from compiler.decks import check_decks
 from compiler.model import GameModel
 from compiler.reach import reach
-from compiler.resolve import data_file, resolve
+from compiler.resolve import resolve
+from compiler.resolve_boards import data_file
 from compiler.typecheck import typecheck
 from dsl import nodes as n
 from dsl.cardset import load_card_set, load_deck

@@ -1,5 +1,5 @@
-"""The diagrams of the HTML rulebook (compiler/diagrams.py): the turn sequence and graph boards,
-drawn as SVG at build time.
+"""The diagrams of the HTML rulebook (compiler/turn_diagram.py, compiler/board_diagram.py): the
+turn sequence and graph boards, drawn as SVG at build time.
 
 Each picture parses as XML, names every phase or node in a text element, draws one arrow per
 group of transitions and one line per border, escapes hostile names, is the same bytes on
@@ -21,19 +21,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.diagrams import (
-    LABEL_FONT,
-    MAX_BOARD_NODES,
-    board_svg,
-    escape,
-    num,
-    text_width,
-    turn_sequence_svg,
-    wrap,
-)
+from compiler.board_diagram import MAX_BOARD_NODES, board_svg
 from compiler.docgen import generate_all_docs
 from compiler.driver import check_rulebook
 from compiler.model import GameModel
+from compiler.svg_text import LABEL_FONT, escape, num, text_width, wrap
+from compiler.turn_diagram import turn_sequence_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,6 +1,6 @@
 """The shortcuts that write the docs of big card sets give what the general ways give.
 
-- The card gallery is written by compiler.docgen.GalleryGroup in Python, a row at a time; it
+- The card gallery is written by compiler.doc_gallery.GalleryGroup in Python, a row at a time; it
   writes what the gallery part of the templates wrote from a context of dicts (kept here as the
   reference), for hostile card names and for the Ruler's Gambit card set.
 - html_inline's shortcut for fragments with only links and single stars, escape_html, and md's
@@ -21,10 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup, escape
 
-from compiler import docgen, english, pygen
+from compiler import doc_gallery, doc_html, doc_render, docgen, english, pygen
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.docgen import DocBuilder, GalleryGroup, _parse_inline, escape_html, inline_html
+from compiler.doc_gallery import GalleryGroup
+from compiler.doc_html import _parse_inline, escape_html, inline_html
+from compiler.docgen import DocBuilder
 from compiler.driver import check_rulebook
 from compiler.english import md, sentence, words
 from compiler.model import GameModel
@@ -172,11 +174,11 @@ def reference_context(builder: DocBuilder, group: GalleryGroup) -> dict[str, Any
 
 
 def reference_render(source: str, context: dict[str, Any], html: bool) -> str:
-    env = docgen.environment(html_output=html)
+    env = doc_render.environment(html_output=html)
     env.filters["inline"] = lambda text: Markup(_parse_inline(str(text)))
     env.filters["cells"] = lambda texts: Markup(
         "".join(f"<td>{_parse_inline(text)}</td>" for text in texts))
-    env.filters["effect_bullets"] = docgen.html_bullets
+    env.filters["effect_bullets"] = doc_html.html_bullets
     template: jinja2.Template = env.from_string(source)
     return template.render(context)
 
@@ -195,7 +197,8 @@ def assert_gallery_as_the_templates_wrote_it(model: GameModel,
     written = [("".join(g.markdown()), "".join(g.html_rows()), "".join(g.html_texts()))
                for g in groups]
     # the reference parses every fragment, without the shortcut under test
-    monkeypatch.setattr(docgen, "inline_html", _parse_inline)
+    monkeypatch.setattr(doc_html, "inline_html", _parse_inline)
+    monkeypatch.setattr(doc_gallery, "inline_html", _parse_inline)
     for group, (markdown, rows, texts) in zip(groups, written, strict=True):
         context = reference_context(builder, group)
         assert markdown == reference_render(MARKDOWN, context, html=False)
@@ -241,7 +244,7 @@ def test_fragments_take_the_shortcut_or_are_parsed_alike(seed: int) -> None:
     for _ in range(20000):
         text = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12)))
         assert inline_html(text) == _parse_inline(text), text
-        shortcuts += docgen._LINKS_AND_STARS.fullmatch(text) is not None
+        shortcuts += doc_html._LINKS_AND_STARS.fullmatch(text) is not None
     assert shortcuts > 1000  # the shortcut was tried
 
 

@@ -1,4 +1,4 @@
-"""compiler.docgen._render writes what render() then the blank-line fix-ups write, though it
+"""compiler.doc_render._render writes what render() then the blank-line fix-ups write, though it
 joins and fixes the text a few thousand pieces at a time: runs of blank lines across the cuts,
 text that is only whitespace, text with characters beyond Latin-1, and both documents'
 patterns."""
@@ -11,7 +11,7 @@ import re
 import jinja2
 import pytest
 
-from compiler.docgen import _render
+from compiler.doc_render import _render
 
 PATTERNS = [(r"\n{3,}", "\n\n"), (r"\n\s*\n", "\n")]
 # with characters that take two or four bytes in a str, which _render keeps apart

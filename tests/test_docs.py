@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from compiler.build import build
-from compiler.docgen import generate_all_docs, html_bullets, html_inline
+from compiler.doc_html import html_bullets, html_inline
+from compiler.docgen import generate_all_docs
 from compiler.driver import check_rulebook
 from compiler.english import code, md, md_paragraph
 from compiler.model import GameModel

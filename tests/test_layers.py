@@ -134,10 +134,16 @@ PYGEN = sorted(path.stem for path in (ROOT / "compiler").glob("pygen*.py"))
        "the Python generator reads the checked model, not the checker") for stem in PYGEN),
     ("compiler/docgen.py", "compiler.pygen",
      "the docs generator shares the rule walk (compiler.ast_walk), not the Python generator"),
-], ids=[*(f"{stem}-typecheck" for stem in PYGEN), "docgen-pygen"])
+    ("compiler/doc_gallery.py", "compiler.pygen",
+     "the card gallery writes English (compiler.english), not the Python generator"),
+    *((f"compiler/{stem}.py", "compiler.check",
+       "the Python generator reads the checked model, not the checker's passes")
+      for stem in PYGEN),
+], ids=[*(f"{stem}-typecheck" for stem in PYGEN), "docgen-pygen", "doc_gallery-pygen",
+        *(f"{stem}-check" for stem in PYGEN)])
 def test_the_back_ends_do_not_reach_sideways(module: str, forbidden: str, why: str) -> None:
     found = [line for line, name in imports_of(ROOT / module)
-             if name == forbidden or name.startswith(forbidden + ".")]
+             if name == forbidden or name.startswith((forbidden + ".", forbidden + "_"))]
     assert not found, f"{module} imports {forbidden} (lines {found}): {why}"
 
 

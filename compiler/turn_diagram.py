@@ -1,127 +1,44 @@
-"""Diagrams for the HTML rulebook, laid out and drawn as SVG text at build time.
+"""The turn sequence of the HTML rulebook as an SVG layered drawing, laid out at build time in
+pure Python (no network, no external tool), so the page works offline.
 
-Two pictures, in pure Python (no network, no external tool), so the page works offline:
-
-- `turn_sequence_svg`: the phases and the transitions between them, as a layered drawing
-  (Sugiyama style). Back edges (those that close a cycle) are found by a depth-first walk from
-  the start, taking successors in the order the phases are declared, and turned around for the
-  layout only; layers are the longest path from the start; edges that span layers run through
-  dummy points, and each label is a dummy point of its own, half-way between two layers, so
-  that the order and spacing of a layer keep labels, boxes and edges apart; the order in each
-  layer minimises crossings by barycentres; x coordinates are the least-squares fit to the
-  neighbours under the spacing constraints. Edges are curves through their dummy points: they
-  never cross a box or a label.
-- `board_svg`: the nodes and borders of a graph board, by stress majorisation of the graph
-  distances (classical scaling as the start), or by the grid's own rows and columns; the layout
-  is then scaled until no two boxes overlap.
+`turn_sequence_svg`: the phases and the transitions between them, Sugiyama style. Back edges
+(those that close a cycle) are found by a depth-first walk from the start, taking successors in
+the order the phases are declared, and turned around for the layout only; layers are the longest
+path from the start; edges that span layers run through dummy points, and each label is a dummy
+point of its own, half-way between two layers, so that the order and spacing of a layer keep
+labels, boxes and edges apart; the order in each layer minimises crossings by barycentres; x
+coordinates are the least-squares fit to the neighbours under the spacing constraints. Edges are
+curves through their dummy points: they never cross a box or a label.
 
 Deterministic: no randomness, no set or dict order, every tie broken by declaration order, and
 every coordinate written rounded to one decimal (`num`). Every text is escaped for XML
-(`escape`): names and conditions come from rulebooks. Widths of text are estimated from the
-advance widths of DejaVu Sans, the widest of the usual sans-serif fonts, so that text fits its
-box whatever font the reader's browser picks.
+(`escape`): names and conditions come from rulebooks.
 """
 
 from __future__ import annotations
 
-import html
 import math
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-# ---- text and numbers
-
-INK = "#1d1d1f"  # the page's text colour (compiler/templates/rulebook.html.j2)
-ACCENT = "#8a5a00"  # the page's heading rule
-PAPER = "#f1ece0"  # the page's table headers and code
-LINE = "#555"  # strokes, as in the hex map pictures
-LABEL_INK = "#5b5246"
-
-FONT = "sans-serif"
-BOX_FONT = 14.0
-LABEL_FONT = 12.0
-
-
-def escape(text: str) -> str:
-    """Text for an XML text node or attribute: `&`, `<`, `>` and both quotes as entities."""
-    return html.escape(text, quote=True)
-
-
-def num(value: float) -> str:
-    """A coordinate as written in the SVG: one decimal, no trailing `.0`, never `-0`."""
-    text = f"{value:.1f}"
-    if text.endswith(".0"):
-        text = text[:-2]
-    return "0" if text == "-0" else text
-
-
-def _width_table() -> dict[str, float]:
-    """Advance widths of DejaVu Sans, in ems, of the printable ASCII characters."""
-    groups = (
-        (" ,.", 0.318), ("!", 0.401), ("\"", 0.46), ("#+<=>^~", 0.838), ("$0123456789{}", 0.636),
-        ("%", 0.95), ("&", 0.78), ("'", 0.275), ("()[]", 0.39), ("*_`", 0.5), ("-", 0.361),
-        ("/:;\\|", 0.337), ("?", 0.531), ("@", 1.0), ("AVXZ", 0.685), ("B", 0.686),
-        ("C", 0.698), ("D", 0.77), ("E", 0.632), ("F", 0.575), ("G", 0.775), ("H", 0.752),
-        ("IJ", 0.295), ("K", 0.656), ("L", 0.557), ("M", 0.863), ("N", 0.748), ("OQ", 0.787),
-        ("P", 0.603), ("R", 0.695), ("S", 0.635), ("TY", 0.611), ("U", 0.732), ("W", 0.989),
-        ("a", 0.613), ("bdghnpqu", 0.635), ("c", 0.55), ("e", 0.615), ("f", 0.352),
-        ("ijl", 0.278), ("k", 0.579), ("m", 0.974), ("o", 0.612), ("r", 0.411), ("s", 0.521),
-        ("t", 0.392), ("vxy", 0.592), ("w", 0.818), ("z", 0.525),
-    )
-    return {char: width for chars, width in groups for char in chars}
-
-
-_WIDTHS = _width_table()
-
-
-def text_width(text: str, size: float) -> float:
-    """The estimated width of text set at `size` pixels: wide characters count one em."""
-    total = 0.0
-    for char in text:
-        width = _WIDTHS.get(char)
-        if width is None:
-            wide = unicodedata.east_asian_width(char) in ("W", "F")
-            width = 1.0 if wide else 0.0 if unicodedata.combining(char) else 0.75
-        total += width
-    return total * size
-
-
-def wrap(text: str, limit: int) -> list[str]:
-    """Text cut at spaces into lines of at most `limit` characters (a longer word stays whole)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > limit:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        lines.append(line)
-    return lines
-
-
-def _svg_open(width: float, height: float, title: str) -> list[str]:
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" '
-            f'height="{num(height)}" viewBox="0 0 {num(width)} {num(height)}" role="img" '
-            f'aria-label="{escape(title)}" font-family="{FONT}">',
-            f"<title>{escape(title)}</title>"]
-
-
-def _text(x: float, y: float, text: str, size: float, *, anchor: str = "",
-          fill: str = INK, weight: str = "") -> str:
-    middle = f' text-anchor="{anchor}"' if anchor else ""
-    bold = f' font-weight="{weight}"' if weight else ""
-    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}"{middle}{bold} '
-            f'fill="{fill}">{escape(text)}</text>')
-
-
-def _baseline(centre: float, size: float) -> float:
-    """The baseline that centres a line of text of `size` pixels on `centre`."""
-    return centre + 0.35 * size
-
+from compiler.svg_text import (
+    ACCENT,
+    BOX_FONT,
+    INK,
+    LABEL_FONT,
+    LABEL_INK,
+    LINE,
+    MARGIN,
+    PAPER,
+    baseline,
+    escape,
+    num,
+    svg_open,
+    text_element,
+    text_width,
+    wrap,
+)
 
 # ---- the turn sequence: a layered drawing
 
@@ -134,7 +51,6 @@ GAP_NODES = 28.0
 GAP_DUMMIES = 12.0
 ARROW = 8.0
 LOOP = 30.0
-MARGIN = 8.0
 SWEEPS = 12
 PLACEMENTS = 24
 
@@ -533,7 +449,7 @@ def _draw_layered(graph: _Layered, title: str) -> str:
             for k, (_, e, end) in enumerate(side):
                 ports[(e, end)] = item.x + (k - (len(side) - 1) / 2) * step
 
-    out = _svg_open(total_width, total_height, title)
+    out = svg_open(total_width, total_height, title)
     # edges first, under the boxes
     for e, edge in enumerate(graph.edges):
         chain = [items[i] for i in edge.chain]
@@ -605,7 +521,7 @@ def _draw_layered(graph: _Layered, title: str) -> str:
                    f'height="{num(BOX_HEIGHT)}" rx="{num(6 if phase else BOX_HEIGHT / 2)}" '
                    f'fill="{PAPER if phase else ACCENT}" stroke="{ACCENT}" '
                    'stroke-width="1.5"/>')
-        out.append(_text(item.x, _baseline(cy, BOX_FONT), graph.names[node], BOX_FONT,
+        out.append(text_element(item.x, baseline(cy, BOX_FONT), graph.names[node], BOX_FONT,
                          anchor="middle", fill=INK if phase else "#fff",
                          weight="" if phase else "bold"))
         out.append("</g>")
@@ -616,186 +532,7 @@ def _draw_layered(graph: _Layered, title: str) -> str:
 def _label_block(x: float, centre: float, lines: list[str]) -> str:
     """An edge's conditions, one per line, left-aligned at x and centred on `centre`."""
     first = centre - (len(lines) - 1) * LINE_HEIGHT / 2
-    texts = [_text(x, _baseline(first + k * LINE_HEIGHT, LABEL_FONT), line, LABEL_FONT,
+    texts = [text_element(x, baseline(first + k * LINE_HEIGHT, LABEL_FONT), line, LABEL_FONT,
                    fill=LABEL_INK) for k, line in enumerate(lines)]
     return '<g class="label">' + "".join(texts) + "</g>"
 
-
-# ---- a graph board
-
-NODE_HEIGHT = 26.0
-NODE_FONT = 13.0
-NODE_PAD = 10.0
-BOARD_GAP_X = 60.0
-BOARD_GAP_Y = 40.0
-EDGE_LENGTH = 120.0
-MAX_BOARD_NODES = 120
-_WORK = 400_000  # pair updates that the stress layout may spend
-
-
-def _distances(count: int, links: Sequence[tuple[int, int]]) -> list[list[float]]:
-    """Hops between nodes; nodes in different parts count one more than the longest path."""
-    neighbours: list[list[int]] = [[] for _ in range(count)]
-    for a, b in links:
-        if a != b:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-    table: list[list[float]] = []
-    for start in range(count):
-        row = [-1.0] * count
-        row[start] = 0.0
-        frontier = [start]
-        while frontier:
-            following: list[int] = []
-            for node in frontier:
-                for other in neighbours[node]:
-                    if row[other] < 0:
-                        row[other] = row[node] + 1
-                        following.append(other)
-            frontier = following
-        table.append(row)
-    longest = max((d for row in table for d in row), default=0.0)
-    return [[d if d >= 0 else longest + 1 for d in row] for row in table]
-
-
-def _classical_scaling(dist: list[list[float]]) -> list[list[float]]:
-    """A start for the stress layout: the two main axes of the doubly centred squared
-    distances (classical scaling), by power iteration from fixed vectors."""
-    count = len(dist)
-    squares = [[d * d for d in row] for row in dist]
-    row_mean = [sum(row) / count for row in squares]
-    grand = sum(row_mean) / count
-    centred = [[-0.5 * (squares[i][j] - row_mean[i] - row_mean[j] + grand)
-                for j in range(count)] for i in range(count)]
-    rounds = max(10, min(100, _WORK // (count * count)))
-    units: list[list[float]] = []
-    axes: list[list[float]] = []
-    for axis in range(2):
-        vector = [((i * 37 + 11 * axis) % 17) / 17 - 0.5 for i in range(count)]
-        value = 0.0
-        for _ in range(rounds):
-            product = [sum(c * v for c, v in zip(row, vector, strict=True)) for row in centred]
-            for unit in units:
-                dot = sum(p * u for p, u in zip(product, unit, strict=True))
-                product = [p - dot * u for p, u in zip(product, unit, strict=True)]
-            norm = math.sqrt(sum(p * p for p in product))
-            if norm < 1e-12:
-                value = 0.0
-                break
-            value = norm
-            vector = [p / norm for p in product]
-        units.append(vector)
-        axes.append([v * math.sqrt(value) for v in vector])
-    return [[axes[0][i], axes[1][i]] for i in range(count)]
-
-
-def _stress(dist: list[list[float]], start: list[list[float]]) -> list[list[float]]:
-    """Stress majorisation, one node at a time (weights 1/d²), until nothing moves."""
-    count = len(dist)
-    pos = [list(p) for p in start]
-    rounds = max(20, min(300, _WORK // (count * count)))
-    for _ in range(rounds):
-        moved = 0.0
-        for i in range(count):
-            xi, yi = pos[i]
-            sx = sy = sw = 0.0
-            for j in range(count):
-                if j == i:
-                    continue
-                d = dist[i][j]
-                w = 1.0 / (d * d)
-                xj, yj = pos[j]
-                dx, dy = xi - xj, yi - yj
-                length = math.sqrt(dx * dx + dy * dy)
-                if length > 1e-9:
-                    sx += w * (xj + d * dx / length)
-                    sy += w * (yj + d * dy / length)
-                else:
-                    sx += w * xj
-                    sy += w * yj
-                sw += w
-            nx, ny = sx / sw, sy / sw
-            moved = max(moved, abs(nx - xi) + abs(ny - yi))
-            pos[i] = [nx, ny]
-        if moved < 1e-4:
-            break
-    return pos
-
-
-def _upright(pos: list[list[float]]) -> list[list[float]]:
-    """The layout turned so that its longer axis is horizontal, its first node top left."""
-    count = len(pos)
-    mx = sum(p[0] for p in pos) / count
-    my = sum(p[1] for p in pos) / count
-    centred = [[p[0] - mx, p[1] - my] for p in pos]
-    a = sum(p[0] * p[0] for p in centred)
-    c = sum(p[1] * p[1] for p in centred)
-    b = sum(p[0] * p[1] for p in centred)
-    if abs(b) > 1e-9:
-        largest = (a + c) / 2 + math.sqrt(((a - c) / 2) ** 2 + b * b)
-        ux, uy = b, largest - a
-        norm = math.sqrt(ux * ux + uy * uy)
-        ux, uy = ux / norm, uy / norm
-    else:
-        ux, uy = (1.0, 0.0) if a >= c else (0.0, 1.0)
-    turned = [[ux * x + uy * y, -uy * x + ux * y] for x, y in centred]
-    flip_x = -1.0 if turned[0][0] > 1e-6 else 1.0
-    flip_y = -1.0 if turned[0][1] > 1e-6 else 1.0
-    return [[flip_x * x, flip_y * y] for x, y in turned]
-
-
-def board_svg(title: str, names: Sequence[str], links: Sequence[tuple[int, int]],
-              coords: Sequence[tuple[int, int]] = ()) -> str:
-    """A board as SVG: a box per node with its name, a line per border (`links` are pairs of
-    node indexes). With `coords` (row, column) the nodes keep their grid places; otherwise
-    they are laid out from the graph. Empty for no node, or for more than MAX_BOARD_NODES."""
-    count = len(names)
-    if count == 0 or count > MAX_BOARD_NODES:
-        return ""
-    widths = [text_width(name, NODE_FONT) + 2 * NODE_PAD for name in names]
-    pairs = sorted({(min(a, b), max(a, b)) for a, b in links if a != b})
-    if coords:
-        step_x = max(widths) + BOARD_GAP_X
-        step_y = NODE_HEIGHT + BOARD_GAP_Y
-        points = [[c * step_x, r * step_y] for r, c in coords]
-    else:
-        if count == 1:
-            units = [[0.0, 0.0]]
-        else:
-            dist = _distances(count, pairs)
-            units = _upright(_stress(dist, _classical_scaling(dist)))
-        for i in range(count):  # nodes at one place (it should not happen) are set apart
-            for j in range(i):
-                if abs(units[i][0] - units[j][0]) + abs(units[i][1] - units[j][1]) < 1e-6:
-                    units[i][1] += 0.5
-        scale = EDGE_LENGTH
-        for i in range(count):
-            for j in range(i):
-                dx = abs(units[i][0] - units[j][0])
-                dy = abs(units[i][1] - units[j][1])
-                need_x = (widths[i] + widths[j]) / 2 + BOARD_GAP_X
-                need_y = NODE_HEIGHT + BOARD_GAP_Y
-                fits = min(need_x / dx if dx > 1e-9 else math.inf,
-                           need_y / dy if dy > 1e-9 else math.inf)
-                scale = max(scale, fits)
-        points = [[x * scale, y * scale] for x, y in units]
-    left = min(p[0] - w / 2 for p, w in zip(points, widths, strict=True))
-    top = min(p[1] for p in points) - NODE_HEIGHT / 2
-    points = [[x - left + MARGIN, y - top + MARGIN] for x, y in points]
-    total_width = max(p[0] + w / 2 for p, w in zip(points, widths, strict=True)) + MARGIN
-    total_height = max(p[1] for p in points) + NODE_HEIGHT / 2 + MARGIN
-    out = _svg_open(total_width, total_height, title)
-    out.append(f'<g class="borders" stroke="{LINE}" stroke-width="1.5">')
-    for a, b in pairs:
-        out.append(f'<line x1="{num(points[a][0])}" y1="{num(points[a][1])}" '
-                   f'x2="{num(points[b][0])}" y2="{num(points[b][1])}"/>')
-    out.append("</g>")
-    for (x, y), width, name in zip(points, widths, names, strict=True):
-        out.append('<g class="node">')
-        out.append(f'<rect x="{num(x - width / 2)}" y="{num(y - NODE_HEIGHT / 2)}" '
-                   f'width="{num(width)}" height="{num(NODE_HEIGHT)}" rx="6" fill="{PAPER}" '
-                   f'stroke="{ACCENT}" stroke-width="1.5"/>')
-        out.append(_text(x, _baseline(y, NODE_FONT), name, NODE_FONT, anchor="middle"))
-        out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"

@@ -1,0 +1,264 @@
+"""Pass 1 — resolve, boards: a board declaration's nodes and neighbours from its grid, hex map
+file or graph file, the initial values of its map, and `data_file`, which finds a data file named
+by the rulebook (maps here, card sets in compiler.driver) inside the rulebook's folder.
+
+BoardResolver is a mixin of compiler.resolve.Resolver, which supplies the attributes and the
+declaration helpers declared below.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from compiler import types as t
+from compiler.model import BoardInfo, FieldInfo, GameModel, hex_neighbour_offsets
+from compiler.project import NO_SUCH_PATH, path_problem
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics, did_you_mean
+from dsl.source import SourceFile, Span, display_name, resolved
+from dsl.yaml_limits import crossed_limit
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+MAX_MAP_BYTES = 4 * 1024 * 1024
+
+
+class BoardResolver:
+    model: GameModel
+    diagnostics: Diagnostics
+    root: Path | None  # data files must stay inside this folder
+    declare: Callable[[str, str, Span, str], bool]
+    fields: Callable[[tuple[n.FieldDecl, ...], str], dict[str, FieldInfo]]
+
+    def board(self, d: n.BoardDecl) -> None:
+        shape = d.shape
+        board = BoardInfo(d.name, "graph", [], [], {}, d.span, d.doc)
+        if isinstance(shape, n.GraphInline):
+            board.nodes = list(shape.nodes)
+            index = {name: i for i, name in enumerate(board.nodes)}
+            board.neighbours = [[] for _ in board.nodes]
+            for a, b in shape.edges:
+                self._link(board, index[a], index[b])
+        elif isinstance(shape, n.GridShape):
+            board.kind = "grid"
+            self.grid(board, shape)
+        elif isinstance(shape, n.GraphFile):
+            board.source = shape.path
+            self.graph_file(board, shape)
+        else:
+            assert isinstance(shape, n.HexFile)
+            board.kind = "hex"
+            board.source = shape.path
+            self.hex_file(board, shape)
+        for i, name in enumerate(board.nodes):
+            if name in board.nodes[:i]:
+                self.diagnostics.add("E0102", shape.span, f"node '{name}' appears twice")
+        board.fields = self.fields(d.fields, f"board {d.name}")
+        self.model.boards[d.name] = board
+        for name in board.nodes:
+            self.declare("value", name, shape.span, "board node")
+
+    @staticmethod
+    def _link(board: BoardInfo, a: int, b: int) -> None:
+        if a != b and b not in board.neighbours[a]:
+            board.neighbours[a].append(b)
+            board.neighbours[b].append(a)
+
+    def grid(self, board: BoardInfo, shape: n.GridShape) -> None:
+        if not (1 <= shape.rows <= 26 and 1 <= shape.columns <= 99):
+            self.diagnostics.add("E0401", shape.span, "a grid has 1 to 26 rows, 1 to 99 columns")
+            return
+        for r in range(shape.rows):
+            for c in range(shape.columns):
+                board.nodes.append(f"{chr(ord('A') + r)}{c + 1}")
+                board.coords.append((r, c))
+        board.neighbours = [[] for _ in board.nodes]
+        for i, (r, c) in enumerate(board.coords):
+            for j, (r2, c2) in enumerate(board.coords):
+                if i != j and max(abs(r - r2), abs(c - c2)) == 1:
+                    board.neighbours[i].append(j)
+
+    def hex_file(self, board: BoardInfo, shape: n.HexFile) -> None:
+        """A hex map (docs/language.md, "Hex maps"): rows of symbols, odd rows shifted half a
+        hex right; a legend gives each symbol's values for the board's fields."""
+        data = self.map_data(shape.path, shape.span)
+        if data is None:
+            return
+
+        def refuse(message: str) -> None:
+            self.diagnostics.add("E0401", shape.span, f"{shape.path}: {message}",
+                                 hint="see the hex map format in docs/language.md")
+
+        if not isinstance(data, dict) or set(data) - {"layout", "legend", "rows"}:
+            refuse("a hex map has 'layout', 'legend' and 'rows' only")
+            return
+        if data.get("layout", "odd-r") != "odd-r":
+            refuse("the only layout is 'odd-r' (odd rows shifted half a hex right)")
+            return
+        legend, rows = data.get("legend"), data.get("rows")
+        if not isinstance(legend, dict) or not all(
+            isinstance(k, str) and len(k) == 1 and k != "-" and isinstance(v, dict)
+            and all(isinstance(f, str) and isinstance(x, (str, int, bool)) for f, x in v.items())
+            for k, v in legend.items()
+        ):
+            refuse("'legend' maps one-character symbols ('-' is no hex) to field values, "
+                   "like '~': {terrain: water}")
+            return
+        if not isinstance(rows, list) or not rows or len(rows) > 26 or not all(
+            isinstance(row, str) for row in rows
+        ):
+            refuse("'rows' is a list of 1 to 26 rows of symbols separated by spaces")
+            return
+        fields = sorted({f for values in legend.values() for f in values})
+        board.initial = {f: [] for f in fields}
+        for r, row in enumerate(rows):
+            symbols = row.split()
+            if len(symbols) > 99:
+                refuse(f"row {r + 1} has more than 99 hexes")
+                return
+            for c, symbol in enumerate(symbols):
+                if symbol == "-":
+                    continue
+                if symbol not in legend:
+                    refuse(f"row {r + 1} uses '{symbol}', which the legend does not give")
+                    return
+                board.nodes.append(f"{chr(ord('A') + r)}{c + 1}")
+                board.coords.append((r, c))
+                for f in fields:
+                    board.initial[f].append(legend[symbol].get(f, ""))
+        index = {coord: i for i, coord in enumerate(board.coords)}
+        board.neighbours = [[] for _ in board.nodes]
+        for i, (r, c) in enumerate(board.coords):
+            for dr, dc in hex_neighbour_offsets(r):
+                j = index.get((r + dr, c + dc))
+                if j is not None:
+                    board.neighbours[i].append(j)
+            board.neighbours[i].sort()
+
+    def map_values(self, board: BoardInfo, span: Span) -> None:
+        """The values a map gives node fields must fit the fields' types."""
+        for name, values in board.initial.items():
+            info = board.fields.get(name)
+            if info is None:
+                self.diagnostics.add("E0104", span, f"the map gives '{name}', which board "
+                                     f"{board.name} does not declare",
+                                     hint=did_you_mean(name, board.fields))
+                continue
+            if info.per_player:
+                self.diagnostics.add("E0201", span, f"the map gives '{name}', a 'per player' "
+                                     "field: a map gives one value per node")
+                continue
+            kind = t.strip_optional(info.type)
+            for value in dict.fromkeys(values):
+                if value == "" and info.default is not None:
+                    continue  # a symbol that leaves this field at its default
+                ok = (
+                    isinstance(kind, t.EnumT) and value in self.model.enums[kind.name].members
+                    or isinstance(kind, t.IntT) and type(value) is int
+                    or isinstance(kind, t.BoolT) and isinstance(value, bool)
+                    or isinstance(kind, t.TextT) and isinstance(value, str)
+                    or isinstance(kind, t.PlayerT) and value in self.model.player_names
+                )
+                if not ok:
+                    self.diagnostics.add(
+                        "E0201", span, f"the map gives {name} = {value!r}, which is not {kind}"
+                        + ("" if value != "" else " (a symbol gives no value and the field "
+                           "has no default)"),
+                        hint=did_you_mean(str(value), self.model.enums[kind.name].members)
+                        if isinstance(kind, t.EnumT) else None,
+                    )
+
+    def data_path(self, relative: str, span: Span) -> Path | None:
+        return data_file(relative, span, self.root, self.diagnostics, MAX_MAP_BYTES)
+
+    def map_data(self, relative: str, span: Span) -> object | None:
+        """A map file's YAML, loaded safely; None (reported) when it cannot be read."""
+        path = self.data_path(relative, span)
+        if path is None:
+            return None
+        try:
+            text = path.read_text(encoding="utf-8")
+            crossed = crossed_limit(text, yaml.SafeLoader)
+            data: object = yaml.safe_load(text) if crossed is None else None
+        except (yaml.YAMLError, UnicodeDecodeError) as error:
+            self.diagnostics.add("E0401", span, f"'{relative}' is not valid YAML: {error}")
+            return None
+        if crossed is not None:  # reported in the map, which is shown like a rulebook
+            name = display_name(path)
+            self.model.sources.setdefault(name, SourceFile(name, text))
+            self.diagnostics.add(crossed.code, crossed.span(name, text), crossed.message,
+                                 hint=crossed.hint, notes=[f"the board at {span} reads this map"])
+            return None
+        return {} if data is None else data  # an empty file: its shape is reported
+
+    def graph_file(self, board: BoardInfo, shape: n.GraphFile) -> None:
+        data = self.map_data(shape.path, shape.span)
+        if data is None:
+            return
+        nodes = data.get("nodes") if isinstance(data, dict) else None
+        if not isinstance(nodes, dict) or not nodes:
+            self.diagnostics.add(
+                "E0401",
+                shape.span,
+                f"'{shape.path}' must map 'nodes' to a mapping: node name → list of neighbours",
+            )
+            return
+        for name, neighbours in nodes.items():
+            if not isinstance(name, str) or not _IDENTIFIER.match(name):
+                self.diagnostics.add(
+                    "E0401", shape.span, f"map node name {name!r} is not a valid name"
+                )
+                return
+            if not isinstance(neighbours, list) or not all(
+                isinstance(x, str) for x in neighbours
+            ):
+                self.diagnostics.add(
+                    "E0401", shape.span, f"neighbours of '{name}' must be a list of node names"
+                )
+                return
+        board.nodes = list(nodes)
+        index = {name: i for i, name in enumerate(board.nodes)}
+        board.neighbours = [[] for _ in board.nodes]
+        for name, neighbours in nodes.items():
+            for other in neighbours:
+                if other not in index:
+                    self.diagnostics.add(
+                        "E0401",
+                        shape.span,
+                        f"'{name}' names unknown neighbour '{other}' in '{shape.path}'",
+                        hint=did_you_mean(other, index),
+                    )
+                    continue
+                self._link(board, index[name], index[other])
+        for row in board.neighbours:
+            row.sort()
+
+
+def data_file(
+    relative: str, span: Span, root: Path | None, diagnostics: Diagnostics, limit: int
+) -> Path | None:
+    """A data file named by the rulebook, which must stay inside the rulebook's folder."""
+    base = resolved(Path(span.file)).parent
+    path = resolved(base / relative)
+    if not path.is_relative_to(resolved(root or base)):
+        diagnostics.add(
+            "E0401",
+            span,
+            f"'{relative}' is outside the rulebook's folder",
+            hint="keep data files beside the rulebook",
+        )
+        return None
+    if not path.is_file():
+        problem = path_problem(path)
+        reason = ("is a folder" if problem is None else "does not exist" if problem == NO_SUCH_PATH
+                  else f"cannot be read: {problem}")
+        diagnostics.add("E0401", span, f"data file '{relative}' {reason}")
+        return None
+    if path.stat().st_size > limit:
+        diagnostics.add("E0401", span, f"data file '{relative}' is larger than {limit:,} bytes")
+        return None
+    return path
+
