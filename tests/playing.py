@@ -1,5 +1,4 @@
-"""What the random-game tests of every game share: playing a game through its public API, and
-seeds in batches (a soak test plays a batch; a failure names the seed and the ply)."""
+"""What the random-game tests of every game share: playing a game through its public API."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ from typing import Any
 
 State = Any  # a generated module's State; the tests use its public methods only
 Choose = Callable[[list[Any]], Any]
-BATCH = 25  # seeds per soak test
 
 
 def play(state: State, choose: Choose, plies: int | None = None) -> list[str]:
@@ -19,12 +17,3 @@ def play(state: State, choose: Choose, plies: int | None = None) -> list[str]:
         texts.append(str(action))
         state.apply_action(action)
     return texts
-
-
-def batches(start: int, stop: int, size: int = BATCH) -> list[range]:
-    """The seeds start..stop-1 in ranges of `size`: the soak tier's tests, one per range."""
-    return [range(first, min(first + size, stop)) for first in range(start, stop, size)]
-
-
-def batch_id(seeds: range) -> str:
-    return f"seeds{seeds.start}-{seeds.stop - 1}"

@@ -10,7 +10,8 @@ through the public API and compare them with the texts, so they fail if a text l
 * seeded Ruler's Gambit and Dynasties games, every ply: a card name in the opponent's text must
   be one the opponent's observation shows outside their own hidden zones, before or after the
   action; cards that become public are named; set spells, put-back cards, placed and kept tiles,
-  Warlord choices are not;
+  Warlord choices are not (two Ruler's Gambit games in the default tier, 38 more in the soak
+  tier);
 * the same games: two legal actions that leave the reader's observation (and the reader's legal
   actions) the same read the same, so a text tells nothing the observation does not;
 * Dynasty Builder, where everything is public: everyone reads str(action);
@@ -34,6 +35,7 @@ from compiler.pygen import article, neutral_noun
 from compiler.types import CardT, EnumT, IntT, NodeT, PlayerT
 from dsl import cli
 from dsl.api import load_game
+from tests.tiers import soak
 
 VEIL = """\
 game veil {
@@ -317,10 +319,22 @@ def gambit() -> ModuleType:
     return load_game("rulers_gambit")
 
 
+RG_SEEDS, RG_SOAK_SEEDS = range(2), range(2, 40)
+
+
 def test_rulers_gambit_texts_hide_what_observations_hide(gambit: ModuleType) -> None:
+    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SEEDS)
+
+
+@pytest.mark.soak
+def test_rulers_gambit_texts_hide_what_observations_hide_soak(gambit: ModuleType) -> None:
+    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SOAK_SEEDS)
+
+
+def rulers_gambit_texts_hide_what_observations_hide(gambit: ModuleType, seeds: range) -> None:
     seen: Counter[str] = Counter()
     decks = sorted(gambit.DECKS)
-    for seed in range(8):
+    for seed in seeds:
         pair = {"A": decks[seed % len(decks)], "B": decks[(seed * 5 + 1) % len(decks)]}
         state = gambit.new_game(seed=seed, decks=pair)
         play_and_check(gambit, state, seed, list(gambit.DEF_NAMES), seen, consistency_every=2)
@@ -391,11 +405,12 @@ def test_dynasties_placement_names_the_province_only(dynasties: ModuleType) -> N
 # ------------------------------------------------------------------ Dynasty Builder
 
 
-def test_dynasty_builder_is_public_so_everyone_reads_the_full_text() -> None:
+@pytest.mark.parametrize("plies", [40, *soak([1000])])  # the first turns; a whole game
+def test_dynasty_builder_is_public_so_everyone_reads_the_full_text(plies: int) -> None:
     game = load_game("dynasty_builder")
     state = game.new_game(seed=5)
     rng = random.Random(5)
-    for _ in range(120):
+    for _ in range(plies):
         if state.is_terminal():
             break
         action = rng.choice(state.legal_actions())

@@ -50,14 +50,16 @@ import pytest
 
 from dsl import runtime
 from dsl.runtime import Action, IllegalAction
-from tests.playing import State, batch_id, batches, play
+from tests.playing import State, play
+from tests.tiers import batch_id, batches
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")
 MAX_PLIES = 5000  # a bound on any random game: a game that never ends is caught
 DEEP_EVERY = 10  # the deep checks cost more than a ply: at the start, every 10 plies, the end
-GAMES_PER_VARIANT, SOAK_GAMES = 2, 200
+GAMES_PER_VARIANT, SOAK_GAMES = 1, 200
 SAMPLES, SOAK_SAMPLES = 1, 20
+SAMPLE_PLIES = 150  # how far a default-tier sample plays (a soak sample plays to the end)
 NODES = 8  # the board nodes per deep ply whose observed fields are compared with get()
 STALE = 40  # how many actions of earlier plies are kept to try again later
 INFO_KEYS = {"name", "title", "players", "player_names", "options", "phases", "actions",
@@ -324,17 +326,21 @@ def test_random_games_soak(name: str, label: str, options: dict[str, object],
 
 # ------------------------------------------------------------------ the samples
 
-SAMPLE_CASES = [(*v, seed) for v in VARIANTS for seed in range(SAMPLES)]
-SOAK_CASES = [(*v, seed) for v in VARIANTS for seed in range(SAMPLES, SOAK_SAMPLES)]
-SAMPLE_IDS = [f"{name}-{label}-{seed}" for name, label, _, seed in SAMPLE_CASES]
-SOAK_IDS = [f"{name}-{label}-{seed}" for name, label, _, seed in SOAK_CASES]
+CASE = ("name", "label", "options", "seed", "plies")
+SAMPLE_CASES = [
+    pytest.param(*v, seed, SAMPLE_PLIES, id=f"{v[0]}-{v[1]}-{seed}") for v in VARIANTS
+    for seed in range(SAMPLES)
+] + [
+    pytest.param(*v, seed, None, id=f"{v[0]}-{v[1]}-{seed}", marks=pytest.mark.soak)
+    for v in VARIANTS for seed in range(SAMPLES, SOAK_SAMPLES)
+]
 
 
-def replay(name: str, label: str, options: dict[str, object], seed: int) -> None:
+def replay(name: str, options: dict[str, object], seed: int, plies: int | None) -> None:
     game = load(name)
     first, second, third = (new_state(game, options, seed) for _ in range(3))
-    texts = play(first, random.Random(seed).choice)
-    assert play(second, random.Random(seed).choice) == texts
+    texts = play(first, random.Random(seed).choice, plies)
+    assert play(second, random.Random(seed).choice, plies) == texts
     assert second.to_json() == first.to_json()
     for text in texts:  # the same texts, chosen by name, give the same game again
         by_text = {str(a): a for a in third.legal_actions()}
@@ -350,7 +356,8 @@ def midpoint(game: ModuleType, options: dict[str, object], seed: int) -> State:
     return state
 
 
-def clone_and_json(name: str, label: str, options: dict[str, object], seed: int) -> None:
+def clone_and_json(name: str, options: dict[str, object], seed: int, plies: int | None
+                   ) -> None:
     game = load(name)
     state = midpoint(game, options, seed)
     text = state.to_json()
@@ -361,43 +368,26 @@ def clone_and_json(name: str, label: str, options: dict[str, object], seed: int)
     assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
     for player in range(state.num_players):
         assert restored.observation(player) == state.observation(player)
-    copy_texts = play(copy, random.Random(seed + 1).choice)
+    copy_texts = play(copy, random.Random(seed + 1).choice, plies)
     assert state.to_json() == text, "playing the clone changed the original"
     assert restored.to_json() == text, "playing the clone changed the restored state"
-    assert play(restored, random.Random(seed + 1).choice) == copy_texts
-    assert play(state, random.Random(seed + 1).choice) == copy_texts
+    assert play(restored, random.Random(seed + 1).choice, plies) == copy_texts
+    assert play(state, random.Random(seed + 1).choice, plies) == copy_texts
     assert state.to_json() == copy.to_json() == restored.to_json()
     assert state.returns() == copy.returns() == restored.returns()
     assert game.from_json(state.to_json()).to_json() == state.to_json()
 
 
-CASE = ("name", "label", "options", "seed")
-
-
-@pytest.mark.parametrize(CASE, SAMPLE_CASES, ids=SAMPLE_IDS)
+@pytest.mark.parametrize(CASE, SAMPLE_CASES)
 def test_seeded_replay_is_identical(name: str, label: str, options: dict[str, object],
-                                    seed: int) -> None:
-    replay(name, label, options, seed)
+                                    seed: int, plies: int | None) -> None:
+    replay(name, options, seed, plies)
 
 
-@pytest.mark.soak
-@pytest.mark.parametrize(CASE, SOAK_CASES, ids=SOAK_IDS)
-def test_seeded_replay_is_identical_soak(name: str, label: str, options: dict[str, object],
-                                         seed: int) -> None:
-    replay(name, label, options, seed)
-
-
-@pytest.mark.parametrize(CASE, SAMPLE_CASES, ids=SAMPLE_IDS)
+@pytest.mark.parametrize(CASE, SAMPLE_CASES)
 def test_clone_and_json_continue_identically(name: str, label: str, options: dict[str, object],
-                                             seed: int) -> None:
-    clone_and_json(name, label, options, seed)
-
-
-@pytest.mark.soak
-@pytest.mark.parametrize(CASE, SOAK_CASES, ids=SOAK_IDS)
-def test_clone_and_json_continue_identically_soak(
-        name: str, label: str, options: dict[str, object], seed: int) -> None:
-    clone_and_json(name, label, options, seed)
+                                             seed: int, plies: int | None) -> None:
+    clone_and_json(name, options, seed, plies)
 
 
 # ------------------------------------------------------------------ each module

@@ -28,7 +28,8 @@ from typing import Any
 import pytest
 
 import generated.dynasties as game
-from tests.playing import State, batch_id, batches
+from tests.playing import State
+from tests.tiers import batch_id, batches
 
 PLAYERS = ("A", "B")
 PROVINCES = ("mongolia", "qinghai", "mandarin", "xinjiang", "tibet")

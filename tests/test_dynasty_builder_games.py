@@ -35,7 +35,8 @@ from typing import Any
 import pytest
 
 import generated.dynasty_builder as game
-from tests.playing import State, batch_id, batches
+from tests.playing import State
+from tests.tiers import batch_id, batches, seeds
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
 HEXES: tuple[str, ...] = game.N_HEX_NAMES
@@ -334,24 +335,14 @@ def test_campaigns_fight() -> None:
 # ------------------------------------------------------------------ the fast reads
 
 
-def fast_reads_match_get(seed: int) -> None:
+@pytest.mark.parametrize("seed", seeds(SAMPLE_GAMES, SOAK_SAMPLE_GAMES))
+def test_fast_reads_match_get(seed: int) -> None:
     state, choose = new_state(seed), random.Random(seed).choice
     while True:
         assert read_fast(state) == read_with_get(state)
         if state.is_terminal():
             break
         state.apply_action(choose(state.legal_actions()))
-
-
-@pytest.mark.parametrize("seed", range(SAMPLE_GAMES))
-def test_fast_reads_match_get(seed: int) -> None:
-    fast_reads_match_get(seed)
-
-
-@pytest.mark.soak
-@pytest.mark.parametrize("seed", range(SAMPLE_GAMES, SOAK_SAMPLE_GAMES))
-def test_fast_reads_match_get_soak(seed: int) -> None:
-    fast_reads_match_get(seed)
 
 
 def test_a_game_field_named_current_is_read_and_set_as_that_field() -> None:

@@ -32,7 +32,8 @@ from collections import Counter
 import pytest
 
 import generated.rulers_gambit as game
-from tests.playing import State, batch_id, batches
+from tests.playing import State
+from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
 GAMES_PER_PAIR, SOAK_GAMES = 3, 1000
