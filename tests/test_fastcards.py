@@ -5,7 +5,8 @@ fast reader either declines (raises Unsupported, and load_card_set reads the fil
 or gives the same AST as the PyYAML path, spans included (Node.span does not take part in
 equality, so they are compared here field by field), and the same diagnostics. It is also
 checked that the fast reader does read the real and the generated card sets, so that it cannot
-silently decline everything.
+silently decline everything. Every other case of the long batteries (values, block scalars,
+variants) and the extra random seeds run in the soak tier.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.parser import parse
 from dsl.source import SourceFile, Span
-from tests.tiers import seeds, soak
+from tests.tiers import every_other, seeds, soak
 
 ROOT = Path(__file__).resolve().parent.parent
 RULERS_GAMBIT = ROOT / "rulebooks" / "rulers_gambit"
@@ -260,7 +261,7 @@ VALUES = [
 ]
 
 
-@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("value", every_other(VALUES))
 def test_values(value: str) -> None:
     sep = " " if value else ""
     check(HEAD + card(f"cost:{sep}{value}", "colour: red", name="A"))
@@ -270,7 +271,7 @@ def test_values(value: str) -> None:
     check(HEAD + card(f"effect:{sep}{value}", name="A"))
 
 
-@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("value", every_other(VALUES))
 def test_names_and_descriptions(value: str) -> None:
     sep = " " if value else ""
     check(HEAD + f"  - name:{sep}{value}\n    cost: 1\n")
@@ -278,7 +279,7 @@ def test_names_and_descriptions(value: str) -> None:
     check(HEAD + f"  - name: A\n    description:{sep}{value}\n")
 
 
-@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("value", every_other(VALUES))
 def test_top_level_values(value: str) -> None:
     sep = " " if value else ""
     check(f"type:{sep}{value}\ncards:\n" + card("cost: 1"), {"Card": {"effect"}})
@@ -357,7 +358,7 @@ BLOCKS = [
 ]
 
 
-@pytest.mark.parametrize("block", BLOCKS)
+@pytest.mark.parametrize("block", every_other(BLOCKS))
 def test_block_scalars(block: str) -> None:
     for key in ("effect", "colour", "flavour"):
         check(HEAD + f"  - name: A\n    {key}: {block}    cost: 1\n")
@@ -518,7 +519,8 @@ def variants() -> list[tuple[str, str]]:
 VARIANTS = variants()
 
 
-@pytest.mark.parametrize(("label", "text"), VARIANTS, ids=[label for label, _ in VARIANTS])
+@pytest.mark.parametrize(("label", "text"), every_other(VARIANTS),
+                         ids=[label for label, _ in VARIANTS[::2] + VARIANTS[1::2]])
 def test_variants(label: str, text: str) -> None:
     check(text)
 

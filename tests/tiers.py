@@ -4,7 +4,7 @@ default tier, the many in the soak tier."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
@@ -17,6 +17,12 @@ def soak(values: Iterable[Any]) -> list[Any]:
     argument names)."""
     return [pytest.param(*(value if isinstance(value, tuple) else (value,)),
                          marks=pytest.mark.soak) for value in values]
+
+
+def every_other(values: Sequence[Any]) -> list[Any]:
+    """A long list of cases as parameters: every other one in the default tier (the first,
+    the third, ...), the rest in the soak tier."""
+    return [*values[::2], *soak(values[1::2])]
 
 
 def seeds(default: int, total: int) -> list[Any]:
