@@ -13,7 +13,8 @@ through the public API and compare them with the texts, so they fail if a text l
   Warlord choices are not (two Ruler's Gambit games in the default tier, 38 more in the soak
   tier);
 * the same games: two legal actions that leave the reader's observation (and the reader's legal
-  actions) the same read the same, so a text tells nothing the observation does not;
+  actions) the same read the same, so a text tells nothing the observation does not (at every
+  few plies: every 4th in the default tier's Ruler's Gambit games, every 2nd in the soak's);
 * Dynasty Builder, where everything is public: everyone reads str(action);
 * `rulecraft play` with scripted input prints the agent's set spells unnamed.
 """
@@ -323,21 +324,23 @@ RG_SEEDS, RG_SOAK_SEEDS = range(2), range(2, 40)
 
 
 def test_rulers_gambit_texts_hide_what_observations_hide(gambit: ModuleType) -> None:
-    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SEEDS)
+    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SEEDS, consistency_every=4)
 
 
 @pytest.mark.soak
 def test_rulers_gambit_texts_hide_what_observations_hide_soak(gambit: ModuleType) -> None:
-    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SOAK_SEEDS)
+    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SOAK_SEEDS, consistency_every=2)
 
 
-def rulers_gambit_texts_hide_what_observations_hide(gambit: ModuleType, seeds: range) -> None:
+def rulers_gambit_texts_hide_what_observations_hide(
+    gambit: ModuleType, seeds: range, consistency_every: int
+) -> None:
     seen: Counter[str] = Counter()
     decks = sorted(gambit.DECKS)
     for seed in seeds:
         pair = {"A": decks[seed % len(decks)], "B": decks[(seed * 5 + 1) % len(decks)]}
         state = gambit.new_game(seed=seed, decks=pair)
-        play_and_check(gambit, state, seed, list(gambit.DEF_NAMES), seen, consistency_every=2)
+        play_and_check(gambit, state, seed, list(gambit.DEF_NAMES), seen, consistency_every)
     # set spells and cards put back are never named; cards that go public always are
     assert seen["set_spell hidden"] >= 5 and not seen["set_spell named"], seen
     assert seen["put_back hidden"] >= 5 and not seen["put_back named"], seen
