@@ -34,9 +34,9 @@ new_game's defaults and refusals; from_json refusing what another game saved; ev
 readable by its name; malformed actions (a strict xfail until issue 11's fix). And the checks
 themselves fail on a leaking view, a stale action taken and two actions of one id.
 
-The default tier plays one game and one sample (of SAMPLE_PLIES plies) per variant; the soak
-tier (`-m soak`, run by CI) plays SOAK_GAMES games per variant and SOAK_SAMPLES samples to the
-end.
+The default tier plays games per variant until PLIES plies are played, and one sample (of
+SAMPLE_PLIES plies); the soak tier (`-m soak`, run by CI) plays 200 games per variant (the
+seeds of SOAK_SEEDS) and SOAK_SAMPLES samples to the end.
 """
 
 from __future__ import annotations
@@ -62,7 +62,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")
 MAX_PLIES = 5000  # a bound on any random game: a game that never ends is caught
 DEEP_EVERY = 10  # the deep checks cost more than a ply: at the start, every 10 plies, the end
-GAMES_PER_VARIANT, SOAK_GAMES = 1, 200
+# The default tier plays games of seeds 0, 1, ... until PLIES plies are played (a short game
+# gets company, a long one does not); the soak tier plays the seeds of SOAK_SEEDS.
+PLIES, SOAK_SEEDS = 300, range(1000, 1200)
 SAMPLES, SOAK_SAMPLES = 1, 20
 SAMPLE_PLIES = 150  # how far a default-tier sample plays (a soak sample plays to the end)
 NODES = 8  # the board nodes per deep ply whose observed fields are compared with get()
@@ -315,24 +317,22 @@ class Contract:
 # ------------------------------------------------------------------ random games
 
 
-def play_batch(name: str, label: str, options: dict[str, object], seeds: range,
-               deep_every: int) -> None:
-    contract = Contract(load(name))
-    for seed in seeds:
-        assert contract.play(label, options, seed, deep_every)
-
-
 @pytest.mark.parametrize(("name", "label", "options"), VARIANTS, ids=VARIANT_IDS)
 def test_random_games(name: str, label: str, options: dict[str, object]) -> None:
-    play_batch(name, label, options, range(GAMES_PER_VARIANT), DEEP_EVERY)
+    contract, played, seed = Contract(load(name)), 0, 0
+    while played < PLIES:
+        played += len(contract.play(label, options, seed, DEEP_EVERY))
+        seed += 1
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("seeds", batches(GAMES_PER_VARIANT, SOAK_GAMES), ids=batch_id)
+@pytest.mark.parametrize("seeds", batches(SOAK_SEEDS.start, SOAK_SEEDS.stop), ids=batch_id)
 @pytest.mark.parametrize(("name", "label", "options"), VARIANTS, ids=VARIANT_IDS)
 def test_random_games_soak(name: str, label: str, options: dict[str, object],
                            seeds: range) -> None:
-    play_batch(name, label, options, seeds, DEEP_EVERY)
+    contract = Contract(load(name))
+    for seed in seeds:
+        assert contract.play(label, options, seed, DEEP_EVERY)
 
 
 # ------------------------------------------------------------------ the samples
