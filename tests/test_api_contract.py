@@ -101,10 +101,16 @@ VARIANTS = [(name, label, options) for name in GAMES for label, options in varia
 VARIANT_IDS = [f"{name}-{label}" for name, label, _ in VARIANTS]
 
 
+def seats(game: ModuleType, seed: int) -> int:
+    """How many play a game of the seed: each number the game allows, in turn."""
+    low, high = game.INFO["players"]
+    return int(low + seed % (high - low + 1))
+
+
 def new_state(game: ModuleType, options: dict[str, object], seed: int) -> State:
-    """A game of the seed: the fewest players it allows, and decks drawn from the shipped
-    ones (the same deck on both sides now and then) when it has decks."""
-    players = game.INFO["players"][0]
+    """A game of the seed, with seats(seed) players and decks drawn from the shipped ones (the
+    same deck on two sides now and then) when the game has decks."""
+    players = seats(game, seed)
     decks = None
     if game.INFO.get("decks"):
         rng = random.Random(seed)
@@ -121,6 +127,7 @@ class Contract:
     def __init__(self, game: ModuleType) -> None:
         self.game = game
         self.names: tuple[str, ...] = game.PLAYER_NAMES
+        self.players = seats(game, 0)  # in the game being checked
         self.slots = [(slot, f"zone.{name}") for slot, name in enumerate(game.SLOT_NAMES)]
         self.capped = [(path, game.SLOT_CAPACITY[slot]) for slot, path in self.slots
                        if game.SLOT_CAPACITY[slot] >= 0]
@@ -131,7 +138,7 @@ class Contract:
     # ---- every ply
 
     def check_ply(self, state: State) -> list[Action]:
-        """The player to act, the legal actions and their ids, capacities, the result."""
+        """The player to act, the legal actions and their ids, the result."""
         game, terminal = self.game, state.is_terminal()
         current, legal = state.current_player(), state.legal_actions()
         if terminal:
@@ -139,7 +146,7 @@ class Contract:
             assert legal == [], f"over, yet legal actions {legal}"
             self.check_returns(state)
         else:
-            assert current in range(state.num_players), f"current_player() == {current}"
+            assert current in range(self.players), f"current_player() == {current}"
             assert legal, "no legal actions while the game is not over"
             prefix = self.names[current] + " "
             for action in legal:
@@ -174,7 +181,7 @@ class Contract:
 
     def check_returns(self, state: State) -> None:
         returns = state.returns()
-        assert isinstance(returns, list) and len(returns) == state.num_players, returns
+        assert isinstance(returns, list) and len(returns) == self.players, returns
         assert all(r in (1.0, -1.0, 0.0) for r in returns), f"returns {returns}"
         assert set(returns) == {0.0} or {1.0, -1.0} <= set(returns), f"returns {returns}"
 
@@ -187,14 +194,14 @@ class Contract:
         contents = {path: state.get(path) for _, path in self.slots}
         for path, capacity in self.capped:
             assert len(contents[path]) <= capacity, f"{path} holds {contents[path]}"
-        reader = rng.randrange(state.num_players)  # whose view is compared with get()
-        for player in range(state.num_players):
+        reader = rng.randrange(self.players)  # whose view is compared with get()
+        for player in range(self.players):
             self.check_observation(state, player, contents, rng if player == reader else None)
         for action in rng.sample(legal, min(3, len(legal))):
             assert state.parse_action(str(action)) == action, f"{action} does not parse back"
         if legal:
             action = rng.choice(legal)
-            for player in range(state.num_players):
+            for player in range(self.players):
                 text = state.action_text(action, player)
                 if player == action.actor:
                     assert text == str(action), f"the actor reads {text!r} for {action}"
@@ -202,7 +209,8 @@ class Contract:
                     assert text.startswith(self.names[action.actor] + " "), (
                         f"{self.names[player]} reads {text!r} for {action}")
                     assert not IDENTIFIER.search(text), f"{text!r} holds an identifier"
-        refused = [a for a in stale if a not in set(legal)]
+        now = set(legal)
+        refused = [a for a in stale if a not in now]
         for action in rng.sample(refused, min(2, len(refused))):
             with pytest.raises(IllegalAction):
                 state.apply_action(action)
@@ -254,7 +262,8 @@ class Contract:
                 assert field not in view["state"], f"{me} sees the {visibility} {field}"
             elif rng is not None:
                 assert view["state"][field] == state.get(field), f"{me} sees {field} wrong"
-        for owner_index, owner_name in enumerate(self.names[: state.num_players]):
+        assert set(view["players"]) == set(self.names[: self.players]), view["players"]
+        for owner_index, owner_name in enumerate(self.names[: self.players]):
             fields = view["players"][owner_name]
             for field, _, _, visibility, per_player in game.State.PLAYER_FIELDS:
                 if visibility == "hidden" or (visibility == "secret" and owner_index != player):
@@ -282,7 +291,7 @@ class Contract:
     def read(self, state: State, path: str, per_player: bool) -> Any:
         if not per_player:
             return state.get(path)
-        return [state.get(f"{path}.{p}") for p in self.names[: state.num_players]]
+        return [state.get(f"{path}.{p}") for p in self.names[: self.players]]
 
     # ---- a whole game
 
@@ -291,6 +300,7 @@ class Contract:
         """One random game to the end with every check; the actions' texts."""
         rng, history = random.Random(seed), []
         stale: list[Action] = []
+        self.players = seats(self.game, seed)
         try:
             state = new_state(self.game, options, seed)
             legal = self.check_ply(state)
@@ -307,7 +317,7 @@ class Contract:
             for action in stale[:3]:
                 with pytest.raises(IllegalAction, match="over"):
                     state.apply_action(action)
-        except Exception as error:  # noqa: BLE001 - engine exceptions are reported with the seed
+        except (Exception, pytest.fail.Exception) as error:  # noqa: BLE001 - with the seed
             raise GameFailure(
                 f"{self.game.INFO['name']} {label} seed {seed}, after {len(history)} actions "
                 f"(last: {history[-6:]}): {type(error).__name__}: {error}") from error
@@ -377,7 +387,7 @@ def clone_and_json(name: str, options: dict[str, object], seed: int, plies: int 
     assert restored.current_player() == state.current_player()
     assert restored.legal_actions() == state.legal_actions()
     assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
-    for player in range(state.num_players):
+    for player in range(seats(game, seed)):
         assert restored.observation(player) == state.observation(player)
     copy_texts = play(copy, random.Random(seed + 1).choice, plies)
     assert state.to_json() == text, "playing the clone changed the original"
