@@ -10,9 +10,11 @@ through the public API and compare them with the texts, so they fail if a text l
 * seeded Ruler's Gambit and Dynasties games, every ply: a card name in the opponent's text must
   be one the opponent's observation shows outside their own hidden zones, before or after the
   action; cards that become public are named; set spells, put-back cards, placed and kept tiles,
-  Warlord choices are not;
+  Warlord choices are not (two Ruler's Gambit games in the default tier, 40 in the soak
+  tier);
 * the same games: two legal actions that leave the reader's observation (and the reader's legal
-  actions) the same read the same, so a text tells nothing the observation does not;
+  actions) the same read the same, so a text tells nothing the observation does not (at every
+  few plies: every 4th in the default tier's Ruler's Gambit games, every 2nd in the soak's);
 * Dynasty Builder, where everything is public: everyone reads str(action);
 * `rulecraft play` with scripted input prints the agent's set spells unnamed.
 """
@@ -35,6 +37,7 @@ from compiler.api import load_game
 from compiler.pygen_actions import neutral_noun
 from compiler.types import CardT, EnumT, IntT, NodeT, PlayerT
 from dsl.runtime import article
+from tests.tiers import soak
 
 VEIL = """\
 game veil {
@@ -318,13 +321,27 @@ def gambit() -> ModuleType:
     return load_game("rulers_gambit")
 
 
+RG_SEEDS, RG_SOAK_SEEDS = range(2), range(40)  # the soak tier checks views every 2nd ply
+
+
 def test_rulers_gambit_texts_hide_what_observations_hide(gambit: ModuleType) -> None:
+    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SEEDS, consistency_every=4)
+
+
+@pytest.mark.soak
+def test_rulers_gambit_texts_hide_what_observations_hide_soak(gambit: ModuleType) -> None:
+    rulers_gambit_texts_hide_what_observations_hide(gambit, RG_SOAK_SEEDS, consistency_every=2)
+
+
+def rulers_gambit_texts_hide_what_observations_hide(
+    gambit: ModuleType, seeds: range, consistency_every: int
+) -> None:
     seen: Counter[str] = Counter()
     decks = sorted(gambit.DECKS)
-    for seed in range(8):
+    for seed in seeds:
         pair = {"A": decks[seed % len(decks)], "B": decks[(seed * 5 + 1) % len(decks)]}
         state = gambit.new_game(seed=seed, decks=pair)
-        play_and_check(gambit, state, seed, list(gambit.DEF_NAMES), seen, consistency_every=2)
+        play_and_check(gambit, state, seed, list(gambit.DEF_NAMES), seen, consistency_every)
     # set spells and cards put back are never named; cards that go public always are
     assert seen["set_spell hidden"] >= 5 and not seen["set_spell named"], seen
     assert seen["put_back hidden"] >= 5 and not seen["put_back named"], seen
@@ -392,11 +409,12 @@ def test_dynasties_placement_names_the_province_only(dynasties: ModuleType) -> N
 # ------------------------------------------------------------------ Dynasty Builder
 
 
-def test_dynasty_builder_is_public_so_everyone_reads_the_full_text() -> None:
+@pytest.mark.parametrize("plies", [40, *soak([1000])])  # the first turns; a whole game
+def test_dynasty_builder_is_public_so_everyone_reads_the_full_text(plies: int) -> None:
     game = load_game("dynasty_builder")
     state = game.new_game(seed=5)
     rng = random.Random(5)
-    for _ in range(120):
+    for _ in range(plies):
         if state.is_terminal():
             break
         action = rng.choice(state.legal_actions())

@@ -133,14 +133,25 @@ DECKS = {
 }
 
 
+def write_duel(folder: Path) -> Path:
+    (folder / "duel.rules").write_text(RULES, encoding="utf-8")
+    (folder / "core.cards.yaml").write_text(CARDS, encoding="utf-8")
+    (folder / "decks").mkdir()
+    for name, text in DECKS.items():
+        (folder / "decks" / name).write_text(text, encoding="utf-8")
+    return folder / "duel.rules"
+
+
 @pytest.fixture
 def duel(tmp_path: Path) -> Path:
-    (tmp_path / "duel.rules").write_text(RULES, encoding="utf-8")
-    (tmp_path / "core.cards.yaml").write_text(CARDS, encoding="utf-8")
-    (tmp_path / "decks").mkdir()
-    for name, text in DECKS.items():
-        (tmp_path / "decks" / name).write_text(text, encoding="utf-8")
-    return tmp_path / "duel.rules"
+    """The duel's files, for a test to change."""
+    return write_duel(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def duel_docs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """The duel's Markdown and HTML, made once for the tests that only read them."""
+    return generate_all_docs(compile_model(write_duel(tmp_path_factory.mktemp("duel"))))
 
 
 def compile_model(rules: Path) -> GameModel:
@@ -188,8 +199,8 @@ def assert_well_formed(page: str) -> set[str]:
 
 
 # ---- the gallery
-def test_gallery_has_every_card_with_its_effect_in_english(duel: Path) -> None:
-    markdown, _ = generate_all_docs(compile_model(duel))
+def test_gallery_has_every_card_with_its_effect_in_english(duel_docs: tuple[str, str]) -> None:
+    markdown, _ = duel_docs
     gallery = section(markdown, "Card gallery")
     for name in ("Ember Wolf", "Sky Ray", "Fire Storm", "&lt;b&gt;x&lt;/b&gt;",
                  "{{ 7\\*7 }}"):
@@ -223,8 +234,8 @@ def test_gallery_has_every_card_with_its_effect_in_english(duel: Path) -> None:
     assert "| `rested` | bool | no | everyone |  |" in components
 
 
-def test_effect_calls_and_decklist_in_english(duel: Path) -> None:
-    markdown, _ = generate_all_docs(compile_model(duel))
+def test_effect_calls_and_decklist_in_english(duel_docs: tuple[str, str]) -> None:
+    markdown, _ = duel_docs
     assert "- Run the effect of *c*, with the acting player as *you* and no *target*." \
         in markdown
     assert "- Set *c*'s rested to yes." in markdown
@@ -232,8 +243,8 @@ def test_effect_calls_and_decklist_in_english(duel: Path) -> None:
 
 
 # ---- keywords
-def test_glossary_lists_reminder_text_rules_and_cards(duel: Path) -> None:
-    markdown, _ = generate_all_docs(compile_model(duel))
+def test_glossary_lists_reminder_text_rules_and_cards(duel_docs: tuple[str, str]) -> None:
+    markdown, _ = duel_docs
     glossary = section(markdown, "Keywords")
     trample = glossary[glossary.index("### Trample"):glossary.index("### Flying")]
     assert '<a id="keyword-trample"></a>' in trample
@@ -260,8 +271,8 @@ def test_keyword_named_in_a_card_effect_is_a_use(tmp_path: Path, duel: Path) -> 
 
 
 # ---- decks
-def test_deck_rules_and_shipped_decks(duel: Path) -> None:
-    markdown, _ = generate_all_docs(compile_model(duel))
+def test_deck_rules_and_shipped_decks(duel_docs: tuple[str, str]) -> None:
+    markdown, _ = duel_docs
     decks = section(markdown, "Deck construction")
     assert ("- A deck must satisfy: the number of cards in the deck is 4 "
             "(otherwise: “a deck has 4 cards”).") in decks
@@ -277,8 +288,8 @@ def test_deck_rules_and_shipped_decks(duel: Path) -> None:
 
 
 # ---- escaping
-def test_html_is_escaped_and_self_contained(duel: Path) -> None:
-    _, page = generate_all_docs(compile_model(duel))
+def test_html_is_escaped_and_self_contained(duel_docs: tuple[str, str]) -> None:
+    _, page = duel_docs
     assert "&lt;b&gt;x&lt;/b&gt;" in page and "<b>x</b>" not in page
     text = re.sub(r"<svg .*?</svg>", "", page, flags=re.S)  # diagrams: numbers of their own
     assert "{{ 7*7 }}" in text and "49" not in text
@@ -299,8 +310,8 @@ def test_html_is_escaped_and_self_contained(duel: Path) -> None:
             in page)
 
 
-def test_markdown_is_escaped(duel: Path) -> None:
-    markdown, _ = generate_all_docs(compile_model(duel))
+def test_markdown_is_escaped(duel_docs: tuple[str, str]) -> None:
+    markdown, _ = duel_docs
     assert "<b>x</b>" not in markdown and "<script>" not in markdown
     assert "{{ 7\\*7 }}" in markdown
 

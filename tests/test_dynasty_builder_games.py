@@ -1,5 +1,8 @@
-"""1,000 seeded random games of Dynasty Builder to the end (a win, or the Timeout after ROUNDS
-rounds), through the public API. Every ply of every game checks:
+"""Seeded random games of Dynasty Builder to the end (a win, or the Timeout after ROUNDS
+rounds), through the public API: what this game's rules promise, on top of the API contract
+that tests/test_api_contract.py checks of every generated game (the player to act, legal
+actions and their ids, get() against observation(), replay, clone() and JSON). Every ply of
+every game checks:
 
 (a) units: one player's at most per hex, one land unit and one ship at most; ships on water,
     land units on land, a bridge or their own ship; none on an enemy centre;
@@ -13,35 +16,36 @@ rounds), through the public API. Every ply of every game checks:
     actions, vanish only on attacks; `round` steps on B's end of turn; only cities of the player
     to act have recruited; a fight is pending exactly in the muster, respond and tie phases,
     and only then are units supporting;
-(f) legal actions are the actor's, distinct, with ids that decode back to them (so an id names
-    one action in every game); nobody meets a win condition while the game goes on; the returns
-    are what decision ORDER and the Timeout points give.
+(f) nobody meets a win condition while the game goes on; the returns are what decision ORDER
+    and the Timeout points give.
 
-200 more games follow a campaign policy (see CAMPAIGN_WEIGHTS) over 20 rounds, so that the
-fighting rules run under the same checks.
+More games follow a campaign policy (see CAMPAIGN_WEIGHTS) over 20 rounds, so that the
+fighting rules run under the same checks. The default tier plays GAMES and CAMPAIGNS of them;
+the soak tier (`-m soak`) the rest of SOAK_GAMES and SOAK_CAMPAIGNS.
 
 Reading 108 hexes with get() costs more per ply than playing it, so the games read the columns
 behind `hex.*` and `zone.units.*` by the generated State's field tables (`read_fast`), checked
-against get() on every ply of sample games. Samples also check seeded replay, clone() and JSON.
+against get() on every ply of sample games.
 """
 
 from __future__ import annotations
 
-import bisect
 import random
 from typing import Any
 
 import pytest
 
 import generated.dynasty_builder as game
-from tests.playing import State, play
+from tests.playing import State
+from tests.tiers import batch_id, batches, seeds
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
 HEXES: tuple[str, ...] = game.N_HEX_NAMES
 DISTANCE: tuple[tuple[int, ...], ...] = game.N_HEX_DISTANCE
 HOUSES: int = game.INFO["options"]["houses"]
 ROUNDS = 6  # 8 rounds take ~40 s for the file, 6 take ~30 s
-GAMES, BATCH, SAMPLE_GAMES = 1000, 25, 10  # BATCH: seeds per test; a failure names seed and ply
+GAMES, SOAK_GAMES = 5, 1000
+SAMPLE_GAMES, SOAK_SAMPLE_GAMES = 3, 10  # for the fast reads
 MAX_PLIES = 40 * (ROUNDS + 1)  # random games observed: 71..99 plies for 6 rounds
 RESULTS = ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
 WIN_TOTAL = 12  # city levels (Dynasty) or military tokens (Veteran)
@@ -58,7 +62,6 @@ COLUMNS = ("terrain", "level", "recruited", *BUILT)
 NODE_ATTR = {f[2]: f[3] for f in game.State.NODE_FIELDS}
 SUPPORTING = {f[0]: f[1] for f in game.State.CARD_FIELDS}["supporting"]
 UNITS_BASE = dict((name, base) for name, base, _ in game.State.ZONES)["units"]
-ID_OFFSETS = [offset for offset, _ in game.State.ENCODING]
 _claims: dict[tuple[tuple[int, int, int], ...], list[list[bool]]] = {}
 
 
@@ -74,7 +77,7 @@ def new_state(seed: int, rounds: int = ROUNDS) -> State:
 # campaign policy weights actions by kind (attack, found, recruit above ending a phase or
 # disbanding) and steps by whether they come closer to the nearest enemy centre, so sieges,
 # ranged attacks, evades, retaliations and ties happen; the same checks run on every ply.
-CAMPAIGN_ROUNDS, CAMPAIGN_GAMES = 20, 200
+CAMPAIGN_ROUNDS, CAMPAIGNS, SOAK_CAMPAIGNS = 20, 3, 200
 CAMPAIGN_WEIGHTS = {
     "attack": 50.0, "recruit": 20.0, "enlist": 20.0, "raise_city": 20.0, "found_city": 30.0,
     "dismiss": 0.01, "to_token": 0.05, "demolish": 0.02, "build_bridge": 0.3,
@@ -135,18 +138,6 @@ def read_with_get(state: State) -> dict[str, Any]:
     return values
 
 
-def decode_id(number: int) -> tuple[int, tuple[int, ...]]:
-    """The action kind and arguments an id stands for, by State.ENCODING."""
-    kind = bisect.bisect_right(ID_OFFSETS, number) - 1
-    offset, params = game.State.ENCODING[kind]
-    code, args = number - offset, []
-    for base, size in reversed(params):
-        code, value = divmod(code, size)
-        args.append(base + value)
-    assert code == 0, f"id {number} is past the ids of {game.ACTIONS[kind]}"
-    return kind, tuple(reversed(args))
-
-
 def expected_claims(centres: tuple[tuple[int, int, int], ...]) -> list[list[bool]]:
     """Each hex's claim per player, given the centres (hex, owner, level): within 2 x level."""
     found = _claims.get(centres)
@@ -194,16 +185,6 @@ class Game:
     def check(self) -> list[Any]:
         state, terminal, current = self.state, self.state.is_terminal(), self.state.current_player()
         legal: list[Any] = state.legal_actions()
-        if terminal:
-            assert current == game.TERMINAL and legal == [], f"over, yet {current} has {legal}"
-        else:
-            assert current in (0, 1) and legal, f"{current} to act, legal actions {legal}"
-            assert all(a.actor == current for a in legal), f"not all {current}'s: {legal}"
-            ids = [state.action_id(a) for a in legal]
-            assert len(set(ids)) == len(set(legal)) == len(legal), f"repeated: {legal} {ids}"
-            for action, number in zip(legal, ids, strict=True):
-                assert 0 <= number < game.NUM_DISTINCT_ACTIONS, f"{action}: id {number}"
-                assert decode_id(number) == (action.kind, action.args), f"{action}: id {number}"
         b = read_fast(state)
         # whose turn it is: the actor but in `respond` (no city has recruited then) and at the
         # end, where the game's own `current` field says
@@ -321,32 +302,48 @@ class Game:
             f"cities {cities}, level 3 units {knights}, round {b['round']}")
 
 
-@pytest.mark.parametrize("first", range(0, GAMES, BATCH), ids=lambda s: f"seeds{s}+")
-def test_random_games(first: int) -> None:
-    for seed in range(first, first + BATCH):
+def test_random_games() -> None:
+    for seed in range(GAMES):
         assert 0 < len(Game(seed).play()) <= MAX_PLIES
 
 
-@pytest.mark.parametrize("first", range(0, CAMPAIGN_GAMES, BATCH), ids=lambda s: f"seeds{s}+")
-def test_campaign_games(first: int) -> None:
-    for seed in range(first, first + BATCH):
+@pytest.mark.soak
+@pytest.mark.parametrize("seeds", batches(GAMES, SOAK_GAMES), ids=batch_id)
+def test_random_games_soak(seeds: range) -> None:
+    for seed in seeds:
+        assert 0 < len(Game(seed).play()) <= MAX_PLIES
+
+
+def test_campaign_games() -> None:
+    kinds: set[str] = set()
+    for seed in range(CAMPAIGNS):
+        kinds.update(text.split()[1] for text in Game(seed, CAMPAIGN_ROUNDS, True).play())
+    assert "attacks" in kinds, kinds
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seeds", batches(CAMPAIGNS, SOAK_CAMPAIGNS), ids=batch_id)
+def test_campaign_games_soak(seeds: range) -> None:
+    for seed in seeds:
         assert Game(seed, CAMPAIGN_ROUNDS, campaign=True).play()
 
 
+@pytest.mark.soak
 def test_campaigns_fight() -> None:
-    """The campaign games reach the fighting rules (else the test above would prove little)."""
+    """The campaign games reach the fighting rules (else the soak test above would prove
+    little)."""
     kinds: set[str] = set()
-    for seed in range(BATCH):
+    for seed in range(25):
         kinds.update(text.split()[1] for text in Game(seed, CAMPAIGN_ROUNDS, True).play())
     # over 200 campaigns: ~2,200 attacks, 279 evades, 63 retries, 69 back-offs, 16 retaliations,
     # 261 supporters called
     assert {"attacks", "calls", "tries", "backs", "spends", "recruits"} <= kinds, kinds
 
 
-# ------------------------------------------------------------------ the smaller samples
+# ------------------------------------------------------------------ the fast reads
 
 
-@pytest.mark.parametrize("seed", range(SAMPLE_GAMES))
+@pytest.mark.parametrize("seed", seeds(SAMPLE_GAMES, SOAK_SAMPLE_GAMES))
 def test_fast_reads_match_get(seed: int) -> None:
     state, choose = new_state(seed), random.Random(seed).choice
     while True:
@@ -354,38 +351,6 @@ def test_fast_reads_match_get(seed: int) -> None:
         if state.is_terminal():
             break
         state.apply_action(choose(state.legal_actions()))
-
-
-@pytest.mark.parametrize("seed", range(SAMPLE_GAMES))
-def test_seeded_replay_is_identical(seed: int) -> None:
-    first, second, third = new_state(seed), new_state(seed), new_state(seed)
-    texts = play(first, random.Random(seed).choice)
-    assert play(second, random.Random(seed).choice) == texts
-    assert second.to_json() == first.to_json()
-    for text in texts:  # the same texts, chosen by name, give the same game again
-        by_text = {str(a): a for a in third.legal_actions()}
-        assert text in by_text, f"{text!r} is not legal on replay"
-        third.apply_action(by_text[text])
-    assert third.to_json() == first.to_json() and third.returns() == first.returns()
-
-
-@pytest.mark.parametrize("seed", range(SAMPLE_GAMES))
-def test_clone_and_json_mid_game_continue_identically(seed: int) -> None:
-    state = new_state(seed)
-    play(state, random.Random(seed).choice, random.Random(seed + 10_000).randrange(1, 50))
-    text = state.to_json()
-    copy, restored = state.clone(), game.from_json(text)
-    assert copy.to_json() == text and restored.to_json() == text
-    assert restored.current_player() == state.current_player()
-    assert restored.legal_actions() == state.legal_actions()
-    for player in (0, 1):
-        assert restored.observation(player) == state.observation(player)
-    copy_texts = play(copy, random.Random(seed + 1).choice)
-    assert state.to_json() == text, "playing the clone changed the original"
-    assert play(restored, random.Random(seed + 1).choice) == copy_texts
-    assert play(state, random.Random(seed + 1).choice) == copy_texts
-    assert state.to_json() == copy.to_json() == restored.to_json()
-    assert state.returns() == copy.returns() == restored.returns()
 
 
 def test_a_game_field_named_current_is_read_and_set_as_that_field() -> None:

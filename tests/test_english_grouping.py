@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -113,9 +114,21 @@ def read_truth(tree: object, values: dict[str, bool]) -> bool:
     return all(results) if word == "and" else any(results)
 
 
-@settings(max_examples=300, deadline=None)
+# 100 examples in the default tier, 1,000 in the soak tier
+@settings(max_examples=100, deadline=None)
 @given(conditions())
 def test_conditions_in_words_mean_what_the_source_means(e: n.Expr) -> None:
+    conditions_in_words_mean_what_the_source_means(e)
+
+
+@pytest.mark.soak
+@settings(max_examples=1000, deadline=None)
+@given(conditions())
+def test_conditions_in_words_mean_what_the_source_means_soak(e: n.Expr) -> None:
+    conditions_in_words_mean_what_the_source_means(e)
+
+
+def conditions_in_words_mean_what_the_source_means(e: n.Expr) -> None:
     text = ENGLISH.expr(e)
     tree = StrictReader(text).whole()
     for row in itertools.product([False, True], repeat=len(CONDITIONS)):
@@ -168,8 +181,19 @@ def read_value(text: str) -> int:
     return result
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(sums())
 def test_arithmetic_in_words_gives_the_source_value(e: n.Expr) -> None:
+    arithmetic_in_words_gives_the_source_value(e)
+
+
+@pytest.mark.soak
+@settings(max_examples=1000, deadline=None)
+@given(sums())
+def test_arithmetic_in_words_gives_the_source_value_soak(e: n.Expr) -> None:
+    arithmetic_in_words_gives_the_source_value(e)
+
+
+def arithmetic_in_words_gives_the_source_value(e: n.Expr) -> None:
     text = ENGLISH.expr(e)
     assert read_value(text) == value(e), text

@@ -35,6 +35,7 @@ from compiler.resolve import Resolver
 from compiler.typecheck import Checker
 from compiler.types import EffectT, Type
 from dsl import nodes as n
+from tests.tiers import soak
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = sorted((ROOT / "rulebooks").glob("*/*.rules"))
@@ -165,8 +166,19 @@ def digest(compilation: Compilation) -> dict[str, Any]:
     return result
 
 
+# The fast way's compilation of each rulebook checked both ways, for the tests below that read
+# the model again (the rulebooks are not changed while the tests run).
+COMPILED: dict[Path, Compilation] = {}
+
+
+def compiled(rules: Path) -> Compilation:
+    if rules not in COMPILED:
+        COMPILED[rules] = check_rulebook(rules)
+    return COMPILED[rules]
+
+
 def assert_same_both_ways(rules: Path) -> Compilation:
-    fast = check_rulebook(rules)
+    fast = compiled(rules)
     with general_paths():
         general = check_rulebook(rules)
     expected, got = digest(general), digest(fast)
@@ -221,21 +233,33 @@ def broken(cards: str, seed: int, skip: tuple[str, ...] = ()) -> str:
 
 
 @pytest.fixture(scope="module")
-def card_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    sets: dict[str, Path] = {}
-    for seed in (1, 2):
-        folder = tmp_path_factory.mktemp(f"generated{seed}")
-        sets[f"generated{seed}"], _ = generate(folder, 300, seed)
-    for seed in range(6):
-        folder = tmp_path_factory.mktemp(f"broken{seed}")
-        rules, _ = generate(folder, 250, 100 + seed)
-        cards = folder / "starter.cards.yaml"
-        # Odd seeds never break a Kingdom's colours: a word there stops the card rules with
-        # an internal error, after which nothing more is checked.
-        skip = ("colours",) if seed % 2 else ()
-        cards.write_text(broken(cards.read_text(encoding="utf-8"), seed, skip), "utf-8")
-        sets[f"broken{seed}"] = rules
-    return sets
+def card_sets(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, int], Path]:
+    """The rulebook of a generated card set, written once for the module's tests."""
+    made: dict[tuple[str, int], Path] = {}
+
+    def get(kind: str, seed: int) -> Path:
+        if (kind, seed) not in made:
+            made[kind, seed] = card_set(tmp_path_factory.mktemp(f"{kind}{seed}"), kind, seed)
+        return made[kind, seed]
+
+    return get
+
+
+def card_set(folder: Path, kind: str, seed: int) -> Path:
+    """The rulebook of a generated card set: a clean one, or one broken at random."""
+    if kind == "generated":
+        return generate(folder, 300, seed)[0]
+    rules, _ = generate(folder, 250, 100 + seed)
+    cards = folder / "starter.cards.yaml"
+    # Odd seeds never break a Kingdom's colours: a word there stops the card rules with
+    # an internal error, after which nothing more is checked.
+    skip = ("colours",) if seed % 2 else ()
+    cards.write_text(broken(cards.read_text(encoding="utf-8"), seed, skip), "utf-8")
+    return rules
+
+
+CARD_SETS = [("generated", 1), ("broken", 1)]  # an even seed breaks a Kingdom's colours too
+SOAK_CARD_SETS = [("generated", 2), *(("broken", seed) for seed in (0, 2, 3, 4, 5))]
 
 
 @pytest.mark.parametrize("rules", RULEBOOKS, ids=lambda path: path.stem)
@@ -243,17 +267,22 @@ def test_the_rulebooks(rules: Path) -> None:
     assert assert_same_both_ways(rules.relative_to(ROOT)).ok
 
 
-def test_the_diagnostic_fixtures(monkeypatch: pytest.MonkeyPatch) -> None:
+# every third fixture in the default tier, the others in the soak tier
+@pytest.mark.parametrize("fixtures", [FIXTURES[::3], *soak([FIXTURES[1::3] + FIXTURES[2::3]])],
+                         ids=["a third", "the rest"])
+def test_the_diagnostic_fixtures(monkeypatch: pytest.MonkeyPatch, fixtures: list[Path]) -> None:
     monkeypatch.chdir(ROOT)
-    for rules in FIXTURES:
+    for rules in fixtures:
         assert_same_both_ways(rules.relative_to(ROOT))
 
 
-@pytest.mark.parametrize("name", ["generated1", "generated2", *(f"broken{i}" for i in range(6))])
-def test_generated_card_sets(card_sets: dict[str, Path], name: str) -> None:
-    compilation = assert_same_both_ways(card_sets[name])
+@pytest.mark.parametrize(("kind", "seed"), [*CARD_SETS, *soak(SOAK_CARD_SETS)],
+                         ids=[f"{k}{s}" for k, s in CARD_SETS + SOAK_CARD_SETS])
+def test_generated_card_sets(card_sets: Callable[[str, int], Path], kind: str, seed: int
+                             ) -> None:
+    compilation = assert_same_both_ways(card_sets(kind, seed))
     codes = {d.code for d in compilation.diagnostics.items}
-    if name.startswith("generated"):
+    if kind == "generated":
         assert compilation.ok
     else:
         assert {"E0101", "E0104", "E0201"} <= codes  # the breakage is seen at all
@@ -381,16 +410,31 @@ def generic_every_node(model: GameModel) -> list[n.Node]:
 
 
 def test_one_walk_finds_what_every_node_has(
-    card_sets: dict[str, Path], tmp_path: Path
+    card_sets: Callable[[str, int], Path], tmp_path: Path
 ) -> None:
+    one_walk_finds_what_every_node_has(card_sets, tmp_path, CARD_SETS)
+
+
+@pytest.mark.soak
+def test_one_walk_finds_what_every_node_has_soak(
+    card_sets: Callable[[str, int], Path], tmp_path: Path
+) -> None:
+    one_walk_finds_what_every_node_has(card_sets, tmp_path, SOAK_CARD_SETS)
+
+
+def one_walk_finds_what_every_node_has(
+    card_sets: Callable[[str, int], Path], tmp_path: Path, which: list[tuple[str, int]]
+) -> None:
+    """The real rulebooks, generated card sets (those that leave a model) and the data."""
     data = tmp_path / "data.rules"
     data.write_text(DATA_RULES, encoding="utf-8")
-    paths = [rules.relative_to(ROOT) for rules in RULEBOOKS] + list(card_sets.values()) + [data]
+    paths = [rules.relative_to(ROOT) for rules in RULEBOOKS]
+    paths += [card_sets(kind, seed) for kind, seed in which] + [data]
     compared = 0
     for rules in paths:
-        model = check_rulebook(rules).model
+        model = compiled(rules).model
         if model is None:
-            continue  # an internal error stopped the checks (see card_sets)
+            continue  # an internal error stopped the checks (see card_set)
         compared += 1
         finder = reach_pass.UseFinder(model)
         assert finder.run() == general_uses(model)
@@ -405,4 +449,6 @@ def test_one_walk_finds_what_every_node_has(
             assert {name: [id(body) for body in bodies] for name, bodies in known.items()} \
                 == {name: [id(body) for body in bodies]
                     for name, bodies in expected_bodies.items()}
-    assert compared >= len(RULEBOOKS) + 6
+    # every rulebook, the data, and the sets whose Kingdoms keep their colours
+    assert compared >= len(RULEBOOKS) + 1 + sum(kind == "generated" or seed % 2
+                                                for kind, seed in which)

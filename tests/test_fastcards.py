@@ -5,7 +5,8 @@ fast reader either declines (raises Unsupported, and load_card_set reads the fil
 or gives the same AST as the PyYAML path, spans included (Node.span does not take part in
 equality, so they are compared here field by field), and the same diagnostics. It is also
 checked that the fast reader does read the real and the generated card sets, so that it cannot
-silently decline everything.
+silently decline everything. Every other case of the long batteries (values, block scalars,
+variants) and the extra random seeds run in the soak tier.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.parser import parse
 from dsl.source import SourceFile, Span
+from tests.tiers import every_other, seeds, soak
 
 ROOT = Path(__file__).resolve().parent.parent
 RULERS_GAMBIT = ROOT / "rulebooks" / "rulers_gambit"
@@ -164,7 +166,7 @@ def test_effect_diagnostics_are_the_same() -> None:
     assert slow(SourceFile("x", path.read_text(encoding="utf-8")), fields)[1]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, *soak([2])])
 def test_generated_card_set_is_read_fast(tmp_path: Path, seed: int) -> None:
     generate(tmp_path, 300, seed)
     path = tmp_path / "starter.cards.yaml"
@@ -259,7 +261,7 @@ VALUES = [
 ]
 
 
-@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("value", every_other(VALUES))
 def test_values(value: str) -> None:
     sep = " " if value else ""
     check(HEAD + card(f"cost:{sep}{value}", "colour: red", name="A"))
@@ -269,7 +271,7 @@ def test_values(value: str) -> None:
     check(HEAD + card(f"effect:{sep}{value}", name="A"))
 
 
-@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("value", every_other(VALUES))
 def test_names_and_descriptions(value: str) -> None:
     sep = " " if value else ""
     check(HEAD + f"  - name:{sep}{value}\n    cost: 1\n")
@@ -277,7 +279,7 @@ def test_names_and_descriptions(value: str) -> None:
     check(HEAD + f"  - name: A\n    description:{sep}{value}\n")
 
 
-@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("value", every_other(VALUES))
 def test_top_level_values(value: str) -> None:
     sep = " " if value else ""
     check(f"type:{sep}{value}\ncards:\n" + card("cost: 1"), {"Card": {"effect"}})
@@ -356,7 +358,7 @@ BLOCKS = [
 ]
 
 
-@pytest.mark.parametrize("block", BLOCKS)
+@pytest.mark.parametrize("block", every_other(BLOCKS))
 def test_block_scalars(block: str) -> None:
     for key in ("effect", "colour", "flavour"):
         check(HEAD + f"  - name: A\n    {key}: {block}    cost: 1\n")
@@ -517,7 +519,8 @@ def variants() -> list[tuple[str, str]]:
 VARIANTS = variants()
 
 
-@pytest.mark.parametrize(("label", "text"), VARIANTS, ids=[label for label, _ in VARIANTS])
+@pytest.mark.parametrize(("label", "text"), every_other(VARIANTS),
+                         ids=[label for label, _ in VARIANTS[::2] + VARIANTS[1::2]])
 def test_variants(label: str, text: str) -> None:
     check(text)
 
@@ -547,9 +550,11 @@ def test_edge_values_are_read_fast() -> None:
         assert check(HEAD + f"  - name: A\n    effect: {block}    cost: 1\n"), block
 
 
-def test_pure_python_loader_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("part", [0, *soak([1, 2, 3])])
+def test_pure_python_loader_agrees(monkeypatch: pytest.MonkeyPatch, part: int) -> None:
     """Without libyaml, PyYAML's own loader gives the same marks for what the fast path reads
-    (the fast path follows whichever loader the PyYAML path uses: they agree)."""
+    (the fast path follows whichever loader the PyYAML path uses: they agree). A quarter of the
+    texts and the real card set in the default tier, the other quarters in the soak tier."""
 
     class PureLoader(yaml.SafeLoader):
         def __init__(self, stream: str) -> None:
@@ -560,15 +565,16 @@ def test_pure_python_loader_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
             return str(super().resolve(kind, value, implicit))  # type: ignore[no-untyped-call]
 
     monkeypatch.setattr(cardset, "_Loader", PureLoader)
-    for _, text in VARIANTS:
+    for _, text in VARIANTS[part::4]:
         check(text)
-    for block in BLOCKS:
+    for block in BLOCKS[part::4]:
         check(HEAD + f"  - name: A\n    effect: {block}    cost: 1\n")
-    for value in VALUES:
+    for value in VALUES[part::4]:
         sep = " " if value else ""
         check(HEAD + card(f"colour:{sep}{value}", "cost: 1"))
         check(HEAD + card(f"description:{sep}{value}", "cost: 1"))
-    check((RULERS_GAMBIT / "starter.cards.yaml").read_text(encoding="utf-8"))
+    if part == 0:
+        check((RULERS_GAMBIT / "starter.cards.yaml").read_text(encoding="utf-8"))
 
 
 # ------------------------------------------------------------------ the builders
@@ -632,7 +638,7 @@ FUZZ_BASES = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", seeds(1, 4))
 def test_random_edits(seed: int) -> None:
     """Card sets edited at random (mostly into invalid YAML, or another shape): the fast reader
     declines or agrees. (Many more seeds were run while writing it.)"""
@@ -680,7 +686,7 @@ def spans_in(value: object) -> Iterator[Span]:
             yield from spans_in(item)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(1, 3))
 def test_random_edits_of_effects_in_every_style(seed: int) -> None:
     """Effects that are not copies of the file (their positions go through dsl.yaml_origins),
     edited at random: nothing raises, both paths agree, and every position (of a diagnostic,

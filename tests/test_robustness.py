@@ -2,7 +2,8 @@
 
 Most cases run the CLI in-process (`compiler.cli.main`, output captured) from a temporary working
 directory; two run `python -m compiler` as a subprocess to cover the real entry point. A fuzz
-test checks 300 seeded random mutations of the Dynasties rulebook.
+test checks seeded random mutations of the Dynasties rulebook: MUTANTS in the default tier,
+the rest of SOAK_MUTANTS in the soak tier (`-m soak`).
 """
 
 from __future__ import annotations
@@ -309,7 +310,7 @@ def test_check_usage_error(run: Run) -> None:
 ALPHABET = (
     "abcdefghijklmnopqrstuvwxyz_ABZ0123456789 \n\t{}()[]<>=!+-*/%.,:;#@\"\\?|&$é\u2028"
 )
-MUTANTS = 300
+MUTANTS, SOAK_MUTANTS = 30, 300
 
 
 def mutate(text: str, rng: random.Random) -> str:
@@ -329,14 +330,12 @@ def mutate(text: str, rng: random.Random) -> str:
     return "".join(chars)
 
 
-@pytest.fixture(scope="module")
-def fuzz_results(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[int, list[str], str]]:
-    """(seed, codes, first message) of every mutant; an exception fails the test using it."""
-    folder = tmp_path_factory.mktemp("fuzz")
+def fuzz_results(seeds: range, folder: Path) -> list[tuple[int, list[str], str]]:
+    """(seed, codes, first message) of every mutant; an exception fails the test."""
     shutil.copy(CHINA_MAP, folder / CHINA_MAP.name)
     original = DYNASTIES.read_text(encoding="utf-8")
     results = []
-    for seed in range(MUTANTS):
+    for seed in seeds:
         path = folder / "dynasties.rules"
         path.write_text(mutate(original, random.Random(seed)), encoding="utf-8")
         try:
@@ -353,17 +352,25 @@ def fuzz_results(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[int, li
     return results
 
 
-def test_fuzz_never_raises_and_uses_registered_codes(
-    fuzz_results: list[tuple[int, list[str], str]],
-) -> None:
-    assert len(fuzz_results) == MUTANTS
-    unregistered = [(seed, code) for seed, codes, _ in fuzz_results for code in codes
+def check_fuzz(seeds: range, folder: Path) -> None:
+    results = fuzz_results(seeds, folder)
+    assert len(results) == len(seeds)
+    unregistered = [(seed, code) for seed, codes, _ in results for code in codes
                     if code not in CODES]
     assert not unregistered
-    internal = [(seed, text) for seed, codes, text in fuzz_results if "E0000" in codes]
+    internal = [(seed, text) for seed, codes, text in results if "E0000" in codes]
     assert not internal, "internal compiler errors:\n" + "\n".join(
         f"  seed {seed}: {text}" for seed, text in internal)
     # the mutations really break the rulebook, and in many different ways
-    broken = sum(1 for _, codes, _ in fuzz_results if any(c.startswith("E") for c in codes))
-    assert broken > MUTANTS // 2
-    assert len({code for _, codes, _ in fuzz_results for code in codes}) >= 8
+    broken = sum(1 for _, codes, _ in results if any(c.startswith("E") for c in codes))
+    assert broken > len(seeds) // 2
+    assert len({code for _, codes, _ in results for code in codes}) >= 8
+
+
+def test_fuzz_never_raises_and_uses_registered_codes(tmp_path: Path) -> None:
+    check_fuzz(range(MUTANTS), tmp_path)
+
+
+@pytest.mark.soak
+def test_fuzz_never_raises_and_uses_registered_codes_soak(tmp_path: Path) -> None:
+    check_fuzz(range(MUTANTS, SOAK_MUTANTS), tmp_path)

@@ -19,6 +19,7 @@ import yaml
 from compiler.driver import check_rulebook
 from dsl.yaml_limits import MAX_ALIASED_VALUES, MAX_YAML_NESTING, crossed_limit
 from tests.fuzzing import run_cli
+from tests.tiers import soak
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"
@@ -181,7 +182,9 @@ def assert_reported_in(code: int, output: str, file: str, expected: str = "E0006
     assert expected in {m["code"] for m in found}, output[-2000:]
 
 
-@pytest.mark.parametrize("shape", sorted(DEEP_TEXTS))
+# One shape per reader in the default tier (a child process each), every shape in the soak tier;
+# the scan itself is checked on every shape in process above.
+@pytest.mark.parametrize("shape", ["block sequence", *soak(["flow mapping", "flow sequence"])])
 def test_a_deep_card_set_is_a_diagnostic_not_a_crash(tmp_path: Path, shape: str) -> None:
     copy_case(tmp_path, "cards_valid.rules", "cards/valid.cards.yaml", "decks/cards_valid")
     (tmp_path / "cards" / "valid.cards.yaml").write_text(DEEP_TEXTS[shape], encoding="utf-8")
@@ -189,7 +192,7 @@ def test_a_deep_card_set_is_a_diagnostic_not_a_crash(tmp_path: Path, shape: str)
     assert_reported_in(code, output, "cards/valid.cards.yaml")
 
 
-@pytest.mark.parametrize("shape", sorted(DEEP_TEXTS))
+@pytest.mark.parametrize("shape", ["flow mapping", *soak(["block sequence", "flow sequence"])])
 def test_a_deep_deck_is_a_diagnostic_not_a_crash(tmp_path: Path, shape: str) -> None:
     copy_case(tmp_path, "cards_valid.rules", "cards/valid.cards.yaml", "decks/cards_valid")
     deck = tmp_path / "decks" / "cards_valid" / "red.deck.yaml"
@@ -201,7 +204,7 @@ def test_a_deep_deck_is_a_diagnostic_not_a_crash(tmp_path: Path, shape: str) -> 
 
 @pytest.mark.parametrize(("rulebook", "map_file"), [
     ("data_map_valid.rules", "maps/ring.map.yaml"),
-    ("board_hex_valid.rules", "maps/hex_small.map.yaml"),
+    *soak([("board_hex_valid.rules", "maps/hex_small.map.yaml")]),
 ])
 def test_a_deep_map_is_reported_in_the_map(tmp_path: Path, rulebook: str, map_file: str) -> None:
     copy_case(tmp_path, rulebook, map_file)
