@@ -31,7 +31,7 @@ Samples: the same seed and actions replay the same game (also when the actions a
 their texts); clone() and to_json()/from_json() mid-game continue exactly as the original, and
 playing one changes nothing in the others. Per game: the module's header, exports and INFO;
 new_game's defaults and refusals; from_json refusing what another game saved; every zone
-readable by its name; malformed actions (a strict xfail until issue 11's fix). And the checks
+readable by its name; malformed actions refused with IllegalAction. And the checks
 themselves fail on a leaking view, a stale action taken and two actions of one id.
 
 The default tier plays games per variant until PLIES plies are played, and one sample (of
@@ -489,8 +489,6 @@ def test_every_zone_reads_by_its_name(name: str) -> None:
     assert sorted(names) == sorted(game.SLOT_NAMES)
 
 
-@pytest.mark.xfail(strict=True,
-                   reason="issue 11: a malformed action raises IndexError, not IllegalAction")
 @pytest.mark.parametrize("name", GAMES)
 def test_malformed_actions_raise_illegal_action(name: str) -> None:
     """An action built by hand with an argument out of range, or of no kind, is refused with
