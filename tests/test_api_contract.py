@@ -66,7 +66,7 @@ DEEP_EVERY = 10  # the deep checks cost more than a ply: at the start, every 10 
 # gets company, a long one does not); the soak tier plays the seeds of SOAK_SEEDS.
 PLIES, SOAK_SEEDS = 300, range(1000, 1200)
 SAMPLES, SOAK_SAMPLES = 1, 20
-SAMPLE_PLIES = 150  # how far a default-tier sample plays (a soak sample plays to the end)
+SAMPLE_PLIES = 100  # how far a default-tier sample plays (a soak sample plays to the end)
 NODES = 8  # the board nodes per deep ply whose observed fields are compared with get()
 STALE = 40  # how many actions of earlier plies are kept to try again later
 IDENTIFIER = re.compile(r"\w+_\w+")  # a name a reader should not meet in a text

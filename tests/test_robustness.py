@@ -310,7 +310,7 @@ def test_check_usage_error(run: Run) -> None:
 ALPHABET = (
     "abcdefghijklmnopqrstuvwxyz_ABZ0123456789 \n\t{}()[]<>=!+-*/%.,:;#@\"\\?|&$é\u2028"
 )
-MUTANTS, SOAK_MUTANTS = 30, 300
+MUTANTS, SOAK_MUTANTS = 24, 300
 
 
 def mutate(text: str, rng: random.Random) -> str:
