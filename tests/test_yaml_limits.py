@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from compiler.driver import check_rulebook
-from dsl import cli
+from compiler import cli
 from dsl.yaml_limits import MAX_ALIASED_VALUES, MAX_YAML_NESTING, crossed_limit
 from tests.fuzzing import run_cli
 from tests.tiers import soak
