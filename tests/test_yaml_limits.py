@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler.driver import check_rulebook
 from compiler import cli
+from compiler.driver import check_rulebook
 from dsl.yaml_limits import MAX_ALIASED_VALUES, MAX_YAML_NESTING, crossed_limit
 from tests.fuzzing import run_cli
 from tests.tiers import soak
