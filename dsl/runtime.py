@@ -512,18 +512,19 @@ class GameState:
         return ranges
 
     def _malformed(self, action: Action) -> str:
-        """What is wrong with an action whose arguments no listing makes."""
-        params = self.ENCODING[action.kind][1]
+        """What is wrong with an action whose arguments no listing makes (read from the same
+        ranges apply_action checks them against)."""
+        allowed = (self._ARG_RANGES or self._arg_ranges())[action.kind]
         args = action.args
         name = self.ACTION_NAMES[action.kind]
-        if type(args) is not tuple or len(args) != len(params):
+        if type(args) is not tuple or len(args) != len(allowed):
             count = len(args) if isinstance(args, tuple) else args
-            return (f"malformed action: '{name}' takes {len(params)} argument(s), "
+            return (f"malformed action: '{name}' takes {len(allowed)} argument(s), "
                     f"not {count!r}")
-        for position, ((base, size), value) in enumerate(zip(params, args, strict=True), start=1):
-            if type(value) is not int or not base <= value < base + size:
+        for position, (values, value) in enumerate(zip(allowed, args, strict=True), start=1):
+            if type(value) is not int or value not in values:
                 return (f"malformed action: argument {position} of '{name}' is {value!r}, "
-                        f"not a whole number from {base} to {base + size - 1}")
+                        f"not a whole number from {values.start} to {values.stop - 1}")
         return "malformed action"
 
     def _shown(self, action: Action) -> str:
