@@ -1,12 +1,51 @@
-"""What the random-game tests of every game share: playing a game through its public API."""
+"""What the random-game tests of every game share: the generated games, their variants and
+seeded setups, and playing a game through its public API."""
 
 from __future__ import annotations
 
+import importlib
+import random
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 State = Any  # a generated module's State; the tests use its public methods only
 Choose = Callable[[list[Any]], Any]
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")
+
+
+def load(name: str) -> ModuleType:
+    return importlib.import_module(f"generated.{name}")
+
+
+def variants(name: str) -> list[tuple[str, dict[str, object]]]:
+    """The defaults, then each boolean option flipped: (id, options)."""
+    options: dict[str, object] = load(name).INFO["options"]
+    found: list[tuple[str, dict[str, object]]] = [("default", {})]
+    for option, default in sorted(options.items()):
+        if isinstance(default, bool):
+            found.append((f"{option}={not default}", {option: not default}))
+    return found
+
+
+def seats(game: ModuleType, seed: int) -> int:
+    """How many play a game of the seed: each number the game allows, in turn."""
+    low, high = game.INFO["players"]
+    return int(low + seed % (high - low + 1))
+
+
+def new_state(game: ModuleType, options: dict[str, object], seed: int) -> State:
+    """A game of the seed, with seats(seed) players and decks drawn from the shipped ones (the
+    same deck on two sides now and then) when the game has decks."""
+    players = seats(game, seed)
+    decks = None
+    if game.INFO.get("decks"):
+        rng = random.Random(seed)
+        decks = {p: rng.choice(game.INFO["decks"]) for p in game.PLAYER_NAMES[:players]}
+    return game.new_game(seed=seed, players=players, options=dict(options), decks=decks)
 
 
 def play(state: State, choose: Choose, plies: int | None = None) -> list[str]:

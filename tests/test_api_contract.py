@@ -42,12 +42,10 @@ seeds of SOAK_SEEDS) and SOAK_SAMPLES samples to the end.
 from __future__ import annotations
 
 import bisect
-import importlib
 import json
 import random
 import re
 from collections import Counter
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -55,11 +53,9 @@ import pytest
 
 from dsl import runtime
 from dsl.runtime import Action, IllegalAction
-from tests.playing import State, play
+from tests.playing import GAMES, ROOT, State, load, new_state, play, seats, variants
 from tests.tiers import batch_id, batches
 
-ROOT = Path(__file__).resolve().parent.parent
-GAMES = sorted(p.stem for p in (ROOT / "generated").glob("*.py") if p.stem != "__init__")
 MAX_PLIES = 5000  # a bound on any random game: a game that never ends is caught
 DEEP_EVERY = 10  # the deep checks cost more than a ply: at the start, every 10 plies, the end
 # The default tier plays games of seeds 0, 1, ... until PLIES plies are played (a short game
@@ -76,46 +72,12 @@ VIEW_KEYS = {"game", "player", "phase", "actor", "terminal", "options", "state",
              "board", "zones"}
 
 
-def load(name: str) -> ModuleType:
-    return importlib.import_module(f"generated.{name}")
-
-
 class GameFailure(AssertionError):
     """A failed check, named by game, variant, seed and the ply it happened at."""
 
 
-# ------------------------------------------------------------------ variants and setups
-
-
-def variants(name: str) -> list[tuple[str, dict[str, object]]]:
-    """The defaults, then each boolean option flipped: (id, options)."""
-    options: dict[str, object] = load(name).INFO["options"]
-    found: list[tuple[str, dict[str, object]]] = [("default", {})]
-    for option, default in sorted(options.items()):
-        if isinstance(default, bool):
-            found.append((f"{option}={not default}", {option: not default}))
-    return found
-
-
 VARIANTS = [(name, label, options) for name in GAMES for label, options in variants(name)]
 VARIANT_IDS = [f"{name}-{label}" for name, label, _ in VARIANTS]
-
-
-def seats(game: ModuleType, seed: int) -> int:
-    """How many play a game of the seed: each number the game allows, in turn."""
-    low, high = game.INFO["players"]
-    return int(low + seed % (high - low + 1))
-
-
-def new_state(game: ModuleType, options: dict[str, object], seed: int) -> State:
-    """A game of the seed, with seats(seed) players and decks drawn from the shipped ones (the
-    same deck on two sides now and then) when the game has decks."""
-    players = seats(game, seed)
-    decks = None
-    if game.INFO.get("decks"):
-        rng = random.Random(seed)
-        decks = {p: rng.choice(game.INFO["decks"]) for p in game.PLAYER_NAMES[:players]}
-    return game.new_game(seed=seed, players=players, options=dict(options), decks=decks)
 
 
 # ------------------------------------------------------------------ the checks
