@@ -56,15 +56,37 @@ class IllegalAction(Exception):
     """Raised by ``State.apply_action`` when the action is not legal now."""
 
 
-@dataclass(frozen=True)
 class Action:
-    """One decision. ``kind`` is one of: place, keep, choose, warlord, hold, discard, pass."""
+    """One decision. ``kind`` is one of: place, keep, choose, warlord, hold, discard, pass.
 
-    player: int
-    kind: str
-    tile: str = ""
-    province: str = ""
-    warlord: str = ""
+    A plain class with slots: a playout makes an action object for every choice it lists, so
+    creating one must be cheap (a frozen dataclass sets each field through
+    ``object.__setattr__``, which cost 30% of a playout). Actions compare and hash by value,
+    so an action built by hand or parsed from text is recognised as the legal one it equals.
+    """
+
+    __slots__ = ("player", "kind", "tile", "province", "warlord")
+
+    def __init__(
+        self, player: int, kind: str, tile: str = "", province: str = "", warlord: str = ""
+    ) -> None:
+        self.player = player
+        self.kind = kind
+        self.tile = tile
+        self.province = province
+        self.warlord = warlord
+
+    def _key(self) -> tuple[int, str, str, str, str]:
+        return (self.player, self.kind, self.tile, self.province, self.warlord)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Action({self})"
 
     def __str__(self) -> str:
         who = PLAYER_NAMES[self.player]
@@ -157,6 +179,10 @@ class State:
         self.result: list[float] | None = None
         self.provinces: dict[str, Province] = {name: Province() for name in PROVINCES}
         self.players: list[Player] = []
+        # The actions legal_actions() last listed for this state, kept until the state
+        # changes: validating a move that came from that list is then an identity test,
+        # not a second listing.
+        self._legal: list[Action] | None = None
         self._setup()
 
     # ----------------------------------------------------------------- setup
@@ -201,9 +227,15 @@ class State:
         other.result = list(self.result) if self.result is not None else None
         other.provinces = {name: p.copy() for name, p in self.provinces.items()}
         other.players = [p.copy() for p in self.players]
+        other._legal = self._legal  # actions are immutable, and the states are equal
         return other
 
     def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._list_legal_actions()
+        return list(self._legal)  # a copy: the caller may change its list, not our record
+
+    def _list_legal_actions(self) -> list[Action]:
         if self.result is not None:
             return []
         me = self.to_move
@@ -231,8 +263,9 @@ class State:
     def apply_action(self, action: Action) -> None:
         if self.result is not None:
             raise IllegalAction("the game is over")
-        if action not in self.legal_actions():
+        if not self._is_legal(action):
             raise IllegalAction(f"{action} is not legal now")
+        self._legal = None
         player = self.players[action.player]
         if action.kind == "choose":
             player.warlord = action.warlord
@@ -252,6 +285,15 @@ class State:
                 player.reserve += 1
                 player.discards_used += 1
             self._next_player_or(self._resolve_dynasty)
+
+    def _is_legal(self, action: Action) -> bool:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal_actions()
+        for candidate in legal:  # an action taken from the listing: found by identity
+            if candidate is action:
+                return True
+        return action in legal
 
     # --------------------------------------------------------------- phases
 
