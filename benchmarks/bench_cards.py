@@ -1,42 +1,46 @@
-"""Check and build times of Ruler's Gambit with generated card sets of 1,000 to 50,000 cards,
-and random playouts/s of the Ruler's Gambit module.
+"""The real CLI's `check` and `build` of generated card sets of 1,000 to 50,000 cards, with
+repetitive and with varied effect texts, decks included; `check` of each shipped rulebook
+(start-up); random playouts/s of the Ruler's Gambit module.
 
-For each size N, a temporary folder gets a copy of rulebooks/rulers_gambit/rulers_gambit.rules
-(its `decks "..."` line removed: the shipped decks name the real cards, which the generated set
-does not hold, and the folder is not copied) and a card set file of the name its `cards "..."`
-line gives, holding N cards shaped like the real ones (read from the real card set): each card
-copies the fields of a random real card of a random kind (kinds in the real set's proportions),
-with a unique name, random legal numbers (the ranges seen in the real set, costs at most 12),
-random colours and keywords, and the real card's effect texts with every non-zero number
-replaced by a random one of the same sign (1..99), so the number of distinct effect texts grows
-with N. Generation is seeded.
+For each size N and each kind of text, a temporary folder gets a copy of
+rulebooks/rulers_gambit/rulers_gambit.rules, a card set of the name its `cards "..."` line gives
+holding N cards shaped like the real ones (read from the real card set), and up to 6 legal
+decks of those cards in the decks folder its `decks "..."` line names (so the deck check is
+timed too). Each card copies the fields of a random real card of a random kind (kinds in the
+real set's proportions), with a unique name, random legal numbers (the ranges seen in the real
+set, costs at most 12), random colours and keywords. Its effect texts are:
 
-Each size is measured in fresh subprocesses, one for `check` and one for `build`, so that sizes
-share no caches and each reports its own peak memory (getrusage max RSS of the whole process).
-Before the timed run, each subprocess checks the real rulebook once: that builds the Lark parser
-(once per process) and imports the compiler, so the times below EXCLUDE the parser build and the
-imports (reported as `warmup_s`).
+* repetitive: the real card's texts with every non-zero number replaced by a random one of the
+  same sign (1..99): texts differ, their shapes repeat;
+* varied: 1 to 3 statements drawn from a small grammar of the real set's statements, nested up
+  to two levels (VariedEffects): almost every text has a shape of its own, as in real pools.
 
-    cards.N.distinct_effect_texts   distinct effect texts in the generated set
-    cards.N.source_mb               size of the card set file
-    cards.N.check_s                 compiler.driver.check_rulebook(path)
-    cards.N.check_cards_per_s
-    cards.N.check_peak_rss_mb
-    cards.N.build_s                 check, then compiler.build.outputs(...) (module and docs)
-    cards.N.build_cards_per_s
-    cards.N.build_peak_rss_mb
-    cards.N.module_mb               size of the generated Python module
-    cards.linearity.check_s         check_s(50k) / check_s(10k): about 5 when linear
-    cards.linearity.build_s         build_s(50k) / build_s(10k)
-    rulers_gambit.playouts_per_s    random playouts/s of the real module (compiled in memory by
-                                    compiler.api.load_game), one shipped deck pair, seats
-                                    alternating
+Generation is seeded. Every command runs as a user runs it, `python -m compiler check|build`
+in a fresh process: the times are wall times of the whole process (start-up, imports and the
+parser build included) and the memory is the process's peak RSS (wait4).
+
+    cli.check.<rulebook>_s           `rulecraft check` of a shipped rulebook (median of 3+)
+    cards.<texts>.N.distinct_effect_texts   (and how many decks)
+    cards.<texts>.N.source_mb        size of the card set and decks
+    cards.<texts>.N.check_s          `rulecraft check RULES`
+    cards.<texts>.N.check_cards_per_s
+    cards.<texts>.N.check_peak_rss_mb
+    cards.<texts>.N.build_s          `rulecraft build RULES -o DIR` (module and docs)
+    cards.<texts>.N.build_cards_per_s
+    cards.<texts>.N.build_peak_rss_mb
+    cards.<texts>.N.module_mb        size of the generated Python module
+    cards.<texts>.linearity.check_s  check_s(50k) / check_s(10k): about 5 when linear
+    cards.<texts>.linearity.build_s  build_s(50k) / build_s(10k)
+    rulers_gambit.playouts_per_s     random playouts/s of the real module (compiled in memory by
+                                     compiler.api.load_game), one shipped deck pair, seats
+                                     alternating
     rulers_gambit.plies_per_s
 
-Targets are printed (`target`, `met`), never asserted: 10,000 cards checked < 1 s, built < 3 s,
-peak memory < 200 MB.
+Targets are printed (`target`, `met`), never asserted: at 10,000 cards, checked in < 2 s and
+built in < 4 s with a peak memory < 300 MB; a shipped rulebook checked in < 0.4 s.
 
 Usage: python -m benchmarks.bench_cards [--sizes 1000,10000,50000] [--games N] [--seed S]
+       [--runs R]
 """
 
 from __future__ import annotations
@@ -44,15 +48,15 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import re
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +70,17 @@ DEFAULT_GAMES = 200
 DEFAULT_SEED = 2024
 MAX_COST = 12
 EFFECT_NUMBERS = (1, 99)
-TARGETS = {"check_s": 1.0, "build_s": 3.0, "peak_rss_mb": 200.0}  # at 10,000 cards
+# At 10,000 cards, the whole `rulecraft check`/`build` process (issue 12)
+TARGETS = {"check_s": 2.0, "build_s": 4.0, "peak_rss_mb": 300.0}
 TARGET_SIZE = 10_000
+STARTUP_TARGET = 0.4  # `rulecraft check` of one shipped rulebook, seconds
+TEXTS = ("repetitive", "varied")
+DECKS, DECK_DISTINCT = 6, 20  # decks per generated set; distinct cards per deck (19 x 2 + 1)
+SHIPPED = ("rulebooks/dynasties/dynasties.rules", "rulebooks/rulers_gambit/rulers_gambit.rules")
 
 CARDS_LINE = re.compile(r'^\s*cards\s+"([^"]+)"\s*$', re.MULTILINE)
-DECKS_LINE = re.compile(r'^\s*decks\s+"[^"]*"\s*$', re.MULTILINE)
-EFFECT_FIELD = re.compile(r"^\s*(\w+)\s*:\s*effect\s*\(", re.MULTILINE)
+DECKS_LINE = re.compile(r'^\s*decks\s+"([^"]*)"\s*$', re.MULTILINE)
+EFFECT_FIELD = re.compile(r"^\s*(\w+)\s*:\s*effect\s*\(([^)]*)\)", re.MULTILINE)
 NUMBER = re.compile(r"\b\d+\b")
 COST_FIELD = re.compile(r"(^|_)cost$")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -97,9 +106,11 @@ def real_card_set(rules_text: str) -> tuple[str, dict[str, Any]]:
 class Generator:
     """Cards shaped like the real set's: per kind, its templates and the ranges of its fields."""
 
-    def __init__(self, real: list[Card], effect_fields: set[str], seed: int) -> None:
+    def __init__(self, real: list[Card], effect_fields: dict[str, bool], seed: int,
+                 varied: bool) -> None:
         self.rng = random.Random(seed)
-        self.effect_fields = effect_fields
+        self.effect_fields = effect_fields  # name: whether the effect has a target
+        self.varied = VariedEffects(self.rng) if varied else None
         self.kinds: list[str] = [str(card["kind"]) for card in real]  # proportions kept
         self.templates: dict[str, list[Card]] = {}
         self.ranges: dict[tuple[str, str], tuple[int, int]] = {}
@@ -144,7 +155,10 @@ class Generator:
             elif key == "description":
                 card[key] = f"Generated card {index}, after {template['name']}."
             elif key in self.effect_fields and isinstance(value, str):
-                card[key] = self.vary(value)
+                if self.varied is None:
+                    card[key] = self.vary(value)
+                else:
+                    card[key] = self.varied.text(self.effect_fields[key])
             elif isinstance(value, bool):
                 card[key] = value
             elif isinstance(value, int):
@@ -164,6 +178,79 @@ class Generator:
         return card
 
 
+class VariedEffects:
+    """Effect texts that differ in shape, not only in their numbers: each is 1 to 3 statements
+    drawn from a small grammar of the statements the real set uses (effects on a player, on
+    `this`, on a target when the card has one, on the first card of a zone, on every unit of a
+    side), nested in `if ... { } else { }`, `for` and `repeat` up to two levels deep. Real card
+    pools are like this: the shape cache of the checker rarely hits."""
+
+    PLAYERS = ("you", "opponent(you)")
+    ON_PLAYER = ("damage({p}, {n})", "heal(you, {n})", "draw_cards({p}, {n})",
+                 "gain_mana(you, {n})", "drain_mana(opponent(you), {n})", "mill({p}, {n})")
+    ON_CARD = ("injure({c})", "bounce({c})", "store({c})", "destroy({c})", "seal({c})",
+               "rest({c})", "stand({c})", "buff({c}, {n}, {m}, 0)", "buff({c}, 0, {n}, {m})",
+               "grant({c}, counterattack)", "grant({c}, double_attack)")
+    CONDITIONS = ("size(hand[{p}]) <= {n}", "size(hand[{p}]) >= {n}", "{p}.lp <= {big}",
+                  "size(units[{p}]) >= {small}", "defence_of({c}) <= {n}",
+                  "attack_of({c}) >= {n}")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.names = 0
+
+    def fresh(self, stem: str) -> str:
+        self.names += 1
+        return f"{stem}{self.names}"
+
+    def fill(self, template: str, card: str) -> str:
+        rng = self.rng
+        return template.format(p=rng.choice(self.PLAYERS), n=rng.randint(1, 9),
+                               m=rng.randint(1, 9), big=rng.randint(1, 40),
+                               small=rng.randint(1, 5), c=card)
+
+    def statement(self, cards: list[str], depth: int, indent: str) -> list[str]:
+        rng, inner = self.rng, indent + "  "
+        roll = rng.randrange(10 if depth < 2 else 4)
+        if roll < 2 or not cards:
+            return [indent + self.fill(rng.choice(self.ON_PLAYER), "")]
+        if roll < 4:
+            return [indent + self.fill(rng.choice(self.ON_CARD), rng.choice(cards))]
+        if roll < 6:  # the first card of a zone, if there is one
+            name = self.fresh("c")
+            zone = rng.choice(("hand", "units", "stock", "graveyard"))
+            return [f"{indent}let {name} = first({zone}[{rng.choice(self.PLAYERS)}])",
+                    f"{indent}if {name} != none {{",
+                    *self.block([*cards, name], depth + 1, inner), f"{indent}}}"]
+        if roll < 8:
+            condition = self.fill(rng.choice(self.CONDITIONS), rng.choice(cards))
+            lines = [f"{indent}if {condition} {{", *self.block(cards, depth + 1, inner)]
+            if rng.random() < 0.5:
+                lines += [f"{indent}}} else {{", *self.block(cards, depth + 1, inner)]
+            return [*lines, f"{indent}}}"]
+        if roll < 9:
+            name = self.fresh("u")
+            return [f"{indent}for {name} in units[{rng.choice(self.PLAYERS)}] {{",
+                    *self.block([name], depth + 1, inner), f"{indent}}}"]
+        return [f"{indent}repeat {rng.randint(2, 3)} {{",
+                *self.block(cards, depth + 1, inner), f"{indent}}}"]
+
+    def block(self, cards: list[str], depth: int, indent: str) -> list[str]:
+        lines: list[str] = []
+        for _ in range(self.rng.randint(1, 3 if depth == 0 else 2)):
+            lines += self.statement(cards, depth, indent)
+        return lines
+
+    def text(self, has_target: bool) -> str:
+        """An effect: with a target, its statements run under `if target != none`."""
+        self.names = 0
+        cards = ["this"]
+        if has_target:
+            body = self.block([*cards, "target"], 1, "  ")
+            return "\n".join(["if target != none {", *body, "}"]) + "\n"
+        return "\n".join(self.block(cards, 0, "")) + "\n"
+
+
 def scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -177,7 +264,7 @@ def scalar(value: Any) -> str:
     return json.dumps(text)  # a JSON string is a YAML double-quoted scalar
 
 
-def card_yaml(card: Card, effect_fields: set[str]) -> str:
+def card_yaml(card: Card, effect_fields: Collection[str]) -> str:
     """One card as YAML: effects as literal blocks, everything else on one line."""
     lines: list[str] = []
     for position, (key, value) in enumerate(card.items()):
@@ -190,88 +277,91 @@ def card_yaml(card: Card, effect_fields: set[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def effect_texts(cards: list[Card], effect_fields: set[str]) -> set[str]:
+def effect_texts(cards: list[Card], effect_fields: Collection[str]) -> set[str]:
     return {
         card[f].strip() for card in cards for f in effect_fields if isinstance(card.get(f), str)
     }
 
 
-def generate(folder: Path, size: int, seed: int) -> tuple[Path, int]:
+def deck_files(cards: list[Card], rng: random.Random) -> dict[str, str]:
+    """Up to DECKS legal decks of the generated cards (the real rules' deck check: one Kingdom
+    and 39 cards of its colours, at most 2 copies each), by file name."""
+    kingdoms = [card for card in cards if card["kind"] == "kingdom"]
+    rng.shuffle(kingdoms)
+    decks: dict[str, str] = {}
+    for kingdom in kingdoms:
+        colours = set(kingdom["colours"])
+        allowed = [c for c in cards if c["kind"] != "kingdom" and c.get("colour") in colours]
+        if len(allowed) < DECK_DISTINCT:
+            continue
+        chosen = rng.sample(allowed, DECK_DISTINCT)
+        counts = [2] * (DECK_DISTINCT - 1) + [1]  # 39 cards
+        lines = [f"name: {scalar('Deck of ' + kingdom['name'])}", "cards:",
+                 f"  {scalar(kingdom['name'])}: 1"]
+        lines += [f"  {scalar(card['name'])}: {count}" for card, count in zip(chosen, counts,
+                                                                                strict=True)]
+        decks[f"deck{len(decks) + 1}.deck.yaml"] = "\n".join(lines) + "\n"
+        if len(decks) == DECKS:
+            break
+    return decks
+
+
+def generate(folder: Path, size: int, seed: int, varied: bool = False,
+             decks: bool = False) -> tuple[Path, int]:
     """Write the rulebook and a card set of `size` cards into folder; return the rules path and
-    the number of distinct effect texts."""
+    the number of distinct effect texts. With `decks`, up to DECKS decks of the generated cards
+    go into the decks folder the rulebook names; without, its `decks` line is removed (the
+    shipped decks name real cards, which the generated set does not hold)."""
     rules_text = RULES.read_text(encoding="utf-8")
     file_name, data = real_card_set(rules_text)
-    effect_fields = set(EFFECT_FIELD.findall(rules_text))
-    generator = Generator(data["cards"], effect_fields, seed)
+    decks_line = DECKS_LINE.search(rules_text)
+    if decks_line is None:
+        raise RuntimeError(f"{RULES} declares no decks folder (decks \"...\")")
+    effect_fields = {name: "target" in params for name, params in EFFECT_FIELD.findall(rules_text)}
+    generator = Generator(data["cards"], effect_fields, seed, varied)
     cards = [generator.card(i) for i in range(size)]
     header = {k: v for k, v in data.items() if k != "cards"}
     parts = [f"{key}: {scalar(value)}\n" for key, value in header.items()]
     parts.append("cards:\n")
     parts.extend(card_yaml(card, effect_fields) for card in cards)
     (folder / file_name).write_text("".join(parts), encoding="utf-8")
+    if decks:
+        decks_folder = folder / decks_line.group(1)
+        decks_folder.mkdir()
+        for name, text in deck_files(cards, random.Random(seed)).items():
+            (decks_folder / name).write_text(text, encoding="utf-8")
+    else:
+        rules_text = DECKS_LINE.sub("", rules_text)
     rules = folder / RULES.name
-    rules.write_text(DECKS_LINE.sub("", rules_text), encoding="utf-8")
+    rules.write_text(rules_text, encoding="utf-8")
     return rules, len(effect_texts(cards, effect_fields))
 
 
-# ------------------------------------------------------------------ measuring, in a subprocess
+# ------------------------------------------------------------------ measuring the real CLI
 
 
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-
-
-def summary(compilation: Any) -> str:
-    """The first diagnostics of a compilation that failed."""
-    return "; ".join(f"{d.code} {d.span}: {d.message}" for d in compilation.diagnostics.items[:3])
-
-
-def measure(mode: str, rules: Path, runs: int) -> dict[str, Any]:
-    """Run in a fresh process: warm up on the real rulebook, then time check (or build)."""
-    from compiler.build import outputs
-    from compiler.driver import check_rulebook
-
+def run_cli(arguments: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS MB) of one `rulecraft ...` process, run as a user runs it."""
     start = time.perf_counter()
-    warm = check_rulebook(RULES)
-    if not warm.ok:
-        raise RuntimeError(f"{RULES} does not check cleanly: {summary(warm)}")
-    warmup = time.perf_counter() - start
-    rss_before = peak_rss_mb()
-    samples: list[float] = []
-    module_bytes = 0
-    for _ in range(runs):
-        gc.collect()
-        start = time.perf_counter()
-        compilation = check_rulebook(rules)
-        if not compilation.ok:
-            raise RuntimeError(f"the generated card set does not check: {summary(compilation)}")
-        if mode == "build":
-            files = outputs(compilation, rules.parent / "out")
-            module = files[rules.parent / "out" / f"{rules.stem}.py"]
-            # its size in bytes without a second copy of it (a module is almost all ASCII)
-            module_bytes = len(module) if module.isascii() else len(module.encode())
-            del files, module  # a run's outputs are not kept alive through the next run
-        samples.append(time.perf_counter() - start)
-        del compilation
-    return {
-        "seconds": statistics.median(samples),
-        "warmup_s": warmup,
-        "peak_rss_mb": peak_rss_mb(),
-        "rss_after_warmup_mb": rss_before,
-        "module_bytes": module_bytes,
-    }
+    process = subprocess.Popen([sys.executable, "-m", "compiler", *arguments], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    assert process.stdout is not None and process.stderr is not None
+    stderr = process.stderr.read().decode(errors="replace")
+    process.stdout.close()
+    process.stderr.close()
+    if process.returncode != 0:
+        raise RuntimeError(f"rulecraft {' '.join(arguments)} failed ({process.returncode}): "
+                           f"{stderr.strip()[-2000:]}")
+    return wall, usage.ru_maxrss / 1024  # KiB on Linux
 
 
-def run_child(mode: str, rules: Path, runs: int) -> dict[str, Any]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_cards", "--child", mode, "--rules", str(rules),
-         "--runs", str(runs)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )
-    if completed.returncode != 0:
-        raise RuntimeError(f"{mode} of {rules} failed: {completed.stderr.strip()[-2000:]}")
-    result: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
-    return result
+def measure_cli(arguments: list[str], runs: int) -> tuple[float, float]:
+    """The median wall time and the largest peak RSS of `runs` runs."""
+    samples = [run_cli(arguments) for _ in range(runs)]
+    return statistics.median(w for w, _ in samples), max(m for _, m in samples)
 
 
 # ------------------------------------------------------------------ playouts
@@ -328,53 +418,53 @@ def target_fields(size: int, key: str, value: float) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.bench_cards",
-        description="Check and build times on generated card sets; Ruler's Gambit playouts/s.",
+        description="The real CLI's check and build of generated card sets; Ruler's Gambit "
+                    "playouts/s.",
     )
     parser.add_argument("--sizes", default=",".join(str(s) for s in DEFAULT_SIZES),
                         help="card set sizes, comma-separated (default 1000,10000,50000)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES,
                         help=f"random playouts of the real module (default {DEFAULT_GAMES})")
     parser.add_argument("--runs", type=int, default=1,
-                        help="timed runs per size and mode, in one subprocess (median)")
+                        help="runs of each command (median time, largest peak memory)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="card generation seed")
-    parser.add_argument("--child", choices=("check", "build"), help=argparse.SUPPRESS)
-    parser.add_argument("--rules", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    if args.child:
-        if args.rules is None:
-            parser.error("--child needs --rules")
-        print(json.dumps(measure(args.child, args.rules, args.runs)), flush=True)
-        return 0
+    for rulebook in SHIPPED:
+        wall, peak = measure_cli(["check", str(ROOT / rulebook)], max(args.runs, 3))
+        emit(f"cli.check.{Path(rulebook).stem}_s", round(wall, 3), "s", peak_rss_mb=round(peak, 1),
+             target=f"< {STARTUP_TARGET}", met=wall < STARTUP_TARGET)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    seconds: dict[tuple[int, str], float] = {}
-    for size in sizes:
-        with tempfile.TemporaryDirectory(prefix="rulecraft-cards-") as folder:
-            rules, distinct = generate(Path(folder), size, args.seed)
-            source_bytes = sum(p.stat().st_size for p in Path(folder).iterdir() if p != rules)
-            emit(f"cards.{size}.distinct_effect_texts", distinct, "texts")
-            emit(f"cards.{size}.source_mb", round(source_bytes / 2**20, 2), "MB")
-            for mode in ("check", "build"):
-                result = run_child(mode, rules, args.runs)
-                value = result["seconds"]
-                seconds[(size, mode)] = value
-                emit(f"cards.{size}.{mode}_s", round(value, 3), "s",
-                     warmup_s=round(result["warmup_s"], 3), runs=args.runs,
-                     **target_fields(size, f"{mode}_s", value))
-                emit(f"cards.{size}.{mode}_cards_per_s", round(size / value), "cards/s")
-                peak = round(result["peak_rss_mb"], 1)
-                emit(f"cards.{size}.{mode}_peak_rss_mb", peak, "MB",
-                     after_warmup_mb=round(result["rss_after_warmup_mb"], 1),
-                     **target_fields(size, "peak_rss_mb", peak))
-                if mode == "build":
-                    emit(f"cards.{size}.module_mb", round(result["module_bytes"] / 2**20, 2),
-                         "MB")
-    for mode in ("check", "build"):
-        if (50_000, mode) in seconds and (10_000, mode) in seconds:
-            ratio = seconds[(50_000, mode)] / seconds[(10_000, mode)]
-            emit(f"cards.linearity.{mode}_s", round(ratio, 2), "ratio 50k/10k",
-                 linear=5.0)
+    for texts in TEXTS:
+        seconds: dict[tuple[int, str], float] = {}
+        for size in sizes:
+            with tempfile.TemporaryDirectory(prefix="rulecraft-cards-") as name:
+                folder = Path(name)
+                rules, distinct = generate(folder, size, args.seed, texts == "varied", True)
+                source_bytes = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()
+                                   and p != rules)
+                decks = len(list(folder.rglob("*.deck.yaml")))
+                key = f"cards.{texts}.{size}"
+                emit(f"{key}.distinct_effect_texts", distinct, "texts", decks=decks)
+                emit(f"{key}.source_mb", round(source_bytes / 2**20, 2), "MB")
+                out = folder / "out"
+                for mode, command in (("check", ["check", str(rules)]),
+                                      ("build", ["build", str(rules), "-o", str(out)])):
+                    wall, peak = measure_cli(command, args.runs)
+                    seconds[(size, mode)] = wall
+                    emit(f"{key}.{mode}_s", round(wall, 3), "s", runs=args.runs,
+                         **target_fields(size, f"{mode}_s", wall))
+                    emit(f"{key}.{mode}_cards_per_s", round(size / wall), "cards/s")
+                    emit(f"{key}.{mode}_peak_rss_mb", round(peak, 1), "MB",
+                         **target_fields(size, "peak_rss_mb", peak))
+                module = out / f"{rules.stem}.py"
+                emit(f"{key}.module_mb", round(module.stat().st_size / 2**20, 2), "MB")
+        for mode in ("check", "build"):
+            if (50_000, mode) in seconds and (10_000, mode) in seconds:
+                ratio = seconds[(50_000, mode)] / seconds[(10_000, mode)]
+                emit(f"cards.{texts}.linearity.{mode}_s", round(ratio, 2), "ratio 50k/10k",
+                     linear=5.0)
     if args.games > 0:
         elapsed, plies, pair = playouts(args.games)
         emit("rulers_gambit.playouts_per_s", round(args.games / elapsed, 1), "playouts/s",
