@@ -9,6 +9,7 @@ become code. Output is deterministic: same model, same bytes.
 
 from __future__ import annotations
 
+import re
 import sys
 from types import ModuleType
 
@@ -58,14 +59,21 @@ class PythonGenerator(WiringGenerator):
         return w.text()
 
 
+TABLE_NAME = re.compile(r"\b[A-Z][A-Z0-9_]*\b")  # how generated tables are named
+
+
 def generate_python(model: GameModel) -> str:
     return PythonGenerator(model).generate()
 
 
 def generate_deck_checker(model: GameModel) -> str:
-    """Just the data tables and deck_problem: what `rulecraft check` runs on deck files,
-    the same code as in the full module without compiling every rule."""
+    """Just deck_problem and the tables it reads: what `rulecraft check` runs on deck files,
+    the same code as in the full module without compiling every rule, nor a card table (one
+    value per card) that the deck rules do not read."""
+    rules = PythonGenerator(model)
+    rules.deck_rules()
     generator = PythonGenerator(model)
+    generator.only_tables = frozenset(TABLE_NAME.findall(rules.w.text()))
     generator.w.line("from typing import Final")
     generator.tables()
     generator.deck_rules()

@@ -201,6 +201,8 @@ class GeneratorBase:
         self.deck_types: dict[str, t.Type] = {}
         self.has_effects = any(isinstance(f.type, t.EffectT)
                                for r in self.card_types for f in r.fields.values())
+        # the card tables to write (DEF_NAMES, C_...): None for all of them
+        self.only_tables: frozenset[str] | None = None
 
     def dimension(self, per: str) -> int:
         m = self.model

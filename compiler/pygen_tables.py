@@ -44,11 +44,14 @@ class TableGenerator(ExpressionGenerator):
                 w.items(f"R_{upper(record.name)}_{upper(name)}: Final[tuple["
                         f"{py_type(info.type)}, ...]] = ", values)
         names = [e.name for r in self.card_types for e in r.entries]
-        w.items("DEF_NAMES: Final = ", [repr(name) for name in names], trailing_comma=False)
+        if self.wants("DEF_NAMES"):
+            w.items("DEF_NAMES: Final = ", [repr(name) for name in names], trailing_comma=False)
         for record in self.card_types:
             offset = self.def_offset[record.name]
             for name, info in record.fields.items():
                 if info.per_card or isinstance(info.type, t.EffectT):
+                    continue
+                if not self.wants(f"C_{upper(record.name)}_{upper(name)}"):
                     continue
                 values = ["0"] * self.def_count
                 values[offset : offset + len(record.entries)] = self.column(
@@ -84,6 +87,10 @@ class TableGenerator(ExpressionGenerator):
         for i, action in enumerate(self.action_kinds):
             w.line(f"K_{upper(action.name)}: Final = {i}")
         w.line(f"ACTIONS: Final = {tuple(a.name for a in self.action_kinds)!r}")
+
+    def wants(self, table: str) -> bool:
+        """Whether to write a card table: all of them, unless only some are asked for."""
+        return self.only_tables is None or table in self.only_tables
 
     def creates_in_play(self) -> bool:
         """Whether rules other than setup create cards (units recruited during the game): then

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from compiler.driver import check_rulebook
-from compiler.pygen import generate_python
+from compiler.pygen import generate_deck_checker, generate_python
 from compiler.scaffold import new_game
 from dsl.runtime import Action, IllegalAction
 
@@ -114,3 +114,18 @@ def test_every_name_of_a_generated_module_is_given_once(game: str) -> None:
              if line[:1].isupper() and (": Final" in line or " = " in line)
              and not line.startswith("State.")]
     assert names and len(names) == len(set(names))
+
+
+def test_the_deck_checker_holds_only_the_card_tables_its_rules_read() -> None:
+    compilation = check_rulebook(ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules")
+    assert compilation.model is not None
+    full = generate_python(compilation.model)
+    checker = generate_deck_checker(compilation.model)
+    # the deck rules read kind and colours (and colour): the other card columns stay out
+    for table in ("C_CARD_KIND", "C_CARD_COLOUR", "C_CARD_COLOURS", "DEF_NAMES"):
+        assert f"\n{table}: Final" in checker, table
+    left_out = [table for table in ("C_CARD_COST", "C_CARD_ATTACK", "C_CARD_LP")
+                if f"\n{table}: Final" in full]
+    assert left_out, "the full module has other card columns"
+    assert not [table for table in left_out if f"\n{table}: Final" in checker]
+    assert "def deck_problem(" in checker and "def fx_" not in checker
