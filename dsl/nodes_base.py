@@ -1,6 +1,7 @@
-"""What every AST node shares: the base class with its span, annotations, and the walk over a
-tree of any nodes (`children`, `walk`). The node classes are in dsl.nodes_code (expressions and
-statements) and dsl.nodes (declarations), and every one is a name of dsl.nodes.
+"""What every AST node shares: the base class (a node's span), the annotation a statement or a
+declaration may carry, the faster __init__ each node class gets, and the walk over a tree of any
+nodes (`children`, `walk`). The node classes are in dsl.nodes_code (expressions and statements)
+and dsl.nodes (declarations); every one, and `children` and `walk`, is a name of dsl.nodes.
 """
 
 from __future__ import annotations
