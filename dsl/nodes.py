@@ -1,23 +1,83 @@
-"""The parsed AST: frozen dataclasses, each with the span it came from.
+"""The parsed AST: frozen dataclasses, each with the span it came from. Every node class is a
+name of this module, which is how the compiler uses them (`from dsl import nodes as n`: `n.Game`,
+`n.IntLit`, `n.Expr`, `n.walk`).
 
 Class names match the grammar's rule names (grammar/rulecraft.lark) where a rule makes a node.
+This module holds the declarations and the type expressions they use; the expressions and
+statements are in dsl.nodes_code, the base class and the walk over a tree in dsl.nodes_base.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dsl.source import Span, faster_init
+from dsl.nodes_base import (
+    Annotation,
+    Node,
+    children,
+    faster_inits,
+    walk,
+)
+from dsl.nodes_code import (
+    ActorRef,
+    Aggregate,
+    Assign,
+    Attribute,
+    BinaryOp,
+    Block,
+    BoolLit,
+    Call,
+    CallStmt,
+    Conditional,
+    Create,
+    DataWord,
+    Draw,
+    DrawGame,
+    EffectCall,
+    EffectLit,
+    Expr,
+    ExprBase,
+    For,
+    Goto,
+    If,
+    Index,
+    IntLit,
+    Let,
+    ListLit,
+    Lose,
+    Move,
+    Name,
+    Negate,
+    NoneLit,
+    Not,
+    PlayersRef,
+    Raise,
+    Range,
+    Repeat,
+    Require,
+    Reveal,
+    Shuffle,
+    Stmt,
+    StmtBase,
+    StrLit,
+    Win,
+)
+from dsl.source import Span
 
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    span: Span = field(kw_only=True, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Annotation(Node):
-    rule: str
+__all__ = [
+    "ActionDecl", "ActionParam", "ActorRef", "Aggregate", "Annotation", "Assign", "Attribute",
+    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Call", "CallStmt", "CardRequire",
+    "CardsDecl", "CheckpointDecl", "Conditional", "Create", "DataDecl", "DataWord", "DecisionDecl",
+    "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "Draw", "DrawGame", "EffectCall",
+    "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr", "ExprBase", "FieldDecl",
+    "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline", "GridShape",
+    "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType", "Lose",
+    "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not", "OptionDecl",
+    "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef", "ProcedureDecl", "Raise",
+    "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl", "SeedRule", "SetupDecl",
+    "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl", "TypeExpr", "Win",
+    "ZoneDecl", "children", "walk",
+]
 
 
 # ---- types ----------------------------------------------------------------------------------
@@ -53,253 +113,6 @@ class EffectType(TypeExpr):
 
     params: tuple[Param, ...]
     reaches: tuple[tuple[str, Span], ...] | None
-
-
-# ---- expressions ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class ExprBase(Node):
-    """The base class of the expressions; in annotations, `Expr` (below) names them all."""
-
-
-@dataclass(frozen=True, slots=True)
-class IntLit(ExprBase):
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class StrLit(ExprBase):
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class BoolLit(ExprBase):
-    value: bool
-
-
-@dataclass(frozen=True, slots=True)
-class NoneLit(ExprBase):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Name(ExprBase):
-    id: str
-
-
-@dataclass(frozen=True, slots=True)
-class DataWord(ExprBase):
-    """A bare word from a data file: a name or a text, decided by the type of its field."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ActorRef(ExprBase):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class PlayersRef(ExprBase):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class ListLit(ExprBase):
-    items: tuple[Expr, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Attribute(ExprBase):
-    obj: Expr
-    name: str
-    name_span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class Index(ExprBase):
-    obj: Expr
-    keys: tuple[Expr, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Call(ExprBase):
-    func: str
-    func_span: Span
-    args: tuple[Expr, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Aggregate(ExprBase):
-    """`sum(e for x in domain where cond)`: sum, count, min, max, any, all, first, list."""
-
-    func: str
-    func_span: Span
-    element: Expr
-    var: str
-    domain: Expr
-    where: Expr | None
-
-
-@dataclass(frozen=True, slots=True)
-class EffectCall(ExprBase):
-    """`c.effect(actor, t)`: run the effect field of card instance c's definition."""
-
-    card: Expr
-    field: str
-    field_span: Span
-    args: tuple[Expr, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Conditional(ExprBase):
-    cond: Expr
-    then: Expr
-    otherwise: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class BinaryOp(ExprBase):
-    op: str  # and or == != < <= > >= in + - * / %
-    left: Expr
-    right: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Not(ExprBase):
-    operand: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Negate(ExprBase):
-    operand: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Range(ExprBase):
-    low: Expr
-    high: Expr
-
-
-# ---- statements -------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class StmtBase(Node):
-    """The base class of the statements; in annotations, `Stmt` (below) names them all."""
-
-    annotations: tuple[Annotation, ...] = field(kw_only=True, default=(), compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Block(Node):
-    statements: tuple[Stmt, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class EffectLit(ExprBase):
-    """An effect value: statements written as `{ ... }` in a rulebook or as text in a card set."""
-
-    body: Block
-
-
-@dataclass(frozen=True, slots=True)
-class Let(StmtBase):
-    name: str
-    value: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Assign(StmtBase):
-    target: Expr
-    op: str  # = += -=
-    value: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class CallStmt(StmtBase):
-    call: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class If(StmtBase):
-    branches: tuple[tuple[Expr, Block], ...]
-    otherwise: Block | None
-
-
-@dataclass(frozen=True, slots=True)
-class For(StmtBase):
-    var: str
-    domain: Expr
-    where: Expr | None
-    order_by: Expr | None
-    descending: bool
-    body: Block
-
-
-@dataclass(frozen=True, slots=True)
-class Repeat(StmtBase):
-    count: Expr
-    body: Block
-
-
-@dataclass(frozen=True, slots=True)
-class Move(StmtBase):
-    what: Expr
-    dest: Expr
-    end: str | None  # "top", "bottom" or None (bottom)
-
-
-@dataclass(frozen=True, slots=True)
-class Draw(StmtBase):
-    count: Expr
-    source: Expr
-    dest: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Shuffle(StmtBase):
-    zone: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Create(StmtBase):
-    what: Expr
-    dest: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal(StmtBase):
-    what: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Goto(StmtBase):
-    phase: str
-
-
-@dataclass(frozen=True, slots=True)
-class Win(StmtBase):
-    player: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class Lose(StmtBase):
-    player: Expr
-
-
-@dataclass(frozen=True, slots=True)
-class DrawGame(StmtBase):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Raise(StmtBase):
-    event: str
-    args: tuple[Expr, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Require(StmtBase):
-    cond: Expr
-    message: str
 
 
 # ---- declarations -----------------------------------------------------------------------------
@@ -576,70 +389,4 @@ class Module(Node):
     declarations: tuple[Decl, ...]
 
 
-# Every expression and every statement, by class: a dispatch on a node's class (`match` with a
-# case per class, ending in `assert_never`) is checked by mypy to cover each of them.
-Expr = (
-    IntLit | StrLit | BoolLit | NoneLit | Name | DataWord | ActorRef | PlayersRef | ListLit
-    | Attribute | Index | Call | Aggregate | EffectCall | Conditional | BinaryOp | Not | Negate
-    | Range | EffectLit
-)
-Stmt = (
-    Let | Assign | CallStmt | If | For | Repeat | Move | Draw | Shuffle | Create | Reveal
-    | Goto | Win | Lose | DrawGame | Raise | Require
-)
-
-
-# Nodes are built by the hundred thousand for a big card set: see faster_init.
-for _class in list(globals().values()):
-    if isinstance(_class, type) and issubclass(_class, Node):
-        faster_init(_class)
-del _class
-
-
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-# Fields declared with these types never hold a node, so they are not looked into: most nodes
-# of a card set are literals and names, whose fields are all such.
-_NODELESS_TYPES = frozenset({
-    "str", "int", "bool", "str | None", "int | None", "Span", "Span | None", "tuple[str, ...]",
-    "tuple[Span, ...]",
-    "tuple[tuple[str, str], ...]", "tuple[tuple[str, Span], ...]",
-    "tuple[tuple[str, Span], ...] | None",
-})
-
-
-def children(node: Node) -> list[Node]:
-    """The direct child nodes of any AST node, in source order."""
-    names = _CHILD_FIELDS.get(type(node))
-    if names is None:
-        names = tuple(f.name for f in node.__dataclass_fields__.values()
-                      if f.name not in ("span", "annotations") and f.type not in _NODELESS_TYPES)
-        _CHILD_FIELDS[type(node)] = names
-    if not names:
-        return []
-    found: list[Node] = []
-    for name in names:
-        value = getattr(node, name)
-        if isinstance(value, Node):
-            found.append(value)
-        elif isinstance(value, tuple) and value:
-            _collect(value, found)
-    return found
-
-
-def _collect(values: tuple[object, ...], found: list[Node]) -> None:
-    for value in values:
-        if isinstance(value, Node):
-            found.append(value)
-        elif isinstance(value, tuple):
-            _collect(value, found)
-
-
-def walk(node: Node) -> list[Node]:
-    """Every node below and including `node`, iteratively (no recursion limit)."""
-    order: list[Node] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        order.append(current)
-        stack.extend(reversed(children(current)))
-    return order
+faster_inits(globals())

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests import fuzzing
-from tests.fuzzing import Input, fuzz_inputs, run_inputs, save_failures, summary
+from tests.fuzz_inputs import Input, fuzz_inputs, source_of
+from tests.fuzzing import run_inputs, save_failures, summary
 
 SHORT_INPUTS = 12
 SOAK_INPUTS = 3000
@@ -77,7 +78,7 @@ def test_the_harness_tells_every_outcome_apart(tmp_path: Path) -> None:
              ("raise", ("selftest", "raise")), ("memory", ("selftest", "memory")),
              ("internal", ("selftest", "internal")), ("silent", ("selftest", "silent")),
              ("last", ("check", "cases/syntax_missing_brace.rules"))]
-    inputs = [Input(name, "selftest", rules, fuzzing._source(rules).read_bytes(), argv)
+    inputs = [Input(name, "selftest", rules, source_of(rules).read_bytes(), argv)
               for name, argv in kinds]
     results = run_inputs(inputs, workers=1, time_cap=3, folder=tmp_path)
     assert [(r.input.name, r.outcome) for r in results] == [
