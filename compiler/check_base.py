@@ -61,6 +61,7 @@ class Context:
     actor: bool = False
     effects: bool = True
     reaches: tuple[str, ...] | None = None  # an effect may name only these zones
+    in_loop: bool = False  # inside a `for` or `repeat`, where `break` may stand
 
 
 class CheckerBase:

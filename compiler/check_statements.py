@@ -6,6 +6,7 @@ its line.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import assert_never
 
 from compiler import symbols as sym
@@ -156,10 +157,19 @@ class StatementChecker(ExpressionChecker):
                 if stmt.otherwise is not None:
                     self.block(stmt.otherwise, scope, ctx)
             case n.For():
-                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), ctx)
+                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), replace(ctx, in_loop=True))
             case n.Repeat():
                 self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
-                self.block(stmt.body, scope, ctx)
+                body_scope = scope
+                if stmt.while_ is not None:
+                    self.condition(stmt.while_, scope, ctx)
+                    body_scope = self.narrowed_scope(stmt.while_, scope)
+                self.block(stmt.body, body_scope, replace(ctx, in_loop=True))
+            case n.Break():
+                if not ctx.in_loop:
+                    self.error("E0207", stmt.span,
+                               "'break' leaves a 'for' or 'repeat' loop, and none is around it",
+                               hint="to end a phase's work, go to another phase with 'goto'")
             case n.Move():
                 moved = self.expr(stmt.what, scope, ctx)
                 dest = self.zone(stmt.dest, scope, ctx)

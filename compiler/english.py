@@ -391,8 +391,13 @@ class English:
                 return [f"{pad}For each *{md(s.var)}* in {self.expr(s.domain)}{where}{order}:",
                         *self.block(s.body.statements, depth + 1)]
             case n.Repeat():
-                return [f"{pad}Repeat {self.expr(s.count)} times:",
-                        *self.block(s.body.statements, depth + 1)]
+                head = f"{pad}Repeat {self.expr(s.count)} times:"
+                if s.while_ is not None:
+                    head = (f"{pad}Repeat, at most {self.expr(s.count)} times, as long as "
+                            f"{self.expr(s.while_)}:")
+                return [head, *self.block(s.body.statements, depth + 1)]
+            case n.Break():
+                return [f"{pad}Stop repeating (leave the loop)."]
             case n.Move():
                 end = f"the {s.end} of " if s.end else ""
                 return [f"{pad}Move {self.expr(s.what)} to {end}{self.expr(s.dest)}."]

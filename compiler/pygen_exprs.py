@@ -49,7 +49,12 @@ class ExpressionGenerator(GeneratorBase):
                 self.for_stmt(stmt)
             case n.Repeat():
                 with w.block(f"for _ in range({self.expr(stmt.count)}):"):
+                    if stmt.while_ is not None:
+                        with w.block(f"if {self.negated(stmt.while_)}:"):
+                            w.line("break")
                     self.block(stmt.body)
+            case n.Break():
+                w.line("break")
             case n.Move():
                 top = "True" if stmt.end == "top" else "False"
                 what_type = m.type_of(stmt.what)

@@ -459,7 +459,15 @@ class AstBuilder(Transformer[Token, Any]):
         return ("order", c[0], len(c) > 1 and c[1] is not None)
 
     def repeat_stmt(self, meta: Any, c: list[Any]) -> n.Repeat:
-        return n.Repeat(c[0], c[1], span=self._span(meta))
+        count, *clauses, body = c
+        condition = clauses[0] if clauses else None
+        return n.Repeat(count, body, condition, span=self._span(meta))
+
+    def while_clause(self, meta: Any, c: list[n.Expr]) -> n.Expr:
+        return c[0]
+
+    def break_stmt(self, meta: Any, c: list[Any]) -> n.Break:
+        return n.Break(span=self._span(meta))
 
     def move_stmt(self, meta: Any, c: list[Any]) -> n.Move:
         what, end, dest = c

@@ -26,6 +26,7 @@ from dsl.nodes_code import (
     BinaryOp,
     Block,
     BoolLit,
+    Break,
     Call,
     CallStmt,
     Conditional,
@@ -66,17 +67,17 @@ from dsl.source import Span
 
 __all__ = [
     "ActionDecl", "ActionParam", "ActorRef", "Aggregate", "Annotation", "Assign", "Attribute",
-    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Call", "CallStmt", "CardRequire",
-    "CardsDecl", "CheckpointDecl", "Conditional", "Create", "DataDecl", "DataWord", "DecisionDecl",
-    "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "Draw", "DrawGame", "EffectCall",
-    "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr", "ExprBase", "FieldDecl",
-    "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline", "GridShape",
-    "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType", "Lose",
-    "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not", "OptionDecl",
-    "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef", "ProcedureDecl", "Raise",
-    "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl", "SeedRule", "SetupDecl",
-    "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl", "TypeExpr", "Win",
-    "ZoneDecl", "children", "walk",
+    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Break", "Call", "CallStmt",
+    "CardRequire", "CardsDecl", "CheckpointDecl", "Conditional", "Create", "DataDecl", "DataWord",
+    "DecisionDecl", "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "Draw", "DrawGame",
+    "EffectCall", "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr", "ExprBase",
+    "FieldDecl", "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline",
+    "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
+    "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
+    "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
+    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl",
+    "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl",
+    "TypeExpr", "Win", "ZoneDecl", "children", "walk",
 ]
 
 

@@ -196,6 +196,13 @@ class For(StmtBase):
 class Repeat(StmtBase):
     count: Expr
     body: Block
+    # `repeat N while C`: C is tested before each of the at most N runs
+    while_: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Break(StmtBase):
+    """Leaves the innermost `for` or `repeat`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +276,7 @@ Expr = (
 )
 Stmt = (
     Let | Assign | CallStmt | If | For | Repeat | Move | Draw | Shuffle | Create | Reveal
-    | Goto | Win | Lose | DrawGame | Raise | Require
+    | Goto | Win | Lose | DrawGame | Raise | Require | Break
 )
 
 

@@ -86,7 +86,7 @@ _NESTING_OPENERS = {"{": "}", "(": ")", "[": "]"}
 # at the end of a line would swallow the next statement's keyword.
 RESERVED_WORDS = frozenset({
     "let", "if", "elif", "else", "for", "repeat", "move", "draw", "shuffle", "create", "reveal",
-    "goto", "win", "lose", "raise", "require",
+    "goto", "win", "lose", "raise", "require", "break",
     "and", "or", "not", "in", "then", "true", "false", "none", "actor", "players",
 })
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -625,7 +625,8 @@ _KINDS = (
                 "SEED", "DECISION", "CARDS", "DECKS", "KEYWORD", "DECK", "ANNOTATION"})),
     ("a statement", frozenset({"LET", "MOVE", "GOTO", "WIN"}),
      _EXPRESSION_START | {"LET", "IF", "FOR", "REPEAT", "MOVE", "DRAW", "SHUFFLE", "CREATE",
-                          "REVEAL", "GOTO", "WIN", "LOSE", "RAISE", "REQUIRE", "ANNOTATION"}),
+                          "REVEAL", "GOTO", "WIN", "LOSE", "RAISE", "REQUIRE", "BREAK",
+                          "ANNOTATION"}),
     ("an expression", frozenset({"INT", "STRING", "NAME", "LPAR", "TRUE", "NONE"}),
      _EXPRESSION_START),
     ("an operator", frozenset({"ADD_OP", "MUL_OP", "AND", "OR"}),

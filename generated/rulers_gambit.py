@@ -3291,6 +3291,8 @@ def proc_run_card_texts(s: State) -> None:
     """
     # rulebooks/rulers_gambit/rulers_gambit.rules:855
     for _ in range(40):
+        if (not s.g_card_texts):
+            break
         # rulebooks/rulers_gambit/rulers_gambit.rules:856
         v_c = rt.first(s.g_card_texts)
         # rulebooks/rulers_gambit/rulers_gambit.rules:857
