@@ -1,6 +1,84 @@
-"""The small runtime that generated game modules import (`from dsl import runtime as rt`);
-its code moves to dsl.runtime_state and the modules split from it."""
+"""The small runtime that generated game modules import (`from dsl import runtime as rt`).
+
+Generated modules hold the rules as straight-line Python; the runtime holds what every game
+shares, one job per module. This module is the runtime's face to generated code: the names it
+uses (`__all__`) and GameState, the class a generated State subclasses, which combines:
+
+- dsl.runtime_state: the core: class tables, the public API, the phase loop, cards and zones;
+- dsl.runtime_copies: copies of a card as choices of actions;
+- dsl.runtime_paths: get and set by rulebook path, and JSON;
+- dsl.runtime_views: what each player sees (observation, action_text).
+
+Below those: dsl.runtime_base (errors, actions, constants, helpers of generated expressions),
+dsl.runtime_rng (the seeded random generator), dsl.runtime_fields (the tables describing a
+game's fields and phases), dsl.runtime_geometry (areas of boards) and dsl.runtime_setup (the
+options and decks of a new game).
+"""
 
 from __future__ import annotations
 
-from dsl.runtime_state import *  # noqa: F403
+from dsl.runtime_base import (
+    COPY_CHOICES,
+    NO_NAMES,
+    TERMINAL,
+    Action,
+    CopyNames,
+    IllegalAction,
+    RuleError,
+    capitalised,
+    card_name,
+    first,
+    frozen,
+    last,
+    some,
+)
+from dsl.runtime_copies import CardCopies
+from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
+from dsl.runtime_geometry import connected, ring, within
+from dsl.runtime_paths import StatePaths
+from dsl.runtime_setup import choose_decks, merge_options
+from dsl.runtime_views import StateViews
+
+__all__ = [
+    "COPY_CHOICES",
+    "NO_NAMES",
+    "TERMINAL",
+    "Action",
+    "CardField",
+    "CopyNames",
+    "GameField",
+    "GameState",
+    "IllegalAction",
+    "NodeField",
+    "PhaseRules",
+    "PlayerField",
+    "RuleError",
+    "capitalised",
+    "card_name",
+    "choose_decks",
+    "connected",
+    "first",
+    "frozen",
+    "install_phases",
+    "last",
+    "merge_options",
+    "ring",
+    "some",
+    "within",
+]
+
+
+class GameState(CardCopies, StatePaths, StateViews):
+    """What every generated game state shares. Subclasses fill the class tables."""
+
+
+def install_phases(state: type[GameState], phases: tuple[PhaseRules, ...]) -> None:
+    """Give a generated State its phases. The phase loop reads one table per kind of rule
+    (ENTER, ACTOR, ...), indexed by phase: faster in the hot loop than a record per phase."""
+    state.PHASE_RULES = phases
+    state.PHASES = tuple(phase.name for phase in phases)
+    state.ENTER = tuple(phase.enter for phase in phases)
+    state.ACTOR = tuple(phase.actor for phase in phases)
+    state.DONE = tuple(phase.done for phase in phases)
+    state.PHASE_CHECKPOINTS = tuple(phase.checkpoints for phase in phases)
+    state.LEGAL = tuple(phase.legal for phase in phases)
