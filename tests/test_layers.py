@@ -128,6 +128,17 @@ def test_generated_modules_import_only_the_standard_library_and_the_runtime(path
     assert not others, "a generated module imports more than the runtime:\n" + "\n".join(others)
 
 
+@pytest.mark.parametrize("path", [*GENERATED, ROOT / "tests" / "golden" / "mini.py"],
+                         ids=lambda path: path.stem)
+def test_generated_modules_use_only_the_names_the_runtime_exports(path: Path) -> None:
+    """`rt.NAME` in generated code is the runtime's contract: dsl.runtime's `__all__`."""
+    from dsl import runtime
+
+    used = set(re.findall(r"\brt\.([A-Za-z_]\w*)", path.read_text(encoding="utf-8")))
+    missing = sorted(used - set(runtime.__all__))
+    assert not missing, f"{path.relative_to(ROOT)} uses rt.{', rt.'.join(missing)}"
+
+
 @pytest.mark.parametrize("path", RUNTIME, ids=lambda path: module_name(path))
 def test_the_runtime_imports_only_the_standard_library_and_itself(path: Path) -> None:
     runtime = {module_name(other) for other in RUNTIME}
