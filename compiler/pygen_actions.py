@@ -13,7 +13,7 @@ from compiler.pygen_base import ARTICLE, Bindings, names_table, upper
 from compiler.pygen_tables import TableGenerator
 from compiler.text_templates import template_fields
 from dsl import nodes as n
-from dsl.runtime import article
+from dsl.runtime_base import article
 
 # A determiner just before a field of a text: "the {u}", "a {k}", "their {c}".
 _DETERMINER = re.compile(r"(?:^|(?<=\s))(the|a|an|their|its|his|her|your|my|our|this|that)\s+$",

@@ -94,7 +94,7 @@ def names_table(type_: t.Type) -> str | None:
 
 
 def codec(type_: t.Type, model: GameModel) -> str:
-    """The runtime codec (see dsl.runtime.Codec) of a type, as Python source."""
+    """The runtime codec (see dsl.runtime_base.Codec) of a type, as Python source."""
     if isinstance(type_, t.OptionT):
         return f'("option", {codec(type_.inner, model)})'
     if isinstance(type_, (t.ListT, t.PerPlayerT)):

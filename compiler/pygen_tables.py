@@ -14,7 +14,7 @@ from compiler.pygen_base import copy_expr, list_depth, py_type, upper
 from compiler.pygen_exprs import ExpressionGenerator
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
 from dsl import nodes as n
-from dsl.runtime import article
+from dsl.runtime_base import article
 
 
 class TableGenerator(ExpressionGenerator):

@@ -20,7 +20,8 @@ from typing import Any
 
 import yaml
 
-from dsl.runtime import IllegalAction, Rng, RuleError
+from dsl.runtime import IllegalAction, RuleError
+from dsl.runtime_rng import Rng
 from dsl.yaml_limits import crossed_limit
 
 SPECIAL_EXPECTATIONS = ("error", "returns", "terminal", "legal", "illegal")

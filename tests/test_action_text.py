@@ -36,7 +36,7 @@ from compiler import cli
 from compiler.api import load_game
 from compiler.pygen_actions import neutral_noun
 from compiler.types import CardT, EnumT, IntT, NodeT, PlayerT
-from dsl.runtime import article
+from dsl.runtime_base import article
 from tests.tiers import soak
 
 VEIL = """\

@@ -179,7 +179,8 @@ def test_connected_floods_through_the_area_only() -> None:
 
 def test_scripted_rolls_are_used_in_order_and_checked() -> None:
     from compiler.scenarios import ScriptedRng
-    from dsl.runtime import Rng, RuleError
+    from dsl.runtime import RuleError
+    from dsl.runtime_rng import Rng
 
     rng = ScriptedRng(Rng(5), [6, 1])
     assert [rng.roll(6), rng.roll(6)] == [6, 1]

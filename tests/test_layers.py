@@ -1,6 +1,7 @@
 """The layers import one way: `dsl/` (the language and the runtime) never imports `compiler/`
-(the passes, the back ends, the driver, the API and the CLI), and generated modules import only
-the standard library and `dsl.runtime`.
+(the passes, the back ends, the driver, the API and the CLI), generated modules import only
+the standard library and `dsl.runtime`, and the runtime (`dsl.runtime` and its modules
+`dsl.runtime_*`) imports only the standard library and itself.
 
 The imports are read from the source, not from a run: every `import` and `from ... import`
 anywhere in a file (inside functions too), every `importlib.import_module("...")` or
@@ -21,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DSL = sorted((ROOT / "dsl").rglob("*.py"))
 GENERATED = sorted((ROOT / "generated").glob("*.py"))
+# the runtime that generated modules import: dsl/runtime.py and the modules it is made of
+RUNTIME = [path for path in DSL if path.stem == "runtime" or path.stem.startswith("runtime_")]
 
 
 # a string that names a compiler module, as a table of lazy re-exports holds it
@@ -125,6 +128,27 @@ def test_generated_modules_import_only_the_standard_library_and_the_runtime(path
     assert not others, "a generated module imports more than the runtime:\n" + "\n".join(others)
 
 
+@pytest.mark.parametrize("path", [*GENERATED, ROOT / "tests" / "golden" / "mini.py"],
+                         ids=lambda path: path.stem)
+def test_generated_modules_use_only_the_names_the_runtime_exports(path: Path) -> None:
+    """`rt.NAME` in generated code is the runtime's contract: dsl.runtime's `__all__`."""
+    from dsl import runtime
+
+    used = set(re.findall(r"\brt\.([A-Za-z_]\w*)", path.read_text(encoding="utf-8")))
+    missing = sorted(used - set(runtime.__all__))
+    assert not missing, f"{path.relative_to(ROOT)} uses rt.{', rt.'.join(missing)}"
+
+
+@pytest.mark.parametrize("path", RUNTIME, ids=lambda path: module_name(path))
+def test_the_runtime_imports_only_the_standard_library_and_itself(path: Path) -> None:
+    runtime = {module_name(other) for other in RUNTIME}
+    others = [f"{path.relative_to(ROOT)}:{line}: {name}" for line, name in imports_of(path)
+              if name.partition(".")[0] not in sys.stdlib_module_names
+              and name not in runtime and name.rpartition(".")[0] not in runtime]
+    assert not others, ("the runtime imports more than the standard library and itself:\n"
+                        + "\n".join(others))
+
+
 # the Python generator is compiler/pygen.py and the layers it builds on (compiler/pygen_*.py)
 PYGEN = sorted(path.stem for path in (ROOT / "compiler").glob("pygen*.py"))
 
@@ -165,10 +189,12 @@ def test_the_public_api_is_compiler_and_dsl_exports_only_the_language() -> None:
 
 def test_importing_the_api_or_a_generated_module_stays_light() -> None:
     """`import compiler` loads none of the compiler until a name is used, and a generated
-    module loads the runtime alone."""
+    module loads the runtime (dsl.runtime and its modules) alone."""
     code = ("import sys, compiler, generated.dynasties\n"
             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('compiler', 'dsl', 'lark', 'jinja2', 'yaml'))))")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                             text=True, check=True)
-    assert result.stdout.split() == ["compiler", "dsl", "dsl.runtime"]
+    runtime = sorted(module_name(path) for path in RUNTIME)
+    assert "dsl.runtime" in runtime
+    assert result.stdout.split() == ["compiler", "dsl", *runtime]

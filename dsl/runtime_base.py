@@ -1,0 +1,129 @@
+"""What the runtime's modules and the generated games share: the errors, actions, the
+constants and type names generated code reads, and the small helpers its expressions call
+(texts of actions, optionals, lists)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+TERMINAL = -4
+
+# A codec says how a stored value reads in rulebook terms: ("int",), ("bool",), ("text",),
+# ("player",), ("names", (name, ...)) for enums/nodes/records/card definitions, ("card",) for
+# card instances, ("option", codec) and ("list", codec).
+Codec = tuple[Any, ...]
+# A card parameter of an action names a card definition and, when copies of it differ, which
+# copy (GameState.copy_args): the argument is definition + copy * len(DEF_NAMES), where copy
+# counts the interchangeable groups of that definition in the parameter's domain. Action ids
+# (GameState.action_id) tell apart this many groups per parameter: a deck rule of 2 copies
+# per player gives at most 4 copies of a card in a two-player game.
+COPY_CHOICES = 4
+# How each parameter of an action reads when it is a card whose copies differ (Action.names).
+CopyNames = tuple[str | None, ...] | None
+# How the copies of a domain read when none differ (GameState.copy_args): read only.
+NO_NAMES: Mapping[int, str] = {}
+
+
+class IllegalAction(Exception):  # noqa: N818 - the name is part of the module contract
+    """An action that the rules do not allow now; the message says why."""
+
+
+class RuleError(Exception):
+    """The rules reached a state they do not define (for example a phase with no way on)."""
+
+
+class Action:
+    """One move: a kind, the acting player and integer arguments. Hashable; str() reads well."""
+
+    __slots__ = ("kind", "actor", "args", "_text", "names")
+
+    def __init__(
+        self,
+        kind: int,
+        actor: int,
+        args: tuple[int, ...],
+        text: Callable[[int, tuple[int, ...], int, CopyNames], str],
+        names: CopyNames = None,
+    ) -> None:
+        self.kind = kind
+        self.actor = actor
+        self.args = args
+        self._text = text
+        # per parameter, how a card that has differing copies reads ("Guard (rested)"); None
+        # when every card parameter reads as its definition's name
+        self.names = names
+
+    def __str__(self) -> str:
+        return self._text(self.actor, self.args, -1, self.names)
+
+    def masked_text(self, shown: int) -> str:
+        """The text with parameter i written by name only when bit i of `shown` is set, and
+        as a neutral phrase ("a card") otherwise. GameState.action_text decides the bits."""
+        return self._text(self.actor, self.args, shown, self.names)
+
+    def plain(self) -> Action:
+        """The same action with every card read as its definition's name, whichever copy it
+        is: what the action means apart from the state its cards are in."""
+        return Action(self.kind, self.actor, self.args, self._text)
+
+    def __repr__(self) -> str:
+        return f"Action({self})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Action)
+            and self.kind == other.kind
+            and self.actor == other.actor
+            and self.args == other.args
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.actor, self.args))
+
+
+# Words whose "u" or "eu" sounds like "you", and "one": "a unit", "a one".
+_A_NOT_AN = re.compile(r"^(?:uni|use|usu|uti|eu|ewe|one|once)", re.IGNORECASE)
+
+
+def article(noun: str) -> str:
+    """The indefinite article of a noun: "an archer", "a siege tower", "a unit"."""
+    if noun[:1].lower() in "aeiou" and not _A_NOT_AN.match(noun):
+        return "an"
+    return "a"
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def card_name(def_names: Sequence[str], args: tuple[int, ...], names: CopyNames, i: int) -> str:
+    """How the card argument i of an action reads: its copy's name when copies of the card
+    differ (Action.names), else its definition's name (see COPY_CHOICES)."""
+    name = names[i] if names is not None else None
+    return name if name is not None else def_names[args[i] % len(def_names)]
+
+
+def some(value: T | None) -> T:
+    """A value the rules have proved is not none (a narrowed optional)."""
+    if value is None:
+        raise RuleError("a value tested as present is none")
+    return value
+
+
+def first(items: Sequence[T]) -> T | None:
+    return items[0] if items else None
+
+
+def last(items: Sequence[T]) -> T | None:
+    return items[-1] if items else None
+
+
+def frozen(value: Any) -> Any:
+    """A stored value as a hashable one: lists as tuples."""
+    if isinstance(value, list):
+        return tuple(frozen(item) for item in value)
+    return value

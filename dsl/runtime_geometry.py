@@ -1,0 +1,48 @@
+"""Areas of a board that generated hex games ask for: the nodes within or at a distance,
+and the nodes connected to one inside an area."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+# Areas by (row of a distance table, radius, exact): hex games ask for the same few areas
+# thousands of times a game. Each entry keeps its row alive, so the row's id cannot be reused
+# by another object while the entry exists.
+_AREAS: dict[tuple[int, int, bool], tuple[Sequence[int], tuple[int, ...]]] = {}
+
+
+def _area(distances: Sequence[int], radius: int, exact: bool) -> list[int]:
+    key = (id(distances), radius, exact)
+    entry = _AREAS.get(key)
+    if entry is None or entry[0] is not distances:
+        found = tuple(node for node, d in enumerate(distances)
+                      if (d == radius if exact else 0 <= d <= radius))
+        if len(_AREAS) >= 1 << 16:
+            _AREAS.clear()
+        entry = _AREAS[key] = (distances, found)
+    return list(entry[1])
+
+
+def within(distances: Sequence[int], radius: int) -> list[int]:
+    """The nodes whose distance (a row of a board's distance table) is at most `radius`."""
+    return _area(distances, radius, False)
+
+
+def ring(distances: Sequence[int], radius: int) -> list[int]:
+    """The nodes at exactly `radius`."""
+    return _area(distances, radius, True)
+
+
+def connected(start: int, area: Iterable[int], neighbours: Sequence[Sequence[int]]) -> list[int]:
+    """The nodes of `area` joined to `start` by steps between neighbours that stay inside
+    `area`, plus `start` itself, in board order (a flood fill)."""
+    inside = set(area)
+    found = {start}
+    frontier = [start]
+    while frontier:
+        node = frontier.pop()
+        for other in neighbours[node]:
+            if other in inside and other not in found:
+                found.add(other)
+                frontier.append(other)
+    return sorted(found)

@@ -1,0 +1,260 @@
+"""A state read and written by rulebook names: paths for get and set (`player.A.reserve`,
+`zone.rack.A`, `card.units.A.0.rested`), the values they set stored as the state keeps them
+(encode; the core decodes), and the whole state as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from dsl.runtime_base import Codec
+from dsl.runtime_rng import Rng
+from dsl.runtime_state import StateCore
+
+
+class StatePaths(StateCore):
+    """get, set, to_json and load_json, for scenarios and tools."""
+
+    def encode(self, codec: Codec, value: Any) -> Any:
+        kind = codec[0]
+        if value is None:
+            if kind == "option":
+                return None
+            raise ValueError("none is not allowed here")
+        if kind == "option":
+            return self.encode(codec[1], value)
+        if kind == "list":
+            if not isinstance(value, list):
+                raise ValueError(f"a list is needed, not {value!r}")
+            return [self.encode(codec[1], item) for item in value]
+        if kind == "player":
+            return _index_of(self.PLAYER_NAMES[: self.num_players], value, "player")
+        if kind == "names":
+            return _index_of(codec[1], value, "name")
+        if kind == "card":
+            definition = _index_of(self.DEF_NAMES, value, "card")
+            for card, card_definition in enumerate(self.card_def):
+                if card_definition == definition:
+                    return card
+            raise ValueError(f"no card {value!r} exists in this game")
+        if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"an int is needed, not {value!r}")
+        if kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"true or false is needed, not {value!r}")
+        if kind == "text" and not isinstance(value, str):
+            raise ValueError(f"a text is needed, not {value!r}")
+        return value
+
+    def _resolve(self, path: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        parts = path.split(".")
+        head = parts[0]
+        if path == "phase":
+            return (
+                lambda: self.PHASES[self.phase] if self.phase >= 0 else None,
+                lambda v: setattr(self, "phase", _index_of(self.PHASES, v, "phase")),
+            )
+        # `current` is another word for the actor, unless the game has a field of that name:
+        # then it is that field, as the rulebook reads it (Dynasty Builder's `current`).
+        if path == "actor" or (path == "current"
+                               and all(name != path for name, *_ in self.GAME_FIELDS)):
+            return (lambda: self.player_name(self.actor) if self.actor >= 0 else None,
+                    _read_only(path))
+        if head == "options" and len(parts) == 2:
+            for name, attr in self.OPTION_FIELDS:
+                if name == parts[1]:
+                    return self._attribute(attr, ("int",))[0], _read_only(path)
+        for name, attr, codec, _vis in self.GAME_FIELDS:
+            if path == name:
+                return self._attribute(attr, codec)
+        if head == "player" and len(parts) > 1:
+            parts = parts[1:]
+            head = parts[0]
+        if head in self.PLAYER_NAMES and len(parts) >= 2:
+            player = self.PLAYER_NAMES.index(head)
+            for name, attr, codec, _vis, per_player in self.PLAYER_FIELDS:
+                if name == parts[1]:
+                    return self._cell(getattr(self, attr), player, codec, per_player, parts[2:])
+        for board, nodes, name, attr, codec, per_player, _vis in self.NODE_FIELDS:
+            if head in (board, board.lower()) and len(parts) >= 3 and parts[2] == name:
+                node = _index_of(nodes, parts[1], board)
+                return self._cell(getattr(self, attr), node, codec, per_player, parts[3:])
+        if head == "card" and len(parts) >= 4:
+            return self._card_field(parts[1:])
+        if head == "zone":
+            parts = parts[1:]
+        for name, base, dims in self.ZONES:
+            if parts and parts[0] == name:
+                keys = parts[1:]
+                if len(keys) != len(dims):
+                    raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
+                return self._zone(base + _flat_index(keys, dims))
+        raise KeyError(f"no path {path!r} in {self.GAME}")
+
+    def _card_field(self, parts: list[str]) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        """`card.ZONE[.KEY...].INDEX.FIELD`: a 'per card' field of the card at a zone position
+        (0 is the first card), e.g. `card.units.A.0.rested`."""
+        *where, position, field_name = parts
+        for name, base, dims in self.ZONES:
+            if where and where[0] == name:
+                if len(where) - 1 != len(dims):
+                    raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
+                zone = self.zones[base + _flat_index(where[1:], dims)]
+                if not position.isdigit() or int(position) >= len(zone):
+                    raise KeyError(f"zone {'.'.join(where)} has no card at position {position}")
+                card = zone[int(position)]
+                for field_name_, attr, codec, _vis in self.CARD_FIELDS:
+                    if field_name_ == field_name:
+                        return self._cell(getattr(self, attr), card, codec, False, [])
+                names = ", ".join(f for f, _, _, _ in self.CARD_FIELDS) or "none"
+                raise KeyError(f"no 'per card' field {field_name!r}; fields: {names}")
+        raise KeyError(f"no zone {'.'.join(where)!r} in {self.GAME}")
+
+    def _attribute(
+        self, attr: str, codec: Codec
+    ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        return (lambda: self.decode(codec, getattr(self, attr)),
+                lambda v: setattr(self, attr, self.encode(codec, v)))
+
+    def _zone(self, slot: int) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        return (lambda: [self.DEF_NAMES[self.card_def[c]] for c in self.zones[slot]],
+                lambda v: self._set_zone(slot, v))
+
+    def _cell(
+        self, table: list[Any], index: int, codec: Codec, per_player: bool, rest: list[str]
+    ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        if per_player:
+            if len(rest) != 1:
+                raise KeyError("a 'per player' field needs a player name at the end of the path")
+            row: list[Any] = table[index]
+            player = _index_of(self.PLAYER_NAMES[: self.num_players], rest[0], "player")
+            return (lambda: self.decode(codec, row[player]),
+                    lambda v: row.__setitem__(player, self.encode(codec, v)))
+        if rest:
+            raise KeyError(f"unexpected {'.'.join(rest)!r} at the end of the path")
+        return (lambda: self.decode(codec, table[index]),
+                lambda v: table.__setitem__(index, self.encode(codec, v)))
+
+    def _set_zone(self, slot: int, names: Any) -> None:
+        """Fill a zone with the named cards, taken from the same owner's other zones first.
+
+        Cards leaving the zone go back to the zone they were created in; when that is the zone
+        being set, the call is refused rather than guessing. In games whose rules create cards
+        only in setup (decks), no card is created or destroyed, so card counts stay conserved;
+        in games that create cards during play (SET_CREATES: recruited units), the cards a
+        player's zone lacks are created there instead."""
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise ValueError("a zone is set with a list of card names")
+        owner = self.SLOT_OWNER[slot]
+        wanted = [_index_of(self.DEF_NAMES, name, "card") for name in names]
+        current = list(self.zones[slot])
+        keep: list[int] = []
+        for definition in wanted:
+            card = next((c for c in current if self.card_def[c] == definition and c not in keep),
+                        -1)
+            if card < 0 and self.SET_CREATES and owner >= 0:
+                # cards come and go in play (recruited units): a zone set by a scenario gets
+                # new cards rather than cards taken from wherever else they stand
+                card = self.create(definition, slot)
+                current.append(card)
+            if card < 0:
+                card = next(
+                    (c for c in range(len(self.card_def))
+                     if self.card_def[c] == definition and self.card_zone[c] != slot
+                     and c not in keep and (owner < 0 or self.card_owner[c] == owner)),
+                    -1,
+                )
+            if card < 0:
+                raise ValueError(f"no spare card {self.DEF_NAMES[definition]!r} to put there")
+            keep.append(card)
+        leaving = [c for c in current if c not in keep]
+        homeless = [self.DEF_NAMES[self.card_def[c]] for c in leaving
+                    if self.card_home[c] == slot]
+        if homeless:
+            raise ValueError(
+                f"setting {self.SLOT_NAMES[slot]} would leave {', '.join(homeless)} with no "
+                "zone to go to; put them in another zone first (set that zone to include them)"
+            )
+        for card in leaving:
+            self.move(card, self.card_home[card])
+        for card in keep:
+            if self.card_zone[card] != slot:
+                self.zones[self.card_zone[card]].remove(card)
+                self.card_zone[card] = slot
+        self.zones[slot][:] = keep
+
+    def get(self, path: str) -> Any:
+        """Read a value by its rulebook name: `dynasty`, `player.A.reserve`,
+        `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`."""
+        return self._accessors(path)[0]()
+
+    def _accessors(self, path: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        """A path's getter and setter, worked out once per state: tools read the same paths
+        every step. Card positions move, so `card.` paths are worked out every time."""
+        cache: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] | None = (
+            self.__dict__.get("_path_cache")
+        )
+        if cache is None:
+            cache = self.__dict__["_path_cache"] = {}
+        found = cache.get(path)
+        if found is None:
+            found = self._resolve(path)
+            if not path.startswith("card."):
+                cache[path] = found
+        return found
+
+    def set(self, path: str, value: Any) -> None:
+        """Write a value by its rulebook name (scenarios use this to build a position)."""
+        self._accessors(path)[1](value)
+        if self.result is None:
+            self.advance()
+
+    def to_json(self) -> str:
+        data = {attr: getattr(self, attr) for attr in self.STATE_ATTRS}
+        data.update(
+            game=self.GAME,
+            rng=self.rng.state,
+            num_players=self.num_players,
+            phase=self.phase,
+            pending=self.pending,
+            actor=self.actor,
+            result=self.result,
+            zones=self.zones,
+            card_def=self.card_def,
+            card_owner=self.card_owner,
+            card_zone=self.card_zone,
+            card_up=self.card_up,
+            card_home=self.card_home,
+        )
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def load_json(self, text: str) -> None:
+        data = json.loads(text)
+        self.__dict__.pop("_path_cache", None)
+        if not isinstance(data, dict) or data.get("game") != self.GAME:
+            raise ValueError(f"not a saved {self.GAME} state")
+        for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
+                     "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
+            setattr(self, attr, data[attr])
+        self.rng = Rng(0)
+        self.rng.state = int(data["rng"])
+
+
+def _index_of(names: Sequence[str], value: Any, what: str) -> int:
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    raise ValueError(f"unknown {what} {value!r}; expected one of {', '.join(names)}")
+
+
+def _flat_index(keys: list[str], dims: tuple[tuple[str, ...], ...]) -> int:
+    index = 0
+    for key, names in zip(keys, dims, strict=True):
+        index = index * len(names) + _index_of(names, key, "key")
+    return index
+
+
+def _read_only(path: str) -> Callable[[Any], None]:
+    def refuse(value: Any) -> None:
+        raise KeyError(f"{path!r} cannot be set")
+
+    return refuse

@@ -1,0 +1,357 @@
+"""The core of a generated game state: the class tables a generated State fills, the public
+API (DESIGN.md §4), the phase loop, and cards moving between zones. dsl.runtime_copies,
+dsl.runtime_paths and dsl.runtime_views build on it; dsl.runtime.GameState combines them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Self
+
+from dsl.runtime_base import TERMINAL, Action, Codec, IllegalAction, RuleError
+from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
+from dsl.runtime_rng import Rng
+
+
+class StateCore:
+    """What every generated game state shares at its core. Subclasses fill the class tables."""
+
+    # Filled in by the generated module.
+    GAME: ClassVar[str] = ""
+    PLAYER_NAMES: ClassVar[tuple[str, ...]] = ()
+    PHASES: ClassVar[tuple[str, ...]] = ()
+    DEF_NAMES: ClassVar[tuple[str, ...]] = ()
+    SLOT_OWNER: ClassVar[tuple[int, ...]] = ()
+    SLOT_CAPACITY: ClassVar[tuple[int, ...]] = ()
+    SLOT_NAMES: ClassVar[tuple[str, ...]] = ()
+    SLOT_VISIBILITY: ClassVar[tuple[str, ...]] = ()
+    ZONES: ClassVar[tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]] = ()
+    # The rules create cards during play (not only in setup), so `set` may create them too.
+    SET_CREATES: ClassVar[bool] = False
+    GAME_FIELDS: ClassVar[tuple[GameField, ...]] = ()
+    PLAYER_FIELDS: ClassVar[tuple[PlayerField, ...]] = ()
+    NODE_FIELDS: ClassVar[tuple[NodeField, ...]] = ()
+    OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    CARD_FIELDS: ClassVar[tuple[CardField, ...]] = ()
+    STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
+    PHASE_RULES: ClassVar[tuple[PhaseRules, ...]] = ()  # install_phases makes the rest
+    ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
+    DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
+    ACTOR: ClassVar[tuple[Callable[[Any], int | None] | None, ...]] = ()
+    PHASE_CHECKPOINTS: ClassVar[tuple[Callable[[Any, int], None] | None, ...]] = ()
+    CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
+    LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
+    APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
+    # per action kind: the positions of its card parameters, and the function that says which
+    # copies of the named cards applying the action would take (None: no card parameters)
+    CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
+    ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
+    ACTION_NAMES: ClassVar[tuple[str, ...]] = ()
+    _ARG_RANGES: ClassVar[tuple[tuple[range, ...], ...] | None] = None
+    # What a listing of actions has worked out about copies (GameState._list_actions)
+    _memo: _ListingMemo | None = None
+    _listing = False
+
+    num_players: int
+    phase: int
+    pending: int
+    actor: int
+    result: list[float] | None
+    rng: Rng
+    zones: list[list[int]]
+    card_def: list[int]
+    card_owner: list[int]
+    card_zone: list[int]
+    card_up: list[bool]
+    card_home: list[int]
+
+    def init_runtime(self, seed: int, players: int, slots: int) -> None:
+        self.rng = Rng(seed)
+        self.num_players = players
+        self.phase = -1
+        self.pending = -1
+        self.actor = -1
+        self.result = None
+        self.zones = [[] for _ in range(slots)]
+        self.card_def = []
+        self.card_owner = []
+        self.card_zone = []
+        self.card_up = []
+        self.card_home = []
+
+    # ---- the public API (DESIGN.md §4)
+    def clone(self) -> Self:
+        """An independent copy; each generated game writes its own."""
+        raise NotImplementedError
+
+    def current_player(self) -> int:
+        return TERMINAL if self.result is not None else self.actor
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        return list(self.result) if self.result is not None else [0.0] * self.num_players
+
+    def legal_actions(self) -> list[Action]:
+        if self.result is not None or self.actor < 0:
+            return []
+        out: list[Action] = []
+        legal = self.LEGAL[self.phase]
+        if legal is not None:
+            self._list_actions(legal, out, True)
+        return out
+
+    def _list_actions(
+        self, legal: Callable[[Any, int, list[Action], bool], None], out: list[Action],
+        check: bool,
+    ) -> None:
+        """Run a phase's listing of actions. While it runs the state does not change, so
+        copy_args works each domain out once (actions of one phase share their domains)."""
+        self._listing = True
+        try:
+            legal(self, self.actor, out, check)
+        finally:
+            self._listing = False
+            if self._memo is not None:
+                self._memo = None
+
+    def _listing_memo(self) -> _ListingMemo | None:
+        """The memo of the listing of actions under way, if one is."""
+        if not self._listing:
+            return None
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = _ListingMemo()
+        return memo
+
+    def apply_action(self, action: Action) -> None:
+        if self.result is not None:
+            raise IllegalAction("the game is over")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        if action.actor != self.actor:
+            raise IllegalAction(
+                f"it is {self.player_name(self.actor)}'s turn, not "
+                f"{self.player_name(action.actor)}'s"
+            )
+        kind = action.kind
+        handler = self.APPLY.get((self.phase, kind)) if type(kind) is int else None
+        if handler is None:
+            raise IllegalAction(
+                f"'{self._shown(action)}' is not possible in phase {self.PHASES[self.phase]}"
+            )
+        allowed = (self._ARG_RANGES or self._arg_ranges())[kind]
+        args = action.args
+        if type(args) is not tuple or len(args) != len(allowed):
+            raise IllegalAction(self._malformed(action))
+        for value, values in zip(args, allowed, strict=True):
+            if type(value) is not int or value not in values:
+                raise IllegalAction(self._malformed(action))
+        reason = handler(self, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        checkpoint = self.PHASE_CHECKPOINTS[self.phase]
+        if checkpoint is not None:
+            checkpoint(self, action.actor)
+        self.advance()
+
+    @classmethod
+    def _arg_ranges(cls) -> tuple[tuple[range, ...], ...]:
+        """Per kind of action, the numbers each argument may be (from ENCODING). Handlers
+        index tables by the arguments, so apply_action checks them first: an action built by
+        hand is an IllegalAction, never an IndexError or another choice's name read from the
+        end of a table."""
+        ranges = cls.__dict__.get("_ARG_RANGES")
+        if ranges is None:
+            ranges = tuple(tuple(range(base, base + size) for base, size in params)
+                           for _, params in cls.ENCODING)
+            cls._ARG_RANGES = ranges
+        return ranges
+
+    def _malformed(self, action: Action) -> str:
+        """What is wrong with an action whose arguments no listing makes (read from the same
+        ranges apply_action checks them against)."""
+        allowed = (self._ARG_RANGES or self._arg_ranges())[action.kind]
+        args = action.args
+        name = self.ACTION_NAMES[action.kind]
+        if type(args) is not tuple or len(args) != len(allowed):
+            count = len(args) if isinstance(args, tuple) else args
+            return (f"malformed action: '{name}' takes {len(allowed)} argument(s), "
+                    f"not {count!r}")
+        for position, (values, value) in enumerate(zip(allowed, args, strict=True), start=1):
+            if type(value) is not int or value not in values:
+                return (f"malformed action: argument {position} of '{name}' is {value!r}, "
+                        f"not a whole number from {values.start} to {values.stop - 1}")
+        return "malformed action"
+
+    def _shown(self, action: Action) -> str:
+        """An action's text, or what it is made of when it is too malformed to read."""
+        try:
+            return str(action)
+        except Exception:  # noqa: BLE001 - any argument may have been built by hand
+            return f"action kind {action.kind!r} with arguments {action.args!r}"
+
+    def parse_action(self, text: str) -> Action:
+        """The action whose text is `text`, checked only for shape: apply_action says why an
+        action that reads right is not allowed (scenarios rely on that message)."""
+        wanted = " ".join(text.split())
+        if self.result is not None:
+            raise IllegalAction("the game is over")
+        candidates: list[Action] = []
+        legal = self.LEGAL[self.phase] if self.actor >= 0 else None
+        if legal is not None:
+            self._list_actions(legal, candidates, False)
+        for action in candidates:
+            if str(action) == wanted:
+                return action
+        who = wanted.split(" ", 1)[0]
+        if who in self.PLAYER_NAMES[: self.num_players] and who != self.player_name(self.actor):
+            raise IllegalAction(
+                f"it is {self.player_name(self.actor)}'s turn, not {who}'s: '{wanted}'"
+            )
+        allowed = ", ".join(sorted({str(a) for a in self.legal_actions()})[:12])
+        raise IllegalAction(
+            f"no action '{wanted}' for {self.player_name(self.actor)} in phase "
+            f"{self.PHASES[self.phase]}; legal: {allowed or 'none'}"
+        )
+
+    def action_id(self, action: Action) -> int:
+        offset, params = self.ENCODING[action.kind]
+        code = 0
+        for (base, size), value in zip(params, action.args, strict=True):
+            code = code * size + (value - base)
+        return offset + code
+
+    # ---- the phase loop
+    def goto(self, phase: int) -> None:
+        self.pending = phase
+
+    def win(self, player: int) -> None:
+        if self.result is None:
+            self.result = [-1.0] * self.num_players
+            self.result[player] = 1.0
+
+    def lose(self, player: int) -> None:
+        if self.result is None:
+            self.result = [1.0] * self.num_players
+            self.result[player] = -1.0
+
+    def end_draw(self) -> None:
+        if self.result is None:
+            self.result = [0.0] * self.num_players
+
+    def run_checkpoints(self) -> None:
+        for checkpoint in self.CHECKPOINTS:
+            if self.result is None:
+                checkpoint(self)
+
+    def advance(self) -> None:
+        """Follow gotos and automatic phases until a player must act or the game is over."""
+        self.run_checkpoints()
+        for _ in range(10_000):
+            if self.result is not None:
+                self.actor = TERMINAL
+                return
+            if self.pending >= 0:
+                self.phase, self.pending = self.pending, -1
+                enter = self.ENTER[self.phase]
+                if enter is not None:
+                    enter(self)
+                    self.run_checkpoints()
+                continue
+            actor_of = self.ACTOR[self.phase]
+            actor = actor_of(self) if actor_of is not None else None
+            if actor is not None:
+                self.actor = actor
+                return
+            done = self.DONE[self.phase]
+            if done is not None:
+                done(self)
+                self.run_checkpoints()
+            if self.pending < 0 and self.result is None:
+                raise RuleError(
+                    f"phase {self.PHASES[self.phase]} has nobody to act and no way on"
+                )
+        raise RuleError("the rules loop through phases without anyone acting")
+
+    # ---- cards and zones
+    def create(self, definition: int, slot: int) -> int:
+        card = len(self.card_def)
+        self.card_def.append(definition)
+        self.card_owner.append(max(self.SLOT_OWNER[slot], 0))
+        self.card_zone.append(slot)
+        self.card_up.append(False)
+        self.card_home.append(slot)
+        self.init_card()
+        self._put(card, slot, False)
+        return card
+
+    def init_card(self) -> None:
+        """Generated games with 'per card' fields append each field's default here."""
+
+    def _put(self, card: int, slot: int, top: bool) -> None:
+        zone = self.zones[slot]
+        capacity = self.SLOT_CAPACITY[slot]
+        if 0 <= capacity <= len(zone):
+            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
+        if top:
+            zone.insert(0, card)
+        else:
+            zone.append(card)
+        self.card_zone[card] = slot
+
+    def move(self, card: int, slot: int, top: bool = False) -> None:
+        self.zones[self.card_zone[card]].remove(card)
+        self.card_up[card] = False
+        self._put(card, slot, top)
+
+    def move_all(self, cards: Iterable[int], slot: int, top: bool = False) -> None:
+        moving = list(cards)
+        if top:
+            moving.reverse()
+        for card in moving:
+            self.move(card, slot, top)
+
+    def draw(self, count: int, source: int, slot: int) -> None:
+        pile = self.zones[source]
+        for _ in range(min(count, len(pile))):
+            self.move(pile[0], slot)
+
+    def reveal(self, cards: Iterable[int]) -> None:
+        for card in cards:
+            self.card_up[card] = True
+
+    # ---- players and stored values as the rules name them
+    def player_name(self, player: int) -> str:
+        if 0 <= player < len(self.PLAYER_NAMES):
+            return self.PLAYER_NAMES[player]
+        return "nobody"
+
+    def decode(self, codec: Codec, raw: Any) -> Any:
+        kind = codec[0]
+        if raw is None:
+            return None
+        if kind == "player":
+            return self.player_name(raw)
+        if kind == "names":
+            return codec[1][raw]
+        if kind == "card":
+            return self.DEF_NAMES[self.card_def[raw]]
+        if kind == "option":
+            return self.decode(codec[1], raw)
+        if kind == "list":
+            return [self.decode(codec[1], item) for item in raw]
+        return raw
+
+
+class _ListingMemo:
+    """What one listing of actions works out about copies, while the state cannot change:
+    copy_args by domain, same_choice by pair of cards, and the cards that fields hold."""
+
+    __slots__ = ("copies", "alike", "held")
+
+    def __init__(self) -> None:
+        self.copies: dict[tuple[int, ...], tuple[list[int], Mapping[int, str]]] = {}
+        self.alike: dict[tuple[int, int], bool] = {}
+        self.held: set[Any] | None = None
