@@ -17,7 +17,7 @@ from compiler.check_expressions import ExpressionChecker, narrowing_key
 from compiler.text_templates import TEMPLATE_FIELD
 from dsl import nodes as n
 from dsl.diagnostics import did_you_mean
-from dsl.parser import grammar_words
+from dsl.keyword_lexer import grammar_words
 from dsl.source import Span
 
 # The statements that begin with a keyword and end without a block, with their forms

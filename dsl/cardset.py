@@ -27,8 +27,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS
 from dsl.diagnostics import Diagnostic, Diagnostics
-from dsl.fastcards import Unsupported, read_card_set
-from dsl.parser import EffectShapes, parse_effect
+from dsl.effect_shapes import EffectShapes
+from dsl.fastcards import read_card_set
+from dsl.parser import parse_effect
+from dsl.simple_yaml import Unsupported
 from dsl.source import SourceFile, Span
 from dsl.yaml_limits import crossed_limit
 from dsl.yaml_origins import (

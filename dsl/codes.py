@@ -60,7 +60,7 @@ would never end. A few lines of anchors can otherwise stand for billions of valu
 "billion laughs"). The diagnostic points at the alias that crosses the limit.
 """),
     Code("E0006", "nesting too deep", """
-Blocks or expressions are nested deeper than the compiler allows (see `dsl.parser.MAX_NESTING`).
+Blocks or expressions are nested deeper than the compiler allows (see `dsl.nesting.MAX_NESTING`).
 Real rules never need this; flatten the rule with `let` or a procedure.
 
 In a YAML file (card set, deck, map, scenario), lists and mappings may nest at most 100 levels

@@ -5,8 +5,8 @@ checking it. Card files almost always have one simple shape: a top-level block m
 (`type:`, `set:`, `cards:`), `cards:` a block sequence of block mappings, one `key: value` a
 line, values plain, single- or double-quoted on one line, flow lists `[a, b]` or block scalars
 (`|`, `>`) for effects, with comments and blank lines around. This module reads that shape
-straight from the text, with one regular expression a line, and builds the AST nodes with the
-spans `dsl.cardset` gives them from libyaml's marks.
+straight from the text, with one regular expression a line (dsl.simple_yaml), and builds the AST
+nodes (with dsl.node_builders) with the spans `dsl.cardset` gives them from libyaml's marks.
 
 It reads nothing else: anything outside that shape (tags, anchors, aliases, flow mappings,
 multi-line plain or quoted scalars, tabs, control characters, CR or other line breaks, odd
@@ -18,14 +18,23 @@ diagnostics of effect texts, which both paths get from the same parser in the sa
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS
+from dsl.node_builders import node_builder, span_builder
+from dsl.simple_yaml import (
+    FLOW_ITEM,
+    LINE,
+    WORDS,
+    Unsupported,
+    block_scalar,
+    unquote_double,
+    unquote_single,
+)
 from dsl.source import SourceFile, Span
 from dsl.yaml_origins import Scalar
 
@@ -35,10 +44,6 @@ _BOOL_TAG = "tag:yaml.org,2002:bool"
 _NULL_TAG = "tag:yaml.org,2002:null"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TOP_KEYS = ("type", "set", "cards")
-
-
-class Unsupported(Exception):  # noqa: N818 - a signal, not an error: read the file with PyYAML
-    """The text is outside the shape this reader fully understands."""
 
 
 class CardSemantics(Protocol):
@@ -61,206 +66,15 @@ class CardSemantics(Protocol):
         file (a folded block, escapes)."""
 
 
-# Characters YAML does not allow in a file (control characters, surrogates, U+FFFE/U+FFFF),
-# and those that libyaml takes as line breaks or as a byte order mark but SourceFile does not
-# (CR, NEL, U+2028, U+2029, U+FEFF), and the tab (indentation rules of its own): none is in any
-# class below, so a file holding one never matches and is read by PyYAML.
-_BAD = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff\\ud800-\\udfff\\ufffe\\uffff"
-_C = f"[^{_BAD}]"  # any other character but a newline (which is \x0a)
-_PLAIN = (
-    # starts with no indicator (a '-' followed by a non-space is a plain '-3' or '-x')...
-    f"(?:[^-?:,\\[\\]{{}}#&*!|>'\"%@` {_BAD}]|-(?=[^ {_BAD}]))"
-    # ...then no ': ' or ' #', no ':' at the end and no trailing spaces
-    f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+"
-)
-_SINGLE = f"'(?:[^'{_BAD}]|'')*'"
-_DOUBLE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}])*"'
-# One line of a card set (or, for a block scalar, its lines): a key and its value, or a blank
-# line or a comment, or `other` (empty): anything else, which is not read here. Every line
-# start matches, so consecutive matches cover the text.
-_TAIL = f"(?:[ ]+(?:\\#{_C}*)?)?\\n"  # spaces, a comment, the line break
-_LINE = re.compile(
-    f"""(?:
-        # a key, and the spaces after its colon
-        (?P<head>(?P<ind>[ ]*)(?P<dash>-[ ]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):[ ]*)
-        (?:
-            # a value, after one space at least
-            (?<=[ ])(?:(?P<plain>{_PLAIN}) | (?P<single>{_SINGLE}) | (?P<double>{_DOUBLE})
-              | (?P<flow>\\[[^\\[\\]{{}}{_BAD}]*\\]) ){_TAIL}
-          | (?<=[ ])(?P<block>[|>][-+]?){_TAIL}
-            # the block's lines: more indented than the key's line, or empty; not a line
-            # of spaces after them (libyaml would take it into the block)
-            (?P<body>(?:(?P=ind)[ ]{_C}*\\n|\\n)*+)(?![ ]+\\n)
-          | (?:(?<=[ ])\\#{_C}*)?\\n  # no value
-        )
-      | [ ]*(?:\\#{_C}*)?\\n  # a blank line or a comment
-      | (?P<other>)  # anything else
-    )""",
-    re.VERBOSE,
-)
-_FLOW_ITEM = re.compile(
-    f"[ ]*(?:(?P<plain>(?:[A-Za-z0-9_]|[-+.][A-Za-z0-9_.])[A-Za-z0-9_.+-]*"
-    f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE})|(?P<double>{_DOUBLE}))"
-    "[ ]*(?P<comma>,?)"
-)
-# A flow list of words, the common case: read without a regular expression for each item.
-_WORDS = re.compile("[A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*")
-_ESCAPE = re.compile(f"\\\\(?:x[0-9A-Fa-f]{{2}}|u[0-9A-Fa-f]{{4}}|U[0-9A-Fa-f]{{8}}|{_C})")
-_ESCAPES = {
-    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
-    "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
-    "L": "\u2028", "P": "\u2029",
-}
-
-
-def _unescape(match: re.Match[str]) -> str:
-    escape = match.group()
-    if len(escape) > 2:
-        code = int(escape[2:], 16)
-        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-            raise Unsupported  # libyaml refuses these, Python's loader would not
-        return chr(code)
-    replacement = _ESCAPES.get(escape[1])
-    if replacement is None:
-        raise Unsupported
-    return replacement
-
-
-def _double(quoted: str) -> str:
-    inner = quoted[1:-1]
-    return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
-
-
-def _single(quoted: str) -> str:
-    return quoted[1:-1].replace("''", "'")
-
-
-# ------------------------------------------------------------------ building nodes quickly
-#
-# A big card set makes a few hundred thousand spans and nodes, and building them through their
-# classes (a Python __init__ called by the class, setting each field through its descriptor)
-# took as long as reading the text. The builders below make the same objects about twice as
-# fast; each is checked once, at import, to give what the class's own constructor gives (type,
-# fields, span, repr), and the constructor itself is used when it does not (a class that gains
-# a field, a default, a __post_init__ or loses its slots).
-
-
-class _SpanBuilder:
-    """Builds a Span: a class with Span's slots, not frozen, so its fields are set as plain
-    attributes, whose instance then becomes a Span (assigning __class__ between classes of the
-    same layout). What comes out is an ordinary Span."""
-
-    __slots__ = Span.__slots__
-
-    def __init__(self, file: str, line: int, column: int, end_line: int,
-                 end_column: int) -> None:
-        self.file = file
-        self.line = line
-        self.column = column
-        self.end_line = end_line
-        self.end_column = end_column
-        self.__class__ = Span  # type: ignore[assignment]
-
-
-def _same(built: object, made: object) -> bool:
-    return (type(built) is type(made) and repr(built) == repr(made)
-            and all(getattr(built, f.name) == getattr(made, f.name)
-                    for f in dataclasses.fields(made)))  # type: ignore[arg-type]
-
-
-def _span_builder() -> Callable[[str, int, int, int, int], Span]:
-    try:
-        if _same(_SpanBuilder("f", 1, 2, 3, 4), Span("f", 1, 2, 3, 4)):
-            return _SpanBuilder  # type: ignore[return-value]
-    except TypeError:  # the layouts differ: Span gained a slot
-        pass
-    return Span
-
-
-_N = TypeVar("_N", bound=n.Node)
-
-
-def _node_builder(cls: type[_N], *example: Any) -> Callable[..., _N]:
-    """build(*fields, span) for cls(*fields, span=span): a bare object of cls (object.__new__)
-    with its slots set through their descriptors, in C."""
-    def construct(*values: Any) -> _N:
-        return cls(*values[:-1], span=values[-1])
-
-    names = [f.name for f in dataclasses.fields(cls) if f.name != "span"]
-    try:
-        setters = [_slot(cls, name).__set__ for name in names]
-        set_span = _slot(cls, "span").__set__
-    except AttributeError:  # a field without a slot
-        return construct
-    new = object.__new__
-
-    def build(*values: Any) -> _N:
-        node = new(cls)
-        set_span(node, values[-1])
-        for setter, value in zip(setters, values, strict=False):
-            setter(node, value)
-        return node
-
-    span = Span("f", 1, 2, 3, 4)
-    if (len(names) != len(example) or hasattr(cls, "__post_init__")
-            or not _same(build(*example, span), cls(*example, span=span))):
-        return construct
-    if len(names) == 1:
-        (set_a,) = setters
-
-        def build1(a: Any, span: Span) -> _N:
-            node = new(cls)
-            set_a(node, a)
-            set_span(node, span)
-            return node
-
-        return build1
-    if len(names) == 2:
-        set_a, set_b = setters
-
-        def build2(a: Any, b: Any, span: Span) -> _N:
-            node = new(cls)
-            set_a(node, a)
-            set_b(node, b)
-            set_span(node, span)
-            return node
-
-        return build2
-    if len(names) == 3:
-        set_a, set_b, set_c = setters
-
-        def build3(a: Any, b: Any, c: Any, span: Span) -> _N:
-            node = new(cls)
-            set_a(node, a)
-            set_b(node, b)
-            set_c(node, c)
-            set_span(node, span)
-            return node
-
-        return build3
-    return build
-
-
-def _slot(cls: type, name: str) -> Any:
-    """The slot descriptor of cls's field `name` (of cls or of the base class declaring it)."""
-    for owner in cls.__mro__:
-        found = vars(owner).get(name)
-        if found is not None:
-            if not hasattr(found, "__set__"):
-                break
-            return found
-    raise AttributeError(name)
-
-
-_span = _span_builder()
-_int_lit = _node_builder(n.IntLit, 1)
-_str_lit = _node_builder(n.StrLit, "x")
-_bool_lit = _node_builder(n.BoolLit, True)
-_none_lit = _node_builder(n.NoneLit)
-_data_word = _node_builder(n.DataWord, "x")
-_list_lit = _node_builder(n.ListLit, ())
-_field_value = _node_builder(n.FieldValue, "x", n.NoneLit(span=Span("f", 1, 2, 3, 4)))
-_entry = _node_builder(n.Entry, "x", (), "")
+_span = span_builder()
+_int_lit = node_builder(n.IntLit, 1)
+_str_lit = node_builder(n.StrLit, "x")
+_bool_lit = node_builder(n.BoolLit, True)
+_none_lit = node_builder(n.NoneLit)
+_data_word = node_builder(n.DataWord, "x")
+_list_lit = node_builder(n.ListLit, ())
+_field_value = node_builder(n.FieldValue, "x", n.NoneLit(span=Span("f", 1, 2, 3, 4)))
+_entry = node_builder(n.Entry, "x", (), "")
 
 
 # What a plain scalar's text becomes as a field's value: a builder and its argument.
@@ -288,41 +102,6 @@ def _plain_value(value: str, tag: str) -> _Plain:
     if tag == _NULL_TAG:
         return _null, None
     raise Unsupported  # floats, timestamps, ...: refused by the PyYAML path
-
-
-def _literal(block: str, lead: int, indent: int, chomp: str) -> str:
-    """A literal block scalar's value; block from its first line to its last, no final break."""
-    text = block[indent:].replace("\n" + " " * indent, "\n")
-    tail = "" if chomp == "-" else "\n"
-    return "\n" * lead + text + tail
-
-
-def _folded(lines: list[str], lead: int, chomp: str) -> str:
-    """A folded block scalar's value, folding as libyaml does (yaml_parser_scan_block_scalar);
-    lines from its first to its last that is not empty, without their indentation."""
-    out: list[str] = []
-    leading_break = ""
-    breaks = "\n" * lead
-    leading_blank = False
-    for line in lines:
-        if not line:
-            breaks += "\n"
-            continue
-        trailing_blank = line[0] == " "
-        if leading_break == "\n" and not leading_blank and not trailing_blank:
-            if not breaks:
-                out.append(" ")
-        else:
-            out.append(leading_break)
-        leading_break = ""
-        out.append(breaks)
-        breaks = ""
-        leading_blank = trailing_blank
-        out.append(line)
-        leading_break = "\n"
-    if chomp != "-":
-        out.append(leading_break)
-    return "".join(out)
 
 
 def read_card_set(
@@ -400,7 +179,7 @@ class _CardSetReader:
         refused = False
         expr: n.Expr | None
         number = 0  # the 1-based number of the line being read
-        for m in _LINE.finditer(text):
+        for m in LINE.finditer(text):
             number += 1
             head, ind, dash, key, plain, single, double, flow, block, body, other = m.groups()
             if key is None:
@@ -475,15 +254,15 @@ class _CardSetReader:
                             raise Unsupported  # 'type' must be text
                         type_name, scalar = plain, plain
                     elif single is not None:
-                        type_name, scalar = _single(single), single
+                        type_name, scalar = unquote_single(single), single
                     elif double is not None:
-                        type_name, scalar = _double(double), double
+                        type_name, scalar = unquote_double(double), double
                     else:
                         raise Unsupported
                     start = len(head) + 1
                     type_span = _span(file, number, start, number, start + len(scalar))
                 elif double is not None:
-                    _double(double)  # 'set' is any scalar, but one that YAML reads
+                    unquote_double(double)  # 'set' is any scalar, but one that YAML reads
                 continue
             key = keys.get(key) or self.key(key)
             if key in given:
@@ -497,20 +276,20 @@ class _CardSetReader:
                     if plain is not None and semantics.resolve(plain) == STR_TAG:
                         name = plain.strip()
                     elif single is not None:
-                        name = _single(single).strip()
+                        name = unquote_single(single).strip()
                     elif double is not None:
-                        name = _double(double).strip()
+                        name = unquote_double(double).strip()
                     else:
                         raise Unsupported
                     if not semantics.card_name_ok(name):
                         raise Unsupported
                     continue
                 if double is not None:
-                    _double(double)
+                    unquote_double(double)
                 elif flow is not None:
                     self.flow(flow, number, 0)
                 elif body is not None:
-                    number += self.block(block, body, column)[1]
+                    number += block_scalar(block, body, column)[1]
                 continue
             start = len(head) + 1  # the 1-based column of the value
             if plain is not None:
@@ -528,11 +307,11 @@ class _CardSetReader:
             elif double is not None or single is not None:
                 if double is not None:
                     end = start + len(double)
-                    value = _double(double)
+                    value = unquote_double(double)
                 else:
                     assert single is not None
                     end = start + len(single)
-                    value = _single(single)
+                    value = unquote_single(single)
                 if len(value) == end - start - 2:
                     where = (number - 1, start)
                 else:  # escapes or doubled quotes: no constant shift is right
@@ -541,7 +320,7 @@ class _CardSetReader:
             elif body is not None:
                 if key == "name" or key == "description" or dash is not None:
                     raise Unsupported  # rare: names and descriptions are on one line
-                value, lines, indent = self.block(block, body, column)
+                value, lines, indent = block_scalar(block, body, column)
                 line = number + lines  # libyaml ends the scalar at the start of the next line
                 if unterminated and line >= len(source.lines):
                     raise Unsupported  # its value would end without the line break
@@ -609,39 +388,6 @@ class _CardSetReader:
                           span=type_span or root_span)
         return n.Module((data,), span=root_span)
 
-    @staticmethod
-    def block(indicator: str, body: str, column: int) -> tuple[str, int, int]:
-        """A block scalar's value, its number of lines after the indicator's, and its
-        indentation (-1 when its first line starts with a character str.strip() strips)."""
-        if indicator == "|" and body.find("\n") == len(body) - 1:
-            # one line and no empty ones, the common case ('effect: |' and one statement)
-            indent = len(body) - len(body.lstrip(" "))
-            if indent <= column or body[indent] == "\n":
-                raise Unsupported  # (a line of spaces: libyaml counts it as empty)
-            return body[indent:], 1, -1 if body[indent].isspace() else indent
-        lines = body.count("\n")
-        stripped = body.rstrip("\n")
-        lead = len(stripped)
-        stripped = stripped.lstrip("\n")
-        lead -= len(stripped)
-        indent = len(stripped) - len(stripped.lstrip(" "))
-        if indent <= column or stripped[indent:indent + 1] in ("", "\n"):
-            # no text, or the block is not inside its key's mapping, or its first line is only
-            # spaces (libyaml counts it as empty, and takes the indentation from the next)
-            raise Unsupported
-        pieces = stripped.split("\n")
-        prefix = " " * indent
-        if any(piece and not piece.startswith(prefix) for piece in pieces):
-            raise Unsupported  # a line less indented than the first, which ends the block
-        chomp = indicator[1:]
-        if indicator[0] == "|":
-            value = _literal(stripped, lead, indent, chomp)
-        else:
-            value = _folded([piece[indent:] for piece in pieces], lead, chomp)
-        if chomp == "+":
-            value += "\n" * (len(body) - len(stripped) - lead - 1)
-        return value, lines, -1 if stripped[indent].isspace() else indent
-
     def flow(self, flow: str, number: int, start: int) -> tuple[n.Expr, ...]:
         """The items of a flow list `[a, 'b', "c"]` at column `start` of line `number`."""
         inner = flow[1:-1]
@@ -649,7 +395,7 @@ class _CardSetReader:
             return ()
         file = self.source.name
         plains = self.plains
-        if _WORDS.fullmatch(inner):
+        if WORDS.fullmatch(inner):
             words: list[n.Expr] = []
             column = start + 2
             for word in inner.split(", "):
@@ -661,7 +407,7 @@ class _CardSetReader:
         items: list[n.Expr] = []
         pos = 0
         while True:
-            m = _FLOW_ITEM.match(inner, pos)
+            m = FLOW_ITEM.match(inner, pos)
             if m is None:
                 raise Unsupported
             plain, single, double, comma = m.groups()
@@ -675,7 +421,7 @@ class _CardSetReader:
                 assert quoted is not None
                 column = start + 1 + m.start("single" if single is not None else "double")
                 span = _span(file, number, column + 1, number, column + len(quoted) + 1)
-                text = _single(quoted) if single is not None else _double(quoted)
+                text = unquote_single(quoted) if single is not None else unquote_double(quoted)
                 items.append(_str_lit(text, span))
             pos = m.end()
             if not comma:

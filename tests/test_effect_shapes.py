@@ -21,7 +21,8 @@ import yaml
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS
 from dsl.diagnostics import Diagnostics
-from dsl.parser import EffectShapes, parse_effect
+from dsl.effect_shapes import EffectShapes
+from dsl.parser import parse_effect
 from dsl.source import SourceFile
 from tests.tiers import soak
 

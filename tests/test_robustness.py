@@ -22,7 +22,8 @@ import pytest
 from compiler import cli
 from compiler.driver import check_rulebook
 from dsl.codes import CODES
-from dsl.parser import MAX_NESTING, MAX_SOURCE_BYTES
+from dsl.nesting import MAX_NESTING
+from dsl.parser import MAX_SOURCE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 DYNASTIES = ROOT / "rulebooks" / "dynasties" / "dynasties.rules"

@@ -1,0 +1,81 @@
+"""Runaway nesting, reported as a diagnostic before Lark or any pass recurses: brackets nested
+beyond MAX_NESTING, long runs of prefix operators, and (caught while building) an expression
+nested too deeply to compile. Also the text with its strings and comments blanked out, which the
+syntax errors read too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dsl.diagnostics import Diagnostics
+from dsl.source import SourceFile, Span
+
+MAX_NESTING = 200
+NESTING_OPENERS = {"{": "}", "(": ")", "[": "]"}
+
+
+def too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
+    """Report runaway nesting at the longest line: where such expressions are written."""
+    number = max(range(len(source.lines)), key=lambda i: len(source.lines[i]), default=0) + 1
+    diagnostics.add("E0006", Span.point(source.name, number, 1),
+                    "this expression is nested too deeply to compile",
+                    hint="split it with 'let' or a function")
+
+
+def nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
+    """Brackets nested beyond MAX_NESTING are reported before Lark or any pass recurses."""
+    depth = 0
+    for number, line in enumerate(code_only(source.text).split("\n"), 1):
+        for column, char in enumerate(line, 1):
+            if char in NESTING_OPENERS:
+                depth += 1
+                if depth > MAX_NESTING:
+                    diagnostics.add(
+                        "E0006",
+                        Span.point(source.name, number, column),
+                        f"brackets are nested more than {MAX_NESTING} deep",
+                        hint="flatten the rule with 'let' or a procedure",
+                    )
+                    return False
+            elif char in "})]" and depth > 0:
+                depth -= 1
+    code = code_only(source.text)
+    operators = re.search(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}", code)
+    if operators:
+        start = operators.start()
+        line_number = code.count("\n", 0, start) + 1
+        column_number = start - (code.rfind("\n", 0, start) + 1) + 1
+        diagnostics.add(
+            "E0006",
+            Span.point(source.name, line_number, column_number),
+            f"more than {MAX_NESTING} prefix operators in a row",
+        )
+        return False
+    return True
+
+
+def code_only(text: str) -> str:
+    """The text with strings and comments blanked out, keeping every position."""
+    out = list(text)
+    in_string = escaped = in_comment = False
+    for i, char in enumerate(text):
+        if char == "\n":
+            in_comment = in_string = False
+            continue
+        if in_comment:
+            out[i] = " "
+        elif in_string:
+            out[i] = " "
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == "#":
+            in_comment = True
+            out[i] = " "
+        elif char == '"':
+            in_string = True
+    return "".join(out)

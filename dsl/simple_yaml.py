@@ -1,0 +1,156 @@
+"""The simple YAML of card sets that dsl.fastcards reads: one line at a time, by regular
+expression, and the values of its scalars (quoted ones unescaped, block scalars folded as libyaml
+does). Anything else raises Unsupported, and the file is read with PyYAML.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class Unsupported(Exception):  # noqa: N818 - a signal, not an error: read the file with PyYAML
+    """The text is outside the shape this reader fully understands."""
+
+
+# Characters YAML does not allow in a file (control characters, surrogates, U+FFFE/U+FFFF),
+# and those that libyaml takes as line breaks or as a byte order mark but SourceFile does not
+# (CR, NEL, U+2028, U+2029, U+FEFF), and the tab (indentation rules of its own): none is in any
+# class below, so a file holding one never matches and is read by PyYAML.
+_BAD = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ufeff\\ud800-\\udfff\\ufffe\\uffff"
+_C = f"[^{_BAD}]"  # any other character but a newline (which is \x0a)
+_PLAIN = (
+    # starts with no indicator (a '-' followed by a non-space is a plain '-3' or '-x')...
+    f"(?:[^-?:,\\[\\]{{}}#&*!|>'\"%@` {_BAD}]|-(?=[^ {_BAD}]))"
+    # ...then no ': ' or ' #', no ':' at the end and no trailing spaces
+    f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+"
+)
+_SINGLE = f"'(?:[^'{_BAD}]|'')*'"
+_DOUBLE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}])*"'
+# One line of a card set (or, for a block scalar, its lines): a key and its value, or a blank
+# line or a comment, or `other` (empty): anything else, which is not read here. Every line
+# start matches, so consecutive matches cover the text.
+_TAIL = f"(?:[ ]+(?:\\#{_C}*)?)?\\n"  # spaces, a comment, the line break
+LINE = re.compile(
+    f"""(?:
+        # a key, and the spaces after its colon
+        (?P<head>(?P<ind>[ ]*)(?P<dash>-[ ]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):[ ]*)
+        (?:
+            # a value, after one space at least
+            (?<=[ ])(?:(?P<plain>{_PLAIN}) | (?P<single>{_SINGLE}) | (?P<double>{_DOUBLE})
+              | (?P<flow>\\[[^\\[\\]{{}}{_BAD}]*\\]) ){_TAIL}
+          | (?<=[ ])(?P<block>[|>][-+]?){_TAIL}
+            # the block's lines: more indented than the key's line, or empty; not a line
+            # of spaces after them (libyaml would take it into the block)
+            (?P<body>(?:(?P=ind)[ ]{_C}*\\n|\\n)*+)(?![ ]+\\n)
+          | (?:(?<=[ ])\\#{_C}*)?\\n  # no value
+        )
+      | [ ]*(?:\\#{_C}*)?\\n  # a blank line or a comment
+      | (?P<other>)  # anything else
+    )""",
+    re.VERBOSE,
+)
+FLOW_ITEM = re.compile(
+    f"[ ]*(?:(?P<plain>(?:[A-Za-z0-9_]|[-+.][A-Za-z0-9_.])[A-Za-z0-9_.+-]*"
+    f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE})|(?P<double>{_DOUBLE}))"
+    "[ ]*(?P<comma>,?)"
+)
+# A flow list of words, the common case: read without a regular expression for each item.
+WORDS = re.compile("[A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*")
+_ESCAPE = re.compile(f"\\\\(?:x[0-9A-Fa-f]{{2}}|u[0-9A-Fa-f]{{4}}|U[0-9A-Fa-f]{{8}}|{_C})")
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
+    "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
+    "L": "\u2028", "P": "\u2029",
+}
+
+
+def _unescape(match: re.Match[str]) -> str:
+    escape = match.group()
+    if len(escape) > 2:
+        code = int(escape[2:], 16)
+        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            raise Unsupported  # libyaml refuses these, Python's loader would not
+        return chr(code)
+    replacement = _ESCAPES.get(escape[1])
+    if replacement is None:
+        raise Unsupported
+    return replacement
+
+
+def unquote_double(quoted: str) -> str:
+    """A double-quoted scalar's value (Unsupported for an escape libyaml refuses)."""
+    inner = quoted[1:-1]
+    return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
+
+
+def unquote_single(quoted: str) -> str:
+    """A single-quoted scalar's value."""
+    return quoted[1:-1].replace("''", "'")
+
+
+def _literal(block: str, lead: int, indent: int, chomp: str) -> str:
+    """A literal block scalar's value; block from its first line to its last, no final break."""
+    text = block[indent:].replace("\n" + " " * indent, "\n")
+    tail = "" if chomp == "-" else "\n"
+    return "\n" * lead + text + tail
+
+
+def _folded(lines: list[str], lead: int, chomp: str) -> str:
+    """A folded block scalar's value, folding as libyaml does (yaml_parser_scan_block_scalar);
+    lines from its first to its last that is not empty, without their indentation."""
+    out: list[str] = []
+    leading_break = ""
+    breaks = "\n" * lead
+    leading_blank = False
+    for line in lines:
+        if not line:
+            breaks += "\n"
+            continue
+        trailing_blank = line[0] == " "
+        if leading_break == "\n" and not leading_blank and not trailing_blank:
+            if not breaks:
+                out.append(" ")
+        else:
+            out.append(leading_break)
+        leading_break = ""
+        out.append(breaks)
+        breaks = ""
+        leading_blank = trailing_blank
+        out.append(line)
+        leading_break = "\n"
+    if chomp != "-":
+        out.append(leading_break)
+    return "".join(out)
+
+
+def block_scalar(indicator: str, body: str, column: int) -> tuple[str, int, int]:
+    """A block scalar's value, its number of lines after the indicator's, and its
+    indentation (-1 when its first line starts with a character str.strip() strips)."""
+    if indicator == "|" and body.find("\n") == len(body) - 1:
+        # one line and no empty ones, the common case ('effect: |' and one statement)
+        indent = len(body) - len(body.lstrip(" "))
+        if indent <= column or body[indent] == "\n":
+            raise Unsupported  # (a line of spaces: libyaml counts it as empty)
+        return body[indent:], 1, -1 if body[indent].isspace() else indent
+    lines = body.count("\n")
+    stripped = body.rstrip("\n")
+    lead = len(stripped)
+    stripped = stripped.lstrip("\n")
+    lead -= len(stripped)
+    indent = len(stripped) - len(stripped.lstrip(" "))
+    if indent <= column or stripped[indent:indent + 1] in ("", "\n"):
+        # no text, or the block is not inside its key's mapping, or its first line is only
+        # spaces (libyaml counts it as empty, and takes the indentation from the next)
+        raise Unsupported
+    pieces = stripped.split("\n")
+    prefix = " " * indent
+    if any(piece and not piece.startswith(prefix) for piece in pieces):
+        raise Unsupported  # a line less indented than the first, which ends the block
+    chomp = indicator[1:]
+    if indicator[0] == "|":
+        value = _literal(stripped, lead, indent, chomp)
+    else:
+        value = _folded([piece[indent:] for piece in pieces], lead, chomp)
+    if chomp == "+":
+        value += "\n" * (len(body) - len(stripped) - lead - 1)
+    return value, lines, -1 if stripped[indent].isspace() else indent
