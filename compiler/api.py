@@ -23,7 +23,6 @@ from compiler.project import (
     output_for,
     path_problem,
 )
-from compiler.pygen import load_python
 from dsl.diagnostics import Diagnostics
 from dsl.source import Span, display_name, resolved
 
@@ -163,6 +162,8 @@ def load_game(game: str, near: Path | None = None) -> ModuleType:
     if model.name != game and not _is_path(game):
         model = next((v.model for v in compilation.variants
                       if v.model is not None and v.model.name == game), model)
+    from compiler.pygen import load_python  # the generator, only for a game to play
+
     module = load_python(model)
     _LOADED[key] = module
     return module

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from compiler.driver import Compilation, check_rulebook, collector_paused
 from compiler.project import find_project, path_problem
-from compiler.pygen import generate_python
 from dsl.diagnostics import Diagnostics
 from dsl.source import SourceFile, Span, display_name, resolved
 
@@ -100,8 +99,10 @@ class BuildResult:
 
 def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
-    from compiler.docgen import generate_all_docs  # Jinja2 only for docs
+    # The back ends are imported when output is made: `rulecraft check` starts without them.
+    from compiler.docgen import generate_all_docs
     from compiler.hexmap import board_pictures
+    from compiler.pygen import generate_python
 
     model = compilation.model
     assert model is not None and compilation.ok

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from compiler import symbols as sym
 from compiler.model import GameModel
-from compiler.pygen import generate_deck_checker, load_python
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 
@@ -56,6 +55,9 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
             resolved.append((deck, cards))
     if diagnostics.has_errors or not resolved:
         return  # a model with errors has no code to run the rules with
+    # the generator, only when there are decks to check: `rulecraft check` starts without it
+    from compiler.pygen import generate_deck_checker, load_python
+
     problem = load_python(model, generate_deck_checker(model)).deck_problem
     for deck, cards in resolved:
         broken = problem(cards)

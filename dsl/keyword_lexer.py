@@ -8,9 +8,13 @@ parse table that decides it also serves dsl.syntax_errors, to say what could hav
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
+import os
 import re
+import stat
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token
@@ -150,12 +154,53 @@ def colon_follows(text: str, position: int, end: int) -> bool:
 
 @functools.cache
 def lark_parser() -> Lark:
-    """The LALR parser of the grammar, built once per process."""
-    return Lark(
-        GRAMMAR_RESOURCE.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer=_KeywordLexer,
-        start=["start", "effect_body"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    """The LALR parser of the grammar, built once per process. Building its tables takes
+    longer than a small rulebook's whole check, so they are kept between runs in the user's
+    cache folder."""
+    grammar = GRAMMAR_RESOURCE.read_text(encoding="utf-8")
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": _KeywordLexer,
+        "start": ["start", "effect_body"],
+        "propagate_positions": True,
+        "maybe_placeholders": True,
+    }
+    cache = parser_cache_file(grammar)
+    # Lark reads a kept file only if it was made from this grammar and options, by this Lark
+    # and Python, and builds the tables anew (and keeps them) if the file cannot be read.
+    return Lark(grammar, cache=str(cache) if cache is not None else False, **options)
+
+
+CACHE_ENV = "RULECRAFT_CACHE_DIR"  # where parser tables are kept; "" to keep none
+
+
+def parser_cache_file(grammar: str) -> Path | None:
+    """The file that keeps the parser tables of this grammar, in a folder of the user's own:
+    $RULECRAFT_CACHE_DIR, else $XDG_CACHE_HOME/rulecraft, else ~/.cache/rulecraft. Lark keeps
+    them with pickle, and unpickling runs code, so a folder or file that another user owns or
+    may write is never read (None: build the tables in memory)."""
+    folder_text = os.environ.get(CACHE_ENV)
+    if folder_text == "":
+        return None
+    if folder_text is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder_text = os.path.join(base, "rulecraft")
+    folder = Path(folder_text)
+    digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
+    file = folder / f"grammar-{digest}.lark"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(folder) or (file.exists() and not _private(file)):
+            return None
+    except (OSError, ValueError, RuntimeError):  # no home folder, a file where the folder goes
+        return None
+    return file
+
+
+def _private(path: Path) -> bool:
+    """Owned by this user and writable by nobody else."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return False  # no owners to compare: keep no cache
+    info = path.stat()
+    return info.st_uid == getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
