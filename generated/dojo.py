@@ -1137,7 +1137,7 @@ class State(rt.GameState):
 
     __slots__ = (
         'g_turn',
-        'g_current',
+        'g_turn_player',
         'g_attacker',
         'g_pending',
         'p_cu',
@@ -1165,7 +1165,7 @@ class State(rt.GameState):
     )
 
     g_turn: int
-    g_current: int
+    g_turn_player: int
     g_attacker: int | None
     g_pending: int
     p_cu: list[int]
@@ -1182,7 +1182,7 @@ class State(rt.GameState):
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
         self.init_runtime(seed, players, 16)
         self.g_turn = 1
-        self.g_current = 0
+        self.g_turn_player = 0
         self.g_attacker = None
         self.g_pending = 0
         self.p_cu = [25 for _ in range(players)]
@@ -1240,7 +1240,7 @@ class State(rt.GameState):
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
         c.g_turn = self.g_turn
-        c.g_current = self.g_current
+        c.g_turn_player = self.g_turn_player
         c.g_attacker = self.g_attacker
         c.g_pending = self.g_pending
         c.p_cu = self.p_cu[:]
@@ -1917,7 +1917,7 @@ def setup(s: State) -> None:
         # rulebooks/dojo/dojo.rules:438
         s.p_cu[v_p] = 25
     # rulebooks/dojo/dojo.rules:440
-    s.g_current = (0 if s.rng.flip() else 1)
+    s.g_turn_player = (0 if s.rng.flip() else 1)
     # rulebooks/dojo/dojo.rules:441
     s.goto(0)  # turn_start
 
@@ -1925,32 +1925,32 @@ def setup(s: State) -> None:
 # rulebooks/dojo/dojo.rules:450
 def enter_turn_start(s: State) -> None:
     # rulebooks/dojo/dojo.rules:451
-    s.p_actions[s.g_current] = 3
+    s.p_actions[s.g_turn_player] = 3
     # rulebooks/dojo/dojo.rules:452
-    s.p_ended[s.g_current] = False
+    s.p_ended[s.g_turn_player] = False
     # rulebooks/dojo/dojo.rules:453
-    for v_c in list(s.zones[Z_CREATURES + s.g_current]):
+    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:453
         s.k_Card_primary_used[v_c] = False
     # rulebooks/dojo/dojo.rules:454
     if (s.g_turn > 1):
         # rulebooks/dojo/dojo.rules:455
-        if (not s.zones[Z_DECK + s.g_current]):
+        if (not s.zones[Z_DECK + s.g_turn_player]):
             # rulebooks/dojo/dojo.rules:455
-            s.lose(s.g_current)
+            s.lose(s.g_turn_player)
         else:
             # rulebooks/dojo/dojo.rules:455
-            s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+            s.draw(1, Z_DECK + s.g_turn_player, Z_HAND + s.g_turn_player)
         # rulebooks/dojo/dojo.rules:456
-        proc_gain_cu(s, s.g_current, 3)
+        proc_gain_cu(s, s.g_turn_player, 3)
     # rulebooks/dojo/dojo.rules:458
-    for v_l in list(s.zones[Z_LOCATIONS + s.g_current]):
+    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:458
-        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_current)
+        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
     # rulebooks/dojo/dojo.rules:459
-    for v_c_2 in list(s.zones[Z_CREATURES + s.g_current]):
+    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:459
-        FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_current)
+        FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_turn_player)
     # rulebooks/dojo/dojo.rules:460
     s.goto(1)  # main
 
@@ -1963,9 +1963,9 @@ def phase_legal_turn_start(s: State, actor: int, out: list[Action], check: bool)
 # rulebooks/dojo/dojo.rules:600
 def done_main(s: State) -> None:
     # rulebooks/dojo/dojo.rules:601
-    s.p_actions[s.g_current] = 0
+    s.p_actions[s.g_turn_player] = 0
     # rulebooks/dojo/dojo.rules:602
-    s.g_current = (1 - s.g_current)
+    s.g_turn_player = (1 - s.g_turn_player)
     # rulebooks/dojo/dojo.rules:603
     s.g_turn += 1
     # rulebooks/dojo/dojo.rules:604
@@ -1974,7 +1974,11 @@ def done_main(s: State) -> None:
 
 # rulebooks/dojo/dojo.rules:467
 def actor_main(s: State) -> int | None:
-    return (None if (s.p_ended[s.g_current] or (not f_can_act(s, s.g_current))) else s.g_current)
+    return (
+        None
+        if (s.p_ended[s.g_turn_player] or (not f_can_act(s, s.g_turn_player)))
+        else s.g_turn_player
+    )
 
 
 # rulebooks/dojo/dojo.rules:470
@@ -3083,10 +3087,10 @@ def done_assign(s: State) -> None:
 # rulebooks/dojo/dojo.rules:612
 def actor_assign(s: State) -> int | None:
     return (
-        s.g_current
+        s.g_turn_player
         if (
             ((s.g_pending > 0) and (s.g_attacker is not None))
-            and (bool(f_strike_targets(s, s.g_current)))
+            and (bool(f_strike_targets(s, s.g_turn_player)))
         )
         else None
     )
@@ -3210,7 +3214,7 @@ State.ZONES = (
 State.OPTION_FIELDS = ()
 State.GAME_FIELDS = (
     rt.GameField('turn', 'g_turn', ("int",), 'public'),
-    rt.GameField('current', 'g_current', ("player",), 'public'),
+    rt.GameField('turn_player', 'g_turn_player', ("player",), 'public'),
     rt.GameField('attacker', 'g_attacker', ("option", ("card",)), 'public'),
     rt.GameField('pending', 'g_pending', ("int",), 'public'),
 )
@@ -3230,7 +3234,7 @@ State.CARD_FIELDS = (
 )
 State.STATE_ATTRS = (
     'g_turn',
-    'g_current',
+    'g_turn_player',
     'g_attacker',
     'g_pending',
     'p_cu',
