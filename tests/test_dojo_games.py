@@ -232,7 +232,7 @@ def test_a_facedown_item_reads_as_a_card_to_the_opponent() -> None:
     state.set("zone.hand.B", ["Coral Guard"])
     (action,) = [a for a in state.legal_actions() if str(a) == "A sets Pitfall Trap face down"]
     assert state.action_text(action, 0) == "A sets Pitfall Trap face down"
-    assert "Pitfall" not in state.action_text(action, 1)
+    assert state.action_text(action, 1) == "A sets a card face down"
     state.apply_action(action)
     assert "Pitfall Trap" not in shown_names(state.observation(1))
     for text in ("A ends the turn", "B plays Coral Guard"):
