@@ -224,20 +224,42 @@ def test_hands_decks_and_facedown_items_are_secret() -> None:
     assert (seen["hand"], seen["deck"], seen["facedown"]) == ("owner", "hidden", "secret")
 
 
-def test_a_facedown_item_reads_as_a_card_to_the_opponent() -> None:
+FIRE, TIDE = "fire_earth_blaze", "water_electricity_tide"
+# each face-down item of the starter set: A's deck, B's deck, B's cards in play and in hand,
+# and the play of B's that fires it
+TRIGGERS = [
+    ("Pitfall Trap", FIRE, TIDE, [], "Coral Guard", "B plays Coral Guard"),
+    ("Rust Trap", FIRE, TIDE, ["Coral Guard"], "Iron Armor",
+     "B attaches Iron Armor to Coral Guard"),
+    ("Landslide", FIRE, TIDE, [], "Watchtower", "B plays the location Watchtower"),
+    ("Tsunami Warning", TIDE, FIRE, [], "Flame Fox", "B plays Flame Fox"),
+    ("Backfire Seal", TIDE, FIRE, [], "Coin Purse", "B plays the item Coin Purse"),
+    ("Ambush Scroll", TIDE, FIRE, [], "Dojo Student", "B plays Dojo Student"),
+]
+
+
+@pytest.mark.parametrize(("item", "deck_a", "deck_b", "in_play", "card", "play"), TRIGGERS,
+                         ids=[t[0] for t in TRIGGERS])
+def test_a_facedown_item_is_secret_until_it_fires(item: str, deck_a: str, deck_b: str,
+                                                   in_play: list[str], card: str,
+                                                   play: str) -> None:
     """Setting a face-down item: the actor reads its name, the opponent only that a card was
-    set; when it fires, the opponent's observation shows it in the discard pile."""
-    state = game.new_game(seed=2, decks={"A": "fire_earth_blaze", "B": "water_electricity_tide"})
-    state.set("zone.hand.A", ["Pitfall Trap", "Ember Imp"])
-    state.set("zone.hand.B", ["Coral Guard"])
-    (action,) = [a for a in state.legal_actions() if str(a) == "A sets Pitfall Trap face down"]
-    assert state.action_text(action, 0) == "A sets Pitfall Trap face down"
+    set, and nothing the opponent sees names it until the matching play fires it; then it is
+    face up in the discard pile. Seed 2: A goes first."""
+    state = game.new_game(seed=2, decks={"A": deck_a, "B": deck_b})
+    state.set("zone.hand.A", [item])
+    state.set("zone.creatures.B", in_play)
+    state.set("zone.hand.B", [card])
+    (action,) = [a for a in state.legal_actions() if str(a) == f"A sets {item} face down"]
     assert state.action_text(action, 1) == "A sets a card face down"
     state.apply_action(action)
-    assert "Pitfall Trap" not in shown_names(state.observation(1))
-    for text in ("A ends the turn", "B plays Coral Guard"):
-        state.apply_action(state.parse_action(text))
-    assert state.observation(1)["zones"]["discard.A"] == ["Pitfall Trap"]
+    state.apply_action(state.parse_action("A ends the turn"))
+    view = state.observation(1)
+    assert item not in shown_names(view) and view["zones"]["facedown.A"]["count"] == 1
+    assert not any(item in state.action_text(a, 1) for a in state.legal_actions())
+    state.apply_action(state.parse_action(play))
+    assert state.get("zone.facedown.A") == []
+    assert state.observation(1)["zones"]["discard.A"] == [item]
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
