@@ -245,6 +245,8 @@ class CardGallery:
             return ", ".join(self.value(item) for item in e.items) or "—"
         if isinstance(e, n.StrLit):
             return md(e.value) or "—"
+        if isinstance(e, n.NoneLit):  # an optional field left unset: blank, like "" and []
+            return "—"
         if isinstance(e, n.Name):
             symbol = self.model.symbols.names.get(id(e))
             if isinstance(symbol, sym.EnumMember):

@@ -234,6 +234,17 @@ def test_gallery_has_every_card_with_its_effect_in_english(duel_docs: tuple[str,
     assert "| `rested` | bool | no | everyone |  |" in components
 
 
+def test_gallery_writes_an_unset_optional_field_as_a_dash() -> None:
+    """A card that leaves an optional field at none shows a dash, as for an empty text or list,
+    not the English of none ("nobody/nothing"): Dojo's face-down items without a trigger caste."""
+    gallery = section((ROOT / "generated" / "docs" / "dojo.md").read_text(encoding="utf-8"),
+                      "Card gallery")
+    assert ('| <a id="card-pitfall-trap"></a>Pitfall Trap | 2 | creature | — | '
+            "starter.cards.yaml:" in gallery)
+    assert "| fire | starter.cards.yaml:" in gallery
+    assert "nobody/nothing" not in gallery
+
+
 def test_effect_calls_and_decklist_in_english(duel_docs: tuple[str, str]) -> None:
     markdown, _ = duel_docs
     assert "- Run the effect of *c*, with the acting player as *you* and no *target*." \
