@@ -1484,78 +1484,78 @@ def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | No
     pass
 
 
-# rulebooks/dojo/starter.cards.yaml:393
+# rulebooks/dojo/starter.cards.yaml:394
 def fx_Card_effect_28(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Healing Spring."""
-    # rulebooks/dojo/starter.cards.yaml:393
+    # rulebooks/dojo/starter.cards.yaml:394
     if (v_target is not None):
-        # rulebooks/dojo/starter.cards.yaml:393
+        # rulebooks/dojo/starter.cards.yaml:394
         proc_mend(s, rt.some(v_target), 4)
 
 
-# rulebooks/dojo/starter.cards.yaml:399
+# rulebooks/dojo/starter.cards.yaml:400
 def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Fire Bomb."""
-    # rulebooks/dojo/starter.cards.yaml:399
+    # rulebooks/dojo/starter.cards.yaml:400
     if (v_target is not None):
-        # rulebooks/dojo/starter.cards.yaml:399
+        # rulebooks/dojo/starter.cards.yaml:400
         proc_harm(s, rt.some(v_target), 3, v_you)
 
 
-# rulebooks/dojo/starter.cards.yaml:404
+# rulebooks/dojo/starter.cards.yaml:405
 def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Coin Purse."""
-    # rulebooks/dojo/starter.cards.yaml:404
+    # rulebooks/dojo/starter.cards.yaml:405
     proc_gain_cu(s, v_you, 4)
 
 
-# rulebooks/dojo/starter.cards.yaml:409
+# rulebooks/dojo/starter.cards.yaml:410
 def fx_Card_effect_31(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Scroll of Wisdom."""
-    # rulebooks/dojo/starter.cards.yaml:409
+    # rulebooks/dojo/starter.cards.yaml:410
     proc_draw_cards(s, v_you, 2)
 
 
-# rulebooks/dojo/starter.cards.yaml:415
+# rulebooks/dojo/starter.cards.yaml:416
 def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Lightning Rod."""
-    # rulebooks/dojo/starter.cards.yaml:415
+    # rulebooks/dojo/starter.cards.yaml:416
     if (v_target is not None):
-        # rulebooks/dojo/starter.cards.yaml:415
+        # rulebooks/dojo/starter.cards.yaml:416
         proc_harm(s, rt.some(v_target), 5, v_you)
 
 
-# rulebooks/dojo/starter.cards.yaml:421
+# rulebooks/dojo/starter.cards.yaml:422
 def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Earthquake."""
-    # rulebooks/dojo/starter.cards.yaml:421
+    # rulebooks/dojo/starter.cards.yaml:422
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
-        # rulebooks/dojo/starter.cards.yaml:421
+        # rulebooks/dojo/starter.cards.yaml:422
         proc_harm(s, v_c, 2, v_you)
 
 
-# rulebooks/dojo/starter.cards.yaml:443
+# rulebooks/dojo/starter.cards.yaml:444
 def fx_Card_effect_36(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Backfire Seal."""
-    # rulebooks/dojo/starter.cards.yaml:443
+    # rulebooks/dojo/starter.cards.yaml:444
     proc_drain_cu(s, (1 - v_you), 3)
 
 
-# rulebooks/dojo/starter.cards.yaml:450
+# rulebooks/dojo/starter.cards.yaml:451
 def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Rust Trap."""
-    # rulebooks/dojo/starter.cards.yaml:450
+    # rulebooks/dojo/starter.cards.yaml:451
     if (v_target is not None):
-        # rulebooks/dojo/starter.cards.yaml:450
+        # rulebooks/dojo/starter.cards.yaml:451
         proc_discard_card(s, rt.some(v_target))
 
 
-# rulebooks/dojo/starter.cards.yaml:465
+# rulebooks/dojo/starter.cards.yaml:466
 def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Landslide."""
-    # rulebooks/dojo/starter.cards.yaml:465
+    # rulebooks/dojo/starter.cards.yaml:466
     if (v_target is not None):
-        # rulebooks/dojo/starter.cards.yaml:465
+        # rulebooks/dojo/starter.cards.yaml:466
         proc_harm(s, rt.some(v_target), 4, v_you)
 
 
@@ -1618,42 +1618,42 @@ def fx_Card_on_play_default(s: State, v_this: int, v_you: int) -> None:
     pass
 
 
-# rulebooks/dojo/starter.cards.yaml:79
+# rulebooks/dojo/starter.cards.yaml:80
 def fx_Card_on_play_6(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Mist Heron."""
-    # rulebooks/dojo/starter.cards.yaml:79
+    # rulebooks/dojo/starter.cards.yaml:80
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dojo/starter.cards.yaml:209
+# rulebooks/dojo/starter.cards.yaml:210
 def fx_Card_on_play_15(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Volt Hare."""
-    # rulebooks/dojo/starter.cards.yaml:209
+    # rulebooks/dojo/starter.cards.yaml:210
     proc_gain_cu(s, v_you, 1)
 
 
-# rulebooks/dojo/starter.cards.yaml:253
+# rulebooks/dojo/starter.cards.yaml:254
 def fx_Card_on_play_18(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Storm Titan."""
-    # rulebooks/dojo/starter.cards.yaml:253
+    # rulebooks/dojo/starter.cards.yaml:254
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
-        # rulebooks/dojo/starter.cards.yaml:253
+        # rulebooks/dojo/starter.cards.yaml:254
         proc_harm(s, v_c, 1, v_you)
 
 
-# rulebooks/dojo/starter.cards.yaml:349
+# rulebooks/dojo/starter.cards.yaml:350
 def fx_Card_on_play_25(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Iron Fist Monk."""
-    # rulebooks/dojo/starter.cards.yaml:349
+    # rulebooks/dojo/starter.cards.yaml:350
     proc_boost(s, v_this, 1)
 
 
-# rulebooks/dojo/starter.cards.yaml:384
+# rulebooks/dojo/starter.cards.yaml:385
 def fx_Card_on_play_27(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Grandmaster Ryu."""
-    # rulebooks/dojo/starter.cards.yaml:384
+    # rulebooks/dojo/starter.cards.yaml:385
     for v_c in list(s.zones[Z_CREATURES + v_you]):
-        # rulebooks/dojo/starter.cards.yaml:384
+        # rulebooks/dojo/starter.cards.yaml:385
         proc_boost(s, v_c, 1)
 
 
@@ -1716,35 +1716,35 @@ def fx_Card_each_turn_default(s: State, v_this: int, v_you: int) -> None:
     pass
 
 
-# rulebooks/dojo/starter.cards.yaml:111
+# rulebooks/dojo/starter.cards.yaml:112
 def fx_Card_each_turn_8(s: State, v_this: int, v_you: int) -> None:
     """The each_turn of Leviathan."""
-    # rulebooks/dojo/starter.cards.yaml:111
+    # rulebooks/dojo/starter.cards.yaml:112
     proc_mend(s, v_this, 1)
 
 
-# rulebooks/dojo/starter.cards.yaml:335
+# rulebooks/dojo/starter.cards.yaml:336
 def fx_Card_each_turn_24(s: State, v_this: int, v_you: int) -> None:
     """The each_turn of Dojo Student."""
-    # rulebooks/dojo/starter.cards.yaml:209
+    # rulebooks/dojo/starter.cards.yaml:210
     proc_gain_cu(s, v_you, 1)
 
 
-# rulebooks/dojo/starter.cards.yaml:505
+# rulebooks/dojo/starter.cards.yaml:506
 def fx_Card_each_turn_45(s: State, v_this: int, v_you: int) -> None:
     """The each_turn of Hot Springs."""
-    # rulebooks/dojo/starter.cards.yaml:505
+    # rulebooks/dojo/starter.cards.yaml:506
     for v_c in list(s.zones[Z_CREATURES + v_you]):
-        # rulebooks/dojo/starter.cards.yaml:505
+        # rulebooks/dojo/starter.cards.yaml:506
         proc_mend(s, v_c, 1)
 
 
-# rulebooks/dojo/starter.cards.yaml:523
+# rulebooks/dojo/starter.cards.yaml:524
 def fx_Card_each_turn_48(s: State, v_this: int, v_you: int) -> None:
     """The each_turn of Volcano Rim."""
-    # rulebooks/dojo/starter.cards.yaml:253
+    # rulebooks/dojo/starter.cards.yaml:254
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
-        # rulebooks/dojo/starter.cards.yaml:253
+        # rulebooks/dojo/starter.cards.yaml:254
         proc_harm(s, v_c, 1, v_you)
 
 
