@@ -1873,31 +1873,33 @@ def checkpoint_fallen(s: State) -> None:
                 s.move(v_l, Z_DISCARD + v_p, False)
 
 
-# rulebooks/dojo/dojo.rules:422
+# rulebooks/dojo/dojo.rules:423
 def checkpoint_homeland_destroyed(s: State) -> None:
-    """A destroyed homeland loses the game."""
-    # rulebooks/dojo/dojo.rules:423
+    """A player whose homeland has no health left loses. Damage reaches one homeland at a time,
+    so both at once cannot happen; it would be a draw.
+    """
+    # rulebooks/dojo/dojo.rules:424
     if ((f_homeland_health(s, 0) <= 0) and (f_homeland_health(s, 1) <= 0)):
-        # rulebooks/dojo/dojo.rules:423
+        # rulebooks/dojo/dojo.rules:424
         s.end_draw()
     elif (f_homeland_health(s, 0) <= 0):
-        # rulebooks/dojo/dojo.rules:424
+        # rulebooks/dojo/dojo.rules:425
         s.lose(0)
     elif (f_homeland_health(s, 1) <= 0):
-        # rulebooks/dojo/dojo.rules:425
+        # rulebooks/dojo/dojo.rules:426
         s.lose(1)
 
 
-# rulebooks/dojo/dojo.rules:431
+# rulebooks/dojo/dojo.rules:432
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dojo/dojo.rules:432
+    # rulebooks/dojo/dojo.rules:433
     for v_p in range(s.num_players):
-        # rulebooks/dojo/dojo.rules:433
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dojo/dojo.rules:433
-            s.create(v_d, Z_DECK + v_p)
         # rulebooks/dojo/dojo.rules:434
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dojo/dojo.rules:434
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dojo/dojo.rules:435
         v_h = next(
             (
                 v_c
@@ -1906,73 +1908,73 @@ def setup(s: State) -> None:
             ),
             None,
         )
-        # rulebooks/dojo/dojo.rules:435
-        if (v_h is not None):
-            # rulebooks/dojo/dojo.rules:435
-            s.move(rt.some(v_h), Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:436
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        if (v_h is not None):
+            # rulebooks/dojo/dojo.rules:436
+            s.move(rt.some(v_h), Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:437
-        s.draw(7, Z_DECK + v_p, Z_HAND + v_p)
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dojo/dojo.rules:438
+        s.draw(7, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/dojo/dojo.rules:439
         s.p_cu[v_p] = 25
-    # rulebooks/dojo/dojo.rules:440
-    s.g_turn_player = (0 if s.rng.flip() else 1)
     # rulebooks/dojo/dojo.rules:441
+    s.g_turn_player = (0 if s.rng.flip() else 1)
+    # rulebooks/dojo/dojo.rules:442
     s.goto(0)  # turn_start
 
 
-# rulebooks/dojo/dojo.rules:450
+# rulebooks/dojo/dojo.rules:451
 def enter_turn_start(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:451
-    s.p_actions[s.g_turn_player] = 3
     # rulebooks/dojo/dojo.rules:452
-    s.p_ended[s.g_turn_player] = False
+    s.p_actions[s.g_turn_player] = 3
     # rulebooks/dojo/dojo.rules:453
-    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
-        # rulebooks/dojo/dojo.rules:453
-        s.k_Card_primary_used[v_c] = False
+    s.p_ended[s.g_turn_player] = False
     # rulebooks/dojo/dojo.rules:454
+    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
+        # rulebooks/dojo/dojo.rules:454
+        s.k_Card_primary_used[v_c] = False
+    # rulebooks/dojo/dojo.rules:455
     if (s.g_turn > 1):
-        # rulebooks/dojo/dojo.rules:455
+        # rulebooks/dojo/dojo.rules:456
         if (not s.zones[Z_DECK + s.g_turn_player]):
-            # rulebooks/dojo/dojo.rules:455
+            # rulebooks/dojo/dojo.rules:456
             s.lose(s.g_turn_player)
         else:
-            # rulebooks/dojo/dojo.rules:455
+            # rulebooks/dojo/dojo.rules:456
             s.draw(1, Z_DECK + s.g_turn_player, Z_HAND + s.g_turn_player)
-        # rulebooks/dojo/dojo.rules:456
+        # rulebooks/dojo/dojo.rules:457
         proc_gain_cu(s, s.g_turn_player, 3)
-    # rulebooks/dojo/dojo.rules:458
-    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
-        # rulebooks/dojo/dojo.rules:458
-        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
     # rulebooks/dojo/dojo.rules:459
-    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
+    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:459
-        FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_turn_player)
+        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
     # rulebooks/dojo/dojo.rules:460
+    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
+        # rulebooks/dojo/dojo.rules:460
+        FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_turn_player)
+    # rulebooks/dojo/dojo.rules:461
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:449
+# rulebooks/dojo/dojo.rules:450
 def phase_legal_turn_start(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dojo/dojo.rules:600
+# rulebooks/dojo/dojo.rules:601
 def done_main(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:601
-    s.p_actions[s.g_turn_player] = 0
     # rulebooks/dojo/dojo.rules:602
-    s.g_turn_player = (1 - s.g_turn_player)
+    s.p_actions[s.g_turn_player] = 0
     # rulebooks/dojo/dojo.rules:603
-    s.g_turn += 1
+    s.g_turn_player = (1 - s.g_turn_player)
     # rulebooks/dojo/dojo.rules:604
+    s.g_turn += 1
+    # rulebooks/dojo/dojo.rules:605
     s.goto(0)  # turn_start
 
 
-# rulebooks/dojo/dojo.rules:467
+# rulebooks/dojo/dojo.rules:468
 def actor_main(s: State) -> int | None:
     return (
         None
@@ -1981,7 +1983,7 @@ def actor_main(s: State) -> int | None:
     )
 
 
-# rulebooks/dojo/dojo.rules:470
+# rulebooks/dojo/dojo.rules:471
 def text_play_creature(
     actor: int,
     args: tuple[int, ...],
@@ -1992,45 +1994,45 @@ def text_play_creature(
     return PLAYER_NAMES[actor] + ' plays ' + t_1
 
 
-# rulebooks/dojo/dojo.rules:470
+# rulebooks/dojo/dojo.rules:471
 def check_play_creature(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:471
+    # rulebooks/dojo/dojo.rules:472
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a creature'
-    # rulebooks/dojo/dojo.rules:472
+    # rulebooks/dojo/dojo.rules:473
     if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
         return 'rarity order: your first creature is ★, your second ★ or ★★, then any'
-    # rulebooks/dojo/dojo.rules:474
+    # rulebooks/dojo/dojo.rules:475
     if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
         return 'you have too few actions left for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:475
+    # rulebooks/dojo/dojo.rules:476
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:476
+    # rulebooks/dojo/dojo.rules:477
     if (len(s.zones[Z_CREATURES + actor]) >= 5):
         return 'you have 5 creatures in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:470
+# rulebooks/dojo/dojo.rules:471
 def do_play_creature(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:477
-    s.p_actions[actor] -= C_CARD_RARITY[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:478
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= C_CARD_RARITY[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:479
-    s.p_creatures_played[actor] += 1
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:480
-    s.k_Card_played_turn[v_c] = s.g_turn
+    s.p_creatures_played[actor] += 1
     # rulebooks/dojo/dojo.rules:481
-    s.move(v_c, Z_CREATURES + actor, False)
+    s.k_Card_played_turn[v_c] = s.g_turn
     # rulebooks/dojo/dojo.rules:482
-    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    s.move(v_c, Z_CREATURES + actor, False)
     # rulebooks/dojo/dojo.rules:483
+    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    # rulebooks/dojo/dojo.rules:484
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:470
+# rulebooks/dojo/dojo.rules:471
 def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
@@ -2061,7 +2063,7 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             )
 
 
-# rulebooks/dojo/dojo.rules:470
+# rulebooks/dojo/dojo.rules:471
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2079,7 +2081,7 @@ def apply_play_creature(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:470
+# rulebooks/dojo/dojo.rules:471
 def pick_play_creature(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2090,7 +2092,7 @@ def pick_play_creature(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def text_play_item(
     actor: int,
     args: tuple[int, ...],
@@ -2101,38 +2103,38 @@ def text_play_item(
     return PLAYER_NAMES[actor] + ' plays the item ' + t_1
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def check_play_item(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:488
+    # rulebooks/dojo/dojo.rules:489
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not an item'
-    # rulebooks/dojo/dojo.rules:489
+    # rulebooks/dojo/dojo.rules:490
     if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_c]] + ' needs a target'
-    # rulebooks/dojo/dojo.rules:490
+    # rulebooks/dojo/dojo.rules:491
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:491
+    # rulebooks/dojo/dojo.rules:492
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def do_play_item(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:492
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:493
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:494
-    s.move(v_c, Z_DISCARD + actor, False)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:495
-    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
+    s.move(v_c, Z_DISCARD + actor, False)
     # rulebooks/dojo/dojo.rules:496
+    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
+    # rulebooks/dojo/dojo.rules:497
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
@@ -2163,7 +2165,7 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             )
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2181,7 +2183,7 @@ def apply_play_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:487
+# rulebooks/dojo/dojo.rules:488
 def pick_play_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2192,7 +2194,7 @@ def pick_play_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:500
+# rulebooks/dojo/dojo.rules:501
 def text_play_item_on(
     actor: int,
     args: tuple[int, ...],
@@ -2204,38 +2206,38 @@ def text_play_item_on(
     return PLAYER_NAMES[actor] + ' plays the item ' + t_1 + ' on ' + t_2
 
 
-# rulebooks/dojo/dojo.rules:500
+# rulebooks/dojo/dojo.rules:501
 def check_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:501
+    # rulebooks/dojo/dojo.rules:502
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not an item'
-    # rulebooks/dojo/dojo.rules:502
+    # rulebooks/dojo/dojo.rules:503
     if (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_c]] + ' takes no target'
-    # rulebooks/dojo/dojo.rules:503
+    # rulebooks/dojo/dojo.rules:504
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:504
+    # rulebooks/dojo/dojo.rules:505
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:500
+# rulebooks/dojo/dojo.rules:501
 def do_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> None:
-    # rulebooks/dojo/dojo.rules:505
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:506
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:507
-    s.move(v_c, Z_DISCARD + actor, False)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:508
-    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
+    s.move(v_c, Z_DISCARD + actor, False)
     # rulebooks/dojo/dojo.rules:509
+    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
+    # rulebooks/dojo/dojo.rules:510
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:500
+# rulebooks/dojo/dojo.rules:501
 def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
@@ -2281,7 +2283,7 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                 )
 
 
-# rulebooks/dojo/dojo.rules:500
+# rulebooks/dojo/dojo.rules:501
 def apply_play_item_on(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2303,7 +2305,7 @@ def apply_play_item_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:500
+# rulebooks/dojo/dojo.rules:501
 def pick_play_item_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2315,7 +2317,7 @@ def pick_play_item_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:513
+# rulebooks/dojo/dojo.rules:514
 def text_set_facedown(
     actor: int,
     args: tuple[int, ...],
@@ -2326,34 +2328,34 @@ def text_set_facedown(
     return PLAYER_NAMES[actor] + ' sets ' + t_1 + ' face down'
 
 
-# rulebooks/dojo/dojo.rules:513
+# rulebooks/dojo/dojo.rules:514
 def check_set_facedown(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:514
+    # rulebooks/dojo/dojo.rules:515
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a face-down item'
-    # rulebooks/dojo/dojo.rules:515
+    # rulebooks/dojo/dojo.rules:516
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:516
+    # rulebooks/dojo/dojo.rules:517
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:517
+    # rulebooks/dojo/dojo.rules:518
     if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
         return 'you have 3 face-down items in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:513
+# rulebooks/dojo/dojo.rules:514
 def do_set_facedown(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:518
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:519
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:520
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:521
     s.move(v_c, Z_FACEDOWN + actor, False)
 
 
-# rulebooks/dojo/dojo.rules:513
+# rulebooks/dojo/dojo.rules:514
 def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
@@ -2384,7 +2386,7 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             )
 
 
-# rulebooks/dojo/dojo.rules:513
+# rulebooks/dojo/dojo.rules:514
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2402,7 +2404,7 @@ def apply_set_facedown(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:513
+# rulebooks/dojo/dojo.rules:514
 def pick_set_facedown(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2413,7 +2415,7 @@ def pick_set_facedown(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:524
+# rulebooks/dojo/dojo.rules:525
 def text_attach(
     actor: int,
     args: tuple[int, ...],
@@ -2425,37 +2427,37 @@ def text_attach(
     return PLAYER_NAMES[actor] + ' attaches ' + t_1 + ' to ' + t_2
 
 
-# rulebooks/dojo/dojo.rules:524
+# rulebooks/dojo/dojo.rules:525
 def check_attach(s: State, actor: int, v_a: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:525
+    # rulebooks/dojo/dojo.rules:526
     if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
         return DEF_NAMES[s.card_def[v_a]] + ' is not an attachment'
-    # rulebooks/dojo/dojo.rules:526
+    # rulebooks/dojo/dojo.rules:527
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:527
+    # rulebooks/dojo/dojo.rules:528
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_a]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:524
+# rulebooks/dojo/dojo.rules:525
 def do_attach(s: State, actor: int, v_a: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:528
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:529
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_a]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:530
-    s.k_Card_on_creature[v_a] = v_c
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_a]]
     # rulebooks/dojo/dojo.rules:531
-    s.move(v_a, Z_ATTACHMENTS + actor, False)
+    s.k_Card_on_creature[v_a] = v_c
     # rulebooks/dojo/dojo.rules:532
-    FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
+    s.move(v_a, Z_ATTACHMENTS + actor, False)
     # rulebooks/dojo/dojo.rules:533
+    FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
+    # rulebooks/dojo/dojo.rules:534
     raise_played(s, actor, v_a)
 
 
-# rulebooks/dojo/dojo.rules:524
+# rulebooks/dojo/dojo.rules:525
 def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_a_cards = s.zones[Z_HAND + actor]
@@ -2501,7 +2503,7 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dojo/dojo.rules:524
+# rulebooks/dojo/dojo.rules:525
 def apply_attach(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2523,7 +2525,7 @@ def apply_attach(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:524
+# rulebooks/dojo/dojo.rules:525
 def pick_attach(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2535,7 +2537,7 @@ def pick_attach(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:537
+# rulebooks/dojo/dojo.rules:538
 def text_play_location(
     actor: int,
     args: tuple[int, ...],
@@ -2546,38 +2548,38 @@ def text_play_location(
     return PLAYER_NAMES[actor] + ' plays the location ' + t_1
 
 
-# rulebooks/dojo/dojo.rules:537
+# rulebooks/dojo/dojo.rules:538
 def check_play_location(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:538
+    # rulebooks/dojo/dojo.rules:539
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a location'
-    # rulebooks/dojo/dojo.rules:539
+    # rulebooks/dojo/dojo.rules:540
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:540
+    # rulebooks/dojo/dojo.rules:541
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:541
+    # rulebooks/dojo/dojo.rules:542
     if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
         return 'you have 2 locations in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:537
+# rulebooks/dojo/dojo.rules:538
 def do_play_location(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:542
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:543
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:544
-    s.move(v_c, Z_LOCATIONS + actor, False)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:545
-    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    s.move(v_c, Z_LOCATIONS + actor, False)
     # rulebooks/dojo/dojo.rules:546
+    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    # rulebooks/dojo/dojo.rules:547
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:537
+# rulebooks/dojo/dojo.rules:538
 def legal_play_location(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
@@ -2608,7 +2610,7 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             )
 
 
-# rulebooks/dojo/dojo.rules:537
+# rulebooks/dojo/dojo.rules:538
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2626,7 +2628,7 @@ def apply_play_location(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:537
+# rulebooks/dojo/dojo.rules:538
 def pick_play_location(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2637,7 +2639,7 @@ def pick_play_location(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:550
+# rulebooks/dojo/dojo.rules:551
 def text_primary_attack(
     actor: int,
     args: tuple[int, ...],
@@ -2648,34 +2650,34 @@ def text_primary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s primary attack"
 
 
-# rulebooks/dojo/dojo.rules:550
+# rulebooks/dojo/dojo.rules:551
 def check_primary_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:551
+    # rulebooks/dojo/dojo.rules:552
     if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no primary attack'
-    # rulebooks/dojo/dojo.rules:552
+    # rulebooks/dojo/dojo.rules:553
     if f_peace(s):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:553
+    # rulebooks/dojo/dojo.rules:554
     if (s.k_Card_played_turn[v_c] >= s.g_turn):
         return DEF_NAMES[
             s.card_def[v_c]
         ] + ' was played this turn: its primary attack comes the turn after'
-    # rulebooks/dojo/dojo.rules:554
+    # rulebooks/dojo/dojo.rules:555
     if s.k_Card_primary_used[v_c]:
         return DEF_NAMES[s.card_def[v_c]] + ' has made its primary attack this turn'
     return None
 
 
-# rulebooks/dojo/dojo.rules:550
+# rulebooks/dojo/dojo.rules:551
 def do_primary_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:555
-    s.k_Card_primary_used[v_c] = True
     # rulebooks/dojo/dojo.rules:556
+    s.k_Card_primary_used[v_c] = True
+    # rulebooks/dojo/dojo.rules:557
     proc_begin_attack(s, v_c, C_CARD_PRIMARY[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:550
+# rulebooks/dojo/dojo.rules:551
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_CREATURES + actor]
@@ -2706,7 +2708,7 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             )
 
 
-# rulebooks/dojo/dojo.rules:550
+# rulebooks/dojo/dojo.rules:551
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2724,7 +2726,7 @@ def apply_primary_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:550
+# rulebooks/dojo/dojo.rules:551
 def pick_primary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2735,7 +2737,7 @@ def pick_primary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:560
+# rulebooks/dojo/dojo.rules:561
 def text_secondary_attack(
     actor: int,
     args: tuple[int, ...],
@@ -2746,34 +2748,34 @@ def text_secondary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s secondary attack"
 
 
-# rulebooks/dojo/dojo.rules:560
+# rulebooks/dojo/dojo.rules:561
 def check_secondary_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:561
+    # rulebooks/dojo/dojo.rules:562
     if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no secondary attack'
-    # rulebooks/dojo/dojo.rules:562
+    # rulebooks/dojo/dojo.rules:563
     if f_peace(s):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:563
+    # rulebooks/dojo/dojo.rules:564
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:564
+    # rulebooks/dojo/dojo.rules:565
     if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]] + "'s secondary attack"
     return None
 
 
-# rulebooks/dojo/dojo.rules:560
+# rulebooks/dojo/dojo.rules:561
 def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:565
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:566
-    s.p_cu[actor] -= C_CARD_SECONDARY_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:567
+    s.p_cu[actor] -= C_CARD_SECONDARY_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:568
     proc_begin_attack(s, v_c, C_CARD_SECONDARY[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:560
+# rulebooks/dojo/dojo.rules:561
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_CREATURES + actor]
@@ -2804,7 +2806,7 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             )
 
 
-# rulebooks/dojo/dojo.rules:560
+# rulebooks/dojo/dojo.rules:561
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2822,7 +2824,7 @@ def apply_secondary_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:560
+# rulebooks/dojo/dojo.rules:561
 def pick_secondary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2833,7 +2835,7 @@ def pick_secondary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:571
+# rulebooks/dojo/dojo.rules:572
 def text_power_attack(
     actor: int,
     args: tuple[int, ...],
@@ -2844,34 +2846,34 @@ def text_power_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s POWER attack"
 
 
-# rulebooks/dojo/dojo.rules:571
+# rulebooks/dojo/dojo.rules:572
 def check_power_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:572
+    # rulebooks/dojo/dojo.rules:573
     if (C_CARD_POWER[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no POWER attack'
-    # rulebooks/dojo/dojo.rules:573
+    # rulebooks/dojo/dojo.rules:574
     if f_peace(s):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:574
+    # rulebooks/dojo/dojo.rules:575
     if (s.p_actions[actor] < 2):
         return 'a POWER attack needs two actions'
-    # rulebooks/dojo/dojo.rules:575
+    # rulebooks/dojo/dojo.rules:576
     if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]] + "'s POWER attack"
     return None
 
 
-# rulebooks/dojo/dojo.rules:571
+# rulebooks/dojo/dojo.rules:572
 def do_power_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:576
-    s.p_actions[actor] -= 2
     # rulebooks/dojo/dojo.rules:577
-    s.p_cu[actor] -= C_CARD_POWER_COST[s.card_def[v_c]]
+    s.p_actions[actor] -= 2
     # rulebooks/dojo/dojo.rules:578
+    s.p_cu[actor] -= C_CARD_POWER_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:579
     proc_begin_attack(s, v_c, C_CARD_POWER[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:571
+# rulebooks/dojo/dojo.rules:572
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_CREATURES + actor]
@@ -2902,7 +2904,7 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             )
 
 
-# rulebooks/dojo/dojo.rules:571
+# rulebooks/dojo/dojo.rules:572
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2920,7 +2922,7 @@ def apply_power_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:571
+# rulebooks/dojo/dojo.rules:572
 def pick_power_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2931,7 +2933,7 @@ def pick_power_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:582
+# rulebooks/dojo/dojo.rules:583
 def text_bank(
     actor: int,
     args: tuple[int, ...],
@@ -2941,29 +2943,29 @@ def text_bank(
     return PLAYER_NAMES[actor] + ' banks 3 CU'
 
 
-# rulebooks/dojo/dojo.rules:582
+# rulebooks/dojo/dojo.rules:583
 def check_bank(s: State, actor: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:583
+    # rulebooks/dojo/dojo.rules:584
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
     return None
 
 
-# rulebooks/dojo/dojo.rules:582
+# rulebooks/dojo/dojo.rules:583
 def do_bank(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:584
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:585
+    s.p_actions[actor] -= 1
+    # rulebooks/dojo/dojo.rules:586
     proc_gain_cu(s, actor, 3)
 
 
-# rulebooks/dojo/dojo.rules:582
+# rulebooks/dojo/dojo.rules:583
 def legal_bank(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_bank(s, actor) is None:
         out.append(Action(K_BANK, actor, (), text_bank))
 
 
-# rulebooks/dojo/dojo.rules:582
+# rulebooks/dojo/dojo.rules:583
 def apply_bank(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2974,7 +2976,7 @@ def apply_bank(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:589
+# rulebooks/dojo/dojo.rules:590
 def text_draw_card(
     actor: int,
     args: tuple[int, ...],
@@ -2984,32 +2986,32 @@ def text_draw_card(
     return PLAYER_NAMES[actor] + ' draws a card'
 
 
-# rulebooks/dojo/dojo.rules:589
+# rulebooks/dojo/dojo.rules:590
 def check_draw_card(s: State, actor: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:590
+    # rulebooks/dojo/dojo.rules:591
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:591
+    # rulebooks/dojo/dojo.rules:592
     if (not s.zones[Z_DECK + actor]):
         return 'your deck is empty'
     return None
 
 
-# rulebooks/dojo/dojo.rules:589
+# rulebooks/dojo/dojo.rules:590
 def do_draw_card(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:592
-    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:593
+    s.p_actions[actor] -= 1
+    # rulebooks/dojo/dojo.rules:594
     s.draw(1, Z_DECK + actor, Z_HAND + actor)
 
 
-# rulebooks/dojo/dojo.rules:589
+# rulebooks/dojo/dojo.rules:590
 def legal_draw_card(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_draw_card(s, actor) is None:
         out.append(Action(K_DRAW_CARD, actor, (), text_draw_card))
 
 
-# rulebooks/dojo/dojo.rules:589
+# rulebooks/dojo/dojo.rules:590
 def apply_draw_card(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3020,7 +3022,7 @@ def apply_draw_card(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:596
+# rulebooks/dojo/dojo.rules:597
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -3030,24 +3032,24 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-# rulebooks/dojo/dojo.rules:596
+# rulebooks/dojo/dojo.rules:597
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:596
+# rulebooks/dojo/dojo.rules:597
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:597
+    # rulebooks/dojo/dojo.rules:598
     s.p_ended[actor] = True
 
 
-# rulebooks/dojo/dojo.rules:596
+# rulebooks/dojo/dojo.rules:597
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     if not check or check_end_turn(s, actor) is None:
         out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
-# rulebooks/dojo/dojo.rules:596
+# rulebooks/dojo/dojo.rules:597
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -3058,7 +3060,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:466
+# rulebooks/dojo/dojo.rules:467
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_creature(s, actor, out, check)
     legal_play_item(s, actor, out, check)
@@ -3074,17 +3076,17 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_turn(s, actor, out, check)
 
 
-# rulebooks/dojo/dojo.rules:621
+# rulebooks/dojo/dojo.rules:622
 def done_assign(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:622
-    s.g_attacker = None
     # rulebooks/dojo/dojo.rules:623
-    s.g_pending = 0
+    s.g_attacker = None
     # rulebooks/dojo/dojo.rules:624
+    s.g_pending = 0
+    # rulebooks/dojo/dojo.rules:625
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:612
+# rulebooks/dojo/dojo.rules:613
 def actor_assign(s: State) -> int | None:
     return (
         s.g_turn_player
@@ -3096,7 +3098,7 @@ def actor_assign(s: State) -> int | None:
     )
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:616
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -3108,23 +3110,23 @@ def text_strike(
     return PLAYER_NAMES[actor] + ' deals ' + t_1 + ' damage to ' + t_2
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:616
 def check_strike(s: State, actor: int, v_t: int, v_n: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:616
+    # rulebooks/dojo/dojo.rules:617
     if (v_n > s.g_pending):
         return 'the attack has not that much damage left'
     return None
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:616
 def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
-    # rulebooks/dojo/dojo.rules:617
-    s.g_pending -= v_n
     # rulebooks/dojo/dojo.rules:618
+    s.g_pending -= v_n
+    # rulebooks/dojo/dojo.rules:619
     proc_harm(s, v_t, v_n, actor)
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:616
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     v_t_cards = f_strike_targets(s, actor)
@@ -3156,7 +3158,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                 )
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:616
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3178,7 +3180,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:616
 def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3189,7 +3191,7 @@ def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:612
 def phase_legal_assign(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_strike(s, actor, out, check)
 
