@@ -88,7 +88,7 @@ class ActionGenerator(TableGenerator):
                     parts[name] = self.display(type_, self.bindings.lookup(name))
                 message = self.template(require.message, parts, self.worded(
                     action.params, [self.bindings.lookup(name) for name, _ in params]))
-                with w.block(f"if {self.negated(require.cond)}:"):
+                with w.block(f"if {self.negated(require.cond, test=True)}:"):
                     w.line(f"return {message}")
             w.line("return None")
         # the effects
@@ -223,14 +223,13 @@ class ActionGenerator(TableGenerator):
                 names = (", (" + "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
                                          for v in values)
                          + f") if {' or '.join(f'{v}_names' for v in cards)} else None")
-            args = "".join(f", {v}" for v in values)
-            with w.block(f"if not check or check_{action.name}(s, actor{args}) is None:"):
-                if has_cards:
-                    # copies alike in every state are one choice: the first that may act
-                    # stands for all (rt.GameState.copy_args)
-                    w.line("seen.add(key)")
-                w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
-                       f"text_{action.name}{names}))")
+            self.listing_tests(action.requires, "continue" if action.params else "return")
+            if has_cards:
+                # copies alike in every state are one choice: the first that may act
+                # stands for all (rt.GameState.copy_args)
+                w.line("seen.add(key)")
+            w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
+                   f"text_{action.name}{names}))")
             return
         name, type_, domain = action.params[i]
         collection = self.domain(type_, domain)
@@ -255,6 +254,21 @@ class ActionGenerator(TableGenerator):
             return
         with w.block(f"for {var} in {collection}:"):
             self.legal_loops(action, i + 1, has_cards)
+
+    def listing_tests(self, requires: Sequence[n.Require], skip: str) -> None:
+        """The requires of an action as the listing tests them: true or false, without the
+        reasons that check_ gives (`check` is false when every action is listed unchecked)."""
+        w = self.w
+        if len(requires) == 1:
+            w.source(requires[0].span)
+            with w.block(f"if check and {self.negated(requires[0].cond, test=True)}:"):
+                w.line(skip)
+        elif requires:
+            with w.block("if check:"):
+                for require in requires:
+                    w.source(require.span)
+                    with w.block(f"if {self.negated(require.cond, test=True)}:"):
+                        w.line(skip)
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:

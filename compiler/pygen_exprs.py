@@ -347,8 +347,9 @@ class ExpressionGenerator(GeneratorBase):
             return f"next(({element} {loop}), None)"
         return f"[{element} {loop}]"
 
-    def negated(self, e: n.Expr, s: str = "s") -> str:
-        """Python source that is true exactly when e is false, without double negations."""
+    def negated(self, e: n.Expr, s: str = "s", test: bool = False) -> str:
+        """Python source that is true exactly when e is false, without double negations; as
+        the `test` of an `if`, it need only be truthy (no bool())."""
         flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
         if isinstance(e, n.Not):
             return self.expr(e.operand, s)
@@ -357,7 +358,8 @@ class ExpressionGenerator(GeneratorBase):
         if isinstance(e, n.BinaryOp) and e.op == "in":
             return f"{self.expr(e.left, s)} not in {self.collection(e.right)}"
         if isinstance(e, n.Call) and e.func == "empty" and not self.model.narrowed & {id(e)}:
-            return f"bool({self.collection(e.args[0])})"
+            collection = self.collection(e.args[0])
+            return collection if test else f"bool({collection})"
         return f"not {self.expr(e, s)}"
 
     def binary(self, e: n.BinaryOp, s: str) -> str:

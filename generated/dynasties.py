@@ -632,8 +632,7 @@ def do_choose(s: State, actor: int, v_w: int) -> None:
 # rulebooks/dynasties/dynasties.rules:329
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_w in range(4):
-        if not check or check_choose(s, actor, v_w) is None:
-            out.append(Action(K_CHOOSE, actor, (v_w, ), text_choose))
+        out.append(Action(K_CHOOSE, actor, (v_w, ), text_choose))
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -696,7 +695,7 @@ def text_place(
 # rulebooks/dynasties/dynasties.rules:345
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:347
-    if bool(s.zones[Z_PLACED + actor * 5 + v_prov]):
+    if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:349
     if (
@@ -744,17 +743,29 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (v_tile_arg, v_prov, )
             if key in seen:
                 continue
-            if not check or check_place(s, actor, v_tile, v_prov) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_PLACE,
-                        actor,
-                        key,
-                        text_place,
-                        (v_tile_names.get(v_tile_arg), None, ) if v_tile_names else None,
+            if check:
+                # rulebooks/dynasties/dynasties.rules:347
+                if s.zones[Z_PLACED + actor * 5 + v_prov]:
+                    continue
+                # rulebooks/dynasties/dynasties.rules:349
+                if (
+                    (
+                        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
+                        and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
                     )
+                    and s.n_Province_six_played[v_prov][actor]
+                ):
+                    continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_PLACE,
+                    actor,
+                    key,
+                    text_place,
+                    (v_tile_names.get(v_tile_arg), None, ) if v_tile_names else None,
                 )
+            )
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -836,8 +847,10 @@ def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
 # rulebooks/dynasties/dynasties.rules:363
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_prov in range(5):
-        if not check or check_play_warlord(s, actor, v_prov) is None:
-            out.append(Action(K_PLAY_WARLORD, actor, (v_prov, ), text_play_warlord))
+        # rulebooks/dynasties/dynasties.rules:364
+        if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
+            continue
+        out.append(Action(K_PLAY_WARLORD, actor, (v_prov, ), text_play_warlord))
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -877,8 +890,7 @@ def do_hold(s: State, actor: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:369
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_hold(s, actor) is None:
-        out.append(Action(K_HOLD, actor, (), text_hold))
+    out.append(Action(K_HOLD, actor, (), text_hold))
 
 
 # rulebooks/dynasties/dynasties.rules:369
@@ -972,17 +984,16 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (v_tile_arg, )
         if key in seen:
             continue
-        if not check or check_keep(s, actor, v_tile) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_KEEP,
-                    actor,
-                    key,
-                    text_keep,
-                    (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
-                )
+        seen.add(key)
+        out.append(
+            Action(
+                K_KEEP,
+                actor,
+                key,
+                text_keep,
+                (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
             )
+        )
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1081,17 +1092,19 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (v_tile_arg, )
         if key in seen:
             continue
-        if not check or check_discard(s, actor, v_tile) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_DISCARD,
-                    actor,
-                    key,
-                    text_discard,
-                    (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
-                )
+        # rulebooks/dynasties/dynasties.rules:401
+        if check and (s.p_discards[actor] >= 3):
+            continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_DISCARD,
+                actor,
+                key,
+                text_discard,
+                (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
             )
+        )
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1146,8 +1159,7 @@ def do_pass(s: State, actor: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:408
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_pass(s, actor) is None:
-        out.append(Action(K_PASS, actor, (), text_pass))
+    out.append(Action(K_PASS, actor, (), text_pass))
 
 
 # rulebooks/dynasties/dynasties.rules:408

@@ -6211,8 +6211,14 @@ def do_capital(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_capital(s, actor, v_h) is None:
-            out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:555
+            if (s.n_Hex_start[v_h] != actor):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:556
+            if not f_site_clear(s, actor, v_h):
+                continue
+        out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6280,8 +6286,14 @@ def do_first_unit(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_first_unit(s, actor, v_h) is None:
-            out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:567
+            if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:568
+            if not f_can_enter(s, actor, 0, v_h):
+                continue
+        out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -6391,17 +6403,23 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 key = (v_from, v_u_arg, v_to, )
                 if key in seen:
                     continue
-                if not check or check_leave_site(s, actor, v_from, v_u, v_to) is None:
-                    seen.add(key)
-                    out.append(
-                        Action(
-                            K_LEAVE_SITE,
-                            actor,
-                            key,
-                            text_leave_site,
-                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
-                        )
+                if check:
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:586
+                    if f_carried(s, v_u, v_from):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:587
+                    if not f_can_take(s, actor, v_u, v_from, v_to):
+                        continue
+                seen.add(key)
+                out.append(
+                    Action(
+                        K_LEAVE_SITE,
+                        actor,
+                        key,
+                        text_leave_site,
+                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
                     )
+                )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
@@ -6481,7 +6499,7 @@ def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:610
-    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if f_conflicted(s, v_h):
@@ -6505,8 +6523,26 @@ def do_build_house(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_build_house(s, actor, v_h) is None:
-            out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:607
+            if (s.p_supply[actor] <= 0):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:608
+            if not f_house_terrain(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:609
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:610
+            if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:611
+            if f_conflicted(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:612
+            if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
+                continue
+        out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -6540,7 +6576,7 @@ def check_to_token(s: State, actor: int, v_h: int) -> str | None:
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:621
-    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -6560,8 +6596,14 @@ def do_to_token(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_to_token(s, actor, v_h) is None:
-            out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:620
+            if (s.n_Hex_house[v_h] != actor):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:621
+            if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
+                continue
+        out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -6598,7 +6640,7 @@ def check_to_house(s: State, actor: int, v_h: int) -> str | None:
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
     # rulebooks/dynasty_builder/dynasty_builder.rules:632
-    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -6618,8 +6660,17 @@ def do_to_house(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_to_house(s, actor, v_h) is None:
-            out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:630
+            if (s.n_Hex_token[v_h] != actor):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:631
+            if (s.p_supply[actor] <= 0):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:632
+            if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
+                continue
+        out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -6653,7 +6704,7 @@ def check_demolish(s: State, actor: int, v_h: int) -> str | None:
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:642
-    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -6675,8 +6726,14 @@ def do_demolish(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_demolish(s, actor, v_h) is None:
-            out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:641
+            if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:642
+            if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
+                continue
+        out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -6710,7 +6767,7 @@ def check_found_city(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:652
-    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if not f_ring_new(s, actor, v_h, 1):
@@ -6734,8 +6791,20 @@ def do_found_city(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_found_city(s, actor, v_h) is None:
-            out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:651
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:652
+            if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:653
+            if not f_ring_new(s, actor, v_h, 1):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:654
+            if not f_site_clear(s, actor, v_h):
+                continue
+        out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -6772,7 +6841,7 @@ def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:664
-    if bool(s.zones[Z_UNITS + (1 - actor) * 220 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:665
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
@@ -6799,8 +6868,23 @@ def do_build_bridge(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_build_bridge(s, actor, v_h) is None:
-            out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:662
+            if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:663
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:664
+            if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:665
+            if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:666
+            if not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
+                continue
+        out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -6840,8 +6924,7 @@ def do_end_build(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_build(s, actor) is None:
-        out.append(Action(K_END_BUILD, actor, (), text_end_build))
+    out.append(Action(K_END_BUILD, actor, (), text_end_build))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
@@ -6950,17 +7033,32 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_from, v_u_arg, v_to, )
                 if key in seen:
                     continue
-                if not check or check_step(s, actor, v_from, v_u, v_to) is None:
-                    seen.add(key)
-                    out.append(
-                        Action(
-                            K_STEP,
-                            actor,
-                            key,
-                            text_step,
-                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
-                        )
+                if check:
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:695
+                    if s.k_Troop_attacked[v_u]:
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:696
+                    if s.k_Troop_finished[v_u]:
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+                    if not f_can_take(s, actor, v_u, v_from, v_to):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:698
+                    if not (
+                        (not s.k_Troop_moved[v_u])
+                        or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
+                    ):
+                        continue
+                seen.add(key)
+                out.append(
+                    Action(
+                        K_STEP,
+                        actor,
+                        key,
+                        text_step,
+                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
                     )
+                )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -7107,17 +7205,29 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_from, v_u_arg, v_at, )
                 if key in seen:
                     continue
-                if not check or check_attack(s, actor, v_from, v_u, v_at) is None:
-                    seen.add(key)
-                    out.append(
-                        Action(
-                            K_ATTACK,
-                            actor,
-                            key,
-                            text_attack,
-                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
-                        )
+                if check:
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:714
+                    if s.k_Troop_attacked[v_u]:
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:715
+                    if s.k_Troop_finished[v_u]:
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:716
+                    if f_carried(s, v_u, v_from):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:717
+                    if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
+                        continue
+                seen.add(key)
+                out.append(
+                    Action(
+                        K_ATTACK,
+                        actor,
+                        key,
+                        text_attack,
+                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
                     )
+                )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -7189,8 +7299,7 @@ def do_end_march(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_march(s, actor) is None:
-        out.append(Action(K_END_MARCH, actor, (), text_end_march))
+    out.append(Action(K_END_MARCH, actor, (), text_end_march))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
@@ -7277,17 +7386,19 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (v_from, v_u_arg, )
             if key in seen:
                 continue
-            if not check or check_support(s, actor, v_from, v_u) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_SUPPORT,
-                        actor,
-                        key,
-                        text_support,
-                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
-                    )
+            # rulebooks/dynasty_builder/dynasty_builder.rules:783
+            if check and not f_may_support(s, actor, v_from, v_u):
+                continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_SUPPORT,
+                    actor,
+                    key,
+                    text_support,
+                    (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
                 )
+            )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
@@ -7347,8 +7458,7 @@ def do_end_muster(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_muster(s, actor) is None:
-        out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
+    out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
@@ -7410,8 +7520,7 @@ def do_evade(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_evade(s, actor) is None:
-        out.append(Action(K_EVADE, actor, (), text_evade))
+    out.append(Action(K_EVADE, actor, (), text_evade))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
@@ -7451,8 +7560,10 @@ def do_retaliate(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_retaliate(s, actor) is None:
-        out.append(Action(K_RETALIATE, actor, (), text_retaliate))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:813
+    if check and not f_can_retaliate(s):
+        return
+    out.append(Action(K_RETALIATE, actor, (), text_retaliate))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
@@ -7500,8 +7611,7 @@ def do_back_off(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_back_off(s, actor) is None:
-        out.append(Action(K_BACK_OFF, actor, (), text_back_off))
+    out.append(Action(K_BACK_OFF, actor, (), text_back_off))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -7543,8 +7653,7 @@ def do_try_again(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_try_again(s, actor) is None:
-        out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
+    out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
@@ -7615,8 +7724,23 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in f_cities(s, actor):
         for v_k in range(4):
             for v_h in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
-                if not check or check_recruit(s, actor, v_c, v_k, v_h) is None:
-                    out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
+                if check:
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:849
+                    if s.n_Hex_recruited[v_c]:
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:850
+                    if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:851
+                    if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:852
+                    if not f_can_enter(s, actor, v_k, v_h):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:853
+                    if f_builds_there(s, (1 - actor), v_h):
+                        continue
+                out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
@@ -7683,8 +7807,23 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_k in range(4):
         for v_h in range(220):
-            if not check or check_enlist(s, actor, v_k, v_h) is None:
-                out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
+            if check:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:860
+                if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:861
+                if not s.n_Hex_claim[v_h][actor]:
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:862
+                if f_near_enemy(s, actor, v_h):
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:863
+                if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:864
+                if not f_can_enter(s, actor, v_k, v_h):
+                    continue
+            out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -7748,8 +7887,23 @@ def do_raise_city(s: State, actor: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_h in range(220):
-        if not check or check_raise_city(s, actor, v_h) is None:
-            out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:871
+            if (s.p_tokens[actor] < 3):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:872
+            if not s.n_Hex_claim[v_h][actor]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:873
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:874
+            if f_near_enemy(s, actor, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:875
+            if not f_site_clear(s, actor, v_h):
+                continue
+        out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -7789,8 +7943,7 @@ def do_end_recruit(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_recruit(s, actor) is None:
-        out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
+    out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
@@ -7862,17 +8015,19 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (v_h, v_u_arg, )
             if key in seen:
                 continue
-            if not check or check_dismiss(s, actor, v_h, v_u) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_DISMISS,
-                        actor,
-                        key,
-                        text_dismiss,
-                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
-                    )
+            # rulebooks/dynasty_builder/dynasty_builder.rules:888
+            if check and not s.n_Hex_claim[v_h][actor]:
+                continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_DISMISS,
+                    actor,
+                    key,
+                    text_dismiss,
+                    (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
                 )
+            )
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
@@ -7941,8 +8096,7 @@ def do_end_turn(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_turn(s, actor) is None:
-        out.append(Action(K_END_TURN, actor, (), text_end_turn))
+    out.append(Action(K_END_TURN, actor, (), text_end_turn))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894

@@ -4598,17 +4598,16 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
         key = (v_c_arg, )
         if key in seen:
             continue
-        if not check or check_put_back(s, actor, v_c) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_PUT_BACK,
-                    actor,
-                    key,
-                    text_put_back,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+        seen.add(key)
+        out.append(
+            Action(
+                K_PUT_BACK,
+                actor,
+                key,
+                text_put_back,
+                (v_c_names.get(v_c_arg), ) if v_c_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4667,8 +4666,7 @@ def do_keep_hand(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_keep_hand(s, actor) is None:
-        out.append(Action(K_KEEP_HAND, actor, (), text_keep_hand))
+    out.append(Action(K_KEEP_HAND, actor, (), text_keep_hand))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
@@ -4776,8 +4774,7 @@ def do_charge_mana(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_charge_mana(s, actor) is None:
-        out.append(Action(K_CHARGE_MANA, actor, (), text_charge_mana))
+    out.append(Action(K_CHARGE_MANA, actor, (), text_charge_mana))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
@@ -4814,8 +4811,7 @@ def do_skip_charge(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_skip_charge(s, actor) is None:
-        out.append(Action(K_SKIP_CHARGE, actor, (), text_skip_charge))
+    out.append(Action(K_SKIP_CHARGE, actor, (), text_skip_charge))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
@@ -4892,17 +4888,16 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_recover(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_RECOVER,
-                    actor,
-                    key,
-                    text_recover,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        seen.add(key)
+        out.append(
+            Action(
+                K_RECOVER,
+                actor,
+                key,
+                text_recover,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
@@ -5011,17 +5006,32 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_normal_call(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_NORMAL_CALL,
-                    actor,
-                    key,
-                    text_normal_call,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:991
+            if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:992
+            if C_CARD_SUPERIOR[s.card_def[v_u]]:
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:993
+            if s.p_normal_called[actor]:
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:994
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:995
+            if (len(s.zones[Z_UNITS + actor]) >= 3):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_NORMAL_CALL,
+                actor,
+                key,
+                text_normal_call,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
@@ -5106,17 +5116,29 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_superior_call(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_SUPERIOR_CALL,
-                    actor,
-                    key,
-                    text_superior_call,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+            if not (
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                and C_CARD_SUPERIOR[s.card_def[v_u]]
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+            if (len(s.zones[Z_UNITS + actor]) >= 3):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_SUPERIOR_CALL,
+                actor,
+                key,
+                text_superior_call,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
@@ -5205,17 +5227,26 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (v_s_arg, )
         if key in seen:
             continue
-        if not check or check_cast(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CAST,
-                    actor,
-                    key,
-                    text_cast,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
-            )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+            if not (
+                (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+            if not f_spell_allowed(s, actor, v_s):
+                continue
+        seen.add(key)
+        out.append(
+            Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), ) if v_s_names else None)
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
@@ -5314,20 +5345,32 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_cast_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_CAST_AT,
-                        actor,
-                        key,
-                        text_cast_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
-                    )
+            if check:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+                ):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+                if not f_spell_allowed(s, actor, v_s):
+                    continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_CAST_AT,
+                    actor,
+                    key,
+                    text_cast_at,
+                    (
+                        v_s_names.get(v_s_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_s_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
@@ -5417,17 +5460,26 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
         key = (v_s_arg, )
         if key in seen:
             continue
-        if not check or check_set_spell(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_SET_SPELL,
-                    actor,
-                    key,
-                    text_set_spell,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+            if (s.p_spells_cast[actor] >= 3):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_SET_SPELL,
+                actor,
+                key,
+                text_set_spell,
+                (v_s_names.get(v_s_arg), ) if v_s_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
@@ -5505,17 +5557,23 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
         key = (v_s_arg, )
         if key in seen:
             continue
-        if not check or check_activate_spell(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_ACTIVATE_SPELL,
-                    actor,
-                    key,
-                    text_activate_spell,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_ACTIVATE_SPELL,
+                actor,
+                key,
+                text_activate_spell,
+                (v_s_names.get(v_s_arg), ) if v_s_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
@@ -5606,20 +5664,26 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_activate_spell_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_ACTIVATE_SPELL_AT,
-                        actor,
-                        key,
-                        text_activate_spell_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
-                    )
+            if check:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                    continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_ACTIVATE_SPELL_AT,
+                    actor,
+                    key,
+                    text_activate_spell_at,
+                    (
+                        v_s_names.get(v_s_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_s_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
@@ -5702,17 +5766,23 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_use_ability(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_USE_ABILITY,
-                    actor,
-                    key,
-                    text_use_ability,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
+            if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_USE_ABILITY,
+                actor,
+                key,
+                text_use_ability,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
@@ -5803,20 +5873,26 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_use_ability_at(s, actor, v_u, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_USE_ABILITY_AT,
-                        actor,
-                        key,
-                        text_use_ability_at,
-                        (
-                            v_u_names.get(v_u_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_u_names or v_t_names else None,
-                    )
+            if check:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+                if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+                if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                    continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_USE_ABILITY_AT,
+                    actor,
+                    key,
+                    text_use_ability_at,
+                    (
+                        v_u_names.get(v_u_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_u_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
@@ -5896,17 +5972,19 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_to_stock(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_TO_STOCK,
-                    actor,
-                    key,
-                    text_to_stock,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1069
+        if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+            continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_TO_STOCK,
+                actor,
+                key,
+                text_to_stock,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
@@ -5981,17 +6059,19 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_from_stock(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_FROM_STOCK,
-                    actor,
-                    key,
-                    text_from_stock,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+        if check and (len(s.zones[Z_UNITS + actor]) >= 3):
+            continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_FROM_STOCK,
+                actor,
+                key,
+                text_from_stock,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
@@ -6065,8 +6145,23 @@ def do_awaken(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_awaken(s, actor) is None:
-        out.append(Action(K_AWAKEN, actor, (), text_awaken))
+    if check:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+        if (s.p_lp[actor] > 5):
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+        if not any(
+            ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
+            for v_k in s.zones[Z_KINGDOM_ZONE + actor]
+        ):
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1084
+        if not all(
+            (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
+            for v_k in s.zones[Z_KINGDOM_ZONE + actor]
+        ):
+            return
+    out.append(Action(K_AWAKEN, actor, (), text_awaken))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
@@ -6109,8 +6204,14 @@ def do_deploy_ruler(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_deploy_ruler(s, actor) is None:
-        out.append(Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler))
+    if check:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+        if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+        if (len(s.zones[Z_UNITS + actor]) >= 3):
+            return
+    out.append(Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
@@ -6147,8 +6248,7 @@ def do_end_main(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_main(s, actor) is None:
-        out.append(Action(K_END_MAIN, actor, (), text_end_main))
+    out.append(Action(K_END_MAIN, actor, (), text_end_main))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
@@ -6256,20 +6356,19 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_attack(s, actor, v_u, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_ATTACK,
-                        actor,
-                        key,
-                        text_attack,
-                        (
-                            v_u_names.get(v_u_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_u_names or v_t_names else None,
-                    )
+            seen.add(key)
+            out.append(
+                Action(
+                    K_ATTACK,
+                    actor,
+                    key,
+                    text_attack,
+                    (
+                        v_u_names.get(v_u_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_u_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
@@ -6359,20 +6458,19 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_attack_recovery(s, actor, v_u, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_ATTACK_RECOVERY,
-                        actor,
-                        key,
-                        text_attack_recovery,
-                        (
-                            v_u_names.get(v_u_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_u_names or v_t_names else None,
-                    )
+            seen.add(key)
+            out.append(
+                Action(
+                    K_ATTACK_RECOVERY,
+                    actor,
+                    key,
+                    text_attack_recovery,
+                    (
+                        v_u_names.get(v_u_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_u_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
@@ -6423,7 +6521,7 @@ def text_attack_kingdom(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1127
-    if bool(s.zones[Z_UNITS + (1 - actor)]):
+    if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
@@ -6452,17 +6550,19 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
         key = (v_u_arg, )
         if key in seen:
             continue
-        if not check or check_attack_kingdom(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_ATTACK_KINGDOM,
-                    actor,
-                    key,
-                    text_attack_kingdom,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+        if check and s.zones[Z_UNITS + (1 - actor)]:
+            continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_ATTACK_KINGDOM,
+                actor,
+                key,
+                text_attack_kingdom,
+                (v_u_names.get(v_u_arg), ) if v_u_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
@@ -6517,8 +6617,7 @@ def do_end_battle(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_battle(s, actor) is None:
-        out.append(Action(K_END_BATTLE, actor, (), text_end_battle))
+    out.append(Action(K_END_BATTLE, actor, (), text_end_battle))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
@@ -6637,17 +6736,29 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
         key = (v_s_arg, )
         if key in seen:
             continue
-        if not check or check_chain_quick(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CHAIN_QUICK,
-                    actor,
-                    key,
-                    text_chain_quick,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1167
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+            if not f_spell_allowed(s, actor, v_s):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_CHAIN_QUICK,
+                actor,
+                key,
+                text_chain_quick,
+                (v_s_names.get(v_s_arg), ) if v_s_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6744,20 +6855,32 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_chain_quick_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_CHAIN_QUICK_AT,
-                        actor,
-                        key,
-                        text_chain_quick_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
-                    )
+            if check:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+                ):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+                if not f_spell_allowed(s, actor, v_s):
+                    continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_CHAIN_QUICK_AT,
+                    actor,
+                    key,
+                    text_chain_quick_at,
+                    (
+                        v_s_names.get(v_s_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_s_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
@@ -6840,17 +6963,23 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
         key = (v_s_arg, )
         if key in seen:
             continue
-        if not check or check_chain_set(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CHAIN_SET,
-                    actor,
-                    key,
-                    text_chain_set,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
+        seen.add(key)
+        out.append(
+            Action(
+                K_CHAIN_SET,
+                actor,
+                key,
+                text_chain_set,
+                (v_s_names.get(v_s_arg), ) if v_s_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
@@ -6941,20 +7070,26 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if not check or check_chain_set_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
-                out.append(
-                    Action(
-                        K_CHAIN_SET_AT,
-                        actor,
-                        key,
-                        text_chain_set_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
-                    )
+            if check:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1191
+                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                    continue
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                    continue
+            seen.add(key)
+            out.append(
+                Action(
+                    K_CHAIN_SET_AT,
+                    actor,
+                    key,
+                    text_chain_set_at,
+                    (
+                        v_s_names.get(v_s_arg),
+                        v_t_names.get(v_t_arg),
+                    ) if v_s_names or v_t_names else None,
                 )
+            )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
@@ -7016,8 +7151,7 @@ def do_pass_chain(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_pass_chain(s, actor) is None:
-        out.append(Action(K_PASS_CHAIN, actor, (), text_pass_chain))
+    out.append(Action(K_PASS_CHAIN, actor, (), text_pass_chain))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
@@ -7101,17 +7235,16 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
         key = (v_c_arg, )
         if key in seen:
             continue
-        if not check or check_resolve_next(s, actor, v_c) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_RESOLVE_NEXT,
-                    actor,
-                    key,
-                    text_resolve_next,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+        seen.add(key)
+        out.append(
+            Action(
+                K_RESOLVE_NEXT,
+                actor,
+                key,
+                text_resolve_next,
+                (v_c_names.get(v_c_arg), ) if v_c_names else None,
             )
+        )
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216

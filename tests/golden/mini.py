@@ -214,8 +214,10 @@ def do_take(s: State, actor: int, v_n: int) -> None:
 # tests/golden/mini.rules:68
 def legal_take(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_n in range(1, 2 + 1):
-        if not check or check_take(s, actor, v_n) is None:
-            out.append(Action(K_TAKE, actor, (v_n, ), text_take))
+        # tests/golden/mini.rules:69
+        if check and (len(s.zones[Z_BAG]) < v_n):
+            continue
+        out.append(Action(K_TAKE, actor, (v_n, ), text_take))
 
 
 # tests/golden/mini.rules:68
@@ -278,17 +280,10 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
         key = (v_c_arg, )
         if key in seen:
             continue
-        if not check or check_cash(s, actor, v_c) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CASH,
-                    actor,
-                    key,
-                    text_cash,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
-            )
+        seen.add(key)
+        out.append(
+            Action(K_CASH, actor, key, text_cash, (v_c_names.get(v_c_arg), ) if v_c_names else None)
+        )
 
 
 # tests/golden/mini.rules:73
@@ -352,8 +347,10 @@ def do_step(s: State, actor: int, v_dest: int) -> None:
 # tests/golden/mini.rules:79
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_dest in range(9):
-        if not check or check_step(s, actor, v_dest) is None:
-            out.append(Action(K_STEP, actor, (v_dest, ), text_step))
+        # tests/golden/mini.rules:80
+        if check and not f_can_step(s, actor, v_dest):
+            continue
+        out.append(Action(K_STEP, actor, (v_dest, ), text_step))
 
 
 # tests/golden/mini.rules:79
