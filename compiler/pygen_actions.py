@@ -10,6 +10,7 @@ from compiler import types as t
 from compiler.english import words
 from compiler.model import ActionInfo
 from compiler.pygen_base import ARTICLE, Bindings, names_table, upper
+from compiler.pygen_exprs import ACTS, HARMLESS
 from compiler.pygen_tables import TableGenerator
 from compiler.text_templates import template_fields
 from dsl import nodes as n
@@ -102,9 +103,12 @@ class ActionGenerator(TableGenerator):
         with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
                            "check: bool) -> None:", decl.span):
             has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
+            levels = self.listing_levels(action)
+            if action.params:
+                self.listing_tests(levels[0], "return")
             if has_cards:
                 w.line("seen: set[tuple[int, ...]] = set()")
-            self.legal_loops(action, 0, has_cards)
+            self.legal_loops(action, 0, has_cards, levels)
         # applying one
         self.bindings = Bindings()
         with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
@@ -205,8 +209,37 @@ class ActionGenerator(TableGenerator):
             self.pick_nest(action, i + 1, [*names, var],
                            [*tests, f"({var} := a.args[{i}]) in {collection}"])
 
-    def legal_loops(self, action: ActionInfo, i: int, has_cards: bool) -> None:
+    def listing_levels(self, action: ActionInfo) -> list[list[n.Require]]:
+        """The requires of an action by where the listing tests them: level i after the loops
+        over its first i parameters, so a test that reads none of the later ones is not made
+        again for each of their values. A test moves out no further than the parameters it
+        reads, and never before an earlier one that may raise an error or act (it may guard
+        the tests after it); one that may raise stays after every earlier one, and one that
+        may act is made where it always was, innermost."""
+        params = [name for name, _, _ in action.params]
+        innermost = len(params)
+        levels: list[list[n.Require]] = [[] for _ in range(innermost + 1)]
+        deepest = 0  # the deepest level of the tests so far
+        deepest_risky = 0  # the same, of the tests that may raise or act
+        for require in action.requires:
+            risk = self.risk(require.cond)
+            level = max((params.index(p) + 1 for p in self.reads(require.cond, params)),
+                        default=0)
+            if risk == ACTS:
+                level = innermost
+            level = max(level, deepest if risk != HARMLESS else deepest_risky)
+            if risk != HARMLESS:
+                deepest_risky = level
+            deepest = max(deepest, level)
+            levels[level].append(require)
+        return levels
+
+    def legal_loops(
+        self, action: ActionInfo, i: int, has_cards: bool, levels: list[list[n.Require]]
+    ) -> None:
         w = self.w
+        if 0 < i < len(action.params):
+            self.listing_tests(levels[i], "continue")
         if i == len(action.params):
             values = [self.bindings.lookup(name) for name, _, _ in action.params]
             encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
@@ -223,7 +256,7 @@ class ActionGenerator(TableGenerator):
                 names = (", (" + "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
                                          for v in values)
                          + f") if {' or '.join(f'{v}_names' for v in cards)} else None")
-            self.listing_tests(action.requires, "continue" if action.params else "return")
+            self.listing_tests(levels[i], "continue" if action.params else "return")
             if has_cards:
                 # copies alike in every state are one choice: the first that may act
                 # stands for all (rt.GameState.copy_args)
@@ -250,10 +283,10 @@ class ActionGenerator(TableGenerator):
                              f"!= {var} and not s.same_choice({var}, {var}_other):"):
                     w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
                            f"{var}_start, {i})")
-                self.legal_loops(action, i + 1, has_cards)
+                self.legal_loops(action, i + 1, has_cards, levels)
             return
         with w.block(f"for {var} in {collection}:"):
-            self.legal_loops(action, i + 1, has_cards)
+            self.legal_loops(action, i + 1, has_cards, levels)
 
     def listing_tests(self, requires: Sequence[n.Require], skip: str) -> None:
         """The requires of an action as the listing tests them: true or false, without the

@@ -201,6 +201,8 @@ class GeneratorBase:
         self.deck_types: dict[str, t.Type] = {}
         self.has_effects = any(isinstance(f.type, t.EffectT)
                                for r in self.card_types for f in r.fields.values())
+        # what calling each function may do (ExpressionGenerator.function_risk), once known
+        self.function_risks: dict[str, int] = {}
 
     def dimension(self, per: str) -> int:
         m = self.model

@@ -3,6 +3,7 @@ compiler.pygen_base)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import assert_never
 
 from compiler import symbols as sym
@@ -10,9 +11,75 @@ from compiler import types as t
 from compiler.pygen_base import GeneratorBase, grouped, names_table, upper
 from dsl import nodes as n
 
+# What evaluating an expression may do besides giving its value (ExpressionGenerator.risk),
+# from least to most: nothing, raise an error, or change the state or its random generator.
+HARMLESS, MAY_RAISE, ACTS = 0, 1, 2
+
+# Builtins that draw from the random generator.
+_RANDOM_BUILTINS = frozenset({"roll", "flip", "shuffled"})
+
 
 class ExpressionGenerator(GeneratorBase):
     """Rule statements and expressions as Python source."""
+
+    # ---- what an expression reads and may do
+    def reads(self, e: n.Expr, params: Collection[str]) -> set[str]:
+        """The parameters among `params` that e reads (a name an aggregate binds is not one)."""
+        found: set[str] = set()
+        stack: list[n.Node] = [e]
+        names = self.model.symbols.names
+        while stack:
+            node = stack.pop()
+            if (isinstance(node, n.Name) and node.id in params
+                    and isinstance(names.get(id(node)), sym.Parameter)):
+                found.add(node.id)
+            stack.extend(n.children(node))
+        return found
+
+    def risk(self, e: n.Expr) -> int:
+        """HARMLESS when evaluating e can neither raise an error nor change anything, so that
+        when it is evaluated, and how often, makes no difference; MAY_RAISE when it may raise
+        (an unwrapped optional, a division, a list index, a player named beyond the fewest
+        players); ACTS when it may change the state or draw from the random generator."""
+        m = self.model
+        worst = HARMLESS
+        stack: list[n.Node] = [e]
+        while stack and worst < ACTS:
+            node = stack.pop()
+            stack.extend(n.children(node))
+            if id(node) in m.narrowed:
+                worst = max(worst, MAY_RAISE)
+            match node:
+                case n.Name():
+                    symbol = m.symbols.names.get(id(node))
+                    if isinstance(symbol, sym.Player) and symbol.index >= m.min_players:
+                        worst = max(worst, MAY_RAISE)
+                case n.Index():
+                    if not isinstance(m.symbols.indexes.get(id(node)),
+                                      (sym.ZoneSlot, sym.PerPlayerIndex)):
+                        worst = max(worst, MAY_RAISE)
+                case n.BinaryOp() if node.op in ("/", "%"):
+                    worst = max(worst, MAY_RAISE)
+                case n.Call():
+                    called = m.symbols.calls.get(id(node))
+                    if isinstance(called, sym.Function):
+                        worst = max(worst, self.function_risk(node.func))
+                    elif isinstance(called, sym.Procedure) or node.func in _RANDOM_BUILTINS:
+                        worst = ACTS
+                case n.EffectCall() | n.EffectLit() | n.DataWord():
+                    worst = ACTS
+        return worst
+
+    def function_risk(self, name: str) -> int:
+        """risk() of a call of the function `name`: of its body (a recursive one: ACTS, the
+        worst, as no body is known to be harmless while it is being looked at)."""
+        known = self.function_risks.get(name)
+        if known is None:
+            self.function_risks[name] = ACTS
+            decl = self.model.functions[name].decl
+            assert isinstance(decl, n.FunctionDecl)
+            known = self.function_risks[name] = self.risk(decl.body)
+        return known
 
     # ---- statements
     def block(self, block: n.Block) -> None:

@@ -846,10 +846,10 @@ def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:363
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasties/dynasties.rules:364
+    if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
+        return
     for v_prov in range(5):
-        # rulebooks/dynasties/dynasties.rules:364
-        if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
-            continue
         out.append(Action(K_PLAY_WARLORD, actor, (v_prov, ), text_play_warlord))
 
 
@@ -1076,6 +1076,9 @@ def do_discard(s: State, actor: int, v_tile: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:400
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasties/dynasties.rules:401
+    if check and (s.p_discards[actor] >= 3):
+        return
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_RACK + actor]
     if not v_tile_cards:
@@ -1091,9 +1094,6 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
         if key in seen:
-            continue
-        # rulebooks/dynasties/dynasties.rules:401
-        if check and (s.p_discards[actor] >= 3):
             continue
         seen.add(key)
         out.append(

@@ -6399,17 +6399,16 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            # rulebooks/dynasty_builder/dynasty_builder.rules:586
+            if check and f_carried(s, v_u, v_from):
+                continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 key = (v_from, v_u_arg, v_to, )
                 if key in seen:
                     continue
-                if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:586
-                    if f_carried(s, v_u, v_from):
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:587
-                    if not f_can_take(s, actor, v_u, v_from, v_to):
-                        continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:587
+                if check and not f_can_take(s, actor, v_u, v_from, v_to):
+                    continue
                 seen.add(key)
                 out.append(
                     Action(
@@ -6522,11 +6521,11 @@ def do_build_house(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    if check and (s.p_supply[actor] <= 0):
+        return
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:607
-            if (s.p_supply[actor] <= 0):
-                continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:608
             if not f_house_terrain(s, v_h):
                 continue
@@ -6659,13 +6658,13 @@ def do_to_house(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    if check and (s.p_supply[actor] <= 0):
+        return
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:630
             if (s.n_Hex_token[v_h] != actor):
-                continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:631
-            if (s.p_supply[actor] <= 0):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:632
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -6867,6 +6866,9 @@ def do_build_bridge(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
+    if check and not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
+        return
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:662
@@ -6880,9 +6882,6 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:665
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
-                continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:666
-            if not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
                 continue
         out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
 
@@ -7029,17 +7028,18 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if check:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:695
+                if s.k_Troop_attacked[v_u]:
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:696
+                if s.k_Troop_finished[v_u]:
+                    continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 key = (v_from, v_u_arg, v_to, )
                 if key in seen:
                     continue
                 if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:695
-                    if s.k_Troop_attacked[v_u]:
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:696
-                    if s.k_Troop_finished[v_u]:
-                        continue
                     # rulebooks/dynasty_builder/dynasty_builder.rules:697
                     if not f_can_take(s, actor, v_u, v_from, v_to):
                         continue
@@ -7198,6 +7198,16 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if check:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:714
+                if s.k_Troop_attacked[v_u]:
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:715
+                if s.k_Troop_finished[v_u]:
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:716
+                if f_carried(s, v_u, v_from):
+                    continue
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
@@ -7205,19 +7215,9 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_from, v_u_arg, v_at, )
                 if key in seen:
                     continue
-                if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:714
-                    if s.k_Troop_attacked[v_u]:
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:715
-                    if s.k_Troop_finished[v_u]:
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:716
-                    if f_carried(s, v_u, v_from):
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:717
-                    if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
-                        continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:717
+                if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
+                    continue
                 seen.add(key)
                 out.append(
                     Action(
@@ -7721,19 +7721,19 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:851
+    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+        return
     for v_c in f_cities(s, actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:849
+        if check and s.n_Hex_recruited[v_c]:
+            continue
         for v_k in range(4):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:850
+            if check and (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
+                continue
             for v_h in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
                 if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:849
-                    if s.n_Hex_recruited[v_c]:
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:850
-                    if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
-                        continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:851
-                    if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
-                        continue
                     # rulebooks/dynasty_builder/dynasty_builder.rules:852
                     if not f_can_enter(s, actor, v_k, v_h):
                         continue
@@ -7805,20 +7805,20 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+        return
     for v_k in range(4):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:860
+        if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
+            continue
         for v_h in range(220):
             if check:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:860
-                if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
-                    continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:861
                 if not s.n_Hex_claim[v_h][actor]:
                     continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:862
                 if f_near_enemy(s, actor, v_h):
-                    continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:863
-                if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
                     continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:864
                 if not f_can_enter(s, actor, v_k, v_h):
@@ -7886,11 +7886,11 @@ def do_raise_city(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:871
+    if check and (s.p_tokens[actor] < 3):
+        return
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:871
-            if (s.p_tokens[actor] < 3):
-                continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:872
             if not s.n_Hex_claim[v_h][actor]:
                 continue
@@ -8000,6 +8000,9 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:888
+        if check and not s.n_Hex_claim[v_h][actor]:
+            continue
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_h]
         if not v_u_cards:
             continue
@@ -8014,9 +8017,6 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_h, v_u_arg, )
             if key in seen:
-                continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:888
-            if check and not s.n_Hex_claim[v_h][actor]:
                 continue
             seen.add(key)
             out.append(

@@ -4990,6 +4990,13 @@ def do_normal_call(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if check:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:993
+        if s.p_normal_called[actor]:
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:995
+        if (len(s.zones[Z_UNITS + actor]) >= 3):
+            return
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
@@ -5013,14 +5020,8 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:992
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:993
-            if s.p_normal_called[actor]:
-                continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:994
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:995
-            if (len(s.zones[Z_UNITS + actor]) >= 3):
                 continue
         seen.add(key)
         out.append(
@@ -5100,6 +5101,9 @@ def do_superior_call(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+    if check and (len(s.zones[Z_UNITS + actor]) >= 3):
+        return
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
@@ -5125,9 +5129,6 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 continue
             # rulebooks/rulers_gambit/rulers_gambit.rules:1005
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1006
-            if (len(s.zones[Z_UNITS + actor]) >= 3):
                 continue
         seen.add(key)
         out.append(
@@ -5330,6 +5331,19 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+            if not f_spell_allowed(s, actor, v_s):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5345,19 +5359,6 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if check:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1022
-                if not (
-                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
-                ):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1023
-                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
-                if not f_spell_allowed(s, actor, v_s):
-                    continue
             seen.add(key)
             out.append(
                 Action(
@@ -5444,6 +5445,9 @@ def do_set_spell(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+    if check and (s.p_spells_cast[actor] >= 3):
+        return
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5460,16 +5464,12 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
         key = (v_s_arg, )
         if key in seen:
             continue
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1030
-            if not (
-                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1031
-            if (s.p_spells_cast[actor] >= 3):
-                continue
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+        if check and not (
+            (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+            and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+        ):
+            continue
         seen.add(key)
         out.append(
             Action(
@@ -5649,6 +5649,13 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5664,13 +5671,6 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if check:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1047
-                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1048
-                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
-                    continue
             seen.add(key)
             out.append(
                 Action(
@@ -5858,6 +5858,13 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+            if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                continue
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -5873,13 +5880,6 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
-            if check:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1062
-                if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1063
-                if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
-                    continue
             seen.add(key)
             out.append(
                 Action(
@@ -6043,6 +6043,9 @@ def do_from_stock(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    if check and (len(s.zones[Z_UNITS + actor]) >= 3):
+        return
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_STOCK + actor]
     if not v_u_cards:
@@ -6058,9 +6061,6 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
-            continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1075
-        if check and (len(s.zones[Z_UNITS + actor]) >= 3):
             continue
         seen.add(key)
         out.append(
@@ -6534,6 +6534,9 @@ def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    if check and s.zones[Z_UNITS + (1 - actor)]:
+        return
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6549,9 +6552,6 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
-            continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
-        if check and s.zones[Z_UNITS + (1 - actor)]:
             continue
         seen.add(key)
         out.append(
@@ -6840,6 +6840,19 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+            if not f_spell_allowed(s, actor, v_s):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -6855,19 +6868,6 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if check:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1175
-                if not (
-                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
-                ):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1176
-                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1177
-                if not f_spell_allowed(s, actor, v_s):
-                    continue
             seen.add(key)
             out.append(
                 Action(
@@ -7055,6 +7055,13 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1191
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7070,13 +7077,6 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
-            if check:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1191
-                if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                    continue
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1192
-                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
-                    continue
             seen.add(key)
             out.append(
                 Action(
