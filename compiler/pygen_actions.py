@@ -77,6 +77,7 @@ class ActionGenerator(TableGenerator):
                 neutral[name] = (1 << i, neutral_noun(type_))
             self.action_text_body(template, parts, neutral, self.worded(
                 action.params, [f"args[{i}]" for i in range(len(action.params))]))
+        self.listed_table(action)
         # the preconditions
         self.bindings = Bindings()
         signature = self.params(params)
@@ -106,6 +107,7 @@ class ActionGenerator(TableGenerator):
             levels = self.listing_levels(action)
             if action.params:
                 self.listing_tests(levels[0], "return")
+                w.line(f"listed = LISTED_{upper(action.name)}[actor]")
             if has_cards:
                 w.line("seen: set[tuple[int, ...]] = set()")
             self.legal_loops(action, 0, has_cards, levels)
@@ -209,6 +211,31 @@ class ActionGenerator(TableGenerator):
             self.pick_nest(action, i + 1, [*names, var],
                            [*tests, f"({var} := a.args[{i}]) in {collection}"])
 
+    def listed_table(self, action: ActionInfo) -> None:
+        """LISTED_<action>: per actor, the action objects that legal_ lists, each made once
+        (an action without parameters, at once; the others, by their arguments, when first
+        listed). Nothing changes an Action once it is listed, so every listing may share one;
+        only copy_arg names actions after the fact, and legal_ gives it its own copies."""
+        w = self.w
+        kind, text = f"K_{upper(action.name)}", f"text_{action.name}"
+        w.line()
+        w.line()
+        if not action.params:
+            w.line(f"LISTED_{upper(action.name)}: Final = tuple(Action({kind}, actor, (), {text}) "
+                   f"for actor in range({self.max_players}))")
+            return
+        w.line(f"LISTED_{upper(action.name)}: Final[tuple[dict[tuple[int, ...], Action], ...]] = "
+               f"tuple({{}} for _ in range({self.max_players}))")
+
+    def listed_action(self, action: ActionInfo) -> None:
+        """Appending the listed action whose arguments are `key`, from LISTED_<action>."""
+        w = self.w
+        w.line("action = listed.get(key)")
+        with w.block("if action is None:"):
+            w.line(f"action = listed[key] = Action(K_{upper(action.name)}, actor, key, "
+                   f"text_{action.name})")
+        w.line("out.append(action)")
+
     def listing_levels(self, action: ActionInfo) -> list[list[n.Require]]:
         """The requires of an action by where the listing tests them: level i after the loops
         over its first i parameters, so a test that reads none of the later ones is not made
@@ -245,24 +272,32 @@ class ActionGenerator(TableGenerator):
             encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
                        for v, (_, type_, _) in zip(values, action.params, strict=True)]
             key = "(" + "".join(f"{e}, " for e in encoded) + ")"
-            names = ""
-            if has_cards:
+            if not action.params:
+                self.listing_tests(levels[i], "return")
+                w.line(f"out.append(LISTED_{upper(action.name)}[actor])")
+                return
+            if not has_cards:
+                self.listing_tests(levels[i], "continue")
                 w.line(f"key = {key}")
-                with w.block("if key in seen:"):
-                    w.line("continue" if action.params else "return")
-                key = "key"
-                cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
-                         if isinstance(type_, t.CardT)]
-                names = (", (" + "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
-                                         for v in values)
-                         + f") if {' or '.join(f'{v}_names' for v in cards)} else None")
-            self.listing_tests(levels[i], "continue" if action.params else "return")
-            if has_cards:
-                # copies alike in every state are one choice: the first that may act
-                # stands for all (rt.GameState.copy_args)
-                w.line("seen.add(key)")
-            w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
-                   f"text_{action.name}{names}))")
+                self.listed_action(action)
+                return
+            w.line(f"key = {key}")
+            with w.block("if key in seen:"):
+                w.line("continue")
+            self.listing_tests(levels[i], "continue")
+            # copies alike in every state are one choice: the first that may act
+            # stands for all (rt.GameState.copy_args)
+            w.line("seen.add(key)")
+            cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
+                     if isinstance(type_, t.CardT)]
+            with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
+                # copies of a card that read differently: an action of its own
+                names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
+                                for v in values)
+                w.line(f"out.append(Action(K_{upper(action.name)}, actor, key, "
+                       f"text_{action.name}, ({names})))")
+            with w.block("else:"):
+                self.listed_action(action)
             return
         name, type_, domain = action.params[i]
         collection = self.domain(type_, domain)
@@ -281,6 +316,10 @@ class ActionGenerator(TableGenerator):
                 w.line(f"{var}_arg = s.card_def[{var}]")
                 with w.block(f"if ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
                              f"!= {var} and not s.same_choice({var}, {var}_other):"):
+                    # copy_arg names the actions listed so far: our own copies, not the shared
+                    # ones of LISTED_<action>
+                    w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
+                           f"for a in out[{var}_start:]]")
                     w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
                            f"{var}_start, {i})")
                 self.legal_loops(action, i + 1, has_cards, levels)

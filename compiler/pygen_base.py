@@ -42,7 +42,7 @@ def upper(name: str) -> str:
 # constant never starts with one, so it cannot take the place of one.
 RESERVED_HEADS = frozenset({
     "K", "C", "R", "Z", "E", "N", "FX", "SLOT", "PLAYER", "NUM", "DEF", "DECK", "DECKS",
-    "TERMINAL", "PHASES", "OPTIONS", "INFO", "ACTIONS",
+    "TERMINAL", "PHASES", "OPTIONS", "INFO", "ACTIONS", "LISTED",
 })
 
 

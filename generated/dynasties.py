@@ -618,6 +618,9 @@ def text_choose(
     return PLAYER_NAMES[actor] + ' chooses ' + t_1
 
 
+LISTED_CHOOSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:329
 def check_choose(s: State, actor: int, v_w: int) -> str | None:
     return None
@@ -631,8 +634,13 @@ def do_choose(s: State, actor: int, v_w: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:329
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
-        out.append(Action(K_CHOOSE, actor, (v_w, ), text_choose))
+        key = (v_w, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_CHOOSE, actor, key, text_choose)
+        out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -692,6 +700,9 @@ def text_place(
     return PLAYER_NAMES[actor] + ' places ' + t_1 + ' on ' + t_2
 
 
+LISTED_PLACE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:345
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:347
@@ -726,6 +737,7 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:345
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
     if not v_tile_cards:
@@ -738,6 +750,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
         ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         for v_prov in range(5):
             key = (v_tile_arg, v_prov, )
@@ -757,15 +770,15 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                 ):
                     continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_PLACE,
-                    actor,
-                    key,
-                    text_place,
-                    (v_tile_names.get(v_tile_arg), None, ) if v_tile_names else None,
+            if v_tile_names:
+                out.append(
+                    Action(K_PLACE, actor, key, text_place, (v_tile_names.get(v_tile_arg), None, ))
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_PLACE, actor, key, text_place)
+                out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -828,6 +841,9 @@ def text_play_warlord(
     return PLAYER_NAMES[actor] + ' plays warlord on ' + t_1
 
 
+LISTED_PLAY_WARLORD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:363
 def check_play_warlord(s: State, actor: int, v_prov: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:364
@@ -849,8 +865,13 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
     # rulebooks/dynasties/dynasties.rules:364
     if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return
+    listed = LISTED_PLAY_WARLORD[actor]
     for v_prov in range(5):
-        out.append(Action(K_PLAY_WARLORD, actor, (v_prov, ), text_play_warlord))
+        key = (v_prov, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_PLAY_WARLORD, actor, key, text_play_warlord)
+        out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -877,6 +898,9 @@ def text_hold(
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
+LISTED_HOLD: Final = tuple(Action(K_HOLD, actor, (), text_hold) for actor in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:369
 def check_hold(s: State, actor: int) -> str | None:
     return None
@@ -890,7 +914,7 @@ def do_hold(s: State, actor: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:369
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_HOLD, actor, (), text_hold))
+    out.append(LISTED_HOLD[actor])
 
 
 # rulebooks/dynasties/dynasties.rules:369
@@ -949,6 +973,9 @@ def text_keep(
     return PLAYER_NAMES[actor] + ' keeps ' + t_1
 
 
+LISTED_KEEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:386
 def check_keep(s: State, actor: int, v_tile: int) -> str | None:
     return None
@@ -968,6 +995,7 @@ def do_keep(s: State, actor: int, v_tile: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:386
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_KEEP[actor]
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_DRAWN + actor]
     if not v_tile_cards:
@@ -980,20 +1008,19 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
         ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_KEEP,
-                actor,
-                key,
-                text_keep,
-                (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
-            )
-        )
+        if v_tile_names:
+            out.append(Action(K_KEEP, actor, key, text_keep, (v_tile_names.get(v_tile_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_KEEP, actor, key, text_keep)
+            out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1052,6 +1079,9 @@ def text_discard(
     return PLAYER_NAMES[actor] + ' discards ' + t_1 + ' for an army'
 
 
+LISTED_DISCARD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:400
 def check_discard(s: State, actor: int, v_tile: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:401
@@ -1079,6 +1109,7 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasties/dynasties.rules:401
     if check and (s.p_discards[actor] >= 3):
         return
+    listed = LISTED_DISCARD[actor]
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_RACK + actor]
     if not v_tile_cards:
@@ -1091,20 +1122,21 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
         ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_DISCARD,
-                actor,
-                key,
-                text_discard,
-                (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
+        if v_tile_names:
+            out.append(
+                Action(K_DISCARD, actor, key, text_discard, (v_tile_names.get(v_tile_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_DISCARD, actor, key, text_discard)
+            out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1146,6 +1178,9 @@ def text_pass(
     return PLAYER_NAMES[actor] + ' passes'
 
 
+LISTED_PASS: Final = tuple(Action(K_PASS, actor, (), text_pass) for actor in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:408
 def check_pass(s: State, actor: int) -> str | None:
     return None
@@ -1159,7 +1194,7 @@ def do_pass(s: State, actor: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:408
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_PASS, actor, (), text_pass))
+    out.append(LISTED_PASS[actor])
 
 
 # rulebooks/dynasties/dynasties.rules:408

@@ -3121,6 +3121,9 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
+LISTED_CAPITAL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:555
@@ -3142,6 +3145,7 @@ def do_capital(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAPITAL[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:555
@@ -3150,7 +3154,11 @@ def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:556
             if not f_site_clear(s, actor, v_h):
                 continue
-        out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_CAPITAL, actor, key, text_capital)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -3198,6 +3206,9 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
+LISTED_FIRST_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:567
@@ -3217,6 +3228,7 @@ def do_first_unit(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_FIRST_UNIT[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:567
@@ -3225,7 +3237,11 @@ def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:568
             if not f_can_enter(s, actor, 0, v_h):
                 continue
-        out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_FIRST_UNIT, actor, key, text_first_unit)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -3293,6 +3309,9 @@ def text_leave_site(
     ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
 
 
+LISTED_LEAVE_SITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:586
@@ -3317,6 +3336,7 @@ def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> Non
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_LEAVE_SITE[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_sites(s):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -3330,6 +3350,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
             if check and f_carried(s, v_u, v_from):
@@ -3342,15 +3363,21 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
                 seen.add(key)
-                out.append(
-                    Action(
-                        K_LEAVE_SITE,
-                        actor,
-                        key,
-                        text_leave_site,
-                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_LEAVE_SITE,
+                            actor,
+                            key,
+                            text_leave_site,
+                            (None, v_u_names.get(v_u_arg), None, ),
+                        )
                     )
-                )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_LEAVE_SITE, actor, key, text_leave_site)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
@@ -3418,6 +3445,9 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
+LISTED_BUILD_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:607
@@ -3456,6 +3486,7 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
     # rulebooks/dynasty_builder/dynasty_builder.rules:607
     if check and (s.p_supply[actor] <= 0):
         return
+    listed = LISTED_BUILD_HOUSE[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:608
@@ -3473,7 +3504,11 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/dynasty_builder/dynasty_builder.rules:612
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_BUILD_HOUSE, actor, key, text_build_house)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -3501,6 +3536,9 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
+LISTED_TO_TOKEN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:620
@@ -3526,6 +3564,7 @@ def do_to_token(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_TO_TOKEN[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:620
@@ -3534,7 +3573,11 @@ def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:621
             if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
                 continue
-        out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TO_TOKEN, actor, key, text_to_token)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -3560,6 +3603,9 @@ def text_to_house(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
+
+
+LISTED_TO_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -3593,6 +3639,7 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
     # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if check and (s.p_supply[actor] <= 0):
         return
+    listed = LISTED_TO_HOUSE[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:630
@@ -3601,7 +3648,11 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:632
             if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
                 continue
-        out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TO_HOUSE, actor, key, text_to_house)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -3627,6 +3678,9 @@ def text_demolish(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
+
+
+LISTED_DEMOLISH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -3656,6 +3710,7 @@ def do_demolish(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DEMOLISH[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:641
@@ -3664,7 +3719,11 @@ def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:642
             if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
                 continue
-        out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_DEMOLISH, actor, key, text_demolish)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -3690,6 +3749,9 @@ def text_found_city(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
+
+
+LISTED_FOUND_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -3721,6 +3783,7 @@ def do_found_city(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_FOUND_CITY[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:651
@@ -3735,7 +3798,11 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:654
             if not f_site_clear(s, actor, v_h):
                 continue
-        out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_FOUND_CITY, actor, key, text_found_city)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -3761,6 +3828,9 @@ def text_build_bridge(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
+
+
+LISTED_BUILD_BRIDGE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -3801,6 +3871,7 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
     # rulebooks/dynasty_builder/dynasty_builder.rules:666
     if check and not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
         return
+    listed = LISTED_BUILD_BRIDGE[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:662
@@ -3815,7 +3886,11 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dynasty_builder/dynasty_builder.rules:665
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_BUILD_BRIDGE, actor, key, text_build_bridge)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -3842,6 +3917,12 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
+LISTED_END_BUILD: Final = tuple(
+    Action(K_END_BUILD, actor, (), text_end_build)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def check_end_build(s: State, actor: int) -> str | None:
     return None
@@ -3855,7 +3936,7 @@ def do_end_build(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_BUILD, actor, (), text_end_build))
+    out.append(LISTED_END_BUILD[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
@@ -3896,6 +3977,9 @@ def text_step(
     t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
+
+
+LISTED_STEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -3946,6 +4030,7 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_STEP[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -3959,6 +4044,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
@@ -3982,15 +4068,21 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     ):
                         continue
                 seen.add(key)
-                out.append(
-                    Action(
-                        K_STEP,
-                        actor,
-                        key,
-                        text_step,
-                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_STEP,
+                            actor,
+                            key,
+                            text_step,
+                            (None, v_u_names.get(v_u_arg), None, ),
+                        )
                     )
-                )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_STEP, actor, key, text_step)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -4048,6 +4140,9 @@ def text_attack(
     t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
     t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
+
+
+LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -4116,6 +4211,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -4129,6 +4225,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
@@ -4151,15 +4248,21 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
                     continue
                 seen.add(key)
-                out.append(
-                    Action(
-                        K_ATTACK,
-                        actor,
-                        key,
-                        text_attack,
-                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_ATTACK,
+                            actor,
+                            key,
+                            text_attack,
+                            (None, v_u_names.get(v_u_arg), None, ),
+                        )
                     )
-                )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -4216,6 +4319,12 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
+LISTED_END_MARCH: Final = tuple(
+    Action(K_END_MARCH, actor, (), text_end_march)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def check_end_march(s: State, actor: int) -> str | None:
     return None
@@ -4231,7 +4340,7 @@ def do_end_march(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_MARCH, actor, (), text_end_march))
+    out.append(LISTED_END_MARCH[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
@@ -4283,6 +4392,9 @@ def text_support(
     return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
 
 
+LISTED_SUPPORT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:783
@@ -4301,6 +4413,7 @@ def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_SUPPORT[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -4314,6 +4427,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_from, v_u_arg, )
             if key in seen:
@@ -4322,15 +4436,15 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
             if check and not f_may_support(s, actor, v_from, v_u):
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_SUPPORT,
-                    actor,
-                    key,
-                    text_support,
-                    (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+            if v_u_names:
+                out.append(
+                    Action(K_SUPPORT, actor, key, text_support, (None, v_u_names.get(v_u_arg), ))
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_SUPPORT, actor, key, text_support)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
@@ -4377,6 +4491,12 @@ def text_end_muster(
     return PLAYER_NAMES[actor] + ' calls no more support'
 
 
+LISTED_END_MUSTER: Final = tuple(
+    Action(K_END_MUSTER, actor, (), text_end_muster)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
@@ -4390,7 +4510,7 @@ def do_end_muster(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
+    out.append(LISTED_END_MUSTER[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
@@ -4425,6 +4545,9 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
+LISTED_EVADE: Final = tuple(Action(K_EVADE, actor, (), text_evade) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def check_evade(s: State, actor: int) -> str | None:
     return None
@@ -4452,7 +4575,7 @@ def do_evade(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_EVADE, actor, (), text_evade))
+    out.append(LISTED_EVADE[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
@@ -4476,6 +4599,12 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
+LISTED_RETALIATE: Final = tuple(
+    Action(K_RETALIATE, actor, (), text_retaliate)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def check_retaliate(s: State, actor: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:813
@@ -4495,7 +4624,7 @@ def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> Non
     # rulebooks/dynasty_builder/dynasty_builder.rules:813
     if check and not f_can_retaliate(s):
         return
-    out.append(Action(K_RETALIATE, actor, (), text_retaliate))
+    out.append(LISTED_RETALIATE[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
@@ -4530,6 +4659,9 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
+LISTED_BACK_OFF: Final = tuple(Action(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def check_back_off(s: State, actor: int) -> str | None:
     return None
@@ -4543,7 +4675,7 @@ def do_back_off(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_BACK_OFF, actor, (), text_back_off))
+    out.append(LISTED_BACK_OFF[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -4567,6 +4699,12 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
+LISTED_TRY_AGAIN: Final = tuple(
+    Action(K_TRY_AGAIN, actor, (), text_try_again)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def check_try_again(s: State, actor: int) -> str | None:
     return None
@@ -4585,7 +4723,7 @@ def do_try_again(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
+    out.append(LISTED_TRY_AGAIN[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
@@ -4623,6 +4761,9 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
+LISTED_RECRUIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:849
@@ -4656,6 +4797,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:851
     if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return
+    listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
         # rulebooks/dynasty_builder/dynasty_builder.rules:849
         if check and s.n_Hex_recruited[v_c]:
@@ -4672,7 +4814,11 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     # rulebooks/dynasty_builder/dynasty_builder.rules:853
                     if f_builds_there(s, (1 - actor), v_h):
                         continue
-                out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
+                key = (v_c, v_k, v_h, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_RECRUIT, actor, key, text_recruit)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
@@ -4705,6 +4851,9 @@ def text_enlist(
     t_1 = R_KIND_WITH_ARTICLE[args[0]] if shown & 1 else 'a kind'
     t_2 = N_HEX_NAMES[args[1]] if shown & 2 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
+
+
+LISTED_ENLIST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -4740,6 +4889,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:863
     if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return
+    listed = LISTED_ENLIST[actor]
     for v_k in range(4):
         # rulebooks/dynasty_builder/dynasty_builder.rules:860
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
@@ -4755,7 +4905,11 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:864
                 if not f_can_enter(s, actor, v_k, v_h):
                     continue
-            out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
+            key = (v_k, v_h, )
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ENLIST, actor, key, text_enlist)
+            out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -4784,6 +4938,9 @@ def text_raise_city(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
+
+
+LISTED_RAISE_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -4821,6 +4978,7 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
     # rulebooks/dynasty_builder/dynasty_builder.rules:871
     if check and (s.p_tokens[actor] < 3):
         return
+    listed = LISTED_RAISE_CITY[actor]
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:872
@@ -4835,7 +4993,11 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:875
             if not f_site_clear(s, actor, v_h):
                 continue
-        out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_RAISE_CITY, actor, key, text_raise_city)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -4862,6 +5024,12 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
+LISTED_END_RECRUIT: Final = tuple(
+    Action(K_END_RECRUIT, actor, (), text_end_recruit)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
@@ -4875,7 +5043,7 @@ def do_end_recruit(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
+    out.append(LISTED_END_RECRUIT[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
@@ -4914,6 +5082,9 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
+LISTED_DISMISS: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:888
@@ -4930,6 +5101,7 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DISMISS[actor]
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
         # rulebooks/dynasty_builder/dynasty_builder.rules:888
@@ -4946,20 +5118,21 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_h, v_u_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_DISMISS,
-                    actor,
-                    key,
-                    text_dismiss,
-                    (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+            if v_u_names:
+                out.append(
+                    Action(K_DISMISS, actor, key, text_dismiss, (None, v_u_names.get(v_u_arg), ))
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_DISMISS, actor, key, text_dismiss)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
@@ -5006,6 +5179,9 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
+LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
@@ -5028,7 +5204,7 @@ def do_end_turn(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_TURN, actor, (), text_end_turn))
+    out.append(LISTED_END_TURN[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894

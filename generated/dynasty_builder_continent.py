@@ -6189,6 +6189,9 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
+LISTED_CAPITAL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:555
@@ -6210,6 +6213,7 @@ def do_capital(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAPITAL[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:555
@@ -6218,7 +6222,11 @@ def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:556
             if not f_site_clear(s, actor, v_h):
                 continue
-        out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_CAPITAL, actor, key, text_capital)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6266,6 +6274,9 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
+LISTED_FIRST_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:567
@@ -6285,6 +6296,7 @@ def do_first_unit(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_FIRST_UNIT[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:567
@@ -6293,7 +6305,11 @@ def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:568
             if not f_can_enter(s, actor, 0, v_h):
                 continue
-        out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_FIRST_UNIT, actor, key, text_first_unit)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -6361,6 +6377,9 @@ def text_leave_site(
     ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
 
 
+LISTED_LEAVE_SITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:586
@@ -6385,6 +6404,7 @@ def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> Non
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_LEAVE_SITE[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_sites(s):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
@@ -6398,6 +6418,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
             if check and f_carried(s, v_u, v_from):
@@ -6410,15 +6431,21 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
                 seen.add(key)
-                out.append(
-                    Action(
-                        K_LEAVE_SITE,
-                        actor,
-                        key,
-                        text_leave_site,
-                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_LEAVE_SITE,
+                            actor,
+                            key,
+                            text_leave_site,
+                            (None, v_u_names.get(v_u_arg), None, ),
+                        )
                     )
-                )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_LEAVE_SITE, actor, key, text_leave_site)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
@@ -6486,6 +6513,9 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
+LISTED_BUILD_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:607
@@ -6524,6 +6554,7 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
     # rulebooks/dynasty_builder/dynasty_builder.rules:607
     if check and (s.p_supply[actor] <= 0):
         return
+    listed = LISTED_BUILD_HOUSE[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:608
@@ -6541,7 +6572,11 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/dynasty_builder/dynasty_builder.rules:612
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_BUILD_HOUSE, actor, key, text_build_house)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -6569,6 +6604,9 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
+LISTED_TO_TOKEN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:620
@@ -6594,6 +6632,7 @@ def do_to_token(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_TO_TOKEN[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:620
@@ -6602,7 +6641,11 @@ def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:621
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TO_TOKEN, actor, key, text_to_token)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -6628,6 +6671,9 @@ def text_to_house(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
+
+
+LISTED_TO_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -6661,6 +6707,7 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
     # rulebooks/dynasty_builder/dynasty_builder.rules:631
     if check and (s.p_supply[actor] <= 0):
         return
+    listed = LISTED_TO_HOUSE[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:630
@@ -6669,7 +6716,11 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:632
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TO_HOUSE, actor, key, text_to_house)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -6695,6 +6746,9 @@ def text_demolish(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
+
+
+LISTED_DEMOLISH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -6724,6 +6778,7 @@ def do_demolish(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DEMOLISH[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:641
@@ -6732,7 +6787,11 @@ def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:642
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_DEMOLISH, actor, key, text_demolish)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -6758,6 +6817,9 @@ def text_found_city(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
+
+
+LISTED_FOUND_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -6789,6 +6851,7 @@ def do_found_city(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_FOUND_CITY[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:651
@@ -6803,7 +6866,11 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:654
             if not f_site_clear(s, actor, v_h):
                 continue
-        out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_FOUND_CITY, actor, key, text_found_city)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -6829,6 +6896,9 @@ def text_build_bridge(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
+
+
+LISTED_BUILD_BRIDGE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -6869,6 +6939,7 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
     # rulebooks/dynasty_builder/dynasty_builder.rules:666
     if check and not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
         return
+    listed = LISTED_BUILD_BRIDGE[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:662
@@ -6883,7 +6954,11 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dynasty_builder/dynasty_builder.rules:665
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_BUILD_BRIDGE, actor, key, text_build_bridge)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -6910,6 +6985,12 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
+LISTED_END_BUILD: Final = tuple(
+    Action(K_END_BUILD, actor, (), text_end_build)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def check_end_build(s: State, actor: int) -> str | None:
     return None
@@ -6923,7 +7004,7 @@ def do_end_build(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_BUILD, actor, (), text_end_build))
+    out.append(LISTED_END_BUILD[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
@@ -6964,6 +7045,9 @@ def text_step(
     t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
+
+
+LISTED_STEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -7014,6 +7098,7 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_STEP[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
@@ -7027,6 +7112,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
@@ -7050,15 +7136,21 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     ):
                         continue
                 seen.add(key)
-                out.append(
-                    Action(
-                        K_STEP,
-                        actor,
-                        key,
-                        text_step,
-                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_STEP,
+                            actor,
+                            key,
+                            text_step,
+                            (None, v_u_names.get(v_u_arg), None, ),
+                        )
                     )
-                )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_STEP, actor, key, text_step)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -7116,6 +7208,9 @@ def text_attack(
     t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
     t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
+
+
+LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -7184,6 +7279,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
@@ -7197,6 +7293,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
@@ -7219,15 +7316,21 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
                     continue
                 seen.add(key)
-                out.append(
-                    Action(
-                        K_ATTACK,
-                        actor,
-                        key,
-                        text_attack,
-                        (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_ATTACK,
+                            actor,
+                            key,
+                            text_attack,
+                            (None, v_u_names.get(v_u_arg), None, ),
+                        )
                     )
-                )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -7284,6 +7387,12 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
+LISTED_END_MARCH: Final = tuple(
+    Action(K_END_MARCH, actor, (), text_end_march)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def check_end_march(s: State, actor: int) -> str | None:
     return None
@@ -7299,7 +7408,7 @@ def do_end_march(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_MARCH, actor, (), text_end_march))
+    out.append(LISTED_END_MARCH[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
@@ -7351,6 +7460,9 @@ def text_support(
     return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
 
 
+LISTED_SUPPORT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:783
@@ -7369,6 +7481,7 @@ def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_SUPPORT[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
@@ -7382,6 +7495,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_from, v_u_arg, )
             if key in seen:
@@ -7390,15 +7504,15 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
             if check and not f_may_support(s, actor, v_from, v_u):
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_SUPPORT,
-                    actor,
-                    key,
-                    text_support,
-                    (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+            if v_u_names:
+                out.append(
+                    Action(K_SUPPORT, actor, key, text_support, (None, v_u_names.get(v_u_arg), ))
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_SUPPORT, actor, key, text_support)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
@@ -7445,6 +7559,12 @@ def text_end_muster(
     return PLAYER_NAMES[actor] + ' calls no more support'
 
 
+LISTED_END_MUSTER: Final = tuple(
+    Action(K_END_MUSTER, actor, (), text_end_muster)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
@@ -7458,7 +7578,7 @@ def do_end_muster(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
+    out.append(LISTED_END_MUSTER[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
@@ -7493,6 +7613,9 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
+LISTED_EVADE: Final = tuple(Action(K_EVADE, actor, (), text_evade) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def check_evade(s: State, actor: int) -> str | None:
     return None
@@ -7520,7 +7643,7 @@ def do_evade(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_EVADE, actor, (), text_evade))
+    out.append(LISTED_EVADE[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
@@ -7544,6 +7667,12 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
+LISTED_RETALIATE: Final = tuple(
+    Action(K_RETALIATE, actor, (), text_retaliate)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def check_retaliate(s: State, actor: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:813
@@ -7563,7 +7692,7 @@ def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> Non
     # rulebooks/dynasty_builder/dynasty_builder.rules:813
     if check and not f_can_retaliate(s):
         return
-    out.append(Action(K_RETALIATE, actor, (), text_retaliate))
+    out.append(LISTED_RETALIATE[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
@@ -7598,6 +7727,9 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
+LISTED_BACK_OFF: Final = tuple(Action(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def check_back_off(s: State, actor: int) -> str | None:
     return None
@@ -7611,7 +7743,7 @@ def do_back_off(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_BACK_OFF, actor, (), text_back_off))
+    out.append(LISTED_BACK_OFF[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -7635,6 +7767,12 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
+LISTED_TRY_AGAIN: Final = tuple(
+    Action(K_TRY_AGAIN, actor, (), text_try_again)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def check_try_again(s: State, actor: int) -> str | None:
     return None
@@ -7653,7 +7791,7 @@ def do_try_again(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
+    out.append(LISTED_TRY_AGAIN[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
@@ -7691,6 +7829,9 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
+LISTED_RECRUIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:849
@@ -7724,6 +7865,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:851
     if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return
+    listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
         # rulebooks/dynasty_builder/dynasty_builder.rules:849
         if check and s.n_Hex_recruited[v_c]:
@@ -7740,7 +7882,11 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                     # rulebooks/dynasty_builder/dynasty_builder.rules:853
                     if f_builds_there(s, (1 - actor), v_h):
                         continue
-                out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
+                key = (v_c, v_k, v_h, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_RECRUIT, actor, key, text_recruit)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
@@ -7773,6 +7919,9 @@ def text_enlist(
     t_1 = R_KIND_WITH_ARTICLE[args[0]] if shown & 1 else 'a kind'
     t_2 = N_HEX_NAMES[args[1]] if shown & 2 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
+
+
+LISTED_ENLIST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -7808,6 +7957,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:863
     if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return
+    listed = LISTED_ENLIST[actor]
     for v_k in range(4):
         # rulebooks/dynasty_builder/dynasty_builder.rules:860
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
@@ -7823,7 +7973,11 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:864
                 if not f_can_enter(s, actor, v_k, v_h):
                     continue
-            out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
+            key = (v_k, v_h, )
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ENLIST, actor, key, text_enlist)
+            out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -7852,6 +8006,9 @@ def text_raise_city(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
+
+
+LISTED_RAISE_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -7889,6 +8046,7 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
     # rulebooks/dynasty_builder/dynasty_builder.rules:871
     if check and (s.p_tokens[actor] < 3):
         return
+    listed = LISTED_RAISE_CITY[actor]
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:872
@@ -7903,7 +8061,11 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:875
             if not f_site_clear(s, actor, v_h):
                 continue
-        out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_RAISE_CITY, actor, key, text_raise_city)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -7930,6 +8092,12 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
+LISTED_END_RECRUIT: Final = tuple(
+    Action(K_END_RECRUIT, actor, (), text_end_recruit)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
@@ -7943,7 +8111,7 @@ def do_end_recruit(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
+    out.append(LISTED_END_RECRUIT[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
@@ -7982,6 +8150,9 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
+LISTED_DISMISS: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:888
@@ -7998,6 +8169,7 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DISMISS[actor]
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
         # rulebooks/dynasty_builder/dynasty_builder.rules:888
@@ -8014,20 +8186,21 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_u_other := v_u_first.setdefault(v_u_arg, v_u)
             ) != v_u and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_h, v_u_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_DISMISS,
-                    actor,
-                    key,
-                    text_dismiss,
-                    (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
+            if v_u_names:
+                out.append(
+                    Action(K_DISMISS, actor, key, text_dismiss, (None, v_u_names.get(v_u_arg), ))
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_DISMISS, actor, key, text_dismiss)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
@@ -8074,6 +8247,9 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
+LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
@@ -8096,7 +8272,7 @@ def do_end_turn(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_TURN, actor, (), text_end_turn))
+    out.append(LISTED_END_TURN[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894

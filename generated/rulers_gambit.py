@@ -4567,6 +4567,9 @@ def text_put_back(
     return PLAYER_NAMES[actor] + ' puts back ' + t_1
 
 
+LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
@@ -4582,6 +4585,7 @@ def do_put_back(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -4594,20 +4598,19 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
         if (
             v_c_other := v_c_first.setdefault(v_c_arg, v_c)
         ) != v_c and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_PUT_BACK,
-                actor,
-                key,
-                text_put_back,
-                (v_c_names.get(v_c_arg), ) if v_c_names else None,
-            )
-        )
+        if v_c_names:
+            out.append(Action(K_PUT_BACK, actor, key, text_put_back, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PUT_BACK, actor, key, text_put_back)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4649,6 +4652,12 @@ def text_keep_hand(
     return PLAYER_NAMES[actor] + ' keeps their hand'
 
 
+LISTED_KEEP_HAND: Final = tuple(
+    Action(K_KEEP_HAND, actor, (), text_keep_hand)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
@@ -4666,7 +4675,7 @@ def do_keep_hand(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_KEEP_HAND, actor, (), text_keep_hand))
+    out.append(LISTED_KEEP_HAND[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
@@ -4759,6 +4768,12 @@ def text_charge_mana(
     return PLAYER_NAMES[actor] + ' charges a mana'
 
 
+LISTED_CHARGE_MANA: Final = tuple(
+    Action(K_CHARGE_MANA, actor, (), text_charge_mana)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
@@ -4774,7 +4789,7 @@ def do_charge_mana(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_CHARGE_MANA, actor, (), text_charge_mana))
+    out.append(LISTED_CHARGE_MANA[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
@@ -4798,6 +4813,12 @@ def text_skip_charge(
     return PLAYER_NAMES[actor] + ' does not charge'
 
 
+LISTED_SKIP_CHARGE: Final = tuple(
+    Action(K_SKIP_CHARGE, actor, (), text_skip_charge)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
@@ -4811,7 +4832,7 @@ def do_skip_charge(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_SKIP_CHARGE, actor, (), text_skip_charge))
+    out.append(LISTED_SKIP_CHARGE[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
@@ -4853,6 +4874,9 @@ def text_recover(
     return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
+LISTED_RECOVER: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
@@ -4872,6 +4896,7 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_RECOVERY + actor]
     if not v_u_cards:
@@ -4884,20 +4909,19 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_RECOVER,
-                actor,
-                key,
-                text_recover,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
-            )
-        )
+        if v_u_names:
+            out.append(Action(K_RECOVER, actor, key, text_recover, (v_u_names.get(v_u_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_RECOVER, actor, key, text_recover)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
@@ -4956,6 +4980,9 @@ def text_normal_call(
     return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
+LISTED_NORMAL_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:991
@@ -4997,6 +5024,7 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
         # rulebooks/rulers_gambit/rulers_gambit.rules:995
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
+    listed = LISTED_NORMAL_CALL[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
@@ -5009,6 +5037,7 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
@@ -5024,15 +5053,15 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         seen.add(key)
-        out.append(
-            Action(
-                K_NORMAL_CALL,
-                actor,
-                key,
-                text_normal_call,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
+        if v_u_names:
+            out.append(
+                Action(K_NORMAL_CALL, actor, key, text_normal_call, (v_u_names.get(v_u_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_NORMAL_CALL, actor, key, text_normal_call)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
@@ -5075,6 +5104,9 @@ def text_superior_call(
     return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
+LISTED_SUPERIOR_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1004
@@ -5104,6 +5136,7 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
+    listed = LISTED_SUPERIOR_CALL[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
@@ -5116,6 +5149,7 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
@@ -5131,15 +5165,15 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         seen.add(key)
-        out.append(
-            Action(
-                K_SUPERIOR_CALL,
-                actor,
-                key,
-                text_superior_call,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
+        if v_u_names:
+            out.append(
+                Action(K_SUPERIOR_CALL, actor, key, text_superior_call, (v_u_names.get(v_u_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_SUPERIOR_CALL, actor, key, text_superior_call)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
@@ -5182,6 +5216,9 @@ def text_cast(
     return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
+LISTED_CAST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1014
@@ -5212,6 +5249,7 @@ def do_cast(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5224,6 +5262,7 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if key in seen:
@@ -5245,9 +5284,13 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_spell_allowed(s, actor, v_s):
                 continue
         seen.add(key)
-        out.append(
-            Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), ) if v_s_names else None)
-        )
+        if v_s_names:
+            out.append(Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CAST, actor, key, text_cast)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
@@ -5291,6 +5334,9 @@ def text_cast_at(
     return PLAYER_NAMES[actor] + ' casts ' + t_1 + ' on ' + t_2
 
 
+LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1022
@@ -5318,6 +5364,7 @@ def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5330,6 +5377,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1022
@@ -5355,23 +5403,27 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_CAST_AT,
-                    actor,
-                    key,
-                    text_cast_at,
-                    (
-                        v_s_names.get(v_s_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_s_names or v_t_names else None,
+            if v_s_names or v_t_names:
+                out.append(
+                    Action(
+                        K_CAST_AT,
+                        actor,
+                        key,
+                        text_cast_at,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_CAST_AT, actor, key, text_cast_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
@@ -5419,6 +5471,9 @@ def text_set_spell(
     return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
+LISTED_SET_SPELL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1030
@@ -5448,6 +5503,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     # rulebooks/rulers_gambit/rulers_gambit.rules:1031
     if check and (s.p_spells_cast[actor] >= 3):
         return
+    listed = LISTED_SET_SPELL[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5460,6 +5516,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if key in seen:
@@ -5471,15 +5528,13 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
         ):
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_SET_SPELL,
-                actor,
-                key,
-                text_set_spell,
-                (v_s_names.get(v_s_arg), ) if v_s_names else None,
-            )
-        )
+        if v_s_names:
+            out.append(Action(K_SET_SPELL, actor, key, text_set_spell, (v_s_names.get(v_s_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_SET_SPELL, actor, key, text_set_spell)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
@@ -5522,6 +5577,11 @@ def text_activate_spell(
     return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
+LISTED_ACTIVATE_SPELL: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1039
@@ -5541,6 +5601,7 @@ def do_activate_spell(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -5553,6 +5614,7 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if key in seen:
@@ -5565,15 +5627,21 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         seen.add(key)
-        out.append(
-            Action(
-                K_ACTIVATE_SPELL,
-                actor,
-                key,
-                text_activate_spell,
-                (v_s_names.get(v_s_arg), ) if v_s_names else None,
+        if v_s_names:
+            out.append(
+                Action(
+                    K_ACTIVATE_SPELL,
+                    actor,
+                    key,
+                    text_activate_spell,
+                    (v_s_names.get(v_s_arg), ),
+                )
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ACTIVATE_SPELL, actor, key, text_activate_spell)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
@@ -5617,6 +5685,11 @@ def text_activate_spell_at(
     return PLAYER_NAMES[actor] + ' activates ' + t_1 + ' on ' + t_2
 
 
+LISTED_ACTIVATE_SPELL_AT: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1047
@@ -5636,6 +5709,7 @@ def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -5648,6 +5722,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1047
@@ -5667,23 +5742,32 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_ACTIVATE_SPELL_AT,
-                    actor,
-                    key,
-                    text_activate_spell_at,
-                    (
-                        v_s_names.get(v_s_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_s_names or v_t_names else None,
+            if v_s_names or v_t_names:
+                out.append(
+                    Action(
+                        K_ACTIVATE_SPELL_AT,
+                        actor,
+                        key,
+                        text_activate_spell_at,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(
+                        K_ACTIVATE_SPELL_AT,
+                        actor,
+                        key,
+                        text_activate_spell_at,
+                    )
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
@@ -5731,6 +5815,9 @@ def text_use_ability(
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
+LISTED_USE_ABILITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1054
@@ -5750,6 +5837,7 @@ def do_use_ability(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
@@ -5762,6 +5850,7 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
@@ -5774,15 +5863,15 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         seen.add(key)
-        out.append(
-            Action(
-                K_USE_ABILITY,
-                actor,
-                key,
-                text_use_ability,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
+        if v_u_names:
+            out.append(
+                Action(K_USE_ABILITY, actor, key, text_use_ability, (v_u_names.get(v_u_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_USE_ABILITY, actor, key, text_use_ability)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
@@ -5826,6 +5915,11 @@ def text_use_ability_at(
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1 + ' on ' + t_2
 
 
+LISTED_USE_ABILITY_AT: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1062
@@ -5845,6 +5939,7 @@ def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
@@ -5857,6 +5952,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1062
@@ -5876,23 +5972,27 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_USE_ABILITY_AT,
-                    actor,
-                    key,
-                    text_use_ability_at,
-                    (
-                        v_u_names.get(v_u_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_u_names or v_t_names else None,
+            if v_u_names or v_t_names:
+                out.append(
+                    Action(
+                        K_USE_ABILITY_AT,
+                        actor,
+                        key,
+                        text_use_ability_at,
+                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_USE_ABILITY_AT, actor, key, text_use_ability_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
@@ -5940,6 +6040,9 @@ def text_to_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
+LISTED_TO_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1069
@@ -5956,6 +6059,7 @@ def do_to_stock(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_UNITS + actor]
     if not v_u_cards:
@@ -5968,6 +6072,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
@@ -5976,15 +6081,13 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_TO_STOCK,
-                actor,
-                key,
-                text_to_stock,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
-            )
-        )
+        if v_u_names:
+            out.append(Action(K_TO_STOCK, actor, key, text_to_stock, (v_u_names.get(v_u_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_TO_STOCK, actor, key, text_to_stock)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
@@ -6027,6 +6130,9 @@ def text_from_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
+LISTED_FROM_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1075
@@ -6046,6 +6152,7 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     # rulebooks/rulers_gambit/rulers_gambit.rules:1075
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
+    listed = LISTED_FROM_STOCK[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_STOCK + actor]
     if not v_u_cards:
@@ -6058,20 +6165,21 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_FROM_STOCK,
-                actor,
-                key,
-                text_from_stock,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
+        if v_u_names:
+            out.append(
+                Action(K_FROM_STOCK, actor, key, text_from_stock, (v_u_names.get(v_u_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_FROM_STOCK, actor, key, text_from_stock)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
@@ -6111,6 +6219,9 @@ def text_awaken(
     names: rt.CopyNames = None,
 ) -> str:
     return PLAYER_NAMES[actor] + ' awakens their ruler'
+
+
+LISTED_AWAKEN: Final = tuple(Action(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
@@ -6161,7 +6272,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-    out.append(Action(K_AWAKEN, actor, (), text_awaken))
+    out.append(LISTED_AWAKEN[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
@@ -6183,6 +6294,12 @@ def text_deploy_ruler(
     names: rt.CopyNames = None,
 ) -> str:
     return PLAYER_NAMES[actor] + ' sends their ruler to the unit zone'
+
+
+LISTED_DEPLOY_RULER: Final = tuple(
+    Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
@@ -6211,7 +6328,7 @@ def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> 
         # rulebooks/rulers_gambit/rulers_gambit.rules:1095
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
-    out.append(Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler))
+    out.append(LISTED_DEPLOY_RULER[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
@@ -6235,6 +6352,9 @@ def text_end_main(
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
+LISTED_END_MAIN: Final = tuple(Action(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def check_end_main(s: State, actor: int) -> str | None:
     return None
@@ -6248,7 +6368,7 @@ def do_end_main(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_MAIN, actor, (), text_end_main))
+    out.append(LISTED_END_MAIN[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
@@ -6315,6 +6435,9 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with ' + t_2
 
 
+LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
@@ -6328,6 +6451,7 @@ def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6340,6 +6464,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_attack_targets(s, v_u)
         if not v_t_cards:
@@ -6352,23 +6477,27 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_ATTACK,
-                    actor,
-                    key,
-                    text_attack,
-                    (
-                        v_u_names.get(v_u_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_u_names or v_t_names else None,
+            if v_u_names or v_t_names:
+                out.append(
+                    Action(
+                        K_ATTACK,
+                        actor,
+                        key,
+                        text_attack,
+                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
@@ -6417,6 +6546,11 @@ def text_attack_recovery(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' in the recovery zone with ' + t_2
 
 
+LISTED_ATTACK_RECOVERY: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
@@ -6430,6 +6564,7 @@ def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6442,6 +6577,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_recovery_targets(s, v_u)
         if not v_t_cards:
@@ -6454,23 +6590,32 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_ATTACK_RECOVERY,
-                    actor,
-                    key,
-                    text_attack_recovery,
-                    (
-                        v_u_names.get(v_u_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_u_names or v_t_names else None,
+            if v_u_names or v_t_names:
+                out.append(
+                    Action(
+                        K_ATTACK_RECOVERY,
+                        actor,
+                        key,
+                        text_attack_recovery,
+                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(
+                        K_ATTACK_RECOVERY,
+                        actor,
+                        key,
+                        text_attack_recovery,
+                    )
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
@@ -6518,6 +6663,11 @@ def text_attack_kingdom(
     return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
+LISTED_ATTACK_KINGDOM: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1127
@@ -6537,6 +6687,7 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     # rulebooks/rulers_gambit/rulers_gambit.rules:1127
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
+    listed = LISTED_ATTACK_KINGDOM[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6549,20 +6700,27 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
         if (
             v_u_other := v_u_first.setdefault(v_u_arg, v_u)
         ) != v_u and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_ATTACK_KINGDOM,
-                actor,
-                key,
-                text_attack_kingdom,
-                (v_u_names.get(v_u_arg), ) if v_u_names else None,
+        if v_u_names:
+            out.append(
+                Action(
+                    K_ATTACK_KINGDOM,
+                    actor,
+                    key,
+                    text_attack_kingdom,
+                    (v_u_names.get(v_u_arg), ),
+                )
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ATTACK_KINGDOM, actor, key, text_attack_kingdom)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
@@ -6604,6 +6762,12 @@ def text_end_battle(
     return PLAYER_NAMES[actor] + ' ends the battle phase'
 
 
+LISTED_END_BATTLE: Final = tuple(
+    Action(K_END_BATTLE, actor, (), text_end_battle)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
@@ -6617,7 +6781,7 @@ def do_end_battle(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_END_BATTLE, actor, (), text_end_battle))
+    out.append(LISTED_END_BATTLE[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
@@ -6695,6 +6859,9 @@ def text_chain_quick(
     return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
+LISTED_CHAIN_QUICK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1167
@@ -6720,6 +6887,7 @@ def do_chain_quick(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -6732,6 +6900,7 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if key in seen:
@@ -6750,15 +6919,15 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             if not f_spell_allowed(s, actor, v_s):
                 continue
         seen.add(key)
-        out.append(
-            Action(
-                K_CHAIN_QUICK,
-                actor,
-                key,
-                text_chain_quick,
-                (v_s_names.get(v_s_arg), ) if v_s_names else None,
+        if v_s_names:
+            out.append(
+                Action(K_CHAIN_QUICK, actor, key, text_chain_quick, (v_s_names.get(v_s_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CHAIN_QUICK, actor, key, text_chain_quick)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6802,6 +6971,11 @@ def text_chain_quick_at(
     return PLAYER_NAMES[actor] + ' chains ' + t_1 + ' on ' + t_2
 
 
+LISTED_CHAIN_QUICK_AT: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1175
@@ -6827,6 +7001,7 @@ def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -6839,6 +7014,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1175
@@ -6864,23 +7040,27 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_CHAIN_QUICK_AT,
-                    actor,
-                    key,
-                    text_chain_quick_at,
-                    (
-                        v_s_names.get(v_s_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_s_names or v_t_names else None,
+            if v_s_names or v_t_names:
+                out.append(
+                    Action(
+                        K_CHAIN_QUICK_AT,
+                        actor,
+                        key,
+                        text_chain_quick_at,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
@@ -6928,6 +7108,9 @@ def text_chain_set(
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
+LISTED_CHAIN_SET: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1183
@@ -6947,6 +7130,7 @@ def do_chain_set(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -6959,6 +7143,7 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if key in seen:
@@ -6971,15 +7156,13 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         seen.add(key)
-        out.append(
-            Action(
-                K_CHAIN_SET,
-                actor,
-                key,
-                text_chain_set,
-                (v_s_names.get(v_s_arg), ) if v_s_names else None,
-            )
-        )
+        if v_s_names:
+            out.append(Action(K_CHAIN_SET, actor, key, text_chain_set, (v_s_names.get(v_s_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CHAIN_SET, actor, key, text_chain_set)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
@@ -7023,6 +7206,9 @@ def text_chain_set_at(
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1 + ' on ' + t_2
 
 
+LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1191
@@ -7042,6 +7228,7 @@ def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -7054,6 +7241,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         if (
             v_s_other := v_s_first.setdefault(v_s_arg, v_s)
         ) != v_s and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1191
@@ -7073,23 +7261,27 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             if (
                 v_t_other := v_t_first.setdefault(v_t_arg, v_t)
             ) != v_t and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
             if key in seen:
                 continue
             seen.add(key)
-            out.append(
-                Action(
-                    K_CHAIN_SET_AT,
-                    actor,
-                    key,
-                    text_chain_set_at,
-                    (
-                        v_s_names.get(v_s_arg),
-                        v_t_names.get(v_t_arg),
-                    ) if v_s_names or v_t_names else None,
+            if v_s_names or v_t_names:
+                out.append(
+                    Action(
+                        K_CHAIN_SET_AT,
+                        actor,
+                        key,
+                        text_chain_set_at,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                    )
                 )
-            )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
@@ -7136,6 +7328,12 @@ def text_pass_chain(
     return PLAYER_NAMES[actor] + ' passes'
 
 
+LISTED_PASS_CHAIN: Final = tuple(
+    Action(K_PASS_CHAIN, actor, (), text_pass_chain)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
@@ -7151,7 +7349,7 @@ def do_pass_chain(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
-    out.append(Action(K_PASS_CHAIN, actor, (), text_pass_chain))
+    out.append(LISTED_PASS_CHAIN[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
@@ -7206,6 +7404,9 @@ def text_resolve_next(
     return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
+LISTED_RESOLVE_NEXT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
@@ -7219,6 +7420,7 @@ def do_resolve_next(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.g_chain
     if not v_c_cards:
@@ -7231,20 +7433,21 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
         if (
             v_c_other := v_c_first.setdefault(v_c_arg, v_c)
         ) != v_c and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if key in seen:
             continue
         seen.add(key)
-        out.append(
-            Action(
-                K_RESOLVE_NEXT,
-                actor,
-                key,
-                text_resolve_next,
-                (v_c_names.get(v_c_arg), ) if v_c_names else None,
+        if v_c_names:
+            out.append(
+                Action(K_RESOLVE_NEXT, actor, key, text_resolve_next, (v_c_names.get(v_c_arg), ))
             )
-        )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_RESOLVE_NEXT, actor, key, text_resolve_next)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
