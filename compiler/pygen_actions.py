@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from compiler import types as t
 from compiler.english import words
 from compiler.model import ActionInfo
-from compiler.pygen_base import ARTICLE, Bindings, names_table, upper
+from compiler.pygen_base import ARTICLE, Bindings, grouped, names_table, upper
 from compiler.pygen_exprs import ACTS, HARMLESS
 from compiler.pygen_tables import TableGenerator
 from compiler.text_templates import template_fields
@@ -281,15 +281,23 @@ class ActionGenerator(TableGenerator):
                 w.line(f"key = {key}")
                 self.listed_action(action)
                 return
-            w.line(f"key = {key}")
-            with w.block("if key in seen:"):
-                w.line("continue")
-            self.listing_tests(levels[i], "continue")
-            # copies alike in every state are one choice: the first that may act
-            # stands for all (rt.GameState.copy_args)
-            w.line("seen.add(key)")
+            # the harmless tests first: they turn down more than `seen` does
+            tests = levels[i]
+            harmless = 0
+            while harmless < len(tests) and self.risk(tests[harmless].cond) == HARMLESS:
+                harmless += 1
+            self.listing_tests(tests[:harmless], "continue")
             cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
                      if isinstance(type_, t.CardT)]
+            w.line(f"key = {key}")
+            # copies alike in every state are one choice: the first that may act stands for
+            # all (rt.GameState.copy_args); only a card whose definition came before in its
+            # domain can give arguments listed before
+            with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
+                         "and key in seen:"):
+                w.line("continue")
+            self.listing_tests(tests[harmless:], "continue")
+            w.line("seen.add(key)")
             with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
                 # copies of a card that read differently: an action of its own
                 names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
@@ -314,8 +322,9 @@ class ActionGenerator(TableGenerator):
             w.line(f"{var}_start = len(out)")
             with w.block(f"for {var} in {var}_cards:"):
                 w.line(f"{var}_arg = s.card_def[{var}]")
-                with w.block(f"if ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
-                             f"!= {var} and not s.same_choice({var}, {var}_other):"):
+                w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
+                       f"!= {var}")
+                with w.block(f"if {var}_again and not s.same_choice({var}, {var}_other):"):
                     # copy_arg names the actions listed so far: our own copies, not the shared
                     # ones of LISTED_<action>
                     w.line(f"out[{var}_start:] = [a if a.names else a.plain() "

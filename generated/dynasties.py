@@ -747,15 +747,11 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        if (
-            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
-        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
             out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         for v_prov in range(5):
-            key = (v_tile_arg, v_prov, )
-            if key in seen:
-                continue
             if check:
                 # rulebooks/dynasties/dynasties.rules:347
                 if s.zones[Z_PLACED + actor * 5 + v_prov]:
@@ -769,6 +765,9 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                     and s.n_Province_six_played[v_prov][actor]
                 ):
                     continue
+            key = (v_tile_arg, v_prov, )
+            if v_tile_again and key in seen:
+                continue
             seen.add(key)
             if v_tile_names:
                 out.append(
@@ -1005,13 +1004,12 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        if (
-            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
-        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
             out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
-        if key in seen:
+        if v_tile_again and key in seen:
             continue
         seen.add(key)
         if v_tile_names:
@@ -1119,13 +1117,12 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        if (
-            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
-        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
             out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
-        if key in seen:
+        if v_tile_again and key in seen:
             continue
         seen.add(key)
         if v_tile_names:

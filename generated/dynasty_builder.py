@@ -3347,20 +3347,19 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
             if check and f_carried(s, v_u, v_from):
                 continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
-                key = (v_from, v_u_arg, v_to, )
-                if key in seen:
-                    continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
+                    continue
+                key = (v_from, v_u_arg, v_to, )
+                if v_u_again and key in seen:
                     continue
                 seen.add(key)
                 if v_u_names:
@@ -4041,9 +4040,8 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             if check:
@@ -4054,9 +4052,6 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if s.k_Troop_finished[v_u]:
                     continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
-                key = (v_from, v_u_arg, v_to, )
-                if key in seen:
-                    continue
                 if check:
                     # rulebooks/dynasty_builder/dynasty_builder.rules:697
                     if not f_can_take(s, actor, v_u, v_from, v_to):
@@ -4067,6 +4062,9 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
                     ):
                         continue
+                key = (v_from, v_u_arg, v_to, )
+                if v_u_again and key in seen:
+                    continue
                 seen.add(key)
                 if v_u_names:
                     out.append(
@@ -4222,9 +4220,8 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             if check:
@@ -4241,11 +4238,11 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
             ):
-                key = (v_from, v_u_arg, v_at, )
-                if key in seen:
-                    continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:717
                 if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
+                    continue
+                key = (v_from, v_u_arg, v_at, )
+                if v_u_again and key in seen:
                     continue
                 seen.add(key)
                 if v_u_names:
@@ -4424,13 +4421,12 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_from, v_u_arg, )
-            if key in seen:
+            if v_u_again and key in seen:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:783
             if check and not f_may_support(s, actor, v_from, v_u):
@@ -5115,13 +5111,12 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_h, v_u_arg, )
-            if key in seen:
+            if v_u_again and key in seen:
                 continue
             seen.add(key)
             if v_u_names:

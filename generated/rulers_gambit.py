@@ -4595,13 +4595,12 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
         seen.add(key)
         if v_c_names:
@@ -4906,13 +4905,12 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
         seen.add(key)
         if v_u_names:
@@ -5034,14 +5032,10 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:991
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
@@ -5052,6 +5046,9 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:994
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
+        key = (v_u_arg, )
+        if v_u_again and key in seen:
+            continue
         seen.add(key)
         if v_u_names:
             out.append(
@@ -5146,14 +5143,10 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1004
             if not (
@@ -5164,6 +5157,9 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/rulers_gambit/rulers_gambit.rules:1005
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
+        key = (v_u_arg, )
+        if v_u_again and key in seen:
+            continue
         seen.add(key)
         if v_u_names:
             out.append(
@@ -5259,14 +5255,10 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1014
             if not (
@@ -5283,6 +5275,9 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1016
             if not f_spell_allowed(s, actor, v_s):
                 continue
+        key = (v_s_arg, )
+        if v_s_again and key in seen:
+            continue
         seen.add(key)
         if v_s_names:
             out.append(Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), )))
@@ -5374,9 +5369,8 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
@@ -5400,13 +5394,12 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_s_names or v_t_names:
@@ -5513,19 +5506,18 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if key in seen:
-            continue
         # rulebooks/rulers_gambit/rulers_gambit.rules:1030
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
         ):
+            continue
+        key = (v_s_arg, )
+        if v_s_again and key in seen:
             continue
         seen.add(key)
         if v_s_names:
@@ -5611,14 +5603,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1039
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -5626,6 +5614,9 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1040
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
+        key = (v_s_arg, )
+        if v_s_again and key in seen:
+            continue
         seen.add(key)
         if v_s_names:
             out.append(
@@ -5719,9 +5710,8 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
@@ -5739,13 +5729,12 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_s_names or v_t_names:
@@ -5847,14 +5836,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1054
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
@@ -5862,6 +5847,9 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
+        key = (v_u_arg, )
+        if v_u_again and key in seen:
+            continue
         seen.add(key)
         if v_u_names:
             out.append(
@@ -5949,9 +5937,8 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
@@ -5969,13 +5956,12 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
-            if key in seen:
+            if (v_u_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_u_names or v_t_names:
@@ -6069,16 +6055,15 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if key in seen:
-            continue
         # rulebooks/rulers_gambit/rulers_gambit.rules:1069
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+            continue
+        key = (v_u_arg, )
+        if v_u_again and key in seen:
             continue
         seen.add(key)
         if v_u_names:
@@ -6162,13 +6147,12 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
         seen.add(key)
         if v_u_names:
@@ -6461,9 +6445,8 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_attack_targets(s, v_u)
@@ -6474,13 +6457,12 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
-            if key in seen:
+            if (v_u_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_u_names or v_t_names:
@@ -6574,9 +6556,8 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_recovery_targets(s, v_u)
@@ -6587,13 +6568,12 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
-            if key in seen:
+            if (v_u_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_u_names or v_t_names:
@@ -6697,13 +6677,12 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
         seen.add(key)
         if v_u_names:
@@ -6897,14 +6876,10 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1167
             if not (
@@ -6918,6 +6893,9 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1169
             if not f_spell_allowed(s, actor, v_s):
                 continue
+        key = (v_s_arg, )
+        if v_s_again and key in seen:
+            continue
         seen.add(key)
         if v_s_names:
             out.append(
@@ -7011,9 +6989,8 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
@@ -7037,13 +7014,12 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_s_names or v_t_names:
@@ -7140,14 +7116,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if key in seen:
-            continue
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1183
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -7155,6 +7127,9 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/rulers_gambit/rulers_gambit.rules:1184
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
+        key = (v_s_arg, )
+        if v_s_again and key in seen:
+            continue
         seen.add(key)
         if v_s_names:
             out.append(Action(K_CHAIN_SET, actor, key, text_chain_set, (v_s_names.get(v_s_arg), )))
@@ -7238,9 +7213,8 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
@@ -7258,13 +7232,12 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
             seen.add(key)
             if v_s_names or v_t_names:
@@ -7430,13 +7403,12 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
         seen.add(key)
         if v_c_names:

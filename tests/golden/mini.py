@@ -285,13 +285,12 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
         seen.add(key)
         if v_c_names:
