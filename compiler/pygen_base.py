@@ -135,14 +135,21 @@ class Bindings:
     used: set[str] = field(default_factory=set)
     frames: list[dict[str, str]] = field(default_factory=lambda: [{}])
 
-    def bind(self, name: str) -> str:
+    def bind(self, name: str, python: str | None = None) -> str:
+        """A new Python name for `name` (or the one `reserve` gave it)."""
+        candidate = python or self.reserve(name)
+        self.frames[-1][name] = candidate
+        return candidate
+
+    def reserve(self, name: str) -> str:
+        """A new Python name for `name`, taken but not yet bound (a `let` binds its name after
+        the value, which may read an earlier one of that name)."""
         candidate = f"v_{name}"
         k = 2
         while candidate in self.used:
             candidate = f"v_{name}_{k}"
             k += 1
         self.used.add(candidate)
-        self.frames[-1][name] = candidate
         return candidate
 
     def lookup(self, name: str) -> str:

@@ -4,11 +4,12 @@ compiler.pygen_base)."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from contextlib import nullcontext
 from typing import assert_never
 
 from compiler import symbols as sym
 from compiler import types as t
-from compiler.pygen_base import GeneratorBase, grouped, names_table, upper
+from compiler.pygen_base import GeneratorBase, grouped, names_table, py_type, upper
 from dsl import nodes as n
 
 # What evaluating an expression may do besides giving its value (ExpressionGenerator.risk),
@@ -17,6 +18,9 @@ HARMLESS, MAY_RAISE, ACTS = 0, 1, 2
 
 # Builtins that draw from the random generator.
 _RANDOM_BUILTINS = frozenset({"roll", "flip", "shuffled"})
+
+# Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
+LOOPED = frozenset({"sum", "count", "any", "all", "first"})
 
 
 class ExpressionGenerator(GeneratorBase):
@@ -97,6 +101,10 @@ class ExpressionGenerator(GeneratorBase):
         m = self.model
         w.source(stmt.span)
         match stmt:
+            case n.Let() if isinstance(stmt.value, n.Aggregate) and stmt.value.func in LOOPED:
+                var = self.bindings.reserve(stmt.name)
+                self.looped(stmt.value, var)
+                self.bindings.bind(stmt.name, var)
             case n.Let():
                 value = self.expr(stmt.value)
                 var = self.bindings.bind(stmt.name)
@@ -194,6 +202,57 @@ class ExpressionGenerator(GeneratorBase):
             else:
                 with w.block(f"for {var} in {collection}:"):
                     self.block(stmt.body)
+
+    def return_value(self, e: n.Expr) -> None:
+        """`return e`: an aggregate that is all of e, as a plain loop."""
+        if isinstance(e, n.Aggregate) and e.func in LOOPED:
+            self.looped(e, None)
+        else:
+            self.w.line(f"return {self.expr(e)}")
+
+    def looped(self, e: n.Aggregate, target: str | None) -> None:
+        """An aggregate as a plain loop, its value returned (no target) or assigned to
+        `target`: cheaper than a generator over the few values most domains have, and it
+        stops where any, all and first stop."""
+        w = self.w
+        func = e.func
+        collection = self.collection(e.domain)
+        with self.bindings.frame():
+            var = self.bindings.bind(e.var)
+            where = self.expr(e.where) if e.where is not None else None
+            element = "1" if func == "count" else self.expr(e.element)
+            if func == "all":
+                element = self.negated(e.element, test=True)
+            if func in ("sum", "count"):
+                total = target or self.bindings.reserve(func)
+                w.line(f"{total} = 0")
+                with w.block(f"for {var} in {collection}:"):
+                    if where is not None:
+                        with w.block(f"if {where}:"):
+                            w.line(f"{total} += {element}")
+                    else:
+                        w.line(f"{total} += {element}")
+                if target is None:
+                    w.line(f"return {total}")
+                return
+            if func == "first":
+                found, value, test = "None", element, where
+                if target is not None:
+                    w.line(f"{target}: {py_type(self.model.type_of(e))} = None")
+            else:
+                found, value = ("False", "True") if func == "any" else ("True", "False")
+                test = element if where is None else f"{grouped(where)} and {grouped(element)}"
+                if target is not None:
+                    w.line(f"{target} = {found}")
+            test_block = w.block(f"if {test}:") if test is not None else nullcontext()
+            with w.block(f"for {var} in {collection}:"), test_block:
+                if target is None:
+                    w.line(f"return {value}")
+                else:
+                    w.line(f"{target} = {value}")
+                    w.line("break")
+            if target is None:
+                w.line(f"return {found}")
 
     def lvalue(self, target: n.Expr) -> str:
         if isinstance(target, n.Name):

@@ -22,7 +22,7 @@ class RuleGenerator(ActionGenerator):
             params = self.params(info.params)
             with self.function(f"def f_{info.name}(s: State{params}) -> "
                                f"{py_type(info.returns)}:", decl.span, info.doc):
-                self.w.line(f"return {self.expr(decl.body)}")
+                self.return_value(decl.body)
 
     def procedures(self) -> None:
         for info in self.model.procedures.values():
@@ -181,7 +181,7 @@ class RuleGenerator(ActionGenerator):
                 self.bindings = Bindings()
                 with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
                                    decl.actor.span):
-                    self.w.line(f"return {self.expr(decl.actor)}")
+                    self.return_value(decl.actor)
             for i, block in enumerate(decl.checkpoints):
                 self.callable_body(f"checkpoint_{phase.name}_{i}", [], block, block.span,
                                    extra=", actor: int")

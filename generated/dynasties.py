@@ -277,7 +277,10 @@ class State(rt.GameState):
 
 # rulebooks/dynasties/dynasties.rules:167
 def f_placed_count(s: State, v_p: int) -> int:
-    return sum(len(s.zones[Z_PLACED + v_p * 5 + v_v]) for v_v in range(5))
+    v_sum = 0
+    for v_v in range(5):
+        v_sum += len(s.zones[Z_PLACED + v_p * 5 + v_v])
+    return v_sum
 
 
 # rulebooks/dynasties/dynasties.rules:170
@@ -547,17 +550,15 @@ def proc_resolve_province(s: State, v_v: int) -> None:
 def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
     # rulebooks/dynasties/dynasties.rules:306
-    v_a = sum(
-        f_points(s, v_v)
-        for v_v in range(5)
-        if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0))
-    )
+    v_a = 0
+    for v_v in range(5):
+        if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
+            v_a += f_points(s, v_v)
     # rulebooks/dynasties/dynasties.rules:307
-    v_b = sum(
-        f_points(s, v_v)
-        for v_v in range(5)
-        if ((s.n_Province_owner[v_v] == 1) and (s.n_Province_armies[v_v] > 0))
-    )
+    v_b = 0
+    for v_v_2 in range(5):
+        if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
+            v_b += f_points(s, v_v_2)
     # rulebooks/dynasties/dynasties.rules:308
     s.g_track += (v_a - v_b)
 
@@ -604,7 +605,10 @@ def done_choose_warlord(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:328
 def actor_choose_warlord(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (s.p_warlord[v_p] is None)), None)
+    for v_p in range(s.num_players):
+        if (s.p_warlord[v_p] is None):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -685,7 +689,10 @@ def done_placement(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:344
 def actor_placement(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (f_placed_count(s, v_p) < 5)), None)
+    for v_p in range(s.num_players):
+        if (f_placed_count(s, v_p) < 5):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -826,7 +833,10 @@ def done_warlord_step(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:362
 def actor_warlord_step(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (not s.p_decided[v_p])), None)
+    for v_p in range(s.num_players):
+        if (not s.p_decided[v_p]):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -958,7 +968,10 @@ def done_draw_tiles(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:385
 def actor_draw_tiles(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (s.p_to_keep[v_p] > 0)), None)
+    for v_p in range(s.num_players):
+        if (s.p_to_keep[v_p] > 0):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1063,7 +1076,10 @@ def done_discard_step(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:399
 def actor_discard_step(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (not s.p_decided[v_p])), None)
+    for v_p in range(s.num_players):
+        if (not s.p_decided[v_p]):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:400

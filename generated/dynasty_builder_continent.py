@@ -5352,7 +5352,10 @@ def f_has_units(s: State, v_p: int, v_h: int) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:257
 def f_vacant(s: State, v_h: int) -> bool:
-    return all((not s.zones[Z_UNITS + v_q * 220 + v_h]) for v_q in range(s.num_players))
+    for v_q in range(s.num_players):
+        if s.zones[Z_UNITS + v_q * 220 + v_h]:
+            return False
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:260
@@ -5363,31 +5366,26 @@ def f_posts(s: State, v_p: int) -> list[int]:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:262
 def f_unit_count(s: State, v_p: int) -> int:
-    return sum(len(s.zones[Z_UNITS + v_p * 220 + v_h]) for v_h in range(220))
+    v_sum = 0
+    for v_h in range(220):
+        v_sum += len(s.zones[Z_UNITS + v_p * 220 + v_h])
+    return v_sum
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:264
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
-    return next(
-        (
-            v_u
-            for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
-            if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]
-        ),
-        None,
-    )
+    for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
+        if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
+            return v_u
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:266
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
-    return next(
-        (
-            v_u
-            for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
-            if (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
-        ),
-        None,
-    )
+    for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
+        if (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]):
+            return v_u
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:269
@@ -5458,19 +5456,19 @@ def f_conflicted(s: State, v_h: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:295
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
-    return any(
-        (bool(s.zones[Z_UNITS + v_p * 220 + v_x]))
-        for v_x in rt.within(N_HEX_DISTANCE[v_h], 1)
-    )
+    for v_x in rt.within(N_HEX_DISTANCE[v_h], 1):
+        if (bool(s.zones[Z_UNITS + v_p * 220 + v_x])):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:299
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
-    return any(
-        (f_has_units(s, (1 - v_p), v_x) or f_builds_there(s, (1 - v_p), v_x))
-        for v_x in rt.within(N_HEX_DISTANCE[v_h], 1)
-    )
+    for v_x in rt.within(N_HEX_DISTANCE[v_h], 1):
+        if (f_has_units(s, (1 - v_p), v_x) or f_builds_there(s, (1 - v_p), v_x)):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:303
@@ -5598,13 +5596,19 @@ def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:368
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
-    return all(f_may_leave(s, v_p, v_u, v_h) for v_u in s.zones[Z_UNITS + v_p * 220 + v_h])
+    for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
+        if not f_may_leave(s, v_p, v_u, v_h):
+            return False
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:371
 def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
-    return any((not f_carried(s, v_u, v_h)) for v_u in s.zones[Z_UNITS + v_p * 220 + v_h])
+    for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
+        if (not f_carried(s, v_u, v_h)):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:374
@@ -5653,10 +5657,10 @@ def f_ranged_attack(s: State) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:422
 def f_may_call(s: State, v_p: int) -> bool:
     """p has a unit left to call"""
-    return any(
-        any(f_may_support(s, v_p, v_h, v_u) for v_u in s.zones[Z_UNITS + v_p * 220 + v_h])
-        for v_h in f_posts(s, v_p)
-    )
+    for v_h in f_posts(s, v_p):
+        if any(f_may_support(s, v_p, v_h, v_u) for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:428
@@ -5669,27 +5673,27 @@ def f_defender_calls(s: State) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:432
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
-    return sum(
-        sum(
+    v_sum = 0
+    for v_h in rt.within(N_HEX_DISTANCE[v_at], 2):
+        v_sum += sum(
             R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]]
             for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
             if s.k_Troop_supporting[v_u]
         )
-        for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
-    )
+    return v_sum
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:436
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
-    return sum(
-        sum(
+    v_sum = 0
+    for v_h in rt.within(N_HEX_DISTANCE[v_at], 2):
+        v_sum += sum(
             1
             for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
             if (s.k_Troop_supporting[v_u] and R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
         )
-        for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
-    )
+    return v_sum
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:460
@@ -6175,7 +6179,10 @@ def done_found_capital(s: State) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:552
 def actor_found_capital(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
+    for v_p in range(s.num_players):
+        if (len(f_cities(s, v_p)) == 0):
+            return v_p
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6260,7 +6267,10 @@ def done_first_soldier(s: State) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:564
 def actor_first_soldier(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
+    for v_p in range(s.num_players):
+        if (f_unit_count(s, v_p) == 0):
+            return v_p
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -6352,14 +6362,10 @@ def done_make_way(s: State) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:582
 def actor_make_way(s: State) -> int | None:
-    return next(
-        (
-            v_p
-            for v_p in range(s.num_players)
-            if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site)))
-        ),
-        None,
-    )
+    for v_p in range(s.num_players):
+        if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site))):
+            return v_p
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584

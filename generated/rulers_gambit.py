@@ -2591,14 +2591,10 @@ def f_units_of(s: State, v_p: int) -> list[int]:
 # rulebooks/rulers_gambit/rulers_gambit.rules:457
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
-    return next(
-        (
-            v_c
-            for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]
-            if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
-        ),
-        None,
-    )
+    for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
+        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
+            return v_c
+    return None
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:460
@@ -4517,14 +4513,11 @@ def setup(s: State) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:894
             s.create(v_d, Z_DECK + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:895
-        v_k = next(
-            (
-                v_c
-                for v_c in s.zones[Z_DECK + v_p]
-                if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
-            ),
-            None,
-        )
+        v_k: int | None = None
+        for v_c in s.zones[Z_DECK + v_p]:
+            if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
+                v_k = v_c
+                break
         # rulebooks/rulers_gambit/rulers_gambit.rules:896
         if (v_k is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:897
@@ -4553,7 +4546,10 @@ def done_mulligan(s: State) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:910
 def actor_mulligan(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (not s.p_kept[v_p])), None)
+    for v_p in range(s.num_players):
+        if (not s.p_kept[v_p]):
+            return v_p
+    return None
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
