@@ -105,12 +105,20 @@ class ActionGenerator(TableGenerator):
                            "check: bool) -> None:", decl.span):
             has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
             levels = self.listing_levels(action)
+            filters = self.listing_filters(action, levels)
+            self.listing_parts = self.settled_parts(action, levels)
             if action.params:
                 self.listing_tests(levels[0], "return")
                 w.line(f"listed = LISTED_{upper(action.name)}[actor]")
             if has_cards:
                 w.line("seen: set[tuple[int, ...]] = set()")
-            self.legal_loops(action, 0, has_cards, levels)
+            for i in filters:
+                # the values of a parameter that pass the tests that read it only, found
+                # when first needed, not again for each value of the parameters before it
+                var = self.bindings.bind(action.params[i][0])
+                w.line(f"{var}_values: list[int] | None = None")
+            self.settle_parts(0)
+            self.legal_loops(action, 0, has_cards, levels, filters)
         # applying one
         self.bindings = Bindings()
         with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
@@ -261,12 +269,40 @@ class ActionGenerator(TableGenerator):
             levels[level].append(require)
         return levels
 
+    def listing_filters(
+        self, action: ActionInfo, levels: list[list[n.Require]]
+    ) -> dict[int, list[n.Require]]:
+        """The tests taken out of `levels` to filter a parameter's values once, before the
+        loops: harmless tests that read that parameter only (not the first, whose loop is
+        outermost, nor a card, whose copies are told apart over its whole domain), whose
+        domain reads no parameter before it, with only harmless tests before them."""
+        params = [name for name, _, _ in action.params]
+        filters: dict[int, list[n.Require]] = {}
+        for i in range(1, len(params)):
+            if any(self.risk(r.cond) != HARMLESS for r in levels[i]):
+                break
+            _, type_, domain = action.params[i]
+            if isinstance(type_, t.CardT) or (domain is not None and (
+                    self.reads(domain, params[:i]) or self.risk(domain) != HARMLESS)):
+                continue
+            tests = levels[i + 1]
+            taken = 0
+            while (taken < len(tests) and self.risk(tests[taken].cond) == HARMLESS
+                   and self.reads(tests[taken].cond, params) == {params[i]}):
+                taken += 1
+            if taken:
+                filters[i] = tests[:taken]
+                levels[i + 1] = tests[taken:]
+        return filters
+
     def legal_loops(
-        self, action: ActionInfo, i: int, has_cards: bool, levels: list[list[n.Require]]
+        self, action: ActionInfo, i: int, has_cards: bool, levels: list[list[n.Require]],
+        filters: dict[int, list[n.Require]],
     ) -> None:
         w = self.w
         if 0 < i < len(action.params):
             self.listing_tests(levels[i], "continue")
+            self.settle_parts(i)
         if i == len(action.params):
             values = [self.bindings.lookup(name) for name, _, _ in action.params]
             encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
@@ -308,6 +344,18 @@ class ActionGenerator(TableGenerator):
                 self.listed_action(action)
             return
         name, type_, domain = action.params[i]
+        if i in filters:
+            var = self.bindings.lookup(name)
+            with w.block(f"if {var}_values is None:"):
+                for require in filters[i]:
+                    w.source(require.span)
+                collection = self.domain(type_, domain)
+                test = " and ".join(self.expr(r.cond) for r in filters[i])
+                w.line(f"{var}_values = [{var} for {var} in {collection} if {test}] if check "
+                       f"else list({collection})")
+            with w.block(f"for {var} in {var}_values:"):
+                self.legal_loops(action, i + 1, has_cards, levels, filters)
+            return
         collection = self.domain(type_, domain)
         var = self.bindings.bind(name)
         if isinstance(type_, t.CardT):
@@ -331,10 +379,10 @@ class ActionGenerator(TableGenerator):
                            f"for a in out[{var}_start:]]")
                     w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
                            f"{var}_start, {i})")
-                self.legal_loops(action, i + 1, has_cards, levels)
+                self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         with w.block(f"for {var} in {collection}:"):
-            self.legal_loops(action, i + 1, has_cards, levels)
+            self.legal_loops(action, i + 1, has_cards, levels, filters)
 
     def listing_tests(self, requires: Sequence[n.Require], skip: str) -> None:
         """The requires of an action as the listing tests them: true or false, without the
@@ -342,14 +390,82 @@ class ActionGenerator(TableGenerator):
         w = self.w
         if len(requires) == 1:
             w.source(requires[0].span)
-            with w.block(f"if check and {self.negated(requires[0].cond, test=True)}:"):
+            with w.block(f"if check and {self.refusal(requires[0])}:"):
                 w.line(skip)
         elif requires:
             with w.block("if check:"):
                 for require in requires:
                     w.source(require.span)
-                    with w.block(f"if {self.negated(require.cond, test=True)}:"):
+                    with w.block(f"if {self.refusal(require)}:"):
                         w.line(skip)
+
+    def refusal(self, require: n.Require) -> str:
+        """The test that a require fails, its settled part (settle_parts) read from where it
+        was worked out."""
+        part = self.listing_parts.get(id(require))
+        if part is None:
+            return self.negated(require.cond, test=True)
+        _, _, count, var = part
+        rest = self.refusal_terms(require.cond)[count:]
+        # the terms are names, calls, subscripts, comparisons in brackets or `not`s: none
+        # needs brackets in a conjunction
+        return " and ".join([var, *(self.term(term) for term in rest)])
+
+    def refusal_terms(self, cond: n.Expr) -> list[tuple[n.Expr, bool]]:
+        """The terms whose conjunction is the test that a require fails: (term, negated)."""
+        if isinstance(cond, n.Not):
+            terms: list[n.Expr] = []
+            chain = [cond.operand]
+            while chain:  # `a and b and c` parses as `(a and b) and c`
+                term = chain.pop()
+                if isinstance(term, n.BinaryOp) and term.op == "and":
+                    chain += [term.right, term.left]
+                else:
+                    terms.append(term)
+            return [(term, False) for term in terms]
+        if isinstance(cond, n.BinaryOp) and cond.op == "or":
+            return [*self.refusal_terms(cond.left), *self.refusal_terms(cond.right)]
+        return [(cond, True)]
+
+    def term(self, term: tuple[n.Expr, bool]) -> str:
+        expr, negated = term
+        return self.negated(expr, test=True) if negated else self.expr(expr)
+
+    def settled_parts(
+        self, action: ActionInfo, levels: list[list[n.Require]]
+    ) -> dict[int, tuple[n.Require, int, int, str]]:
+        """By require (its id): (require, level, count, variable) when the first `count` terms
+        of the test that it fails are harmless and read only parameters whose loops are outside
+        its own: their conjunction is worked out once at that level, into the variable, not
+        for each value of the parameters inside (a tile's kind, tested against every
+        province)."""
+        params = [name for name, _, _ in action.params]
+        parts: dict[int, tuple[n.Require, int, int, str]] = {}
+        for level, tests in enumerate(levels):
+            for require in tests:
+                terms = self.refusal_terms(require.cond)
+                count = 0
+                settled = 0
+                for expr, _ in terms[:-1]:
+                    reads = self.reads(expr, params)
+                    depth = max((params.index(p) + 1 for p in reads), default=0)
+                    if depth >= level or self.risk(expr) != HARMLESS:
+                        break
+                    count += 1
+                    settled = max(settled, depth)
+                if count:
+                    variable = self.bindings.reserve(f"test_{require.span.line}")
+                    parts[id(require)] = (require, settled, count, variable)
+        return parts
+
+    def settle_parts(self, level: int) -> None:
+        """Work out the settled parts (settled_parts) of the tests inside, at this level."""
+        for require, settled, count, var in self.listing_parts.values():
+            if settled != level:
+                continue
+            self.w.source(require.span)
+            terms = self.refusal_terms(require.cond)[:count]
+            self.w.line(f"{var} = " + " and ".join(self.term(t) for t in terms))
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:

@@ -13,6 +13,7 @@ from compiler import types as t
 from compiler.model import ActionInfo, FieldInfo, GameModel
 from compiler.pygen_wrap import Writer
 from compiler.text_templates import template_fields
+from dsl import nodes as n
 from dsl.source import Span
 
 VERSION = "0.1.0"
@@ -210,6 +211,9 @@ class GeneratorBase:
                                for r in self.card_types for f in r.fields.values())
         # what calling each function may do (ExpressionGenerator.function_risk), once known
         self.function_risks: dict[str, int] = {}
+        # the parts of the listing's tests worked out outside their loops, by require
+        # (ActionGenerator.settled_parts)
+        self.listing_parts: dict[int, tuple[n.Require, int, int, str]] = {}
 
     def dimension(self, per: str) -> int:
         m = self.model

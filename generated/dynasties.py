@@ -746,6 +746,7 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] = set()
+    v_prov_values: list[int] | None = None
     v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
     if not v_tile_cards:
         return
@@ -758,20 +759,21 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         if v_tile_again and not s.same_choice(v_tile, v_tile_other):
             out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
-        for v_prov in range(5):
-            if check:
-                # rulebooks/dynasties/dynasties.rules:347
-                if s.zones[Z_PLACED + actor * 5 + v_prov]:
-                    continue
-                # rulebooks/dynasties/dynasties.rules:349
-                if (
-                    (
-                        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-                        and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
-                    )
-                    and s.n_Province_six_played[v_prov][actor]
-                ):
-                    continue
+        # rulebooks/dynasties/dynasties.rules:349
+        v_test_349 = (
+            C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER
+        ) and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+        if v_prov_values is None:
+            # rulebooks/dynasties/dynasties.rules:347
+            v_prov_values = [
+                v_prov
+                for v_prov in range(5)
+                if (not s.zones[Z_PLACED + actor * 5 + v_prov])
+            ] if check else list(range(5))
+        for v_prov in v_prov_values:
+            # rulebooks/dynasties/dynasties.rules:349
+            if check and v_test_349 and s.n_Province_six_played[v_prov][actor]:
+                continue
             key = (v_tile_arg, v_prov, )
             if v_tile_again and key in seen:
                 continue

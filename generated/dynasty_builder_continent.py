@@ -7125,15 +7125,16 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:696
                 if s.k_Troop_finished[v_u]:
                     continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:698
+            v_test_698 = s.k_Troop_moved[v_u]
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 if check:
                     # rulebooks/dynasty_builder/dynasty_builder.rules:697
                     if not f_can_take(s, actor, v_u, v_from, v_to):
                         continue
                     # rulebooks/dynasty_builder/dynasty_builder.rules:698
-                    if not (
-                        (not s.k_Troop_moved[v_u])
-                        or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
+                    if v_test_698 and (
+                        s.k_Troop_moves_left[v_u] < f_step_cost(s, actor, v_from, v_to)
                     ):
                         continue
                 key = (v_from, v_u_arg, v_to, )
@@ -7960,21 +7961,22 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return
     listed = LISTED_ENLIST[actor]
+    v_h_values: list[int] | None = None
     for v_k in range(4):
         # rulebooks/dynasty_builder/dynasty_builder.rules:860
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
             continue
-        for v_h in range(220):
-            if check:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:861
-                if not s.n_Hex_claim[v_h][actor]:
-                    continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:862
-                if f_near_enemy(s, actor, v_h):
-                    continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:864
-                if not f_can_enter(s, actor, v_k, v_h):
-                    continue
+        if v_h_values is None:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:861
+            # rulebooks/dynasty_builder/dynasty_builder.rules:862
+            v_h_values = [
+                v_h for v_h in range(220) if s.n_Hex_claim[v_h][actor]
+                and (not f_near_enemy(s, actor, v_h))
+            ] if check else list(range(220))
+        for v_h in v_h_values:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:864
+            if check and not f_can_enter(s, actor, v_k, v_h):
+                continue
             key = (v_k, v_h, )
             action = listed.get(key)
             if action is None:
