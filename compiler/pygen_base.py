@@ -211,6 +211,9 @@ class GeneratorBase:
                                for r in self.card_types for f in r.fields.values())
         # what calling each function may do (ExpressionGenerator.function_risk), once known
         self.function_risks: dict[str, int] = {}
+        # the aggregates worked out by loops before the statement that reads them: by id,
+        # the variable that holds the value (ExpressionGenerator.loop_aggregates)
+        self.looped_values: dict[int, str] = {}
         # the parts of the listing's tests worked out outside their loops, by require
         # (ActionGenerator.settled_parts)
         self.listing_parts: dict[int, tuple[n.Require, int, int, str]] = {}

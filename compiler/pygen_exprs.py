@@ -3,8 +3,8 @@ compiler.pygen_base)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from contextlib import nullcontext
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import assert_never
 
 from compiler import symbols as sym
@@ -97,14 +97,29 @@ class ExpressionGenerator(GeneratorBase):
             self.stmt(stmt)
 
     def stmt(self, stmt: n.Stmt) -> None:
-        w = self.w
-        m = self.model
-        w.source(stmt.span)
+        self.w.source(stmt.span)
+        strict: n.Expr | None = None  # what the statement always evaluates first
         match stmt:
             case n.Let() if isinstance(stmt.value, n.Aggregate) and stmt.value.func in LOOPED:
                 var = self.bindings.reserve(stmt.name)
                 self.looped(stmt.value, var)
                 self.bindings.bind(stmt.name, var)
+                return
+            case n.Let() | n.Assign():
+                strict = stmt.value
+            case n.CallStmt():
+                strict = stmt.call
+            case n.If():
+                strict = stmt.branches[0][0]
+            case _:
+                pass
+        with self.loop_aggregates(strict):
+            self.stmt_body(stmt)
+
+    def stmt_body(self, stmt: n.Stmt) -> None:
+        w = self.w
+        m = self.model
+        match stmt:
             case n.Let():
                 value = self.expr(stmt.value)
                 var = self.bindings.bind(stmt.name)
@@ -208,7 +223,41 @@ class ExpressionGenerator(GeneratorBase):
         if isinstance(e, n.Aggregate) and e.func in LOOPED:
             self.looped(e, None)
         else:
-            self.w.line(f"return {self.expr(e)}")
+            with self.loop_aggregates(e):
+                self.w.line(f"return {self.expr(e)}")
+
+    @contextmanager
+    def loop_aggregates(self, e: n.Expr | None) -> Iterator[None]:
+        """Work out with plain loops, before the statement that evaluates e, the harmless
+        aggregates that e always evaluates once (not under `and`, `or`, `if` or another
+        aggregate's element): within, e reads their values from variables. Their turn among
+        e's parts makes no difference, as they are harmless."""
+        found: list[n.Aggregate] = []
+
+        def visit(x: n.Node) -> None:
+            if isinstance(x, n.Aggregate):
+                visit(x.domain)
+                if x.func in LOOPED and self.risk(x) == HARMLESS:
+                    found.append(x)
+            elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
+                visit(x.left)
+            elif isinstance(x, n.Conditional):
+                visit(x.cond)
+            else:
+                for child in n.children(x):
+                    visit(child)
+
+        if e is not None:
+            visit(e)
+        for aggregate in found:
+            var = self.bindings.reserve(aggregate.func)
+            self.looped(aggregate, var)
+            self.looped_values[id(aggregate)] = var
+        try:
+            yield
+        finally:
+            for aggregate in found:
+                del self.looped_values[id(aggregate)]
 
     def looped(self, e: n.Aggregate, target: str | None) -> None:
         """An aggregate as a plain loop, its value returned (no target) or assigned to
@@ -453,6 +502,9 @@ class ExpressionGenerator(GeneratorBase):
         raise AssertionError(name)
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:
+        looped = self.looped_values.get(id(e))
+        if looped is not None:
+            return looped
         collection = self.collection(e.domain)
         with self.bindings.frame():
             var = self.bindings.bind(e.var)

@@ -328,14 +328,11 @@ def f_warlord_bonus(s: State, v_p: int, v_v: int) -> int:
 # rulebooks/dynasties/dynasties.rules:189
 def f_supply(s: State, v_p: int, v_except: int | None) -> int:
     """Armies p could still find: the reserve and p's armies in other provinces."""
-    return (
-        s.p_reserve[v_p]
-        + sum(
-            s.n_Province_armies[v_s]
-            for v_s in range(5)
-            if ((v_s != v_except) and (s.n_Province_owner[v_s] == v_p))
-        )
-    )
+    v_sum = 0
+    for v_s in range(5):
+        if ((v_s != v_except) and (s.n_Province_owner[v_s] == v_p)):
+            v_sum += s.n_Province_armies[v_s]
+    return (s.p_reserve[v_p] + v_sum)
 
 
 # rulebooks/dynasties/dynasties.rules:193

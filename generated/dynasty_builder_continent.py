@@ -5450,7 +5450,11 @@ def f_cities(s: State, v_p: int) -> list[int]:
 # rulebooks/dynasty_builder/dynasty_builder.rules:292
 def f_conflicted(s: State, v_h: int) -> bool:
     """a hex in the territories of both players (decision PLAYERS)"""
-    return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
+    v_count = 0
+    for v_q in range(s.num_players):
+        if s.n_Hex_claim[v_h][v_q]:
+            v_count += 1
+    return (v_count > 1)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:295
@@ -5541,22 +5545,27 @@ def f_ring_need(s: State, v_k: int) -> int:
 # rulebooks/dynasty_builder/dynasty_builder.rules:341
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
+    v_any = False
+    for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k):
+        if (s.n_Hex_house[v_h] == v_p):
+            v_any = True
+            break
     return (
         (
-            any((s.n_Hex_house[v_h] == v_p) for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k))
+            v_any
             and (
                 sum(
                     1
-                    for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k)
-                    if (s.n_Hex_house[v_h] == v_p)
+                    for v_h_2 in rt.ring(N_HEX_DISTANCE[v_c], v_k)
+                    if (s.n_Hex_house[v_h_2] == v_p)
                 ) >= f_ring_need(s, v_k)
             )
         )
         and (
             sum(
                 1
-                for v_h in f_estate(s, v_p, v_c)
-                if ((N_HEX_DISTANCE[v_c][v_h] == v_k) and (s.n_Hex_house[v_h] == v_p))
+                for v_h_2 in f_estate(s, v_p, v_c)
+                if ((N_HEX_DISTANCE[v_c][v_h_2] == v_k) and (s.n_Hex_house[v_h_2] == v_p))
             ) >= f_ring_need(s, v_k)
         )
     )
@@ -5565,13 +5574,11 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:347
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
-    return (
-        sum(
-            1
-            for v_h in f_estate(s, v_p, v_c)
-            if (N_HEX_DISTANCE[v_c][v_h] == v_k)
-        ) >= f_ring_need(s, v_k)
-    )
+    v_count = 0
+    for v_h in f_estate(s, v_p, v_c):
+        if (N_HEX_DISTANCE[v_c][v_h] == v_k):
+            v_count += 1
+    return (v_count >= f_ring_need(s, v_k))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:351
@@ -5698,10 +5705,11 @@ def f_support_ships(s: State, v_p: int, v_at: int) -> int:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:460
 def f_city_defence(s: State, v_c: int) -> int:
-    return (
-        4
-        + sum(1 for v_h in N_HEX_NEIGHBOURS[v_c] if (s.n_Hex_house[v_h] == s.n_Hex_centre[v_c]))
-    )
+    v_count = 0
+    for v_h in N_HEX_NEIGHBOURS[v_c]:
+        if (s.n_Hex_house[v_h] == s.n_Hex_centre[v_c]):
+            v_count += 1
+    return (4 + v_count)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:513
@@ -5717,6 +5725,11 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:746
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
+    v_any = False
+    for v_x in N_HEX_NEIGHBOURS[v_from]:
+        if (f_has_units(s, (1 - v_p), v_x) and (s.n_Hex_terrain[v_x] == s.n_Hex_terrain[v_from])):
+            v_any = True
+            break
     return (
         (
             1
@@ -5729,17 +5742,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
                 else 0
             )
         )
-        + (
-            1
-            if any(
-                (
-                    f_has_units(s, (1 - v_p), v_x)
-                    and (s.n_Hex_terrain[v_x] == s.n_Hex_terrain[v_from])
-                )
-                for v_x in N_HEX_NEIGHBOURS[v_from]
-            )
-            else 0
-        )
+        + (1 if v_any else 0)
     )
 
 
@@ -5787,20 +5790,17 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:904
 def f_points(s: State, v_p: int) -> int:
-    return (
-        (
-            (2 * sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)))
-            + sum(
-                sum(
-                    1
-                    for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
-                    if (R_KIND_LEVEL[C_TROOP_KIND[s.card_def[v_u]]] == 3)
-                )
-                for v_h in f_posts(s, v_p)
-            )
+    v_sum = 0
+    for v_c in f_cities(s, v_p):
+        v_sum += s.n_Hex_level[v_c]
+    v_sum_2 = 0
+    for v_h in f_posts(s, v_p):
+        v_sum_2 += sum(
+            1
+            for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
+            if (R_KIND_LEVEL[C_TROOP_KIND[s.card_def[v_u]]] == 3)
         )
-        + s.p_tokens[v_p]
-    )
+    return (((2 * v_sum) + v_sum_2) + s.p_tokens[v_p])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:322
@@ -6050,7 +6050,11 @@ def proc_begin_turn(s: State, v_p: int) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:531
             s.k_Troop_finished[v_u] = False
     # rulebooks/dynasty_builder/dynasty_builder.rules:534
-    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
+    v_count = 0
+    for v_c in f_cities(s, v_p):
+        if (s.n_Hex_level[v_c] >= 4):
+            v_count += 1
+    s.p_tokens[v_p] += v_count
     # rulebooks/dynasty_builder/dynasty_builder.rules:535
     s.goto(3)  # build
 
@@ -6137,7 +6141,10 @@ def checkpoint_victory(s: State) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:913
         for v_p in [s.g_current, (1 - s.g_current)]:
             # rulebooks/dynasty_builder/dynasty_builder.rules:915
-            if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
+            v_sum = 0
+            for v_c in f_cities(s, v_p):
+                v_sum += s.n_Hex_level[v_c]
+            if (v_sum >= 12):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:915
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):

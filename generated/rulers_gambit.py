@@ -2744,10 +2744,12 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
 # rulebooks/rulers_gambit/rulers_gambit.rules:527
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
-    return (
-        any((s.card_owner[v_c] == s.g_turn_player) for v_c in s.g_chain)
-        and any((s.card_owner[v_c] != s.g_turn_player) for v_c in s.g_chain)
-    )
+    v_any = False
+    for v_c in s.g_chain:
+        if (s.card_owner[v_c] == s.g_turn_player):
+            v_any = True
+            break
+    return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:795
