@@ -55,6 +55,7 @@ class PythonGenerator(WiringGenerator):
         self.phases()
         self.wiring()
         self.api()
+        self.area_tables()
         return w.text()
 
 
@@ -69,6 +70,7 @@ def generate_deck_checker(model: GameModel) -> str:
     generator.w.line("from typing import Final")
     generator.tables()
     generator.deck_rules()
+    generator.area_tables()
     return generator.w.text()
 
 

@@ -311,8 +311,41 @@ class ExpressionGenerator(GeneratorBase):
         return self.expr(target, narrow=False)
 
     # ---- expressions
+    def area_table(self, e: n.Call) -> str | None:
+        """The table of the nodes within (or at) a fixed distance of each node, for a call
+        of within() or ring() whose radius is a number; None for one that is worked out."""
+        node_type = self.model.type_of(e.args[0])
+        radius = e.args[1]
+        if not isinstance(radius, n.IntLit) or not isinstance(node_type, t.NodeT):
+            return None
+        area = (node_type.board, e.func, radius.value)
+        self.areas.add(area)
+        return f"N_{upper(area[0])}_{upper(area[1])}_{area[2]}"
+
+    def area_tables(self) -> None:
+        """The tables of area_table, each a row per node (the nodes in board order). They
+        come last, once the rules have said which they read; no rule runs before the module
+        is loaded."""
+        if not self.areas:
+            return
+        self.w.line()
+        self.w.line()
+        self.w.line("# the nodes within a distance of each node, or at it (ring), for the rules")
+        self.w.line("# that name the distance")
+        for board, func, radius in sorted(self.areas):
+            test = f"d == {radius}" if func == "ring" else f"0 <= d <= {radius}"
+            self.w.line(f"N_{upper(board)}_{upper(func)}_{radius}: Final = tuple(")
+            self.w.line(f"    tuple(node for node, d in enumerate(row) if {test}) "
+                        f"for row in N_{upper(board)}_DISTANCE")
+            self.w.line(")")
+
     def collection(self, expr: n.Expr) -> str:
         """Python source for iterating the value of expr."""
+        if (isinstance(expr, n.Call) and expr.func in ("within", "ring")
+                and id(expr) not in self.model.narrowed):
+            area = self.area_table(expr)
+            if area is not None:  # a row of the table, not a list of one's own
+                return f"{area}[{self.expr(expr.args[0])}]"
         type_ = self.model.type_of(expr)
         source = self.expr(expr)
         if isinstance(type_, t.ZoneT):
@@ -496,6 +529,9 @@ class ExpressionGenerator(GeneratorBase):
         if name == "distance":
             return f"N_{board}_DISTANCE[{args[0]}][{args[1]}]"
         if name in ("within", "ring"):
+            area = self.area_table(e)
+            if area is not None:
+                return f"list({area}[{args[0]}])"
             return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"

@@ -5460,7 +5460,7 @@ def f_conflicted(s: State, v_h: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:295
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
-    for v_x in rt.within(N_HEX_DISTANCE[v_h], 1):
+    for v_x in N_HEX_WITHIN_1[v_h]:
         if (bool(s.zones[Z_UNITS + v_p * 220 + v_x])):
             return True
     return False
@@ -5469,7 +5469,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:299
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
-    for v_x in rt.within(N_HEX_DISTANCE[v_h], 1):
+    for v_x in N_HEX_WITHIN_1[v_h]:
         if (f_has_units(s, (1 - v_p), v_x) or f_builds_there(s, (1 - v_p), v_x)):
             return True
     return False
@@ -5527,7 +5527,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
         v_c,
         [
             v_h
-            for v_h in rt.within(N_HEX_DISTANCE[v_c], 5)
+            for v_h in N_HEX_WITHIN_5[v_c]
             if ((s.n_Hex_house[v_h] == v_p) or (s.n_Hex_token[v_h] == v_p))
         ],
         N_HEX_NEIGHBOURS,
@@ -5681,7 +5681,7 @@ def f_defender_calls(s: State) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:432
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
     v_sum = 0
-    for v_h in rt.within(N_HEX_DISTANCE[v_at], 2):
+    for v_h in N_HEX_WITHIN_2[v_at]:
         v_sum += sum(
             R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]]
             for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
@@ -5694,7 +5694,7 @@ def f_support_power(s: State, v_p: int, v_at: int) -> int:
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     v_sum = 0
-    for v_h in rt.within(N_HEX_DISTANCE[v_at], 2):
+    for v_h in N_HEX_WITHIN_2[v_at]:
         v_sum += sum(
             1
             for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]
@@ -6297,7 +6297,7 @@ LISTED_FIRST_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} f
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:567
-    if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
+    if not any((s.n_Hex_centre[v_c] == actor) for v_c in N_HEX_WITHIN_2[v_h]):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
     # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if not f_can_enter(s, actor, 0, v_h):
@@ -6317,7 +6317,7 @@ def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> No
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:567
-            if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
+            if not any((s.n_Hex_centre[v_c] == actor) for v_c in N_HEX_WITHIN_2[v_h]):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:568
             if not f_can_enter(s, actor, 0, v_h):
@@ -8690,3 +8690,16 @@ def from_json(text: str) -> State:
     s = State.__new__(State)
     s.load_json(text)
     return s
+
+
+# the nodes within a distance of each node, or at it (ring), for the rules
+# that name the distance
+N_HEX_WITHIN_1: Final = tuple(
+    tuple(node for node, d in enumerate(row) if 0 <= d <= 1) for row in N_HEX_DISTANCE
+)
+N_HEX_WITHIN_2: Final = tuple(
+    tuple(node for node, d in enumerate(row) if 0 <= d <= 2) for row in N_HEX_DISTANCE
+)
+N_HEX_WITHIN_5: Final = tuple(
+    tuple(node for node, d in enumerate(row) if 0 <= d <= 5) for row in N_HEX_DISTANCE
+)

@@ -114,3 +114,15 @@ def test_every_name_of_a_generated_module_is_given_once(game: str) -> None:
              if line[:1].isupper() and (": Final" in line or " = " in line)
              and not line.startswith("State.")]
     assert names and len(names) == len(set(names))
+
+
+def test_an_area_at_a_fixed_distance_is_a_row_of_a_table_of_the_same_nodes() -> None:
+    from dsl import runtime as rt
+
+    game = module("dynasty_builder")
+    source = (ROOT / "generated" / "dynasty_builder.py").read_text()
+    assert "N_HEX_WITHIN_1[" in source and "rt.within(N_HEX_DISTANCE[v_h], 1)" not in source
+    for node, row in enumerate(game.N_HEX_DISTANCE):
+        for radius in (1, 2, 5):
+            table = getattr(game, f"N_HEX_WITHIN_{radius}")
+            assert list(table[node]) == rt.within(row, radius)
