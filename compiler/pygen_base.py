@@ -211,6 +211,8 @@ class GeneratorBase:
                                for r in self.card_types for f in r.fields.values())
         # what calling each function may do (ExpressionGenerator.function_risk), once known
         self.function_risks: dict[str, int] = {}
+        # the `if` that ends a repeated body, whose untaken turn ends the loop (idle_test)
+        self.idle_ending: n.If | None = None
         # the areas (board, within or ring, radius) read from tables (area_table)
         self.areas: set[tuple[str, str, int]] = set()
         # the aggregates worked out by loops before the statement that reads them: by id,

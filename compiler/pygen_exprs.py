@@ -139,6 +139,7 @@ class ExpressionGenerator(GeneratorBase):
                 self.for_stmt(stmt)
             case n.Repeat():
                 with w.block(f"for _ in range({self.expr(stmt.count)}):"):
+                    self.idle_ending = self.idle_test(stmt.body)
                     self.block(stmt.body)
             case n.Move():
                 top = "True" if stmt.end == "top" else "False"
@@ -178,6 +179,8 @@ class ExpressionGenerator(GeneratorBase):
 
     def if_stmt(self, stmt: n.If) -> None:
         w = self.w
+        idle_ending = stmt is self.idle_ending
+        self.idle_ending = None
         for i, (cond, body) in enumerate(stmt.branches):
             test = self.expr(cond)
             while len(stmt.branches) == 1 and stmt.otherwise is None:
@@ -193,6 +196,23 @@ class ExpressionGenerator(GeneratorBase):
         if stmt.otherwise is not None:
             with w.block("else:"):
                 self.block(stmt.otherwise)
+        elif idle_ending:
+            with w.block("else:"):
+                w.line("break  # a turn that does nothing: so would every turn after it")
+
+    def idle_test(self, body: n.Block) -> n.If | None:
+        """The `if` that ends a repeated body, when a turn that takes none of its branches does
+        nothing: the lets before it change nothing (no draw from the random generator either)
+        and it has no `else`. The turns after such a turn would find the state as it was and
+        do nothing too, so the loop may stop there (a queue found empty)."""
+        *lets, last = body.statements or (None,)
+        if not isinstance(last, n.If) or last.otherwise is not None:
+            return None
+        if any(not isinstance(let, n.Let) or self.risk(let.value) == ACTS for let in lets):
+            return None
+        if any(self.risk(cond) == ACTS for cond, _ in last.branches):
+            return None
+        return last
 
     def for_stmt(self, stmt: n.For) -> None:
         w = self.w

@@ -2764,6 +2764,8 @@ def proc_grow(s: State, v_p: int) -> None:
             if f_can_rise(s, v_p, v_c):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:357
                 s.n_Hex_level[v_c] += 1
+            else:
+                break  # a turn that does nothing: so would every turn after it
     # rulebooks/dynasty_builder/dynasty_builder.rules:359
     proc_survey(s)
 

@@ -3315,6 +3315,8 @@ def proc_run_card_texts(s: State) -> None:
                     rt.some(v_c),
                     s.card_owner[rt.some(v_c)],
                 )
+        else:
+            break  # a turn that does nothing: so would every turn after it
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:251
@@ -3582,6 +3584,8 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
             proc_discard(s, rt.some(v_c))
+        else:
+            break  # a turn that does nothing: so would every turn after it
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1049
@@ -3797,6 +3801,8 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
             proc_discard(s, rt.some(v_c))
+        else:
+            break  # a turn that does nothing: so would every turn after it
 
 
 FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (

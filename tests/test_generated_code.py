@@ -126,3 +126,30 @@ def test_an_area_at_a_fixed_distance_is_a_row_of_a_table_of_the_same_nodes() -> 
         for radius in (1, 2, 5):
             table = getattr(game, f"N_HEX_WITHIN_{radius}")
             assert list(table[node]) == rt.within(row, radius)
+
+
+def test_a_repeat_stops_at_a_turn_that_does_nothing_unless_a_turn_draws(tmp_path: Path) -> None:
+    folder = new_game("idle", tmp_path)
+    rules = folder / "idle.rules"
+    text = rules.read_text()
+    procedures = (
+        "procedure deal(p: player) {\n"
+        "  repeat 3 {\n    let c = first(deck[p])\n"
+        "    if c != none { move c to hand[p] }\n  }\n}\n\n"
+        "procedure gamble(p: player) {\n"
+        "  repeat 3 {\n    let n = roll(6)\n"
+        "    if n == 6 { p.score += 1 }\n  }\n}\n\n"
+    )
+    text = text.replace("setup {", procedures + "setup {", 1)
+    text = text.replace("    draw 3 from deck[p] to hand[p]\n",
+                        "    draw 3 from deck[p] to hand[p]\n    deal(p)\n    gamble(p)\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    deal = source[source.index("def proc_deal"):source.index("def proc_gamble")]
+    gamble = source[source.index("def proc_gamble"):]
+    gamble = gamble[:gamble.index("\n\n\n")]
+    assert "else:\n            break" in deal
+    assert "break" not in gamble  # each turn rolls: the next may roll a 6
