@@ -56,6 +56,7 @@ class PythonGenerator(WiringGenerator):
         self.phases()
         self.wiring()
         self.api()
+        self.area_tables()
         return w.text()
 
 
@@ -77,6 +78,7 @@ def generate_deck_checker(model: GameModel) -> str:
     generator.w.line("from typing import Final")
     generator.tables()
     generator.deck_rules()
+    generator.area_tables()
     return generator.w.text()
 
 

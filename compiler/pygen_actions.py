@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from compiler import types as t
 from compiler.english import words
 from compiler.model import ActionInfo
-from compiler.pygen_base import ARTICLE, Bindings, names_table, upper
+from compiler.pygen_base import ARTICLE, Bindings, grouped, names_table, upper
+from compiler.pygen_exprs import ACTS, HARMLESS
 from compiler.pygen_tables import TableGenerator
 from compiler.text_templates import template_fields
 from dsl import nodes as n
@@ -76,6 +77,7 @@ class ActionGenerator(TableGenerator):
                 neutral[name] = (1 << i, neutral_noun(type_))
             self.action_text_body(template, parts, neutral, self.worded(
                 action.params, [f"args[{i}]" for i in range(len(action.params))]))
+        self.listed_table(action)
         # the preconditions
         self.bindings = Bindings()
         signature = self.params(params)
@@ -88,7 +90,7 @@ class ActionGenerator(TableGenerator):
                     parts[name] = self.display(type_, self.bindings.lookup(name))
                 message = self.template(require.message, parts, self.worded(
                     action.params, [self.bindings.lookup(name) for name, _ in params]))
-                with w.block(f"if {self.negated(require.cond)}:"):
+                with w.block(f"if {self.negated(require.cond, test=True)}:"):
                     w.line(f"return {message}")
             w.line("return None")
         # the effects
@@ -102,9 +104,21 @@ class ActionGenerator(TableGenerator):
         with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
                            "check: bool) -> None:", decl.span):
             has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
+            levels = self.listing_levels(action)
+            filters = self.listing_filters(action, levels)
+            self.listing_parts = self.settled_parts(action, levels)
+            if action.params:
+                self.listing_tests(levels[0], "return")
+                w.line(f"listed = LISTED_{upper(action.name)}[actor]")
             if has_cards:
                 w.line("seen: set[tuple[int, ...]] = set()")
-            self.legal_loops(action, 0, has_cards)
+            for i in filters:
+                # the values of a parameter that pass the tests that read it only, found
+                # when first needed, not again for each value of the parameters before it
+                var = self.bindings.bind(action.params[i][0])
+                w.line(f"{var}_values: list[int] | None = None")
+            self.settle_parts(0)
+            self.legal_loops(action, 0, has_cards, levels, filters)
         # applying one
         self.bindings = Bindings()
         with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
@@ -205,34 +219,143 @@ class ActionGenerator(TableGenerator):
             self.pick_nest(action, i + 1, [*names, var],
                            [*tests, f"({var} := a.args[{i}]) in {collection}"])
 
-    def legal_loops(self, action: ActionInfo, i: int, has_cards: bool) -> None:
+    def listed_table(self, action: ActionInfo) -> None:
+        """LISTED_<action>: per actor, the action objects that legal_ lists, each made once
+        (an action without parameters, at once; the others, by their arguments, when first
+        listed). Nothing changes an Action once it is listed, so every listing may share one;
+        only copy_arg names actions after the fact, and legal_ gives it its own copies."""
         w = self.w
+        kind, text = f"K_{upper(action.name)}", f"text_{action.name}"
+        w.line()
+        w.line()
+        if not action.params:
+            w.line(f"LISTED_{upper(action.name)}: Final = tuple(Action({kind}, actor, (), {text}) "
+                   f"for actor in range({self.max_players}))")
+            return
+        w.line(f"LISTED_{upper(action.name)}: Final[tuple[dict[tuple[int, ...], Action], ...]] = "
+               f"tuple({{}} for _ in range({self.max_players}))")
+
+    def listed_action(self, action: ActionInfo) -> None:
+        """Appending the listed action whose arguments are `key`, from LISTED_<action>."""
+        w = self.w
+        w.line("action = listed.get(key)")
+        with w.block("if action is None:"):
+            w.line(f"action = listed[key] = Action(K_{upper(action.name)}, actor, key, "
+                   f"text_{action.name})")
+        w.line("out.append(action)")
+
+    def listing_levels(self, action: ActionInfo) -> list[list[n.Require]]:
+        """The requires of an action by where the listing tests them: level i after the loops
+        over its first i parameters, so a test that reads none of the later ones is not made
+        again for each of their values. A test moves out no further than the parameters it
+        reads, and never before an earlier one that may raise an error or act (it may guard
+        the tests after it); one that may raise stays after every earlier one, and one that
+        may act is made where it always was, innermost."""
+        params = [name for name, _, _ in action.params]
+        innermost = len(params)
+        levels: list[list[n.Require]] = [[] for _ in range(innermost + 1)]
+        deepest = 0  # the deepest level of the tests so far
+        deepest_risky = 0  # the same, of the tests that may raise or act
+        for require in action.requires:
+            risk = self.risk(require.cond)
+            level = max((params.index(p) + 1 for p in self.reads(require.cond, params)),
+                        default=0)
+            if risk == ACTS:
+                level = innermost
+            level = max(level, deepest if risk != HARMLESS else deepest_risky)
+            if risk != HARMLESS:
+                deepest_risky = level
+            deepest = max(deepest, level)
+            levels[level].append(require)
+        return levels
+
+    def listing_filters(
+        self, action: ActionInfo, levels: list[list[n.Require]]
+    ) -> dict[int, list[n.Require]]:
+        """The tests taken out of `levels` to filter a parameter's values once, before the
+        loops: harmless tests that read that parameter only (not the first, whose loop is
+        outermost, nor a card, whose copies are told apart over its whole domain), whose
+        domain reads no parameter before it, with only harmless tests before them."""
+        params = [name for name, _, _ in action.params]
+        filters: dict[int, list[n.Require]] = {}
+        for i in range(1, len(params)):
+            if any(self.risk(r.cond) != HARMLESS for r in levels[i]):
+                break
+            _, type_, domain = action.params[i]
+            if isinstance(type_, t.CardT) or (domain is not None and (
+                    self.reads(domain, params[:i]) or self.risk(domain) != HARMLESS)):
+                continue
+            tests = levels[i + 1]
+            taken = 0
+            while (taken < len(tests) and self.risk(tests[taken].cond) == HARMLESS
+                   and self.reads(tests[taken].cond, params) == {params[i]}):
+                taken += 1
+            if taken:
+                filters[i] = tests[:taken]
+                levels[i + 1] = tests[taken:]
+        return filters
+
+    def legal_loops(
+        self, action: ActionInfo, i: int, has_cards: bool, levels: list[list[n.Require]],
+        filters: dict[int, list[n.Require]],
+    ) -> None:
+        w = self.w
+        if 0 < i < len(action.params):
+            self.listing_tests(levels[i], "continue")
+            self.settle_parts(i)
         if i == len(action.params):
             values = [self.bindings.lookup(name) for name, _, _ in action.params]
             encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
                        for v, (_, type_, _) in zip(values, action.params, strict=True)]
             key = "(" + "".join(f"{e}, " for e in encoded) + ")"
-            names = ""
-            if has_cards:
+            if not action.params:
+                self.listing_tests(levels[i], "return")
+                w.line(f"out.append(LISTED_{upper(action.name)}[actor])")
+                return
+            if not has_cards:
+                self.listing_tests(levels[i], "continue")
                 w.line(f"key = {key}")
-                with w.block("if key in seen:"):
-                    w.line("continue" if action.params else "return")
-                key = "key"
-                cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
-                         if isinstance(type_, t.CardT)]
-                names = (", (" + "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
-                                         for v in values)
-                         + f") if {' or '.join(f'{v}_names' for v in cards)} else None")
-            args = "".join(f", {v}" for v in values)
-            with w.block(f"if not check or check_{action.name}(s, actor{args}) is None:"):
-                if has_cards:
-                    # copies alike in every state are one choice: the first that may act
-                    # stands for all (rt.GameState.copy_args)
-                    w.line("seen.add(key)")
-                w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
-                       f"text_{action.name}{names}))")
+                self.listed_action(action)
+                return
+            # the harmless tests first: they turn down more than `seen` does
+            tests = levels[i]
+            harmless = 0
+            while harmless < len(tests) and self.risk(tests[harmless].cond) == HARMLESS:
+                harmless += 1
+            self.listing_tests(tests[:harmless], "continue")
+            cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
+                     if isinstance(type_, t.CardT)]
+            w.line(f"key = {key}")
+            # copies alike in every state are one choice: the first that may act stands for
+            # all (rt.GameState.copy_args); only a card whose definition came before in its
+            # domain can give arguments listed before
+            with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
+                         "and key in seen:"):
+                w.line("continue")
+            self.listing_tests(tests[harmless:], "continue")
+            w.line("seen.add(key)")
+            with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
+                # copies of a card that read differently: an action of its own
+                names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
+                                for v in values)
+                w.line(f"out.append(Action(K_{upper(action.name)}, actor, key, "
+                       f"text_{action.name}, ({names})))")
+            with w.block("else:"):
+                self.listed_action(action)
             return
         name, type_, domain = action.params[i]
+        if i in filters:
+            var = self.bindings.lookup(name)
+            with w.block(f"if {var}_values is None:"):
+                for require in filters[i]:
+                    w.source(require.span)
+                collection = self.domain(type_, domain)
+                test = " and ".join(self.expr(r.cond) for r in filters[i])
+                w.line(f"{var}_values = [{var} for {var} in {collection} if {test}] if check "
+                       f"else list({collection})")
+            with w.block(f"for {var} in {var}_values:"):
+                self.legal_loops(action, i + 1, has_cards, levels, filters)
+            return
         collection = self.domain(type_, domain)
         var = self.bindings.bind(name)
         if isinstance(type_, t.CardT):
@@ -247,14 +370,102 @@ class ActionGenerator(TableGenerator):
             w.line(f"{var}_start = len(out)")
             with w.block(f"for {var} in {var}_cards:"):
                 w.line(f"{var}_arg = s.card_def[{var}]")
-                with w.block(f"if ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
-                             f"!= {var} and not s.same_choice({var}, {var}_other):"):
+                w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
+                       f"!= {var}")
+                with w.block(f"if {var}_again and not s.same_choice({var}, {var}_other):"):
+                    # copy_arg names the actions listed so far: our own copies, not the shared
+                    # ones of LISTED_<action>
+                    w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
+                           f"for a in out[{var}_start:]]")
                     w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
                            f"{var}_start, {i})")
-                self.legal_loops(action, i + 1, has_cards)
+                self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         with w.block(f"for {var} in {collection}:"):
-            self.legal_loops(action, i + 1, has_cards)
+            self.legal_loops(action, i + 1, has_cards, levels, filters)
+
+    def listing_tests(self, requires: Sequence[n.Require], skip: str) -> None:
+        """The requires of an action as the listing tests them: true or false, without the
+        reasons that check_ gives (`check` is false when every action is listed unchecked)."""
+        w = self.w
+        if len(requires) == 1:
+            w.source(requires[0].span)
+            with w.block(f"if check and {self.refusal(requires[0])}:"):
+                w.line(skip)
+        elif requires:
+            with w.block("if check:"):
+                for require in requires:
+                    w.source(require.span)
+                    with w.block(f"if {self.refusal(require)}:"):
+                        w.line(skip)
+
+    def refusal(self, require: n.Require) -> str:
+        """The test that a require fails, its settled part (settle_parts) read from where it
+        was worked out."""
+        part = self.listing_parts.get(id(require))
+        if part is None:
+            return self.negated(require.cond, test=True)
+        _, _, count, var = part
+        rest = self.refusal_terms(require.cond)[count:]
+        # the terms are names, calls, subscripts, comparisons in brackets or `not`s: none
+        # needs brackets in a conjunction
+        return " and ".join([var, *(self.term(term) for term in rest)])
+
+    def refusal_terms(self, cond: n.Expr) -> list[tuple[n.Expr, bool]]:
+        """The terms whose conjunction is the test that a require fails: (term, negated)."""
+        if isinstance(cond, n.Not):
+            terms: list[n.Expr] = []
+            chain = [cond.operand]
+            while chain:  # `a and b and c` parses as `(a and b) and c`
+                term = chain.pop()
+                if isinstance(term, n.BinaryOp) and term.op == "and":
+                    chain += [term.right, term.left]
+                else:
+                    terms.append(term)
+            return [(term, False) for term in terms]
+        if isinstance(cond, n.BinaryOp) and cond.op == "or":
+            return [*self.refusal_terms(cond.left), *self.refusal_terms(cond.right)]
+        return [(cond, True)]
+
+    def term(self, term: tuple[n.Expr, bool]) -> str:
+        expr, negated = term
+        return self.negated(expr, test=True) if negated else self.expr(expr)
+
+    def settled_parts(
+        self, action: ActionInfo, levels: list[list[n.Require]]
+    ) -> dict[int, tuple[n.Require, int, int, str]]:
+        """By require (its id): (require, level, count, variable) when the first `count` terms
+        of the test that it fails are harmless and read only parameters whose loops are outside
+        its own: their conjunction is worked out once at that level, into the variable, not
+        for each value of the parameters inside (a tile's kind, tested against every
+        province)."""
+        params = [name for name, _, _ in action.params]
+        parts: dict[int, tuple[n.Require, int, int, str]] = {}
+        for level, tests in enumerate(levels):
+            for require in tests:
+                terms = self.refusal_terms(require.cond)
+                count = 0
+                settled = 0
+                for expr, _ in terms[:-1]:
+                    reads = self.reads(expr, params)
+                    depth = max((params.index(p) + 1 for p in reads), default=0)
+                    if depth >= level or self.risk(expr) != HARMLESS:
+                        break
+                    count += 1
+                    settled = max(settled, depth)
+                if count:
+                    variable = self.bindings.reserve(f"test_{require.span.line}")
+                    parts[id(require)] = (require, settled, count, variable)
+        return parts
+
+    def settle_parts(self, level: int) -> None:
+        """Work out the settled parts (settled_parts) of the tests inside, at this level."""
+        for require, settled, count, var in self.listing_parts.values():
+            if settled != level:
+                continue
+            self.w.source(require.span)
+            terms = self.refusal_terms(require.cond)[:count]
+            self.w.line(f"{var} = " + " and ".join(self.term(t) for t in terms))
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:

@@ -13,6 +13,7 @@ from compiler import types as t
 from compiler.model import ActionInfo, FieldInfo, GameModel
 from compiler.pygen_wrap import Writer
 from compiler.text_templates import template_fields
+from dsl import nodes as n
 from dsl.source import Span
 
 VERSION = "0.1.0"
@@ -42,7 +43,7 @@ def upper(name: str) -> str:
 # constant never starts with one, so it cannot take the place of one.
 RESERVED_HEADS = frozenset({
     "K", "C", "R", "Z", "E", "N", "FX", "SLOT", "PLAYER", "NUM", "DEF", "DECK", "DECKS",
-    "TERMINAL", "PHASES", "OPTIONS", "INFO", "ACTIONS",
+    "TERMINAL", "PHASES", "OPTIONS", "INFO", "ACTIONS", "LISTED",
 })
 
 
@@ -135,14 +136,21 @@ class Bindings:
     used: set[str] = field(default_factory=set)
     frames: list[dict[str, str]] = field(default_factory=lambda: [{}])
 
-    def bind(self, name: str) -> str:
+    def bind(self, name: str, python: str | None = None) -> str:
+        """A new Python name for `name` (or the one `reserve` gave it)."""
+        candidate = python or self.reserve(name)
+        self.frames[-1][name] = candidate
+        return candidate
+
+    def reserve(self, name: str) -> str:
+        """A new Python name for `name`, taken but not yet bound (a `let` binds its name after
+        the value, which may read an earlier one of that name)."""
         candidate = f"v_{name}"
         k = 2
         while candidate in self.used:
             candidate = f"v_{name}_{k}"
             k += 1
         self.used.add(candidate)
-        self.frames[-1][name] = candidate
         return candidate
 
     def lookup(self, name: str) -> str:
@@ -203,6 +211,18 @@ class GeneratorBase:
                                for r in self.card_types for f in r.fields.values())
         # the card tables to write (DEF_NAMES, C_...): None for all of them
         self.only_tables: frozenset[str] | None = None
+        # what calling each function may do (ExpressionGenerator.function_risk), once known
+        self.function_risks: dict[str, int] = {}
+        # the `if` that ends a repeated body, whose untaken turn ends the loop (idle_test)
+        self.idle_ending: n.If | None = None
+        # the areas (board, within or ring, radius) read from tables (area_table)
+        self.areas: set[tuple[str, str, int]] = set()
+        # the aggregates worked out by loops before the statement that reads them: by id,
+        # the variable that holds the value (ExpressionGenerator.loop_aggregates)
+        self.looped_values: dict[int, str] = {}
+        # the parts of the listing's tests worked out outside their loops, by require
+        # (ActionGenerator.settled_parts)
+        self.listing_parts: dict[int, tuple[n.Require, int, int, str]] = {}
 
     def dimension(self, per: str) -> int:
         m = self.model

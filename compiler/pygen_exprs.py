@@ -3,16 +3,87 @@ compiler.pygen_base)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import assert_never
 
 from compiler import symbols as sym
 from compiler import types as t
-from compiler.pygen_base import GeneratorBase, grouped, names_table, upper
+from compiler.pygen_base import GeneratorBase, grouped, names_table, py_type, upper
 from dsl import nodes as n
+
+# What evaluating an expression may do besides giving its value (ExpressionGenerator.risk),
+# from least to most: nothing, raise an error, or change the state or its random generator.
+HARMLESS, MAY_RAISE, ACTS = 0, 1, 2
+
+# Builtins that draw from the random generator.
+_RANDOM_BUILTINS = frozenset({"roll", "flip", "shuffled"})
+
+# Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
+LOOPED = frozenset({"sum", "count", "any", "all", "first"})
 
 
 class ExpressionGenerator(GeneratorBase):
     """Rule statements and expressions as Python source."""
+
+    # ---- what an expression reads and may do
+    def reads(self, e: n.Expr, params: Collection[str]) -> set[str]:
+        """The parameters among `params` that e reads (a name an aggregate binds is not one)."""
+        found: set[str] = set()
+        stack: list[n.Node] = [e]
+        names = self.model.symbols.names
+        while stack:
+            node = stack.pop()
+            if (isinstance(node, n.Name) and node.id in params
+                    and isinstance(names.get(id(node)), sym.Parameter)):
+                found.add(node.id)
+            stack.extend(n.children(node))
+        return found
+
+    def risk(self, e: n.Expr) -> int:
+        """HARMLESS when evaluating e can neither raise an error nor change anything, so that
+        when it is evaluated, and how often, makes no difference; MAY_RAISE when it may raise
+        (an unwrapped optional, a division, a list index, a player named beyond the fewest
+        players); ACTS when it may change the state or draw from the random generator."""
+        m = self.model
+        worst = HARMLESS
+        stack: list[n.Node] = [e]
+        while stack and worst < ACTS:
+            node = stack.pop()
+            stack.extend(n.children(node))
+            if id(node) in m.narrowed:
+                worst = max(worst, MAY_RAISE)
+            match node:
+                case n.Name():
+                    symbol = m.symbols.names.get(id(node))
+                    if isinstance(symbol, sym.Player) and symbol.index >= m.min_players:
+                        worst = max(worst, MAY_RAISE)
+                case n.Index():
+                    if not isinstance(m.symbols.indexes.get(id(node)),
+                                      (sym.ZoneSlot, sym.PerPlayerIndex)):
+                        worst = max(worst, MAY_RAISE)
+                case n.BinaryOp() if node.op in ("/", "%"):
+                    worst = max(worst, MAY_RAISE)
+                case n.Call():
+                    called = m.symbols.calls.get(id(node))
+                    if isinstance(called, sym.Function):
+                        worst = max(worst, self.function_risk(node.func))
+                    elif isinstance(called, sym.Procedure) or node.func in _RANDOM_BUILTINS:
+                        worst = ACTS
+                case n.EffectCall() | n.EffectLit() | n.DataWord():
+                    worst = ACTS
+        return worst
+
+    def function_risk(self, name: str) -> int:
+        """risk() of a call of the function `name`: of its body (a recursive one: ACTS, the
+        worst, as no body is known to be harmless while it is being looked at)."""
+        known = self.function_risks.get(name)
+        if known is None:
+            self.function_risks[name] = ACTS
+            decl = self.model.functions[name].decl
+            assert isinstance(decl, n.FunctionDecl)
+            known = self.function_risks[name] = self.risk(decl.body)
+        return known
 
     # ---- statements
     def block(self, block: n.Block) -> None:
@@ -26,9 +97,28 @@ class ExpressionGenerator(GeneratorBase):
             self.stmt(stmt)
 
     def stmt(self, stmt: n.Stmt) -> None:
+        self.w.source(stmt.span)
+        strict: n.Expr | None = None  # what the statement always evaluates first
+        match stmt:
+            case n.Let() if isinstance(stmt.value, n.Aggregate) and stmt.value.func in LOOPED:
+                var = self.bindings.reserve(stmt.name)
+                self.looped(stmt.value, var)
+                self.bindings.bind(stmt.name, var)
+                return
+            case n.Let() | n.Assign():
+                strict = stmt.value
+            case n.CallStmt():
+                strict = stmt.call
+            case n.If():
+                strict = stmt.branches[0][0]
+            case _:
+                pass
+        with self.loop_aggregates(strict):
+            self.stmt_body(stmt)
+
+    def stmt_body(self, stmt: n.Stmt) -> None:
         w = self.w
         m = self.model
-        w.source(stmt.span)
         match stmt:
             case n.Let():
                 value = self.expr(stmt.value)
@@ -52,6 +142,7 @@ class ExpressionGenerator(GeneratorBase):
                     if stmt.while_ is not None:
                         with w.block(f"if {self.negated(stmt.while_)}:"):
                             w.line("break")
+                    self.idle_ending = self.idle_test(stmt.body)
                     self.block(stmt.body)
             case n.Break():
                 w.line("break")
@@ -93,6 +184,8 @@ class ExpressionGenerator(GeneratorBase):
 
     def if_stmt(self, stmt: n.If) -> None:
         w = self.w
+        idle_ending = stmt is self.idle_ending
+        self.idle_ending = None
         for i, (cond, body) in enumerate(stmt.branches):
             test = self.expr(cond)
             while len(stmt.branches) == 1 and stmt.otherwise is None:
@@ -108,6 +201,23 @@ class ExpressionGenerator(GeneratorBase):
         if stmt.otherwise is not None:
             with w.block("else:"):
                 self.block(stmt.otherwise)
+        elif idle_ending:
+            with w.block("else:"):
+                w.line("break  # a turn that does nothing: so would every turn after it")
+
+    def idle_test(self, body: n.Block) -> n.If | None:
+        """The `if` that ends a repeated body, when a turn that takes none of its branches does
+        nothing: the lets before it change nothing (no draw from the random generator either)
+        and it has no `else`. The turns after such a turn would find the state as it was and
+        do nothing too, so the loop may stop there (a queue found empty)."""
+        *lets, last = body.statements or (None,)
+        if not isinstance(last, n.If) or last.otherwise is not None:
+            return None
+        if any(not isinstance(let, n.Let) or self.risk(let.value) == ACTS for let in lets):
+            return None
+        if any(self.risk(cond) == ACTS for cond, _ in last.branches):
+            return None
+        return last
 
     def for_stmt(self, stmt: n.For) -> None:
         w = self.w
@@ -133,6 +243,91 @@ class ExpressionGenerator(GeneratorBase):
                 with w.block(f"for {var} in {collection}:"):
                     self.block(stmt.body)
 
+    def return_value(self, e: n.Expr) -> None:
+        """`return e`: an aggregate that is all of e, as a plain loop."""
+        if isinstance(e, n.Aggregate) and e.func in LOOPED:
+            self.looped(e, None)
+        else:
+            with self.loop_aggregates(e):
+                self.w.line(f"return {self.expr(e)}")
+
+    @contextmanager
+    def loop_aggregates(self, e: n.Expr | None) -> Iterator[None]:
+        """Work out with plain loops, before the statement that evaluates e, the harmless
+        aggregates that e always evaluates once (not under `and`, `or`, `if` or another
+        aggregate's element): within, e reads their values from variables. Their turn among
+        e's parts makes no difference, as they are harmless."""
+        found: list[n.Aggregate] = []
+
+        def visit(x: n.Node) -> None:
+            if isinstance(x, n.Aggregate):
+                visit(x.domain)
+                if x.func in LOOPED and self.risk(x) == HARMLESS:
+                    found.append(x)
+            elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
+                visit(x.left)
+            elif isinstance(x, n.Conditional):
+                visit(x.cond)
+            else:
+                for child in n.children(x):
+                    visit(child)
+
+        if e is not None:
+            visit(e)
+        for aggregate in found:
+            var = self.bindings.reserve(aggregate.func)
+            self.looped(aggregate, var)
+            self.looped_values[id(aggregate)] = var
+        try:
+            yield
+        finally:
+            for aggregate in found:
+                del self.looped_values[id(aggregate)]
+
+    def looped(self, e: n.Aggregate, target: str | None) -> None:
+        """An aggregate as a plain loop, its value returned (no target) or assigned to
+        `target`: cheaper than a generator over the few values most domains have, and it
+        stops where any, all and first stop."""
+        w = self.w
+        func = e.func
+        collection = self.collection(e.domain)
+        with self.bindings.frame():
+            var = self.bindings.bind(e.var)
+            where = self.expr(e.where) if e.where is not None else None
+            element = "1" if func == "count" else self.expr(e.element)
+            if func == "all":
+                element = self.negated(e.element, test=True)
+            if func in ("sum", "count"):
+                total = target or self.bindings.reserve(func)
+                w.line(f"{total} = 0")
+                with w.block(f"for {var} in {collection}:"):
+                    if where is not None:
+                        with w.block(f"if {where}:"):
+                            w.line(f"{total} += {element}")
+                    else:
+                        w.line(f"{total} += {element}")
+                if target is None:
+                    w.line(f"return {total}")
+                return
+            if func == "first":
+                found, value, test = "None", element, where
+                if target is not None:
+                    w.line(f"{target}: {py_type(self.model.type_of(e))} = None")
+            else:
+                found, value = ("False", "True") if func == "any" else ("True", "False")
+                test = element if where is None else f"{grouped(where)} and {grouped(element)}"
+                if target is not None:
+                    w.line(f"{target} = {found}")
+            test_block = w.block(f"if {test}:") if test is not None else nullcontext()
+            with w.block(f"for {var} in {collection}:"), test_block:
+                if target is None:
+                    w.line(f"return {value}")
+                else:
+                    w.line(f"{target} = {value}")
+                    w.line("break")
+            if target is None:
+                w.line(f"return {found}")
+
     def lvalue(self, target: n.Expr) -> str:
         if isinstance(target, n.Name):
             if isinstance(self.model.symbols.names.get(id(target)), sym.Local):
@@ -141,8 +336,41 @@ class ExpressionGenerator(GeneratorBase):
         return self.expr(target, narrow=False)
 
     # ---- expressions
+    def area_table(self, e: n.Call) -> str | None:
+        """The table of the nodes within (or at) a fixed distance of each node, for a call
+        of within() or ring() whose radius is a number; None for one that is worked out."""
+        node_type = self.model.type_of(e.args[0])
+        radius = e.args[1]
+        if not isinstance(radius, n.IntLit) or not isinstance(node_type, t.NodeT):
+            return None
+        area = (node_type.board, e.func, radius.value)
+        self.areas.add(area)
+        return f"N_{upper(area[0])}_{upper(area[1])}_{area[2]}"
+
+    def area_tables(self) -> None:
+        """The tables of area_table, each a row per node (the nodes in board order). They
+        come last, once the rules have said which they read; no rule runs before the module
+        is loaded."""
+        if not self.areas:
+            return
+        self.w.line()
+        self.w.line()
+        self.w.line("# the nodes within a distance of each node, or at it (ring), for the rules")
+        self.w.line("# that name the distance")
+        for board, func, radius in sorted(self.areas):
+            test = f"d == {radius}" if func == "ring" else f"0 <= d <= {radius}"
+            self.w.line(f"N_{upper(board)}_{upper(func)}_{radius}: Final = tuple(")
+            self.w.line(f"    tuple(node for node, d in enumerate(row) if {test}) "
+                        f"for row in N_{upper(board)}_DISTANCE")
+            self.w.line(")")
+
     def collection(self, expr: n.Expr) -> str:
         """Python source for iterating the value of expr."""
+        if (isinstance(expr, n.Call) and expr.func in ("within", "ring")
+                and id(expr) not in self.model.narrowed):
+            area = self.area_table(expr)
+            if area is not None:  # a row of the table, not a list of one's own
+                return f"{area}[{self.expr(expr.args[0])}]"
         type_ = self.model.type_of(expr)
         source = self.expr(expr)
         if isinstance(type_, t.ZoneT):
@@ -326,12 +554,18 @@ class ExpressionGenerator(GeneratorBase):
         if name == "distance":
             return f"N_{board}_DISTANCE[{args[0]}][{args[1]}]"
         if name in ("within", "ring"):
+            area = self.area_table(e)
+            if area is not None:
+                return f"list({area}[{args[0]}])"
             return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
         raise AssertionError(name)
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:
+        looped = self.looped_values.get(id(e))
+        if looped is not None:
+            return looped
         collection = self.collection(e.domain)
         with self.bindings.frame():
             var = self.bindings.bind(e.var)
@@ -352,8 +586,9 @@ class ExpressionGenerator(GeneratorBase):
             return f"next(({element} {loop}), None)"
         return f"[{element} {loop}]"
 
-    def negated(self, e: n.Expr, s: str = "s") -> str:
-        """Python source that is true exactly when e is false, without double negations."""
+    def negated(self, e: n.Expr, s: str = "s", test: bool = False) -> str:
+        """Python source that is true exactly when e is false, without double negations; as
+        the `test` of an `if`, it need only be truthy (no bool())."""
         flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
         if isinstance(e, n.Not):
             return self.expr(e.operand, s)
@@ -362,7 +597,8 @@ class ExpressionGenerator(GeneratorBase):
         if isinstance(e, n.BinaryOp) and e.op == "in":
             return f"{self.expr(e.left, s)} not in {self.collection(e.right)}"
         if isinstance(e, n.Call) and e.func == "empty" and not self.model.narrowed & {id(e)}:
-            return f"bool({self.collection(e.args[0])})"
+            collection = self.collection(e.args[0])
+            return collection if test else f"bool({collection})"
         return f"not {self.expr(e, s)}"
 
     def binary(self, e: n.BinaryOp, s: str) -> str:

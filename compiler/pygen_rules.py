@@ -22,7 +22,7 @@ class RuleGenerator(ActionGenerator):
             params = self.params(info.params)
             with self.function(f"def f_{info.name}(s: State{params}) -> "
                                f"{py_type(info.returns)}:", decl.span, info.doc):
-                self.w.line(f"return {self.expr(decl.body)}")
+                self.return_value(decl.body)
 
     def procedures(self) -> None:
         for info in self.model.procedures.values():
@@ -95,7 +95,7 @@ class RuleGenerator(ActionGenerator):
                 parts = {name: self.display(self.deck_types[name], var)
                          for name, var in self.visible_bindings().items()
                          if name in self.deck_types}
-                with w.block(f"if {self.negated(stmt.cond)}:"):
+                with w.block(f"if {self.negated(stmt.cond, test=True)}:"):
                     w.line(f"return {self.template(stmt.message, parts)}, {stmt.span.line}")
             elif isinstance(stmt, n.Let):
                 value = self.expr(stmt.value)
@@ -108,7 +108,7 @@ class RuleGenerator(ActionGenerator):
                     self.deck_types[stmt.var] = t.element_type(m.type_of(stmt.domain)) or t.ANY
                     with w.block(f"for {var} in {collection}:"):
                         if stmt.where is not None:
-                            with w.block(f"if {self.negated(stmt.where)}:"):
+                            with w.block(f"if {self.negated(stmt.where, test=True)}:"):
                                 w.line("continue")
                         self.deck_statements(stmt.body.statements)
             elif isinstance(stmt, n.If):
@@ -181,7 +181,7 @@ class RuleGenerator(ActionGenerator):
                 self.bindings = Bindings()
                 with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
                                    decl.actor.span):
-                    self.w.line(f"return {self.expr(decl.actor)}")
+                    self.return_value(decl.actor)
             for i, block in enumerate(decl.checkpoints):
                 self.callable_body(f"checkpoint_{phase.name}_{i}", [], block, block.span,
                                    extra=", actor: int")

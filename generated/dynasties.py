@@ -277,7 +277,10 @@ class State(rt.GameState):
 
 # rulebooks/dynasties/dynasties.rules:167
 def f_placed_count(s: State, v_p: int) -> int:
-    return sum(len(s.zones[Z_PLACED + v_p * 5 + v_v]) for v_v in range(5))
+    v_sum = 0
+    for v_v in range(5):
+        v_sum += len(s.zones[Z_PLACED + v_p * 5 + v_v])
+    return v_sum
 
 
 # rulebooks/dynasties/dynasties.rules:170
@@ -325,14 +328,11 @@ def f_warlord_bonus(s: State, v_p: int, v_v: int) -> int:
 # rulebooks/dynasties/dynasties.rules:189
 def f_supply(s: State, v_p: int, v_except: int | None) -> int:
     """Armies p could still find: the reserve and p's armies in other provinces."""
-    return (
-        s.p_reserve[v_p]
-        + sum(
-            s.n_Province_armies[v_s]
-            for v_s in range(5)
-            if ((v_s != v_except) and (s.n_Province_owner[v_s] == v_p))
-        )
-    )
+    v_sum = 0
+    for v_s in range(5):
+        if ((v_s != v_except) and (s.n_Province_owner[v_s] == v_p)):
+            v_sum += s.n_Province_armies[v_s]
+    return (s.p_reserve[v_p] + v_sum)
 
 
 # rulebooks/dynasties/dynasties.rules:193
@@ -547,17 +547,15 @@ def proc_resolve_province(s: State, v_v: int) -> None:
 def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
     # rulebooks/dynasties/dynasties.rules:306
-    v_a = sum(
-        f_points(s, v_v)
-        for v_v in range(5)
-        if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0))
-    )
+    v_a = 0
+    for v_v in range(5):
+        if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
+            v_a += f_points(s, v_v)
     # rulebooks/dynasties/dynasties.rules:307
-    v_b = sum(
-        f_points(s, v_v)
-        for v_v in range(5)
-        if ((s.n_Province_owner[v_v] == 1) and (s.n_Province_armies[v_v] > 0))
-    )
+    v_b = 0
+    for v_v_2 in range(5):
+        if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
+            v_b += f_points(s, v_v_2)
     # rulebooks/dynasties/dynasties.rules:308
     s.g_track += (v_a - v_b)
 
@@ -604,7 +602,10 @@ def done_choose_warlord(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:328
 def actor_choose_warlord(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (s.p_warlord[v_p] is None)), None)
+    for v_p in range(s.num_players):
+        if (s.p_warlord[v_p] is None):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -616,6 +617,9 @@ def text_choose(
 ) -> str:
     t_1 = R_WARLORD_WORDS[args[0]] if shown & 1 else 'a warlord'
     return PLAYER_NAMES[actor] + ' chooses ' + t_1
+
+
+LISTED_CHOOSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -631,9 +635,13 @@ def do_choose(s: State, actor: int, v_w: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:329
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
-        if not check or check_choose(s, actor, v_w) is None:
-            out.append(Action(K_CHOOSE, actor, (v_w, ), text_choose))
+        key = (v_w, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_CHOOSE, actor, key, text_choose)
+        out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -678,7 +686,10 @@ def done_placement(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:344
 def actor_placement(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (f_placed_count(s, v_p) < 5)), None)
+    for v_p in range(s.num_players):
+        if (f_placed_count(s, v_p) < 5):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -693,10 +704,13 @@ def text_place(
     return PLAYER_NAMES[actor] + ' places ' + t_1 + ' on ' + t_2
 
 
+LISTED_PLACE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:345
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     # rulebooks/dynasties/dynasties.rules:347
-    if bool(s.zones[Z_PLACED + actor * 5 + v_prov]):
+    if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:349
     if (
@@ -727,7 +741,9 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:345
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] = set()
+    v_prov_values: list[int] | None = None
     v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
     if not v_tile_cards:
         return
@@ -736,25 +752,38 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        if (
-            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
-        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
+            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
-        for v_prov in range(5):
-            key = (v_tile_arg, v_prov, )
-            if key in seen:
+        # rulebooks/dynasties/dynasties.rules:349
+        v_test_349 = (
+            C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER
+        ) and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+        if v_prov_values is None:
+            # rulebooks/dynasties/dynasties.rules:347
+            v_prov_values = [
+                v_prov
+                for v_prov in range(5)
+                if (not s.zones[Z_PLACED + actor * 5 + v_prov])
+            ] if check else list(range(5))
+        for v_prov in v_prov_values:
+            # rulebooks/dynasties/dynasties.rules:349
+            if check and v_test_349 and s.n_Province_six_played[v_prov][actor]:
                 continue
-            if not check or check_place(s, actor, v_tile, v_prov) is None:
-                seen.add(key)
+            key = (v_tile_arg, v_prov, )
+            if v_tile_again and key in seen:
+                continue
+            seen.add(key)
+            if v_tile_names:
                 out.append(
-                    Action(
-                        K_PLACE,
-                        actor,
-                        key,
-                        text_place,
-                        (v_tile_names.get(v_tile_arg), None, ) if v_tile_names else None,
-                    )
+                    Action(K_PLACE, actor, key, text_place, (v_tile_names.get(v_tile_arg), None, ))
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_PLACE, actor, key, text_place)
+                out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -803,7 +832,10 @@ def done_warlord_step(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:362
 def actor_warlord_step(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (not s.p_decided[v_p])), None)
+    for v_p in range(s.num_players):
+        if (not s.p_decided[v_p]):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -815,6 +847,9 @@ def text_play_warlord(
 ) -> str:
     t_1 = N_PROVINCE_NAMES[args[0]] if shown & 1 else 'a province'
     return PLAYER_NAMES[actor] + ' plays warlord on ' + t_1
+
+
+LISTED_PLAY_WARLORD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -835,9 +870,16 @@ def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:363
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasties/dynasties.rules:364
+    if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
+        return
+    listed = LISTED_PLAY_WARLORD[actor]
     for v_prov in range(5):
-        if not check or check_play_warlord(s, actor, v_prov) is None:
-            out.append(Action(K_PLAY_WARLORD, actor, (v_prov, ), text_play_warlord))
+        key = (v_prov, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_PLAY_WARLORD, actor, key, text_play_warlord)
+        out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -864,6 +906,9 @@ def text_hold(
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
+LISTED_HOLD: Final = tuple(Action(K_HOLD, actor, (), text_hold) for actor in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:369
 def check_hold(s: State, actor: int) -> str | None:
     return None
@@ -877,8 +922,7 @@ def do_hold(s: State, actor: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:369
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_hold(s, actor) is None:
-        out.append(Action(K_HOLD, actor, (), text_hold))
+    out.append(LISTED_HOLD[actor])
 
 
 # rulebooks/dynasties/dynasties.rules:369
@@ -923,7 +967,10 @@ def done_draw_tiles(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:385
 def actor_draw_tiles(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (s.p_to_keep[v_p] > 0)), None)
+    for v_p in range(s.num_players):
+        if (s.p_to_keep[v_p] > 0):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -935,6 +982,9 @@ def text_keep(
 ) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a tile'
     return PLAYER_NAMES[actor] + ' keeps ' + t_1
+
+
+LISTED_KEEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -956,6 +1006,7 @@ def do_keep(s: State, actor: int, v_tile: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:386
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_KEEP[actor]
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_DRAWN + actor]
     if not v_tile_cards:
@@ -965,24 +1016,21 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        if (
-            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
-        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
+            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
-        if key in seen:
+        if v_tile_again and key in seen:
             continue
-        if not check or check_keep(s, actor, v_tile) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_KEEP,
-                    actor,
-                    key,
-                    text_keep,
-                    (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
-                )
-            )
+        seen.add(key)
+        if v_tile_names:
+            out.append(Action(K_KEEP, actor, key, text_keep, (v_tile_names.get(v_tile_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_KEEP, actor, key, text_keep)
+            out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1027,7 +1075,10 @@ def done_discard_step(s: State) -> None:
 
 # rulebooks/dynasties/dynasties.rules:399
 def actor_discard_step(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (not s.p_decided[v_p])), None)
+    for v_p in range(s.num_players):
+        if (not s.p_decided[v_p]):
+            return v_p
+    return None
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1039,6 +1090,9 @@ def text_discard(
 ) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a tile'
     return PLAYER_NAMES[actor] + ' discards ' + t_1 + ' for an army'
+
+
+LISTED_DISCARD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1065,6 +1119,10 @@ def do_discard(s: State, actor: int, v_tile: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:400
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasties/dynasties.rules:401
+    if check and (s.p_discards[actor] >= 3):
+        return
+    listed = LISTED_DISCARD[actor]
     seen: set[tuple[int, ...]] = set()
     v_tile_cards = s.zones[Z_RACK + actor]
     if not v_tile_cards:
@@ -1074,24 +1132,23 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        if (
-            v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)
-        ) != v_tile and not s.same_choice(v_tile, v_tile_other):
+        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
+            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
             v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
         key = (v_tile_arg, )
-        if key in seen:
+        if v_tile_again and key in seen:
             continue
-        if not check or check_discard(s, actor, v_tile) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_tile_names:
             out.append(
-                Action(
-                    K_DISCARD,
-                    actor,
-                    key,
-                    text_discard,
-                    (v_tile_names.get(v_tile_arg), ) if v_tile_names else None,
-                )
+                Action(K_DISCARD, actor, key, text_discard, (v_tile_names.get(v_tile_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_DISCARD, actor, key, text_discard)
+            out.append(action)
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1133,6 +1190,9 @@ def text_pass(
     return PLAYER_NAMES[actor] + ' passes'
 
 
+LISTED_PASS: Final = tuple(Action(K_PASS, actor, (), text_pass) for actor in range(2))
+
+
 # rulebooks/dynasties/dynasties.rules:408
 def check_pass(s: State, actor: int) -> str | None:
     return None
@@ -1146,8 +1206,7 @@ def do_pass(s: State, actor: int) -> None:
 
 # rulebooks/dynasties/dynasties.rules:408
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_pass(s, actor) is None:
-        out.append(Action(K_PASS, actor, (), text_pass))
+    out.append(LISTED_PASS[actor])
 
 
 # rulebooks/dynasties/dynasties.rules:408

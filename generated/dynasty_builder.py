@@ -2284,7 +2284,10 @@ def f_has_units(s: State, v_p: int, v_h: int) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:257
 def f_vacant(s: State, v_h: int) -> bool:
-    return all((not s.zones[Z_UNITS + v_q * 108 + v_h]) for v_q in range(s.num_players))
+    for v_q in range(s.num_players):
+        if s.zones[Z_UNITS + v_q * 108 + v_h]:
+            return False
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:260
@@ -2295,31 +2298,26 @@ def f_posts(s: State, v_p: int) -> list[int]:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:262
 def f_unit_count(s: State, v_p: int) -> int:
-    return sum(len(s.zones[Z_UNITS + v_p * 108 + v_h]) for v_h in range(108))
+    v_sum = 0
+    for v_h in range(108):
+        v_sum += len(s.zones[Z_UNITS + v_p * 108 + v_h])
+    return v_sum
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:264
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
-    return next(
-        (
-            v_u
-            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
-            if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]
-        ),
-        None,
-    )
+    for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]:
+        if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
+            return v_u
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:266
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
-    return next(
-        (
-            v_u
-            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
-            if (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
-        ),
-        None,
-    )
+    for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]:
+        if (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]):
+            return v_u
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:269
@@ -2384,25 +2382,29 @@ def f_cities(s: State, v_p: int) -> list[int]:
 # rulebooks/dynasty_builder/dynasty_builder.rules:292
 def f_conflicted(s: State, v_h: int) -> bool:
     """a hex in the territories of both players (decision PLAYERS)"""
-    return (sum(1 for v_q in range(s.num_players) if s.n_Hex_claim[v_h][v_q]) > 1)
+    v_count = 0
+    for v_q in range(s.num_players):
+        if s.n_Hex_claim[v_h][v_q]:
+            v_count += 1
+    return (v_count > 1)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:295
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
-    return any(
-        (bool(s.zones[Z_UNITS + v_p * 108 + v_x]))
-        for v_x in rt.within(N_HEX_DISTANCE[v_h], 1)
-    )
+    for v_x in N_HEX_WITHIN_1[v_h]:
+        if (bool(s.zones[Z_UNITS + v_p * 108 + v_x])):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:299
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
-    return any(
-        (f_has_units(s, (1 - v_p), v_x) or f_builds_there(s, (1 - v_p), v_x))
-        for v_x in rt.within(N_HEX_DISTANCE[v_h], 1)
-    )
+    for v_x in N_HEX_WITHIN_1[v_h]:
+        if (f_has_units(s, (1 - v_p), v_x) or f_builds_there(s, (1 - v_p), v_x)):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:303
@@ -2457,7 +2459,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
         v_c,
         [
             v_h
-            for v_h in rt.within(N_HEX_DISTANCE[v_c], 5)
+            for v_h in N_HEX_WITHIN_5[v_c]
             if ((s.n_Hex_house[v_h] == v_p) or (s.n_Hex_token[v_h] == v_p))
         ],
         N_HEX_NEIGHBOURS,
@@ -2475,22 +2477,27 @@ def f_ring_need(s: State, v_k: int) -> int:
 # rulebooks/dynasty_builder/dynasty_builder.rules:341
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
+    v_any = False
+    for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k):
+        if (s.n_Hex_house[v_h] == v_p):
+            v_any = True
+            break
     return (
         (
-            any((s.n_Hex_house[v_h] == v_p) for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k))
+            v_any
             and (
                 sum(
                     1
-                    for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k)
-                    if (s.n_Hex_house[v_h] == v_p)
+                    for v_h_2 in rt.ring(N_HEX_DISTANCE[v_c], v_k)
+                    if (s.n_Hex_house[v_h_2] == v_p)
                 ) >= f_ring_need(s, v_k)
             )
         )
         and (
             sum(
                 1
-                for v_h in f_estate(s, v_p, v_c)
-                if ((N_HEX_DISTANCE[v_c][v_h] == v_k) and (s.n_Hex_house[v_h] == v_p))
+                for v_h_2 in f_estate(s, v_p, v_c)
+                if ((N_HEX_DISTANCE[v_c][v_h_2] == v_k) and (s.n_Hex_house[v_h_2] == v_p))
             ) >= f_ring_need(s, v_k)
         )
     )
@@ -2499,13 +2506,11 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:347
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
-    return (
-        sum(
-            1
-            for v_h in f_estate(s, v_p, v_c)
-            if (N_HEX_DISTANCE[v_c][v_h] == v_k)
-        ) >= f_ring_need(s, v_k)
-    )
+    v_count = 0
+    for v_h in f_estate(s, v_p, v_c):
+        if (N_HEX_DISTANCE[v_c][v_h] == v_k):
+            v_count += 1
+    return (v_count >= f_ring_need(s, v_k))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:351
@@ -2530,13 +2535,19 @@ def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:368
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
-    return all(f_may_leave(s, v_p, v_u, v_h) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+    for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]:
+        if not f_may_leave(s, v_p, v_u, v_h):
+            return False
+    return True
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:371
 def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
-    return any((not f_carried(s, v_u, v_h)) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
+    for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]:
+        if (not f_carried(s, v_u, v_h)):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:374
@@ -2585,10 +2596,10 @@ def f_ranged_attack(s: State) -> bool:
 # rulebooks/dynasty_builder/dynasty_builder.rules:422
 def f_may_call(s: State, v_p: int) -> bool:
     """p has a unit left to call"""
-    return any(
-        any(f_may_support(s, v_p, v_h, v_u) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h])
-        for v_h in f_posts(s, v_p)
-    )
+    for v_h in f_posts(s, v_p):
+        if any(f_may_support(s, v_p, v_h, v_u) for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]):
+            return True
+    return False
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:428
@@ -2601,35 +2612,36 @@ def f_defender_calls(s: State) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:432
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
-    return sum(
-        sum(
+    v_sum = 0
+    for v_h in N_HEX_WITHIN_2[v_at]:
+        v_sum += sum(
             R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]]
             for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
             if s.k_Troop_supporting[v_u]
         )
-        for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
-    )
+    return v_sum
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:436
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
-    return sum(
-        sum(
+    v_sum = 0
+    for v_h in N_HEX_WITHIN_2[v_at]:
+        v_sum += sum(
             1
             for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
             if (s.k_Troop_supporting[v_u] and R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
         )
-        for v_h in rt.within(N_HEX_DISTANCE[v_at], 2)
-    )
+    return v_sum
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:460
 def f_city_defence(s: State, v_c: int) -> int:
-    return (
-        4
-        + sum(1 for v_h in N_HEX_NEIGHBOURS[v_c] if (s.n_Hex_house[v_h] == s.n_Hex_centre[v_c]))
-    )
+    v_count = 0
+    for v_h in N_HEX_NEIGHBOURS[v_c]:
+        if (s.n_Hex_house[v_h] == s.n_Hex_centre[v_c]):
+            v_count += 1
+    return (4 + v_count)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:513
@@ -2645,6 +2657,11 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:746
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
+    v_any = False
+    for v_x in N_HEX_NEIGHBOURS[v_from]:
+        if (f_has_units(s, (1 - v_p), v_x) and (s.n_Hex_terrain[v_x] == s.n_Hex_terrain[v_from])):
+            v_any = True
+            break
     return (
         (
             1
@@ -2657,17 +2674,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
                 else 0
             )
         )
-        + (
-            1
-            if any(
-                (
-                    f_has_units(s, (1 - v_p), v_x)
-                    and (s.n_Hex_terrain[v_x] == s.n_Hex_terrain[v_from])
-                )
-                for v_x in N_HEX_NEIGHBOURS[v_from]
-            )
-            else 0
-        )
+        + (1 if v_any else 0)
     )
 
 
@@ -2715,20 +2722,17 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:904
 def f_points(s: State, v_p: int) -> int:
-    return (
-        (
-            (2 * sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)))
-            + sum(
-                sum(
-                    1
-                    for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
-                    if (R_KIND_LEVEL[C_TROOP_KIND[s.card_def[v_u]]] == 3)
-                )
-                for v_h in f_posts(s, v_p)
-            )
+    v_sum = 0
+    for v_c in f_cities(s, v_p):
+        v_sum += s.n_Hex_level[v_c]
+    v_sum_2 = 0
+    for v_h in f_posts(s, v_p):
+        v_sum_2 += sum(
+            1
+            for v_u in s.zones[Z_UNITS + v_p * 108 + v_h]
+            if (R_KIND_LEVEL[C_TROOP_KIND[s.card_def[v_u]]] == 3)
         )
-        + s.p_tokens[v_p]
-    )
+    return (((2 * v_sum) + v_sum_2) + s.p_tokens[v_p])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:322
@@ -2760,6 +2764,8 @@ def proc_grow(s: State, v_p: int) -> None:
             if f_can_rise(s, v_p, v_c):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:357
                 s.n_Hex_level[v_c] += 1
+            else:
+                break  # a turn that does nothing: so would every turn after it
     # rulebooks/dynasty_builder/dynasty_builder.rules:359
     proc_survey(s)
 
@@ -2978,7 +2984,11 @@ def proc_begin_turn(s: State, v_p: int) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:531
             s.k_Troop_finished[v_u] = False
     # rulebooks/dynasty_builder/dynasty_builder.rules:534
-    s.p_tokens[v_p] += sum(1 for v_c in f_cities(s, v_p) if (s.n_Hex_level[v_c] >= 4))
+    v_count = 0
+    for v_c in f_cities(s, v_p):
+        if (s.n_Hex_level[v_c] >= 4):
+            v_count += 1
+    s.p_tokens[v_p] += v_count
     # rulebooks/dynasty_builder/dynasty_builder.rules:535
     s.goto(3)  # build
 
@@ -3065,7 +3075,10 @@ def checkpoint_victory(s: State) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:913
         for v_p in [s.g_current, (1 - s.g_current)]:
             # rulebooks/dynasty_builder/dynasty_builder.rules:915
-            if (sum(s.n_Hex_level[v_c] for v_c in f_cities(s, v_p)) >= 12):
+            v_sum = 0
+            for v_c in f_cities(s, v_p):
+                v_sum += s.n_Hex_level[v_c]
+            if (v_sum >= 12):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:915
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
@@ -3107,7 +3120,10 @@ def done_found_capital(s: State) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:552
 def actor_found_capital(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (len(f_cities(s, v_p)) == 0)), None)
+    for v_p in range(s.num_players):
+        if (len(f_cities(s, v_p)) == 0):
+            return v_p
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -3119,6 +3135,9 @@ def text_capital(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
+
+
+LISTED_CAPITAL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -3142,9 +3161,20 @@ def do_capital(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAPITAL[actor]
     for v_h in range(108):
-        if not check or check_capital(s, actor, v_h) is None:
-            out.append(Action(K_CAPITAL, actor, (v_h, ), text_capital))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:555
+            if (s.n_Hex_start[v_h] != actor):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:556
+            if not f_site_clear(s, actor, v_h):
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_CAPITAL, actor, key, text_capital)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -3178,7 +3208,10 @@ def done_first_soldier(s: State) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:564
 def actor_first_soldier(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (f_unit_count(s, v_p) == 0)), None)
+    for v_p in range(s.num_players):
+        if (f_unit_count(s, v_p) == 0):
+            return v_p
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -3192,10 +3225,13 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
+LISTED_FIRST_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:567
-    if not any((s.n_Hex_centre[v_c] == actor) for v_c in rt.within(N_HEX_DISTANCE[v_h], 2)):
+    if not any((s.n_Hex_centre[v_c] == actor) for v_c in N_HEX_WITHIN_2[v_h]):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
     # rulebooks/dynasty_builder/dynasty_builder.rules:568
     if not f_can_enter(s, actor, 0, v_h):
@@ -3211,9 +3247,20 @@ def do_first_unit(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_FIRST_UNIT[actor]
     for v_h in range(108):
-        if not check or check_first_unit(s, actor, v_h) is None:
-            out.append(Action(K_FIRST_UNIT, actor, (v_h, ), text_first_unit))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:567
+            if not any((s.n_Hex_centre[v_c] == actor) for v_c in N_HEX_WITHIN_2[v_h]):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:568
+            if not f_can_enter(s, actor, 0, v_h):
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_FIRST_UNIT, actor, key, text_first_unit)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -3256,14 +3303,10 @@ def done_make_way(s: State) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:582
 def actor_make_way(s: State) -> int | None:
-    return next(
-        (
-            v_p
-            for v_p in range(s.num_players)
-            if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site)))
-        ),
-        None,
-    )
+    for v_p in range(s.num_players):
+        if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site))):
+            return v_p
+    return None
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
@@ -3279,6 +3322,9 @@ def text_leave_site(
     return PLAYER_NAMES[
         actor
     ] + ' moves the ' + t_1 + ' at ' + t_2 + ' off the new city centre to ' + t_3
+
+
+LISTED_LEAVE_SITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
@@ -3305,6 +3351,7 @@ def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> Non
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_LEAVE_SITE[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_sites(s):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -3315,25 +3362,36 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            # rulebooks/dynasty_builder/dynasty_builder.rules:586
+            if check and f_carried(s, v_u, v_from):
+                continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
-                key = (v_from, v_u_arg, v_to, )
-                if key in seen:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:587
+                if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
-                if not check or check_leave_site(s, actor, v_from, v_u, v_to) is None:
-                    seen.add(key)
+                key = (v_from, v_u_arg, v_to, )
+                if v_u_again and key in seen:
+                    continue
+                seen.add(key)
+                if v_u_names:
                     out.append(
                         Action(
                             K_LEAVE_SITE,
                             actor,
                             key,
                             text_leave_site,
-                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                            (None, v_u_names.get(v_u_arg), None, ),
                         )
                     )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_LEAVE_SITE, actor, key, text_leave_site)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
@@ -3401,6 +3459,9 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
+LISTED_BUILD_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:607
@@ -3413,7 +3474,7 @@ def check_build_house(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:610
-    if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:611
     if f_conflicted(s, v_h):
@@ -3436,9 +3497,32 @@ def do_build_house(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:607
+    if check and (s.p_supply[actor] <= 0):
+        return
+    listed = LISTED_BUILD_HOUSE[actor]
     for v_h in range(108):
-        if not check or check_build_house(s, actor, v_h) is None:
-            out.append(Action(K_BUILD_HOUSE, actor, (v_h, ), text_build_house))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:608
+            if not f_house_terrain(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:609
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:610
+            if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:611
+            if f_conflicted(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:612
+            if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_BUILD_HOUSE, actor, key, text_build_house)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -3466,13 +3550,16 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
+LISTED_TO_TOKEN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:620
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:621
-    if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -3491,9 +3578,20 @@ def do_to_token(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_TO_TOKEN[actor]
     for v_h in range(108):
-        if not check or check_to_token(s, actor, v_h) is None:
-            out.append(Action(K_TO_TOKEN, actor, (v_h, ), text_to_token))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:620
+            if (s.n_Hex_house[v_h] != actor):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:621
+            if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TO_TOKEN, actor, key, text_to_token)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -3521,6 +3619,9 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
+LISTED_TO_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:630
@@ -3530,7 +3631,7 @@ def check_to_house(s: State, actor: int, v_h: int) -> str | None:
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
     # rulebooks/dynasty_builder/dynasty_builder.rules:632
-    if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -3549,9 +3650,23 @@ def do_to_house(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:631
+    if check and (s.p_supply[actor] <= 0):
+        return
+    listed = LISTED_TO_HOUSE[actor]
     for v_h in range(108):
-        if not check or check_to_house(s, actor, v_h) is None:
-            out.append(Action(K_TO_HOUSE, actor, (v_h, ), text_to_house))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:630
+            if (s.n_Hex_token[v_h] != actor):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:632
+            if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TO_HOUSE, actor, key, text_to_house)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -3579,13 +3694,16 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
+LISTED_DEMOLISH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:641
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:642
-    if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
@@ -3606,9 +3724,20 @@ def do_demolish(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DEMOLISH[actor]
     for v_h in range(108):
-        if not check or check_demolish(s, actor, v_h) is None:
-            out.append(Action(K_DEMOLISH, actor, (v_h, ), text_demolish))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:641
+            if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:642
+            if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_DEMOLISH, actor, key, text_demolish)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -3636,13 +3765,16 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
+LISTED_FOUND_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:651
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:652
-    if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:653
     if not f_ring_new(s, actor, v_h, 1):
@@ -3665,9 +3797,26 @@ def do_found_city(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_FOUND_CITY[actor]
     for v_h in range(108):
-        if not check or check_found_city(s, actor, v_h) is None:
-            out.append(Action(K_FOUND_CITY, actor, (v_h, ), text_found_city))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:651
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:652
+            if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:653
+            if not f_ring_new(s, actor, v_h, 1):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:654
+            if not f_site_clear(s, actor, v_h):
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_FOUND_CITY, actor, key, text_found_city)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -3695,6 +3844,9 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
+LISTED_BUILD_BRIDGE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:662
@@ -3704,7 +3856,7 @@ def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
     # rulebooks/dynasty_builder/dynasty_builder.rules:664
-    if bool(s.zones[Z_UNITS + (1 - actor) * 108 + v_h]):
+    if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:665
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
@@ -3730,9 +3882,29 @@ def do_build_bridge(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:666
+    if check and not all(f_vacant(s, v_b) for v_b in range(108) if (s.n_Hex_bridge[v_b] == actor)):
+        return
+    listed = LISTED_BUILD_BRIDGE[actor]
     for v_h in range(108):
-        if not check or check_build_bridge(s, actor, v_h) is None:
-            out.append(Action(K_BUILD_BRIDGE, actor, (v_h, ), text_build_bridge))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:662
+            if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:663
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:664
+            if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:665
+            if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_BUILD_BRIDGE, actor, key, text_build_bridge)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -3759,6 +3931,12 @@ def text_end_build(
     return PLAYER_NAMES[actor] + ' ends the build phase'
 
 
+LISTED_END_BUILD: Final = tuple(
+    Action(K_END_BUILD, actor, (), text_end_build)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def check_end_build(s: State, actor: int) -> str | None:
     return None
@@ -3772,8 +3950,7 @@ def do_end_build(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_build(s, actor) is None:
-        out.append(Action(K_END_BUILD, actor, (), text_end_build))
+    out.append(LISTED_END_BUILD[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
@@ -3814,6 +3991,9 @@ def text_step(
     t_2 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     t_3 = N_HEX_NAMES[args[2]] if shown & 4 else 'a hex'
     return PLAYER_NAMES[actor] + ' moves the ' + t_1 + ' at ' + t_2 + ' to ' + t_3
+
+
+LISTED_STEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -3864,6 +4044,7 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_STEP[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -3874,25 +4055,48 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
-            for v_to in N_HEX_NEIGHBOURS[v_from]:
-                key = (v_from, v_u_arg, v_to, )
-                if key in seen:
+            if check:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:695
+                if s.k_Troop_attacked[v_u]:
                     continue
-                if not check or check_step(s, actor, v_from, v_u, v_to) is None:
-                    seen.add(key)
+                # rulebooks/dynasty_builder/dynasty_builder.rules:696
+                if s.k_Troop_finished[v_u]:
+                    continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:698
+            v_test_698 = s.k_Troop_moved[v_u]
+            for v_to in N_HEX_NEIGHBOURS[v_from]:
+                if check:
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:697
+                    if not f_can_take(s, actor, v_u, v_from, v_to):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:698
+                    if v_test_698 and (
+                        s.k_Troop_moves_left[v_u] < f_step_cost(s, actor, v_from, v_to)
+                    ):
+                        continue
+                key = (v_from, v_u_arg, v_to, )
+                if v_u_again and key in seen:
+                    continue
+                seen.add(key)
+                if v_u_names:
                     out.append(
                         Action(
                             K_STEP,
                             actor,
                             key,
                             text_step,
-                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                            (None, v_u_names.get(v_u_arg), None, ),
                         )
                     )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_STEP, actor, key, text_step)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
@@ -3950,6 +4154,9 @@ def text_attack(
     t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'troop'
     t_3 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with the ' + t_2 + ' at ' + t_3
+
+
+LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -4018,6 +4225,7 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -4028,28 +4236,46 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if check:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:714
+                if s.k_Troop_attacked[v_u]:
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:715
+                if s.k_Troop_finished[v_u]:
+                    continue
+                # rulebooks/dynasty_builder/dynasty_builder.rules:716
+                if f_carried(s, v_u, v_from):
+                    continue
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
             ):
-                key = (v_from, v_u_arg, v_at, )
-                if key in seen:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:717
+                if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
                     continue
-                if not check or check_attack(s, actor, v_from, v_u, v_at) is None:
-                    seen.add(key)
+                key = (v_from, v_u_arg, v_at, )
+                if v_u_again and key in seen:
+                    continue
+                seen.add(key)
+                if v_u_names:
                     out.append(
                         Action(
                             K_ATTACK,
                             actor,
                             key,
                             text_attack,
-                            (None, v_u_names.get(v_u_arg), None, ) if v_u_names else None,
+                            (None, v_u_names.get(v_u_arg), None, ),
                         )
                     )
+                else:
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
@@ -4106,6 +4332,12 @@ def text_end_march(
     return PLAYER_NAMES[actor] + ' ends the march'
 
 
+LISTED_END_MARCH: Final = tuple(
+    Action(K_END_MARCH, actor, (), text_end_march)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def check_end_march(s: State, actor: int) -> str | None:
     return None
@@ -4121,8 +4353,7 @@ def do_end_march(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_march(s, actor) is None:
-        out.append(Action(K_END_MARCH, actor, (), text_end_march))
+    out.append(LISTED_END_MARCH[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
@@ -4174,6 +4405,9 @@ def text_support(
     return PLAYER_NAMES[actor] + ' calls the ' + t_1 + ' at ' + t_2 + ' to support'
 
 
+LISTED_SUPPORT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:783
@@ -4192,6 +4426,7 @@ def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_SUPPORT[actor]
     seen: set[tuple[int, ...]] = set()
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
@@ -4202,24 +4437,26 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_from, v_u_arg, )
-            if key in seen:
+            if v_u_again and key in seen:
                 continue
-            if not check or check_support(s, actor, v_from, v_u) is None:
-                seen.add(key)
+            # rulebooks/dynasty_builder/dynasty_builder.rules:783
+            if check and not f_may_support(s, actor, v_from, v_u):
+                continue
+            seen.add(key)
+            if v_u_names:
                 out.append(
-                    Action(
-                        K_SUPPORT,
-                        actor,
-                        key,
-                        text_support,
-                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
-                    )
+                    Action(K_SUPPORT, actor, key, text_support, (None, v_u_names.get(v_u_arg), ))
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_SUPPORT, actor, key, text_support)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
@@ -4266,6 +4503,12 @@ def text_end_muster(
     return PLAYER_NAMES[actor] + ' calls no more support'
 
 
+LISTED_END_MUSTER: Final = tuple(
+    Action(K_END_MUSTER, actor, (), text_end_muster)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
@@ -4279,8 +4522,7 @@ def do_end_muster(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_muster(s, actor) is None:
-        out.append(Action(K_END_MUSTER, actor, (), text_end_muster))
+    out.append(LISTED_END_MUSTER[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
@@ -4315,6 +4557,9 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
+LISTED_EVADE: Final = tuple(Action(K_EVADE, actor, (), text_evade) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def check_evade(s: State, actor: int) -> str | None:
     return None
@@ -4342,8 +4587,7 @@ def do_evade(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_evade(s, actor) is None:
-        out.append(Action(K_EVADE, actor, (), text_evade))
+    out.append(LISTED_EVADE[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
@@ -4367,6 +4611,12 @@ def text_retaliate(
     return PLAYER_NAMES[actor] + ' retaliates'
 
 
+LISTED_RETALIATE: Final = tuple(
+    Action(K_RETALIATE, actor, (), text_retaliate)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def check_retaliate(s: State, actor: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:813
@@ -4383,8 +4633,10 @@ def do_retaliate(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_retaliate(s, actor) is None:
-        out.append(Action(K_RETALIATE, actor, (), text_retaliate))
+    # rulebooks/dynasty_builder/dynasty_builder.rules:813
+    if check and not f_can_retaliate(s):
+        return
+    out.append(LISTED_RETALIATE[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
@@ -4419,6 +4671,9 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
+LISTED_BACK_OFF: Final = tuple(Action(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def check_back_off(s: State, actor: int) -> str | None:
     return None
@@ -4432,8 +4687,7 @@ def do_back_off(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_back_off(s, actor) is None:
-        out.append(Action(K_BACK_OFF, actor, (), text_back_off))
+    out.append(LISTED_BACK_OFF[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -4457,6 +4711,12 @@ def text_try_again(
     return PLAYER_NAMES[actor] + ' tries again'
 
 
+LISTED_TRY_AGAIN: Final = tuple(
+    Action(K_TRY_AGAIN, actor, (), text_try_again)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def check_try_again(s: State, actor: int) -> str | None:
     return None
@@ -4475,8 +4735,7 @@ def do_try_again(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_try_again(s, actor) is None:
-        out.append(Action(K_TRY_AGAIN, actor, (), text_try_again))
+    out.append(LISTED_TRY_AGAIN[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
@@ -4514,6 +4773,9 @@ def text_recruit(
     return PLAYER_NAMES[actor] + ' recruits ' + t_1 + ' at ' + t_2 + ' from the city at ' + t_3
 
 
+LISTED_RECRUIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:849
@@ -4544,11 +4806,31 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:851
+    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+        return
+    listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:849
+        if check and s.n_Hex_recruited[v_c]:
+            continue
         for v_k in range(4):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:850
+            if check and (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
+                continue
             for v_h in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
-                if not check or check_recruit(s, actor, v_c, v_k, v_h) is None:
-                    out.append(Action(K_RECRUIT, actor, (v_c, v_k, v_h, ), text_recruit))
+                if check:
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:852
+                    if not f_can_enter(s, actor, v_k, v_h):
+                        continue
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:853
+                    if f_builds_there(s, (1 - actor), v_h):
+                        continue
+                key = (v_c, v_k, v_h, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_RECRUIT, actor, key, text_recruit)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
@@ -4583,6 +4865,9 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
+LISTED_ENLIST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:860
@@ -4613,10 +4898,31 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+        return
+    listed = LISTED_ENLIST[actor]
+    v_h_values: list[int] | None = None
     for v_k in range(4):
-        for v_h in range(108):
-            if not check or check_enlist(s, actor, v_k, v_h) is None:
-                out.append(Action(K_ENLIST, actor, (v_k, v_h, ), text_enlist))
+        # rulebooks/dynasty_builder/dynasty_builder.rules:860
+        if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
+            continue
+        if v_h_values is None:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:861
+            # rulebooks/dynasty_builder/dynasty_builder.rules:862
+            v_h_values = [
+                v_h for v_h in range(108) if s.n_Hex_claim[v_h][actor]
+                and (not f_near_enemy(s, actor, v_h))
+            ] if check else list(range(108))
+        for v_h in v_h_values:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:864
+            if check and not f_can_enter(s, actor, v_k, v_h):
+                continue
+            key = (v_k, v_h, )
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ENLIST, actor, key, text_enlist)
+            out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -4645,6 +4951,9 @@ def text_raise_city(
 ) -> str:
     t_1 = N_HEX_NAMES[args[0]] if shown & 1 else 'a hex'
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
+
+
+LISTED_RAISE_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -4679,9 +4988,29 @@ def do_raise_city(s: State, actor: int, v_h: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_builder/dynasty_builder.rules:871
+    if check and (s.p_tokens[actor] < 3):
+        return
+    listed = LISTED_RAISE_CITY[actor]
     for v_h in range(108):
-        if not check or check_raise_city(s, actor, v_h) is None:
-            out.append(Action(K_RAISE_CITY, actor, (v_h, ), text_raise_city))
+        if check:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:872
+            if not s.n_Hex_claim[v_h][actor]:
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:873
+            if not f_buildings_free(s, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:874
+            if f_near_enemy(s, actor, v_h):
+                continue
+            # rulebooks/dynasty_builder/dynasty_builder.rules:875
+            if not f_site_clear(s, actor, v_h):
+                continue
+        key = (v_h, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_RAISE_CITY, actor, key, text_raise_city)
+        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -4708,6 +5037,12 @@ def text_end_recruit(
     return PLAYER_NAMES[actor] + ' ends recruiting'
 
 
+LISTED_END_RECRUIT: Final = tuple(
+    Action(K_END_RECRUIT, actor, (), text_end_recruit)
+    for actor in range(2)
+)
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
@@ -4721,8 +5056,7 @@ def do_end_recruit(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_recruit(s, actor) is None:
-        out.append(Action(K_END_RECRUIT, actor, (), text_end_recruit))
+    out.append(LISTED_END_RECRUIT[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
@@ -4761,6 +5095,9 @@ def text_dismiss(
     return PLAYER_NAMES[actor] + ' disbands the ' + t_1 + ' at ' + t_2
 
 
+LISTED_DISMISS: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:888
@@ -4777,8 +5114,12 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DISMISS[actor]
     seen: set[tuple[int, ...]] = set()
     for v_h in f_posts(s, actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:888
+        if check and not s.n_Hex_claim[v_h][actor]:
+            continue
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_h]
         if not v_u_cards:
             continue
@@ -4787,24 +5128,23 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            if (
-                v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-            ) != v_u and not s.same_choice(v_u, v_u_other):
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             key = (v_h, v_u_arg, )
-            if key in seen:
+            if v_u_again and key in seen:
                 continue
-            if not check or check_dismiss(s, actor, v_h, v_u) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_u_names:
                 out.append(
-                    Action(
-                        K_DISMISS,
-                        actor,
-                        key,
-                        text_dismiss,
-                        (None, v_u_names.get(v_u_arg), ) if v_u_names else None,
-                    )
+                    Action(K_DISMISS, actor, key, text_dismiss, (None, v_u_names.get(v_u_arg), ))
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_DISMISS, actor, key, text_dismiss)
+                out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
@@ -4851,6 +5191,9 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
+LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+
+
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
@@ -4873,8 +5216,7 @@ def do_end_turn(s: State, actor: int) -> None:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_turn(s, actor) is None:
-        out.append(Action(K_END_TURN, actor, (), text_end_turn))
+    out.append(LISTED_END_TURN[actor])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
@@ -5282,3 +5624,16 @@ def from_json(text: str) -> State:
     s = State.__new__(State)
     s.load_json(text)
     return s
+
+
+# the nodes within a distance of each node, or at it (ring), for the rules
+# that name the distance
+N_HEX_WITHIN_1: Final = tuple(
+    tuple(node for node, d in enumerate(row) if 0 <= d <= 1) for row in N_HEX_DISTANCE
+)
+N_HEX_WITHIN_2: Final = tuple(
+    tuple(node for node, d in enumerate(row) if 0 <= d <= 2) for row in N_HEX_DISTANCE
+)
+N_HEX_WITHIN_5: Final = tuple(
+    tuple(node for node, d in enumerate(row) if 0 <= d <= 5) for row in N_HEX_DISTANCE
+)

@@ -2591,14 +2591,10 @@ def f_units_of(s: State, v_p: int) -> list[int]:
 # rulebooks/rulers_gambit/rulers_gambit.rules:457
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
-    return next(
-        (
-            v_c
-            for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]
-            if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
-        ),
-        None,
-    )
+    for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
+        if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
+            return v_c
+    return None
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:460
@@ -2748,10 +2744,12 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
 # rulebooks/rulers_gambit/rulers_gambit.rules:527
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
-    return (
-        any((s.card_owner[v_c] == s.g_turn_player) for v_c in s.g_chain)
-        and any((s.card_owner[v_c] != s.g_turn_player) for v_c in s.g_chain)
-    )
+    v_any = False
+    for v_c in s.g_chain:
+        if (s.card_owner[v_c] == s.g_turn_player):
+            v_any = True
+            break
+    return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:795
@@ -3319,6 +3317,8 @@ def proc_run_card_texts(s: State) -> None:
                     rt.some(v_c),
                     s.card_owner[rt.some(v_c)],
                 )
+        else:
+            break  # a turn that does nothing: so would every turn after it
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:251
@@ -3586,6 +3586,8 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
             proc_discard(s, rt.some(v_c))
+        else:
+            break  # a turn that does nothing: so would every turn after it
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1049
@@ -3801,6 +3803,8 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
             proc_discard(s, rt.some(v_c))
+        else:
+            break  # a turn that does nothing: so would every turn after it
 
 
 FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4519,14 +4523,11 @@ def setup(s: State) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:894
             s.create(v_d, Z_DECK + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:895
-        v_k = next(
-            (
-                v_c
-                for v_c in s.zones[Z_DECK + v_p]
-                if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM)
-            ),
-            None,
-        )
+        v_k: int | None = None
+        for v_c in s.zones[Z_DECK + v_p]:
+            if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
+                v_k = v_c
+                break
         # rulebooks/rulers_gambit/rulers_gambit.rules:896
         if (v_k is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:897
@@ -4555,7 +4556,10 @@ def done_mulligan(s: State) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:910
 def actor_mulligan(s: State) -> int | None:
-    return next((v_p for v_p in range(s.num_players) if (not s.p_kept[v_p])), None)
+    for v_p in range(s.num_players):
+        if (not s.p_kept[v_p]):
+            return v_p
+    return None
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4567,6 +4571,9 @@ def text_put_back(
 ) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' puts back ' + t_1
+
+
+LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4584,6 +4591,7 @@ def do_put_back(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -4593,24 +4601,21 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_put_back(s, actor, v_c) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_PUT_BACK,
-                    actor,
-                    key,
-                    text_put_back,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
-            )
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_PUT_BACK, actor, key, text_put_back, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PUT_BACK, actor, key, text_put_back)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4652,6 +4657,12 @@ def text_keep_hand(
     return PLAYER_NAMES[actor] + ' keeps their hand'
 
 
+LISTED_KEEP_HAND: Final = tuple(
+    Action(K_KEEP_HAND, actor, (), text_keep_hand)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
@@ -4669,8 +4680,7 @@ def do_keep_hand(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_keep_hand(s, actor) is None:
-        out.append(Action(K_KEEP_HAND, actor, (), text_keep_hand))
+    out.append(LISTED_KEEP_HAND[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
@@ -4763,6 +4773,12 @@ def text_charge_mana(
     return PLAYER_NAMES[actor] + ' charges a mana'
 
 
+LISTED_CHARGE_MANA: Final = tuple(
+    Action(K_CHARGE_MANA, actor, (), text_charge_mana)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
@@ -4778,8 +4794,7 @@ def do_charge_mana(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_charge_mana(s, actor) is None:
-        out.append(Action(K_CHARGE_MANA, actor, (), text_charge_mana))
+    out.append(LISTED_CHARGE_MANA[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
@@ -4803,6 +4818,12 @@ def text_skip_charge(
     return PLAYER_NAMES[actor] + ' does not charge'
 
 
+LISTED_SKIP_CHARGE: Final = tuple(
+    Action(K_SKIP_CHARGE, actor, (), text_skip_charge)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
@@ -4816,8 +4837,7 @@ def do_skip_charge(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_skip_charge(s, actor) is None:
-        out.append(Action(K_SKIP_CHARGE, actor, (), text_skip_charge))
+    out.append(LISTED_SKIP_CHARGE[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
@@ -4859,6 +4879,9 @@ def text_recover(
     return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
+LISTED_RECOVER: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
@@ -4878,6 +4901,7 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_RECOVERY + actor]
     if not v_u_cards:
@@ -4887,24 +4911,21 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
-        if not check or check_recover(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_RECOVER,
-                    actor,
-                    key,
-                    text_recover,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
-            )
+        seen.add(key)
+        if v_u_names:
+            out.append(Action(K_RECOVER, actor, key, text_recover, (v_u_names.get(v_u_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_RECOVER, actor, key, text_recover)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
@@ -4963,6 +4984,9 @@ def text_normal_call(
     return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
+LISTED_NORMAL_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:991
@@ -4997,6 +5021,14 @@ def do_normal_call(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if check:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:993
+        if s.p_normal_called[actor]:
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:995
+        if (len(s.zones[Z_UNITS + actor]) >= 3):
+            return
+    listed = LISTED_NORMAL_CALL[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
@@ -5006,24 +5038,33 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:991
+            if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:992
+            if C_CARD_SUPERIOR[s.card_def[v_u]]:
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:994
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
-        if not check or check_normal_call(s, actor, v_u) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_u_names:
             out.append(
-                Action(
-                    K_NORMAL_CALL,
-                    actor,
-                    key,
-                    text_normal_call,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+                Action(K_NORMAL_CALL, actor, key, text_normal_call, (v_u_names.get(v_u_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_NORMAL_CALL, actor, key, text_normal_call)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
@@ -5066,6 +5107,9 @@ def text_superior_call(
     return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
+LISTED_SUPERIOR_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1004
@@ -5092,6 +5136,10 @@ def do_superior_call(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+    if check and (len(s.zones[Z_UNITS + actor]) >= 3):
+        return
+    listed = LISTED_SUPERIOR_CALL[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
@@ -5101,24 +5149,33 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+            if not (
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                and C_CARD_SUPERIOR[s.card_def[v_u]]
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
-        if not check or check_superior_call(s, actor, v_u) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_u_names:
             out.append(
-                Action(
-                    K_SUPERIOR_CALL,
-                    actor,
-                    key,
-                    text_superior_call,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+                Action(K_SUPERIOR_CALL, actor, key, text_superior_call, (v_u_names.get(v_u_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_SUPERIOR_CALL, actor, key, text_superior_call)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
@@ -5161,6 +5218,9 @@ def text_cast(
     return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
+LISTED_CAST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1014
@@ -5191,6 +5251,7 @@ def do_cast(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5200,24 +5261,37 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+            if not (
+                (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+            if not f_spell_allowed(s, actor, v_s):
+                continue
         key = (v_s_arg, )
-        if key in seen:
+        if v_s_again and key in seen:
             continue
-        if not check or check_cast(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CAST,
-                    actor,
-                    key,
-                    text_cast,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
-            )
+        seen.add(key)
+        if v_s_names:
+            out.append(Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CAST, actor, key, text_cast)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
@@ -5261,6 +5335,9 @@ def text_cast_at(
     return PLAYER_NAMES[actor] + ' casts ' + t_1 + ' on ' + t_2
 
 
+LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1022
@@ -5288,6 +5365,7 @@ def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5297,10 +5375,23 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+            if not f_spell_allowed(s, actor, v_s):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5309,27 +5400,29 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
-            if not check or check_cast_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_CAST_AT,
                         actor,
                         key,
                         text_cast_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_CAST_AT, actor, key, text_cast_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
@@ -5377,6 +5470,9 @@ def text_set_spell(
     return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
+LISTED_SET_SPELL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1030
@@ -5403,6 +5499,10 @@ def do_set_spell(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+    if check and (s.p_spells_cast[actor] >= 3):
+        return
+    listed = LISTED_SET_SPELL[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -5412,24 +5512,27 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if key in seen:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+        if check and not (
+            (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+            and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+        ):
             continue
-        if not check or check_set_spell(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_SET_SPELL,
-                    actor,
-                    key,
-                    text_set_spell,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
-            )
+        key = (v_s_arg, )
+        if v_s_again and key in seen:
+            continue
+        seen.add(key)
+        if v_s_names:
+            out.append(Action(K_SET_SPELL, actor, key, text_set_spell, (v_s_names.get(v_s_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_SET_SPELL, actor, key, text_set_spell)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
@@ -5472,6 +5575,11 @@ def text_activate_spell(
     return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
+LISTED_ACTIVATE_SPELL: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1039
@@ -5491,6 +5599,7 @@ def do_activate_spell(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -5500,24 +5609,36 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         key = (v_s_arg, )
-        if key in seen:
+        if v_s_again and key in seen:
             continue
-        if not check or check_activate_spell(s, actor, v_s) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_s_names:
             out.append(
                 Action(
                     K_ACTIVATE_SPELL,
                     actor,
                     key,
                     text_activate_spell,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
+                    (v_s_names.get(v_s_arg), ),
                 )
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ACTIVATE_SPELL, actor, key, text_activate_spell)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
@@ -5561,6 +5682,11 @@ def text_activate_spell_at(
     return PLAYER_NAMES[actor] + ' activates ' + t_1 + ' on ' + t_2
 
 
+LISTED_ACTIVATE_SPELL_AT: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1047
@@ -5580,6 +5706,7 @@ def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -5589,10 +5716,17 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5601,27 +5735,34 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
-            if not check or check_activate_spell_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_ACTIVATE_SPELL_AT,
                         actor,
                         key,
                         text_activate_spell_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(
+                        K_ACTIVATE_SPELL_AT,
+                        actor,
+                        key,
+                        text_activate_spell_at,
+                    )
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
@@ -5669,6 +5810,9 @@ def text_use_ability(
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
+LISTED_USE_ABILITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1054
@@ -5688,6 +5832,7 @@ def do_use_ability(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
@@ -5697,24 +5842,30 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
+            if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                continue
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
-        if not check or check_use_ability(s, actor, v_u) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_u_names:
             out.append(
-                Action(
-                    K_USE_ABILITY,
-                    actor,
-                    key,
-                    text_use_ability,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+                Action(K_USE_ABILITY, actor, key, text_use_ability, (v_u_names.get(v_u_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_USE_ABILITY, actor, key, text_use_ability)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
@@ -5758,6 +5909,11 @@ def text_use_ability_at(
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1 + ' on ' + t_2
 
 
+LISTED_USE_ABILITY_AT: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1062
@@ -5777,6 +5933,7 @@ def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
@@ -5786,10 +5943,17 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+            if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                continue
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -5798,27 +5962,29 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
-            if key in seen:
+            if (v_u_again or v_t_again) and key in seen:
                 continue
-            if not check or check_use_ability_at(s, actor, v_u, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_u_names or v_t_names:
                 out.append(
                     Action(
                         K_USE_ABILITY_AT,
                         actor,
                         key,
                         text_use_ability_at,
-                        (
-                            v_u_names.get(v_u_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_u_names or v_t_names else None,
+                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_USE_ABILITY_AT, actor, key, text_use_ability_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
@@ -5866,6 +6032,9 @@ def text_to_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
+LISTED_TO_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1069
@@ -5882,6 +6051,7 @@ def do_to_stock(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_UNITS + actor]
     if not v_u_cards:
@@ -5891,24 +6061,24 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if key in seen:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1069
+        if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
-        if not check or check_to_stock(s, actor, v_u) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_TO_STOCK,
-                    actor,
-                    key,
-                    text_to_stock,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
-            )
+        key = (v_u_arg, )
+        if v_u_again and key in seen:
+            continue
+        seen.add(key)
+        if v_u_names:
+            out.append(Action(K_TO_STOCK, actor, key, text_to_stock, (v_u_names.get(v_u_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_TO_STOCK, actor, key, text_to_stock)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
@@ -5951,6 +6121,9 @@ def text_from_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
+LISTED_FROM_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1075
@@ -5967,6 +6140,10 @@ def do_from_stock(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    if check and (len(s.zones[Z_UNITS + actor]) >= 3):
+        return
+    listed = LISTED_FROM_STOCK[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = s.zones[Z_STOCK + actor]
     if not v_u_cards:
@@ -5976,24 +6153,23 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
-        if not check or check_from_stock(s, actor, v_u) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_u_names:
             out.append(
-                Action(
-                    K_FROM_STOCK,
-                    actor,
-                    key,
-                    text_from_stock,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
-                )
+                Action(K_FROM_STOCK, actor, key, text_from_stock, (v_u_names.get(v_u_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_FROM_STOCK, actor, key, text_from_stock)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
@@ -6035,6 +6211,9 @@ def text_awaken(
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
+LISTED_AWAKEN: Final = tuple(Action(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def check_awaken(s: State, actor: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1081
@@ -6067,8 +6246,23 @@ def do_awaken(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_awaken(s, actor) is None:
-        out.append(Action(K_AWAKEN, actor, (), text_awaken))
+    if check:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+        if (s.p_lp[actor] > 5):
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+        if not any(
+            ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
+            for v_k in s.zones[Z_KINGDOM_ZONE + actor]
+        ):
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1084
+        if not all(
+            (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
+            for v_k in s.zones[Z_KINGDOM_ZONE + actor]
+        ):
+            return
+    out.append(LISTED_AWAKEN[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
@@ -6092,6 +6286,12 @@ def text_deploy_ruler(
     return PLAYER_NAMES[actor] + ' sends their ruler to the unit zone'
 
 
+LISTED_DEPLOY_RULER: Final = tuple(
+    Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def check_deploy_ruler(s: State, actor: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1094
@@ -6111,8 +6311,14 @@ def do_deploy_ruler(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_deploy_ruler(s, actor) is None:
-        out.append(Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler))
+    if check:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+        if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
+            return
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+        if (len(s.zones[Z_UNITS + actor]) >= 3):
+            return
+    out.append(LISTED_DEPLOY_RULER[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
@@ -6136,6 +6342,9 @@ def text_end_main(
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
+LISTED_END_MAIN: Final = tuple(Action(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def check_end_main(s: State, actor: int) -> str | None:
     return None
@@ -6149,8 +6358,7 @@ def do_end_main(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_main(s, actor) is None:
-        out.append(Action(K_END_MAIN, actor, (), text_end_main))
+    out.append(LISTED_END_MAIN[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
@@ -6217,6 +6425,9 @@ def text_attack(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' with ' + t_2
 
 
+LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
@@ -6230,6 +6441,7 @@ def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6239,9 +6451,9 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_attack_targets(s, v_u)
         if not v_t_cards:
@@ -6251,27 +6463,29 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
-            if key in seen:
+            if (v_u_again or v_t_again) and key in seen:
                 continue
-            if not check or check_attack(s, actor, v_u, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_u_names or v_t_names:
                 out.append(
                     Action(
                         K_ATTACK,
                         actor,
                         key,
                         text_attack,
-                        (
-                            v_u_names.get(v_u_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_u_names or v_t_names else None,
+                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
@@ -6320,6 +6534,11 @@ def text_attack_recovery(
     return PLAYER_NAMES[actor] + ' attacks ' + t_1 + ' in the recovery zone with ' + t_2
 
 
+LISTED_ATTACK_RECOVERY: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
@@ -6333,6 +6552,7 @@ def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6342,9 +6562,9 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_recovery_targets(s, v_u)
         if not v_t_cards:
@@ -6354,27 +6574,34 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_u_arg, v_t_arg, )
-            if key in seen:
+            if (v_u_again or v_t_again) and key in seen:
                 continue
-            if not check or check_attack_recovery(s, actor, v_u, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_u_names or v_t_names:
                 out.append(
                     Action(
                         K_ATTACK_RECOVERY,
                         actor,
                         key,
                         text_attack_recovery,
-                        (
-                            v_u_names.get(v_u_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_u_names or v_t_names else None,
+                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(
+                        K_ATTACK_RECOVERY,
+                        actor,
+                        key,
+                        text_attack_recovery,
+                    )
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
@@ -6422,10 +6649,15 @@ def text_attack_kingdom(
     return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
+LISTED_ATTACK_KINGDOM: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1127
-    if bool(s.zones[Z_UNITS + (1 - actor)]):
+    if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
@@ -6438,6 +6670,10 @@ def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    if check and s.zones[Z_UNITS + (1 - actor)]:
+        return
+    listed = LISTED_ATTACK_KINGDOM[actor]
     seen: set[tuple[int, ...]] = set()
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
@@ -6447,24 +6683,29 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        if (
-            v_u_other := v_u_first.setdefault(v_u_arg, v_u)
-        ) != v_u and not s.same_choice(v_u, v_u_other):
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
-        if key in seen:
+        if v_u_again and key in seen:
             continue
-        if not check or check_attack_kingdom(s, actor, v_u) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_u_names:
             out.append(
                 Action(
                     K_ATTACK_KINGDOM,
                     actor,
                     key,
                     text_attack_kingdom,
-                    (v_u_names.get(v_u_arg), ) if v_u_names else None,
+                    (v_u_names.get(v_u_arg), ),
                 )
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ATTACK_KINGDOM, actor, key, text_attack_kingdom)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
@@ -6506,6 +6747,12 @@ def text_end_battle(
     return PLAYER_NAMES[actor] + ' ends the battle phase'
 
 
+LISTED_END_BATTLE: Final = tuple(
+    Action(K_END_BATTLE, actor, (), text_end_battle)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
@@ -6519,8 +6766,7 @@ def do_end_battle(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_battle(s, actor) is None:
-        out.append(Action(K_END_BATTLE, actor, (), text_end_battle))
+    out.append(LISTED_END_BATTLE[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
@@ -6598,6 +6844,9 @@ def text_chain_quick(
     return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
+LISTED_CHAIN_QUICK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1167
@@ -6623,6 +6872,7 @@ def do_chain_quick(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -6632,24 +6882,36 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1167
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+            if not f_spell_allowed(s, actor, v_s):
+                continue
         key = (v_s_arg, )
-        if key in seen:
+        if v_s_again and key in seen:
             continue
-        if not check or check_chain_quick(s, actor, v_s) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_s_names:
             out.append(
-                Action(
-                    K_CHAIN_QUICK,
-                    actor,
-                    key,
-                    text_chain_quick,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
+                Action(K_CHAIN_QUICK, actor, key, text_chain_quick, (v_s_names.get(v_s_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CHAIN_QUICK, actor, key, text_chain_quick)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6693,6 +6955,11 @@ def text_chain_quick_at(
     return PLAYER_NAMES[actor] + ' chains ' + t_1 + ' on ' + t_2
 
 
+LISTED_CHAIN_QUICK_AT: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1175
@@ -6718,6 +6985,7 @@ def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
@@ -6727,10 +6995,23 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+            if not f_spell_allowed(s, actor, v_s):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -6739,27 +7020,29 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
-            if not check or check_chain_quick_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_CHAIN_QUICK_AT,
                         actor,
                         key,
                         text_chain_quick_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
@@ -6807,6 +7090,9 @@ def text_chain_set(
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
+LISTED_CHAIN_SET: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1183
@@ -6826,6 +7112,7 @@ def do_chain_set(s: State, actor: int, v_s: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -6835,24 +7122,28 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         key = (v_s_arg, )
-        if key in seen:
+        if v_s_again and key in seen:
             continue
-        if not check or check_chain_set(s, actor, v_s) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CHAIN_SET,
-                    actor,
-                    key,
-                    text_chain_set,
-                    (v_s_names.get(v_s_arg), ) if v_s_names else None,
-                )
-            )
+        seen.add(key)
+        if v_s_names:
+            out.append(Action(K_CHAIN_SET, actor, key, text_chain_set, (v_s_names.get(v_s_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CHAIN_SET, actor, key, text_chain_set)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
@@ -6896,6 +7187,9 @@ def text_chain_set_at(
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1 + ' on ' + t_2
 
 
+LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1191
@@ -6915,6 +7209,7 @@ def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] = set()
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
@@ -6924,10 +7219,17 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
-        if (
-            v_s_other := v_s_first.setdefault(v_s_arg, v_s)
-        ) != v_s and not s.same_choice(v_s, v_s_other):
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1191
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -6936,27 +7238,29 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_s_arg, v_t_arg, )
-            if key in seen:
+            if (v_s_again or v_t_again) and key in seen:
                 continue
-            if not check or check_chain_set_at(s, actor, v_s, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_CHAIN_SET_AT,
                         actor,
                         key,
                         text_chain_set_at,
-                        (
-                            v_s_names.get(v_s_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_s_names or v_t_names else None,
+                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
+                out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
@@ -7003,6 +7307,12 @@ def text_pass_chain(
     return PLAYER_NAMES[actor] + ' passes'
 
 
+LISTED_PASS_CHAIN: Final = tuple(
+    Action(K_PASS_CHAIN, actor, (), text_pass_chain)
+    for actor in range(2)
+)
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
@@ -7018,8 +7328,7 @@ def do_pass_chain(s: State, actor: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_pass_chain(s, actor) is None:
-        out.append(Action(K_PASS_CHAIN, actor, (), text_pass_chain))
+    out.append(LISTED_PASS_CHAIN[actor])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
@@ -7074,6 +7383,9 @@ def text_resolve_next(
     return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
+LISTED_RESOLVE_NEXT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
@@ -7087,6 +7399,7 @@ def do_resolve_next(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.g_chain
     if not v_c_cards:
@@ -7096,24 +7409,23 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_resolve_next(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
-                Action(
-                    K_RESOLVE_NEXT,
-                    actor,
-                    key,
-                    text_resolve_next,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+                Action(K_RESOLVE_NEXT, actor, key, text_resolve_next, (v_c_names.get(v_c_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_RESOLVE_NEXT, actor, key, text_resolve_next)
+            out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216

@@ -160,6 +160,18 @@ def test_two_guards_one_damaged_are_two_attacks(guards: ModuleType) -> None:
     assert whole.get("card.board.B.1.rested") is True
 
 
+def test_naming_copies_leaves_the_actions_of_other_listings_alone(guards: ModuleType) -> None:
+    # listings share their action objects (LISTED_ tables); naming the copies of a listing
+    # names its own actions, not the ones another listing shows
+    state = guards.new_game(seed=0)
+    act(state, "A wounds Guard")
+    assert "B attacks Guard with Guard (damage 2)" in texts(state)
+    fresh = guards.new_game(seed=0)
+    act(fresh, "A passes")
+    assert texts(fresh).count("B attacks Guard with Guard") == 1
+    assert not [t for t in texts(fresh) if "(" in t]
+
+
 def test_a_target_copy_is_chosen_too(guards: ModuleType) -> None:
     state = guards.new_game(seed=0)
     act(state, "A wounds Guard")

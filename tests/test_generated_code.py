@@ -129,3 +129,76 @@ def test_the_deck_checker_holds_only_the_card_tables_its_rules_read() -> None:
     assert left_out, "the full module has other card columns"
     assert not [table for table in left_out if f"\n{table}: Final" in checker]
     assert "def deck_problem(" in checker and "def fx_" not in checker
+
+
+def test_an_area_at_a_fixed_distance_is_a_row_of_a_table_of_the_same_nodes() -> None:
+    from dsl import runtime as rt
+
+    game = module("dynasty_builder")
+    source = (ROOT / "generated" / "dynasty_builder.py").read_text()
+    assert "N_HEX_WITHIN_1[" in source and "rt.within(N_HEX_DISTANCE[v_h], 1)" not in source
+    for node, row in enumerate(game.N_HEX_DISTANCE):
+        for radius in (1, 2, 5):
+            table = getattr(game, f"N_HEX_WITHIN_{radius}")
+            assert list(table[node]) == rt.within(row, radius)
+
+
+def test_a_repeat_stops_at_a_turn_that_does_nothing_unless_a_turn_draws(tmp_path: Path) -> None:
+    folder = new_game("idle", tmp_path)
+    rules = folder / "idle.rules"
+    text = rules.read_text()
+    procedures = (
+        "procedure deal(p: player) {\n"
+        "  repeat 3 {\n    let c = first(deck[p])\n"
+        "    if c != none { move c to hand[p] }\n  }\n}\n\n"
+        "procedure gamble(p: player) {\n"
+        "  repeat 3 {\n    let n = roll(6)\n"
+        "    if n == 6 { p.score += 1 }\n  }\n}\n\n"
+    )
+    text = text.replace("setup {", procedures + "setup {", 1)
+    text = text.replace("    draw 3 from deck[p] to hand[p]\n",
+                        "    draw 3 from deck[p] to hand[p]\n    deal(p)\n    gamble(p)\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    deal = source[source.index("def proc_deal"):source.index("def proc_gamble")]
+    gamble = source[source.index("def proc_gamble"):]
+    gamble = gamble[:gamble.index("\n\n\n")]
+    assert "else:\n            break" in deal
+    assert "break" not in gamble  # each turn rolls: the next may roll a 6
+
+
+def test_a_listing_tests_each_require_outside_the_loops_it_does_not_read(tmp_path: Path) -> None:
+    folder = new_game("levels", tmp_path)
+    rules = folder / "levels.rules"
+    text = rules.read_text()
+    action = (
+        '  action pair(c: Card in hand[actor], n: int in 1..3)\n'
+        '      says "{actor} pairs {c} with {n}" {\n'
+        '    require turn_player == actor else "not yours"\n'
+        '    require c.points >= 0 else "no points"\n'
+        '    require actor.score / n >= 0 else "divides"\n'
+        '    require n <= 2 else "too many"\n'
+        '    turn_player = opponent(actor)\n'
+        '  }\n'
+    )
+    text = text.replace("  ## The player to act has no card left.\n",
+                        action + "  ## The player to act has no card left.\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    legal = source[source.index("def legal_pair"):]
+    legal = legal[:legal.index("\n\n\n")]
+    lines = [line.strip() for line in legal.splitlines()]
+    # reads no parameter: once, before the loops; reads c: in c's loop, before n's
+    order = [lines.index(line) for line in (
+        "if check and (s.g_turn_player != actor):", "for v_c in v_c_cards:",
+        "if check and (C_CARD_POINTS[s.card_def[v_c]] < 0):", "for v_n in range(1, 3 + 1):")]
+    assert order == sorted(order)
+    # may raise (a division): where it was, and the harmless test after it stays after it
+    assert lines.index("for v_n in range(1, 3 + 1):") < lines.index(
+        "if ((s.p_score[actor] // v_n) < 0):") < lines.index("if (v_n > 2):")

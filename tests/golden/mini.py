@@ -195,6 +195,9 @@ def text_take(
     return PLAYER_NAMES[actor] + ' takes ' + t_1
 
 
+LISTED_TAKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # tests/golden/mini.rules:68
 def check_take(s: State, actor: int, v_n: int) -> str | None:
     # tests/golden/mini.rules:69
@@ -213,9 +216,16 @@ def do_take(s: State, actor: int, v_n: int) -> None:
 
 # tests/golden/mini.rules:68
 def legal_take(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_TAKE[actor]
     for v_n in range(1, 2 + 1):
-        if not check or check_take(s, actor, v_n) is None:
-            out.append(Action(K_TAKE, actor, (v_n, ), text_take))
+        # tests/golden/mini.rules:69
+        if check and (len(s.zones[Z_BAG]) < v_n):
+            continue
+        key = (v_n, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_TAKE, actor, key, text_take)
+        out.append(action)
 
 
 # tests/golden/mini.rules:68
@@ -243,6 +253,9 @@ def text_cash(
     return PLAYER_NAMES[actor] + ' cashes ' + t_1
 
 
+LISTED_CASH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # tests/golden/mini.rules:73
 def check_cash(s: State, actor: int, v_c: int) -> str | None:
     return None
@@ -262,6 +275,7 @@ def do_cash(s: State, actor: int, v_c: int) -> None:
 
 # tests/golden/mini.rules:73
 def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_CASH[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -271,24 +285,21 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_cash(s, actor, v_c) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_CASH,
-                    actor,
-                    key,
-                    text_cash,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
-            )
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_CASH, actor, key, text_cash, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_CASH, actor, key, text_cash)
+            out.append(action)
 
 
 # tests/golden/mini.rules:73
@@ -331,6 +342,9 @@ def text_step(
     return PLAYER_NAMES[actor] + ' steps to ' + t_1
 
 
+LISTED_STEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # tests/golden/mini.rules:79
 def check_step(s: State, actor: int, v_dest: int) -> str | None:
     # tests/golden/mini.rules:80
@@ -351,9 +365,16 @@ def do_step(s: State, actor: int, v_dest: int) -> None:
 
 # tests/golden/mini.rules:79
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_STEP[actor]
     for v_dest in range(9):
-        if not check or check_step(s, actor, v_dest) is None:
-            out.append(Action(K_STEP, actor, (v_dest, ), text_step))
+        # tests/golden/mini.rules:80
+        if check and not f_can_step(s, actor, v_dest):
+            continue
+        key = (v_dest, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_STEP, actor, key, text_step)
+        out.append(action)
 
 
 # tests/golden/mini.rules:79
