@@ -1289,10 +1289,10 @@ def f_homeland_bonus(s: State, v_c: int) -> int:
 # rulebooks/dojo/dojo.rules:281
 def f_max_health(s: State, v_c: int) -> int:
     """the health of a creature, location or homeland, bonuses included"""
-    return (
-        (C_CARD_HEALTH[s.card_def[v_c]] + f_homeland_bonus(s, v_c))
-        + sum(C_CARD_HEALTH_BONUS[s.card_def[v_a]] for v_a in f_attachments_of(s, v_c))
-    )
+    v_sum = 0
+    for v_a in f_attachments_of(s, v_c):
+        v_sum += C_CARD_HEALTH_BONUS[s.card_def[v_a]]
+    return ((C_CARD_HEALTH[s.card_def[v_c]] + f_homeland_bonus(s, v_c)) + v_sum)
 
 
 # rulebooks/dojo/dojo.rules:285
@@ -1304,10 +1304,10 @@ def f_health_left(s: State, v_c: int) -> int:
 # rulebooks/dojo/dojo.rules:288
 def f_attack_bonus(s: State, v_c: int) -> int:
     """what is added to each attack of creature c"""
-    return (
-        s.k_Card_bonus_attack[v_c]
-        + sum(C_CARD_ATTACK_BONUS[s.card_def[v_a]] for v_a in f_attachments_of(s, v_c))
-    )
+    v_sum = 0
+    for v_a in f_attachments_of(s, v_c):
+        v_sum += C_CARD_ATTACK_BONUS[s.card_def[v_a]]
+    return (s.k_Card_bonus_attack[v_c] + v_sum)
 
 
 # rulebooks/dojo/dojo.rules:292
@@ -1382,7 +1382,10 @@ def f_springs(s: State, v_t: int, v_c: int) -> bool:
 # rulebooks/dojo/dojo.rules:318
 def f_homeland_health(s: State, v_p: int) -> int:
     """the health p's homeland has left"""
-    return sum(f_health_left(s, v_h) for v_h in s.zones[Z_HOMELANDS + v_p])
+    v_sum = 0
+    for v_h in s.zones[Z_HOMELANDS + v_p]:
+        v_sum += f_health_left(s, v_h)
+    return v_sum
 
 
 # rulebooks/dojo/dojo.rules:325
@@ -1900,14 +1903,11 @@ def setup(s: State) -> None:
             # rulebooks/dojo/dojo.rules:434
             s.create(v_d, Z_DECK + v_p)
         # rulebooks/dojo/dojo.rules:435
-        v_h = next(
-            (
-                v_c
-                for v_c in s.zones[Z_DECK + v_p]
-                if (C_CARD_KIND[s.card_def[v_c]] == KIND_HOMELAND)
-            ),
-            None,
-        )
+        v_h: int | None = None
+        for v_c in s.zones[Z_DECK + v_p]:
+            if (C_CARD_KIND[s.card_def[v_c]] == KIND_HOMELAND):
+                v_h = v_c
+                break
         # rulebooks/dojo/dojo.rules:436
         if (v_h is not None):
             # rulebooks/dojo/dojo.rules:436
@@ -1994,6 +1994,9 @@ def text_play_creature(
     return PLAYER_NAMES[actor] + ' plays ' + t_1
 
 
+LISTED_PLAY_CREATURE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:471
 def check_play_creature(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:472
@@ -2034,6 +2037,10 @@ def do_play_creature(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:471
 def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dojo/dojo.rules:477
+    if check and (len(s.zones[Z_CREATURES + actor]) >= 5):
+        return
+    listed = LISTED_PLAY_CREATURE[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -2043,24 +2050,36 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:472
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
+                continue
+            # rulebooks/dojo/dojo.rules:473
+            if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
+                continue
+            # rulebooks/dojo/dojo.rules:475
+            if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
+                continue
+            # rulebooks/dojo/dojo.rules:476
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_play_creature(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
-                Action(
-                    K_PLAY_CREATURE,
-                    actor,
-                    key,
-                    text_play_creature,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+                Action(K_PLAY_CREATURE, actor, key, text_play_creature, (v_c_names.get(v_c_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PLAY_CREATURE, actor, key, text_play_creature)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:471
@@ -2103,6 +2122,9 @@ def text_play_item(
     return PLAYER_NAMES[actor] + ' plays the item ' + t_1
 
 
+LISTED_PLAY_ITEM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:488
 def check_play_item(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:489
@@ -2136,6 +2158,10 @@ def do_play_item(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:488
 def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dojo/dojo.rules:491
+    if check and (s.p_actions[actor] < 1):
+        return
+    listed = LISTED_PLAY_ITEM[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -2145,24 +2171,31 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:489
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
+                continue
+            # rulebooks/dojo/dojo.rules:490
+            if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dojo/dojo.rules:492
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_play_item(s, actor, v_c) is None:
-            seen.add(key)
-            out.append(
-                Action(
-                    K_PLAY_ITEM,
-                    actor,
-                    key,
-                    text_play_item,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
-            )
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_PLAY_ITEM, actor, key, text_play_item, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PLAY_ITEM, actor, key, text_play_item)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:488
@@ -2206,6 +2239,9 @@ def text_play_item_on(
     return PLAYER_NAMES[actor] + ' plays the item ' + t_1 + ' on ' + t_2
 
 
+LISTED_PLAY_ITEM_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:501
 def check_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> str | None:
     # rulebooks/dojo/dojo.rules:502
@@ -2239,6 +2275,10 @@ def do_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> None:
 
 # rulebooks/dojo/dojo.rules:501
 def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dojo/dojo.rules:504
+    if check and (s.p_actions[actor] < 1):
+        return
+    listed = LISTED_PLAY_ITEM_ON[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -2248,10 +2288,20 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:502
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
+                continue
+            # rulebooks/dojo/dojo.rules:503
+            if (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/dojo/dojo.rules:505
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         v_t_cards = f_item_targets(s, v_c, actor)
         if not v_t_cards:
             continue
@@ -2260,27 +2310,29 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            if (
-                v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-            ) != v_t and not s.same_choice(v_t, v_t_other):
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again and not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
             key = (v_c_arg, v_t_arg, )
-            if key in seen:
+            if (v_c_again or v_t_again) and key in seen:
                 continue
-            if not check or check_play_item_on(s, actor, v_c, v_t) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_c_names or v_t_names:
                 out.append(
                     Action(
                         K_PLAY_ITEM_ON,
                         actor,
                         key,
                         text_play_item_on,
-                        (
-                            v_c_names.get(v_c_arg),
-                            v_t_names.get(v_t_arg),
-                        ) if v_c_names or v_t_names else None,
+                        (v_c_names.get(v_c_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
+                out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:501
@@ -2328,6 +2380,9 @@ def text_set_facedown(
     return PLAYER_NAMES[actor] + ' sets ' + t_1 + ' face down'
 
 
+LISTED_SET_FACEDOWN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:514
 def check_set_facedown(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:515
@@ -2357,6 +2412,14 @@ def do_set_facedown(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:514
 def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if check:
+        # rulebooks/dojo/dojo.rules:516
+        if (s.p_actions[actor] < 1):
+            return
+        # rulebooks/dojo/dojo.rules:518
+        if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
+            return
+    listed = LISTED_SET_FACEDOWN[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -2366,24 +2429,30 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:515
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
+                continue
+            # rulebooks/dojo/dojo.rules:517
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_set_facedown(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
-                Action(
-                    K_SET_FACEDOWN,
-                    actor,
-                    key,
-                    text_set_facedown,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+                Action(K_SET_FACEDOWN, actor, key, text_set_facedown, (v_c_names.get(v_c_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_SET_FACEDOWN, actor, key, text_set_facedown)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:514
@@ -2427,6 +2496,9 @@ def text_attach(
     return PLAYER_NAMES[actor] + ' attaches ' + t_1 + ' to ' + t_2
 
 
+LISTED_ATTACH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:525
 def check_attach(s: State, actor: int, v_a: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:526
@@ -2459,6 +2531,10 @@ def do_attach(s: State, actor: int, v_a: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:525
 def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dojo/dojo.rules:527
+    if check and (s.p_actions[actor] < 1):
+        return
+    listed = LISTED_ATTACH[actor]
     seen: set[tuple[int, ...]] = set()
     v_a_cards = s.zones[Z_HAND + actor]
     if not v_a_cards:
@@ -2468,10 +2544,17 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_a_start = len(out)
     for v_a in v_a_cards:
         v_a_arg = s.card_def[v_a]
-        if (
-            v_a_other := v_a_first.setdefault(v_a_arg, v_a)
-        ) != v_a and not s.same_choice(v_a, v_a_other):
+        v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
+        if v_a_again and not s.same_choice(v_a, v_a_other):
+            out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
             v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:526
+            if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
+                continue
+            # rulebooks/dojo/dojo.rules:528
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
+                continue
         v_c_cards = s.zones[Z_CREATURES + actor]
         if not v_c_cards:
             continue
@@ -2480,27 +2563,29 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_c_start = len(out)
         for v_c in v_c_cards:
             v_c_arg = s.card_def[v_c]
-            if (
-                v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-            ) != v_c and not s.same_choice(v_c, v_c_other):
+            v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+            if v_c_again and not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
             key = (v_a_arg, v_c_arg, )
-            if key in seen:
+            if (v_a_again or v_c_again) and key in seen:
                 continue
-            if not check or check_attach(s, actor, v_a, v_c) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_a_names or v_c_names:
                 out.append(
                     Action(
                         K_ATTACH,
                         actor,
                         key,
                         text_attach,
-                        (
-                            v_a_names.get(v_a_arg),
-                            v_c_names.get(v_c_arg),
-                        ) if v_a_names or v_c_names else None,
+                        (v_a_names.get(v_a_arg), v_c_names.get(v_c_arg), ),
                     )
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_ATTACH, actor, key, text_attach)
+                out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:525
@@ -2548,6 +2633,9 @@ def text_play_location(
     return PLAYER_NAMES[actor] + ' plays the location ' + t_1
 
 
+LISTED_PLAY_LOCATION: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:538
 def check_play_location(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:539
@@ -2581,6 +2669,14 @@ def do_play_location(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:538
 def legal_play_location(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if check:
+        # rulebooks/dojo/dojo.rules:540
+        if (s.p_actions[actor] < 1):
+            return
+        # rulebooks/dojo/dojo.rules:542
+        if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
+            return
+    listed = LISTED_PLAY_LOCATION[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
@@ -2590,24 +2686,30 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:539
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
+                continue
+            # rulebooks/dojo/dojo.rules:541
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_play_location(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
-                Action(
-                    K_PLAY_LOCATION,
-                    actor,
-                    key,
-                    text_play_location,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+                Action(K_PLAY_LOCATION, actor, key, text_play_location, (v_c_names.get(v_c_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PLAY_LOCATION, actor, key, text_play_location)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:538
@@ -2650,6 +2752,11 @@ def text_primary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s primary attack"
 
 
+LISTED_PRIMARY_ATTACK: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:551
 def check_primary_attack(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:552
@@ -2679,6 +2786,10 @@ def do_primary_attack(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:551
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dojo/dojo.rules:553
+    if check and f_peace(s):
+        return
+    listed = LISTED_PRIMARY_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
@@ -2688,24 +2799,39 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:552
+            if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
+                continue
+            # rulebooks/dojo/dojo.rules:554
+            if (s.k_Card_played_turn[v_c] >= s.g_turn):
+                continue
+            # rulebooks/dojo/dojo.rules:555
+            if s.k_Card_primary_used[v_c]:
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_primary_attack(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
                 Action(
                     K_PRIMARY_ATTACK,
                     actor,
                     key,
                     text_primary_attack,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                    (v_c_names.get(v_c_arg), ),
                 )
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PRIMARY_ATTACK, actor, key, text_primary_attack)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:551
@@ -2748,6 +2874,11 @@ def text_secondary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s secondary attack"
 
 
+LISTED_SECONDARY_ATTACK: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:561
 def check_secondary_attack(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:562
@@ -2777,6 +2908,14 @@ def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:561
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if check:
+        # rulebooks/dojo/dojo.rules:563
+        if f_peace(s):
+            return
+        # rulebooks/dojo/dojo.rules:564
+        if (s.p_actions[actor] < 1):
+            return
+    listed = LISTED_SECONDARY_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
@@ -2786,24 +2925,36 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:562
+            if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
+                continue
+            # rulebooks/dojo/dojo.rules:565
+            if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_secondary_attack(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
                 Action(
                     K_SECONDARY_ATTACK,
                     actor,
                     key,
                     text_secondary_attack,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
+                    (v_c_names.get(v_c_arg), ),
                 )
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_SECONDARY_ATTACK, actor, key, text_secondary_attack)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:561
@@ -2846,6 +2997,9 @@ def text_power_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s POWER attack"
 
 
+LISTED_POWER_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:572
 def check_power_attack(s: State, actor: int, v_c: int) -> str | None:
     # rulebooks/dojo/dojo.rules:573
@@ -2875,6 +3029,14 @@ def do_power_attack(s: State, actor: int, v_c: int) -> None:
 
 # rulebooks/dojo/dojo.rules:572
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
+    if check:
+        # rulebooks/dojo/dojo.rules:574
+        if f_peace(s):
+            return
+        # rulebooks/dojo/dojo.rules:575
+        if (s.p_actions[actor] < 2):
+            return
+    listed = LISTED_POWER_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
@@ -2884,24 +3046,30 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        if (
-            v_c_other := v_c_first.setdefault(v_c_arg, v_c)
-        ) != v_c and not s.same_choice(v_c, v_c_other):
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dojo/dojo.rules:573
+            if (C_CARD_POWER[s.card_def[v_c]] <= 0):
+                continue
+            # rulebooks/dojo/dojo.rules:576
+            if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
+                continue
         key = (v_c_arg, )
-        if key in seen:
+        if v_c_again and key in seen:
             continue
-        if not check or check_power_attack(s, actor, v_c) is None:
-            seen.add(key)
+        seen.add(key)
+        if v_c_names:
             out.append(
-                Action(
-                    K_POWER_ATTACK,
-                    actor,
-                    key,
-                    text_power_attack,
-                    (v_c_names.get(v_c_arg), ) if v_c_names else None,
-                )
+                Action(K_POWER_ATTACK, actor, key, text_power_attack, (v_c_names.get(v_c_arg), ))
             )
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_POWER_ATTACK, actor, key, text_power_attack)
+            out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:572
@@ -2943,6 +3111,9 @@ def text_bank(
     return PLAYER_NAMES[actor] + ' banks 3 CU'
 
 
+LISTED_BANK: Final = tuple(Action(K_BANK, actor, (), text_bank) for actor in range(2))
+
+
 # rulebooks/dojo/dojo.rules:583
 def check_bank(s: State, actor: int) -> str | None:
     # rulebooks/dojo/dojo.rules:584
@@ -2961,8 +3132,10 @@ def do_bank(s: State, actor: int) -> None:
 
 # rulebooks/dojo/dojo.rules:583
 def legal_bank(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_bank(s, actor) is None:
-        out.append(Action(K_BANK, actor, (), text_bank))
+    # rulebooks/dojo/dojo.rules:584
+    if check and (s.p_actions[actor] < 1):
+        return
+    out.append(LISTED_BANK[actor])
 
 
 # rulebooks/dojo/dojo.rules:583
@@ -2986,6 +3159,12 @@ def text_draw_card(
     return PLAYER_NAMES[actor] + ' draws a card'
 
 
+LISTED_DRAW_CARD: Final = tuple(
+    Action(K_DRAW_CARD, actor, (), text_draw_card)
+    for actor in range(2)
+)
+
+
 # rulebooks/dojo/dojo.rules:590
 def check_draw_card(s: State, actor: int) -> str | None:
     # rulebooks/dojo/dojo.rules:591
@@ -3007,8 +3186,14 @@ def do_draw_card(s: State, actor: int) -> None:
 
 # rulebooks/dojo/dojo.rules:590
 def legal_draw_card(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_draw_card(s, actor) is None:
-        out.append(Action(K_DRAW_CARD, actor, (), text_draw_card))
+    if check:
+        # rulebooks/dojo/dojo.rules:591
+        if (s.p_actions[actor] < 1):
+            return
+        # rulebooks/dojo/dojo.rules:592
+        if (not s.zones[Z_DECK + actor]):
+            return
+    out.append(LISTED_DRAW_CARD[actor])
 
 
 # rulebooks/dojo/dojo.rules:590
@@ -3032,6 +3217,9 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
+LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+
+
 # rulebooks/dojo/dojo.rules:597
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
@@ -3045,8 +3233,7 @@ def do_end_turn(s: State, actor: int) -> None:
 
 # rulebooks/dojo/dojo.rules:597
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    if not check or check_end_turn(s, actor) is None:
-        out.append(Action(K_END_TURN, actor, (), text_end_turn))
+    out.append(LISTED_END_TURN[actor])
 
 
 # rulebooks/dojo/dojo.rules:597
@@ -3110,6 +3297,9 @@ def text_strike(
     return PLAYER_NAMES[actor] + ' deals ' + t_1 + ' damage to ' + t_2
 
 
+LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
 # rulebooks/dojo/dojo.rules:616
 def check_strike(s: State, actor: int, v_t: int, v_n: int) -> str | None:
     # rulebooks/dojo/dojo.rules:617
@@ -3128,7 +3318,9 @@ def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
 
 # rulebooks/dojo/dojo.rules:616
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_STRIKE[actor]
     seen: set[tuple[int, ...]] = set()
+    v_n_values: list[int] | None = None
     v_t_cards = f_strike_targets(s, actor)
     if not v_t_cards:
         return
@@ -3137,25 +3329,31 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_t_start = len(out)
     for v_t in v_t_cards:
         v_t_arg = s.card_def[v_t]
-        if (
-            v_t_other := v_t_first.setdefault(v_t_arg, v_t)
-        ) != v_t and not s.same_choice(v_t, v_t_other):
+        v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+        if v_t_again and not s.same_choice(v_t, v_t_other):
+            out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
             v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
-        for v_n in range(1, 20 + 1):
+        if v_n_values is None:
+            # rulebooks/dojo/dojo.rules:617
+            v_n_values = [
+                v_n
+                for v_n in range(1, 20 + 1)
+                if (v_n <= s.g_pending)
+            ] if check else list(range(1, 20 + 1))
+        for v_n in v_n_values:
             key = (v_t_arg, v_n, )
-            if key in seen:
+            if v_t_again and key in seen:
                 continue
-            if not check or check_strike(s, actor, v_t, v_n) is None:
-                seen.add(key)
+            seen.add(key)
+            if v_t_names:
                 out.append(
-                    Action(
-                        K_STRIKE,
-                        actor,
-                        key,
-                        text_strike,
-                        (v_t_names.get(v_t_arg), None, ) if v_t_names else None,
-                    )
+                    Action(K_STRIKE, actor, key, text_strike, (v_t_names.get(v_t_arg), None, ))
                 )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_STRIKE, actor, key, text_strike)
+                out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:616
