@@ -36,6 +36,7 @@ from compiler.hexmap import board_picture_name
 from compiler.model import BoardInfo, FieldInfo, GameModel
 from compiler.turn_diagram import turn_sequence_svg
 from dsl import nodes as n
+from dsl.source import Span
 
 
 @dataclass
@@ -368,6 +369,43 @@ class DocBuilder(CardGallery):
                  "uses": uses[name], "cards": holders[name]}
                 for name, decl in m.keywords.items()]
 
+    # ---- glossary
+    def glossary(self) -> list[dict[str, Any]]:
+        """Every term the rulebook explains with a `##` doc, in alphabetical order: enums and
+        their members, zones, game and player fields, the fields of records and card types,
+        keywords (their reminder text), phases and options. Undocumented names are left out:
+        a glossary explains, and the Components section already lists every name."""
+        m = self.model
+        found: list[tuple[str, str, str, Span]] = []  # name, what it is, doc, declaration
+        for enum in m.enums.values():
+            kinds = ", ".join(words(member) for member in enum.members)
+            found.append((enum.name, f"one of {kinds}", enum.doc, enum.span))
+            for member, span in zip(enum.members, enum.member_spans, strict=False):
+                found.append((member, f"a {words(enum.name)}", m.doc_above(span), span))
+        for zone in m.zones.values():
+            found.append((zone.name, "a zone" + (" of each player" if "player" in zone.per
+                                               else ""), zone.doc, zone.span))
+        for info in m.game_fields.values():
+            found.append((info.name, "of the game", info.doc, info.span))
+        for info in m.player_fields.values():
+            found.append((info.name, "of each player", info.doc, info.span))
+        for record in m.records.values():
+            for info in record.fields.values():
+                holder = (f"kept for each {record.name} in play" if info.per_card
+                          else f"printed on each {record.name}" if record.is_card
+                          else f"of each {record.name}")
+                found.append((info.name, holder, info.doc, info.span))
+        for name, keyword in m.keywords.items():
+            found.append((name, "a keyword", keyword.doc or keyword.text, keyword.span))
+        for phase in m.phases.values():
+            found.append((phase.name, "a phase", phase.decl.doc, phase.decl.span))
+        for option in m.options.values():
+            found.append((option.name, "an option", option.description, option.span))
+        found.sort(key=lambda item: (words(item[0]).lower(), item[1]))
+        return [{"term": md(words(name)), "what": md(what), "doc": md_paragraph(doc),
+                 "where": self.where(span.file, [span.line])}
+                for name, what, doc, span in found if doc.strip()]
+
     # ---- decks
     def decks(self) -> dict[str, Any] | None:
         m = self.model
@@ -502,10 +540,13 @@ class DocBuilder(CardGallery):
         edges = self.edges()
         gallery = [self.gallery(r) for r in self.gallery_types]
         keywords = self.keywords()
+        glossary = self.glossary()
         decks = self.decks()
         sections = [("Variants", "variants"), ("Components", "components")]
         if decks is not None:
             sections.append(("Deck construction", "deck-construction"))
+        if glossary:
+            sections.append(("Glossary", "glossary"))
         if keywords:
             sections.append(("Keywords", "keywords"))
         sections += [("Setup", "setup"), ("The turn sequence", "the-turn-sequence"),
@@ -520,7 +561,7 @@ class DocBuilder(CardGallery):
             "source": md(m.source_file), "source_code": code(m.source_file),
             "title_plain": m.title, "source_plain": m.source_file,
             "sections": [{"title": title, "anchor": a} for title, a in sections],
-            "gallery": gallery, "keywords": keywords, "decks": decks,
+            "gallery": gallery, "keywords": keywords, "decks": decks, "glossary": glossary,
             "players": (str(m.min_players) if m.min_players == m.max_players
                         else f"{m.min_players} to {m.max_players}"),
             "player_names": ", ".join(md(p) for p in m.player_names),

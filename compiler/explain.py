@@ -139,24 +139,6 @@ def symbol_at(model: GameModel, file: Path, line: int, column: int) -> Use | Non
     return best
 
 
-def doc_comment(model: GameModel, span: Span) -> str:
-    """The `##` lines right above a declaration that starts its line (annotation lines may
-    stand between them), joined as the parser joins them."""
-    source = model.sources.get(span.file)
-    if source is None or source.line(span.line)[: span.column - 1].strip():
-        return ""
-    lines: list[str] = []
-    number = span.line - 1
-    while number > 0:
-        text = source.line(number).strip()
-        if text.startswith("##"):
-            lines.append(text[2:].strip())
-        elif not text.startswith("@"):
-            break
-        number -= 1
-    return " ".join(reversed(lines))
-
-
 def _signature(name: str, params: list[tuple[str, object]], returns: object | None) -> str:
     text = f"{name}(" + ", ".join(f"{p}: {ty}" for p, ty in params) + ")"
     return text if returns is None else f"{text} -> {returns}"
@@ -168,7 +150,7 @@ def explain(model: GameModel, use: Use) -> Explanation:
     used_as = model.types.get(id(use.node))
     type_ = str(used_as) if used_as is not None else "?"
     declared = declaration(symbol)
-    doc = doc_comment(model, declared) if declared is not None else ""
+    doc = model.doc_above(declared) if declared is not None else ""
     kind = symbol.KIND
     match symbol:
         case (sym.Local() | sym.Parameter() | sym.OwnField() | sym.GameField() | sym.Zone()

@@ -212,3 +212,21 @@ class GameModel:
 
     def entry_names(self, record: str) -> list[str]:
         return [e.name for e in self.records[record].entries]
+
+    def doc_above(self, span: Span) -> str:
+        """The `##` lines right above a declaration that starts its line (annotation lines may
+        stand between them), joined as the parser joins them: the doc of what the declaration
+        holds that has no doc of its own in the model (an enum member, say)."""
+        source = self.sources.get(span.file)
+        if source is None or source.line(span.line)[: span.column - 1].strip():
+            return ""
+        lines: list[str] = []
+        number = span.line - 1
+        while number > 0:
+            text = source.line(number).strip()
+            if text.startswith("##"):
+                lines.append(text[2:].strip())
+            elif not text.startswith("@"):
+                break
+            number -= 1
+        return " ".join(reversed(lines))

@@ -406,3 +406,22 @@ def test_dynasties_docs_still_build() -> None:
     assert "### Tile (cards)" in markdown and "| `six_played` |" in markdown
     assert_well_formed(page)
     assert '<h2 id="how-the-game-ends">' in page and "<script" not in page
+
+
+def test_glossary_lists_the_documented_terms_in_order(duel: Path) -> None:
+    rules = duel.read_text(encoding="utf-8").replace(
+        "enum Kind { unit, spell }",
+        "## What a card is.\nenum Kind {\n  ## a card that stays <b>and</b> fights\n  unit,\n"
+        "  spell\n}")
+    duel.write_text(rules, encoding="utf-8")
+    markdown, html = generate_all_docs(compile_model(duel))
+    glossary = markdown.split("## Glossary", 1)[1].split("\n## ", 1)[0]
+    terms = re.findall(r"^- \*\*(.+?)\*\*", glossary, re.MULTILINE)
+    assert terms == sorted(terms, key=str.lower)
+    assert "Kind" in terms and "unit" in terms and "trample" in terms
+    assert "spell" not in terms and "Colour" not in terms  # no doc: nothing to explain
+    unit_line = next(line for line in glossary.splitlines() if line.startswith("- **unit**"))
+    assert "(a Kind, line 10)" in unit_line and "stays" in unit_line
+    assert '<a href="#glossary">' in html or 'href="#glossary"' in html
+    section = html.split('<h2 id="glossary">', 1)[1].split("<h2", 1)[0]
+    assert "&lt;b&gt;and&lt;/b&gt;" in section and "<b>and</b>" not in section
