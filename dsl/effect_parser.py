@@ -26,12 +26,12 @@ from dsl.source import Span
 # a text this short cannot nest deeply enough to make it fail (tests/test_effect_parser.py).
 MAX_TOKENS = 300
 
-# A text cut into pieces: whitespace or a comment, a word, a number, a string, an operator, or
-# anything else (an annotation's '@', a ':', a string with an unknown escape), which is left to
-# Lark to report.
+# A text cut into tokens, each with the whitespace before it: a word, a number, a string, an
+# operator, a comment, or any other character (an annotation's '@', a ':', a string with an
+# unknown escape), which is left to Lark to report. Whitespace at the end matches nothing.
 _PIECES = re.compile(
-    r'([ \t\f\r\n]+|#[^\n]*)|([A-Za-z_][A-Za-z0-9_]*)|([0-9]+)|("(?:[^"\\\n]|\\["\\nt{}])*")'
-    r"|(\.\.|==|!=|<=|>=|\+=|-=|[-+*/%<>=(){}\[\],.])|(.)"
+    r'([ \t\f\r\n]*)(?:([A-Za-z_][A-Za-z0-9_]*)|([0-9]+)|("(?:[^"\\\n]|\\["\\nt{}])*")'
+    r"|(\.\.|==|!=|<=|>=|\+=|-=|[-+*/%<>=(){}\[\],.])|(#[^\n]*)|([^ \t\f\r\n]))"
 )
 # Longer texts are not cut into pieces at all (comments could make a long text of few tokens,
 # but not on a card).
@@ -93,14 +93,13 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
     line, column_shift = 1 + shift[0], shift[1]
     column = 1 + column_shift  # of the next piece
     word_kind = _KINDS.get
-    for space, word, number, string, operator, _else in _PIECES.findall(text):
+    for space, word, number, string, operator, comment, _else in _PIECES.findall(text):
         if space:
             if "\n" in space:
                 line += space.count("\n")
                 column = len(space) - space.rindex("\n") + column_shift
             else:
                 column += len(space)
-            continue
         if word:
             kinds.append(word_kind(word, _WORD))
             value = word
@@ -113,6 +112,9 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
         elif string:
             kinds.append(_STRING)
             value = string
+        elif comment:
+            column += len(comment)
+            continue
         else:
             return None
         values.append(value)

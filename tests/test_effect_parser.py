@@ -288,6 +288,7 @@ def test_random_and_mutated_texts_are_parsed_the_same_or_declined(seed: int) -> 
     "x = 3abc = 4",                # two statements: 3, then abc = 4
     "# only a comment",
     "damage(you, -3) # 3",
+    "  damage(you, 1)  \n \t\r\n  ",  # whitespace around
 ])
 def test_words_parentheses_and_lines_as_lark_reads_them(text: str) -> None:
     assert same_or_declined(text), text
