@@ -19,6 +19,7 @@ import re
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS, _unescape
 from dsl.keyword_lexer import RESERVED_WORDS
+from dsl.nesting import MAX_NESTING
 from dsl.node_builders import node_builder, span_builder
 from dsl.source import Span
 
@@ -122,8 +123,9 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
         columns.append(column)
         column += len(value)
         ends.append(column)
-    if len(kinds) > MAX_TOKENS:
-        return None
+    if len(kinds) > MAX_TOKENS or (
+            kinds.count("-") + kinds.count("not") + kinds.count("-=") >= MAX_NESTING):
+        return None  # maybe a run of prefix operators that dsl.nesting reports
     kinds.append(_END)
     values.append("")
     return kinds, values, lines, columns, ends

@@ -24,6 +24,7 @@ from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
 from dsl.effect_parser import MAX_TOKENS, parse_effect_fast
 from dsl.keyword_lexer import RESERVED_WORDS, grammar_words
+from dsl.nesting import MAX_NESTING
 from dsl.parser import parse, parse_effect
 from dsl.source import SourceFile
 from tests.card_reading import differences, effect_fields_of
@@ -303,9 +304,14 @@ def test_words_parentheses_and_lines_as_lark_reads_them(text: str) -> None:
     "f(a,)",
     "x = (a) or (b)\n(c).d = 1",    # (b)(c).d = 1: a call across lines, a syntax error
     "x = é",
+    "x = " + "- " * MAX_NESTING + "1",  # runs of prefix operators that dsl.nesting reports
+    "x = " + "not " * MAX_NESTING + "a",
+    "x = a " + "- " * MAX_NESTING + "1",
+    "x = a -= " + "- " * (MAX_NESTING - 1) + "1",
 ])
 def test_texts_the_fast_parser_leaves_to_lark(text: str) -> None:
     assert parse_effect_fast(text, FILE, SHIFT) is None
+    assert lark(text)[1] > 0 or "@" in text  # reported by Lark (an annotation is no error)
 
 
 def test_texts_as_long_as_the_fast_parser_takes_nest_no_deeper_than_lark_builds() -> None:
@@ -314,7 +320,9 @@ def test_texts_as_long_as_the_fast_parser_takes_nest_no_deeper_than_lark_builds(
     takes would be one Lark reports as too deep."""
     size = MAX_TOKENS - 4
     texts = [
-        "x = " + "- " * 150 + "(" + "- " * (size - 152) + "1)",  # one level per token
+        # one level per token, as many as taken, then one per two
+        "x = " + "- " * (MAX_NESTING - 1) + "f" + "()" * ((size - MAX_NESTING - 2) // 2),
+        "if a {" * (size // 4) + "}" * (size // 4),
         "x = " + "+".join(["1"] * (size // 2)),
         "x = a" + ".b" * (size // 2),
         "x = f" + "()" * (size // 2),
@@ -324,7 +332,7 @@ def test_texts_as_long_as_the_fast_parser_takes_nest_no_deeper_than_lark_builds(
         return from_deep_stack(text, frames - 1) if frames else lark(text)
 
     for text in texts:
-        assert len(re.findall(r"\d+|\w+|\.\.|\S", text)) <= MAX_TOKENS
+        assert MAX_TOKENS - 6 <= len(re.findall(r"\d+|\w+|\.\.|\S", text)) <= MAX_TOKENS
         assert same_or_declined(text), text[:40]
         block, errors = from_deep_stack(text, 150)
         assert block is not None and errors == 0, text[:40]
