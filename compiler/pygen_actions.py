@@ -369,6 +369,7 @@ class ActionGenerator(TableGenerator):
             w.line(f"{var}_names = rt.NO_NAMES")
             w.line(f"{var}_start = len(out)")
             with w.block(f"for {var} in {var}_cards:"):
+                self.listing_tests(self.definition_tests(levels[i + 1], name), "continue")
                 w.line(f"{var}_arg = s.card_def[{var}]")
                 w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
                        f"!= {var}")

@@ -11,7 +11,7 @@ from compiler.ast_walk import walk_rules
 from compiler.english import words
 from compiler.model import BoardInfo, EntryInfo, FieldInfo
 from compiler.pygen_base import copy_expr, list_depth, py_type, upper
-from compiler.pygen_exprs import ExpressionGenerator
+from compiler.pygen_exprs import HARMLESS, ExpressionGenerator
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
 from dsl import nodes as n
 from dsl.runtime_base import article
@@ -87,6 +87,42 @@ class TableGenerator(ExpressionGenerator):
         for i, action in enumerate(self.action_kinds):
             w.line(f"K_{upper(action.name)}: Final = {i}")
         w.line(f"ACTIONS: Final = {tuple(a.name for a in self.action_kinds)!r}")
+
+    def definition_tests(self, tests: list[n.Require], param: str) -> list[n.Require]:
+        """The tests taken out of `tests` (a listing's, inside the loop over the card
+        parameter `param`) that read the card through its definition's tables only (its
+        cost, its kind: C_<TYPE>_<FIELD>), not its own state nor a function of it. They give
+        every copy of a definition the same answer while actions are listed, so the listing
+        makes them before it tells copies apart (same_choice), which is the dearer work. Only
+        harmless tests, and none after a test that is not: one that may raise guards those
+        after it."""
+        taken: list[n.Require] = []
+        for require in list(tests):
+            if self.risk(require.cond) != HARMLESS:
+                break
+            if self.reads_definition_only(require.cond, param):
+                tests.remove(require)
+                taken.append(require)
+        return taken
+
+    def reads_definition_only(self, e: n.Expr, param: str) -> bool:
+        """Whether e reads the card parameter `param` only as `param.field` of its
+        definition's data (or not at all)."""
+        names = self.model.symbols.names
+        attributes = self.model.symbols.attributes
+        stack: list[n.Node] = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.Attribute) and isinstance(node.obj, n.Name):
+                field = attributes.get(id(node))
+                if (node.obj.id == param and isinstance(field, sym.CardField)
+                        and not field.per_card):
+                    continue
+            if (isinstance(node, n.Name) and node.id == param
+                    and isinstance(names.get(id(node)), sym.Parameter)):
+                return False
+            stack.extend(n.children(node))
+        return True
 
     def wants(self, table: str) -> bool:
         """Whether to write a card table: all of them, unless only some are asked for."""

@@ -5037,11 +5037,6 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:991
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
@@ -5052,6 +5047,11 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:994
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
+        v_u_arg = s.card_def[v_u]
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if v_u_again and key in seen:
             continue
@@ -5148,11 +5148,6 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1004
             if not (
@@ -5163,6 +5158,11 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/rulers_gambit/rulers_gambit.rules:1005
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
+        v_u_arg = s.card_def[v_u]
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if v_u_again and key in seen:
             continue
@@ -5260,11 +5260,6 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1014
             if not (
@@ -5278,9 +5273,14 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
-            if not f_spell_allowed(s, actor, v_s):
-                continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+        if check and not f_spell_allowed(s, actor, v_s):
+            continue
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -5374,11 +5374,6 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1022
             if not (
@@ -5389,9 +5384,14 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1023
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
-            if not f_spell_allowed(s, actor, v_s):
-                continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+        if check and not f_spell_allowed(s, actor, v_s):
+            continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5511,17 +5511,17 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         # rulebooks/rulers_gambit/rulers_gambit.rules:1030
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
         ):
             continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -5608,11 +5608,6 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1039
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -5620,6 +5615,11 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1040
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -5715,11 +5715,6 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1047
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
@@ -5727,6 +5722,11 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             # rulebooks/rulers_gambit/rulers_gambit.rules:1048
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5841,11 +5841,6 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1054
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
@@ -5853,6 +5848,11 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
+        v_u_arg = s.card_def[v_u]
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         key = (v_u_arg, )
         if v_u_again and key in seen:
             continue
@@ -5942,11 +5942,6 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1062
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
@@ -5954,6 +5949,11 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1063
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
+        v_u_arg = s.card_def[v_u]
+        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        if v_u_again and not s.same_choice(v_u, v_u_other):
+            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -6060,14 +6060,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1069
+        if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+            continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
         if v_u_again and not s.same_choice(v_u, v_u_other):
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1069
-        if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
-            continue
         key = (v_u_arg, )
         if v_u_again and key in seen:
             continue
@@ -6881,11 +6881,6 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1167
             if not (
@@ -6896,9 +6891,14 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1168
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1169
-            if not f_spell_allowed(s, actor, v_s):
-                continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+        if check and not f_spell_allowed(s, actor, v_s):
+            continue
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -6994,11 +6994,6 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1175
             if not (
@@ -7009,9 +7004,14 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1176
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
-            if not f_spell_allowed(s, actor, v_s):
-                continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+        if check and not f_spell_allowed(s, actor, v_s):
+            continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7121,11 +7121,6 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1183
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -7133,6 +7128,11 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/rulers_gambit/rulers_gambit.rules:1184
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -7218,11 +7218,6 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1191
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
@@ -7230,6 +7225,11 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/rulers_gambit/rulers_gambit.rules:1192
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
+        v_s_arg = s.card_def[v_s]
+        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        if v_s_again and not s.same_choice(v_s, v_s_other):
+            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue

@@ -202,3 +202,35 @@ def test_a_listing_tests_each_require_outside_the_loops_it_does_not_read(tmp_pat
     # may raise (a division): where it was, and the harmless test after it stays after it
     assert lines.index("for v_n in range(1, 3 + 1):") < lines.index(
         "if ((s.p_score[actor] // v_n) < 0):") < lines.index("if (v_n > 2):")
+
+
+def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_path: Path) -> None:
+    folder = new_game("copies", tmp_path)
+    rules = folder / "copies.rules"
+    text = rules.read_text()
+    text = text.replace("  points: int\n", "  points: int\n  tapped: bool per card = false\n", 1)
+    action = (
+        '  action boost(c: Card in hand[actor]) says "{actor} boosts {c}" {\n'
+        '    require actor.score >= c.points else "too dear"\n'
+        '    require not c.tapped else "tapped"\n'
+        '    require c.suit == sun else "not a sun"\n'
+        '    turn_player = opponent(actor)\n'
+        '  }\n'
+    )
+    text = text.replace("  ## The player to act has no card left.\n",
+                        action + "  ## The player to act has no card left.\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    legal = source[source.index("def legal_boost"):]
+    legal = legal[:legal.index("\n\n\n")]
+    lines = [line.strip() for line in legal.splitlines()]
+    copies = next(i for i, line in enumerate(lines) if "s.same_choice(" in line)
+    # the same answer for every copy of a definition: made before the copies are told apart
+    for test in ("if (s.p_score[actor] < C_CARD_POINTS[s.card_def[v_c]]):",
+                 "if (C_CARD_SUIT[s.card_def[v_c]] != SUIT_SUN):"):
+        assert lines.index(test) < copies
+    # a copy's own state may set it apart: after
+    assert next(i for i, line in enumerate(lines) if "s.k_Card_tapped[v_c]" in line) > copies
