@@ -360,11 +360,35 @@ class ExpressionGenerator(GeneratorBase):
         self.w.line("# the nodes within a distance of each node, or at it (ring), for the rules")
         self.w.line("# that name the distance")
         for board, func, radius in sorted(self.areas):
+            if radius < 0:  # every distance (rings_row)
+                count = self.board_span(board) + 1
+                self.w.line(f"N_{upper(board)}_RINGS: Final = tuple(rt.rings(row, {count}) "
+                            f"for row in N_{upper(board)}_DISTANCE)")
+                continue
             test = f"d == {radius}" if func == "ring" else f"0 <= d <= {radius}"
             self.w.line(f"N_{upper(board)}_{upper(func)}_{radius}: Final = tuple(")
             self.w.line(f"    tuple(node for node, d in enumerate(row) if {test}) "
                         f"for row in N_{upper(board)}_DISTANCE")
             self.w.line(")")
+
+    def rings_row(self, e: n.Call) -> str | None:
+        """ring(node, k) at a distance k that the rules work out, a name (read twice, which
+        costs nothing): the row of N_<board>_RINGS that holds it, which a distance beyond the
+        board does not have (rt.ring then); None for any other call."""
+        node_type = self.model.type_of(e.args[0])
+        radius = e.args[1]
+        if (e.func != "ring" or not isinstance(node_type, t.NodeT)
+                or not isinstance(radius, n.Name) or id(radius) in self.model.narrowed):
+            return None
+        board = node_type.board
+        self.areas.add((board, "ring", -1))
+        node, k = self.expr(e.args[0]), self.expr(radius)
+        return (f"(N_{upper(board)}_RINGS[{node}][{k}] if 0 <= {k} <= {self.board_span(board)} "
+                f"else rt.ring(N_{upper(board)}_DISTANCE[{node}], {k}))")
+
+    def board_span(self, board: str) -> int:
+        """The greatest distance between two nodes of a board."""
+        return max(max(row) for row in self.model.boards[board].distances())
 
     def collection(self, expr: n.Expr) -> str:
         """Python source for iterating the value of expr."""
@@ -373,6 +397,9 @@ class ExpressionGenerator(GeneratorBase):
             area = self.area_table(expr)
             if area is not None:  # a row of the table, not a list of one's own
                 return f"{area}[{self.expr(expr.args[0])}]"
+            row = self.rings_row(expr)
+            if row is not None:
+                return row
         type_ = self.model.type_of(expr)
         source = self.expr(expr)
         if isinstance(type_, t.ZoneT):
@@ -559,6 +586,9 @@ class ExpressionGenerator(GeneratorBase):
             area = self.area_table(e)
             if area is not None:
                 return f"list({area}[{args[0]}])"
+            row = self.rings_row(e)
+            if row is not None:
+                return f"list({row})"
             return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"

@@ -2478,7 +2478,7 @@ def f_ring_need(s: State, v_k: int) -> int:
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     v_any = False
-    for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k):
+    for v_h in (N_HEX_RINGS[v_c][v_k] if 0 <= v_k <= 15 else rt.ring(N_HEX_DISTANCE[v_c], v_k)):
         if (s.n_Hex_house[v_h] == v_p):
             v_any = True
             break
@@ -2488,7 +2488,11 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
             and (
                 sum(
                     1
-                    for v_h_2 in rt.ring(N_HEX_DISTANCE[v_c], v_k)
+                    for v_h_2 in (
+                        N_HEX_RINGS[v_c][v_k]
+                        if 0 <= v_k <= 15
+                        else rt.ring(N_HEX_DISTANCE[v_c], v_k)
+                    )
                     if (s.n_Hex_house[v_h_2] == v_p)
                 ) >= f_ring_need(s, v_k)
             )
@@ -5628,6 +5632,7 @@ def from_json(text: str) -> State:
 
 # the nodes within a distance of each node, or at it (ring), for the rules
 # that name the distance
+N_HEX_RINGS: Final = tuple(rt.rings(row, 16) for row in N_HEX_DISTANCE)
 N_HEX_WITHIN_1: Final = tuple(
     tuple(node for node, d in enumerate(row) if 0 <= d <= 1) for row in N_HEX_DISTANCE
 )

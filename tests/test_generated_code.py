@@ -143,6 +143,22 @@ def test_an_area_at_a_fixed_distance_is_a_row_of_a_table_of_the_same_nodes() -> 
             assert list(table[node]) == rt.within(row, radius)
 
 
+def test_a_ring_at_a_worked_out_distance_is_a_row_of_the_table_of_rings() -> None:
+    from dsl import runtime as rt
+
+    for name in ("dynasty_builder", "dynasty_builder_continent"):
+        game = module(name)
+        source = (ROOT / "generated" / f"{name}.py").read_text()
+        assert "N_HEX_RINGS[v_c][v_k]" in source and "rt.ring(N_HEX_DISTANCE[v_c], v_k))" in source
+        span = max(max(row) for row in game.N_HEX_DISTANCE)
+        for node, row in enumerate(game.N_HEX_DISTANCE):
+            assert len(game.N_HEX_RINGS[node]) == span + 1
+            for radius in range(span + 1):
+                assert list(game.N_HEX_RINGS[node][radius]) == rt.ring(row, radius)
+    # a distance that no two nodes of a graph board have (-1: unreachable ones): rt.ring
+    assert rt.rings([0, 1, -1, 1], 3) == ((0,), (1, 3), ())
+
+
 def test_a_repeat_stops_at_a_turn_that_does_nothing_unless_a_turn_draws(tmp_path: Path) -> None:
     folder = new_game("idle", tmp_path)
     rules = folder / "idle.rules"
