@@ -11,7 +11,8 @@ from compiler.ast_walk import walk_rules
 from compiler.english import words
 from compiler.model import BoardInfo, EntryInfo, FieldInfo
 from compiler.pygen_base import copy_expr, list_depth, py_type, upper
-from compiler.pygen_exprs import HARMLESS, ExpressionGenerator
+from compiler.pygen_exprs import ExpressionGenerator
+from compiler.pygen_facts import HARMLESS
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
 from dsl import nodes as n
 from dsl.runtime_base import article

@@ -2787,7 +2787,7 @@ def do_primary_attack(s: State, actor: int, v_c: int) -> None:
 # rulebooks/dojo/dojo.rules:551
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dojo/dojo.rules:553
-    if check and f_peace(s):
+    if check and (s.g_turn <= 3):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2910,7 +2910,7 @@ def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
         # rulebooks/dojo/dojo.rules:563
-        if f_peace(s):
+        if (s.g_turn <= 3):
             return
         # rulebooks/dojo/dojo.rules:564
         if (s.p_actions[actor] < 1):
@@ -3031,7 +3031,7 @@ def do_power_attack(s: State, actor: int, v_c: int) -> None:
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
         # rulebooks/dojo/dojo.rules:574
-        if f_peace(s):
+        if (s.g_turn <= 3):
             return
         # rulebooks/dojo/dojo.rules:575
         if (s.p_actions[actor] < 2):

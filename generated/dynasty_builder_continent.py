@@ -6439,7 +6439,13 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
-            if check and f_carried(s, v_u, v_from):
+            if check and (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                    and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_from] is None)
+            ):
                 continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
@@ -6576,10 +6582,19 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:608
-            if not f_house_terrain(s, v_h):
+            if not (
+                (s.n_Hex_terrain[v_h] == TERRAIN_PLAIN)
+                or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:609
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:610
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -6873,7 +6888,13 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
     for v_h in range(220):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:651
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:652
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -6964,7 +6985,13 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:663
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:664
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
@@ -7320,14 +7347,29 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if s.k_Troop_finished[v_u]:
                     continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:716
-                if f_carried(s, v_u, v_from):
+                if (
+                    (
+                        (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                        and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                    )
+                    and (s.n_Hex_bridge[v_from] is None)
+                ):
                     continue
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
             ):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:717
-                if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
+                if check and not (
+                    (v_at != v_from)
+                    and (
+                        f_has_units(s, (1 - actor), v_at)
+                        or (
+                            (not s.zones[Z_UNITS + actor * 220 + v_at])
+                            and f_builds_there(s, (1 - actor), v_at)
+                        )
+                    )
+                ):
                     continue
                 key = (v_from, v_u_arg, v_at, )
                 if v_u_again and key in seen:
@@ -7879,7 +7921,7 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:851
-    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+    if check and (f_unit_count(s, actor) >= (len(f_cities(s, actor)) + 1)):
         return
     listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
@@ -7971,7 +8013,7 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:863
-    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+    if check and (f_unit_count(s, actor) >= (len(f_cities(s, actor)) + 1)):
         return
     listed = LISTED_ENLIST[actor]
     v_h_values: list[int] | None = None
@@ -8070,7 +8112,13 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             if not s.n_Hex_claim[v_h][actor]:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:873
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:874
             if f_near_enemy(s, actor, v_h):

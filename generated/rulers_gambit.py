@@ -5279,7 +5279,10 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         # rulebooks/rulers_gambit/rulers_gambit.rules:1016
-        if check and not f_spell_allowed(s, actor, v_s):
+        if check and not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        ):
             continue
         key = (v_s_arg, )
         if v_s_again and key in seen:
@@ -5390,7 +5393,10 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         # rulebooks/rulers_gambit/rulers_gambit.rules:1024
-        if check and not f_spell_allowed(s, actor, v_s):
+        if check and not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        ):
             continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
@@ -6897,7 +6903,10 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         # rulebooks/rulers_gambit/rulers_gambit.rules:1169
-        if check and not f_spell_allowed(s, actor, v_s):
+        if check and not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        ):
             continue
         key = (v_s_arg, )
         if v_s_again and key in seen:
@@ -7010,7 +7019,10 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
         # rulebooks/rulers_gambit/rulers_gambit.rules:1177
-        if check and not f_spell_allowed(s, actor, v_s):
+        if check and not (
+            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+        ):
             continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:

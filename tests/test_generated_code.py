@@ -250,3 +250,39 @@ def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_pat
         assert lines.index(test) < copies
     # a copy's own state may set it apart: after
     assert next(i for i, line in enumerate(lines) if "s.k_Card_tapped[v_c]" in line) > copies
+
+
+def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
+    folder = new_game("inline", tmp_path)
+    rules = folder / "inline.rules"
+    text = rules.read_text()
+    functions = (
+        "function cheap(c: Card) -> bool = c.points >= 1 and c.suit == sun\n\n"
+        "function tally(p: player) -> int = count(c for c in hand[p] where c.points > 0)\n\n"
+        "function twice(n: int) -> int = n + n\n\n"
+    )
+    text = text.replace("setup {", functions + "setup {", 1)
+    action = (
+        '  action pick(c: Card in hand[actor]) says "{actor} picks {c}" {\n'
+        '    require cheap(c) else "too dear"\n'
+        '    require tally(actor) < 9 else "too many"\n'
+        '    require twice(actor.score + 1) < 99 else "too far ahead"\n'
+        '    turn_player = opponent(actor)\n'
+        '  }\n'
+    )
+    text = text.replace("  ## The player to act has no card left.\n",
+                        action + "  ## The player to act has no card left.\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    legal = source[source.index("def legal_pick"):]
+    legal = legal[:legal.index("\n\n\n")]
+    check = source[source.index("def check_pick"):]
+    check = check[:check.index("\n\n\n")]
+    # the body where a listing tests it, with the card for the parameter
+    assert "f_cheap(" not in legal and "C_CARD_POINTS[s.card_def[v_c]] >= 1" in legal
+    assert "f_cheap(s, v_c)" in check  # elsewhere a call reads better
+    assert "f_tally(s, actor)" in legal  # an aggregate's loop is cheaper in a function
+    assert "f_twice(s, (s.p_score[actor] + 1))" in legal  # an argument read twice: worked out once
