@@ -324,11 +324,13 @@ class TableGenerator(ExpressionGenerator):
                 w.line()
                 with w.block("def alike(self, a: int, b: int) -> bool:"):
                     w.line('"""rt.GameState.alike and the \'per card\' fields."""')
+                    # the fields first: a look each, where the holders of the cards that
+                    # super() compares are worked out
                     w.line("return (")
-                    w.line("    super().alike(a, b)")
-                    for record, info in self.card_state():
+                    for i, (record, info) in enumerate(self.card_state()):
                         field = f"self.k_{record}_{info.name}"
-                        w.line(f"    and {field}[a] == {field}[b]")
+                        w.line(f"    {'and ' if i else ''}{field}[a] == {field}[b]")
+                    w.line("    and super().alike(a, b)")
                     w.line(")")
             w.line()
             with w.block("def clone(self) -> State:"):

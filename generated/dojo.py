@@ -1216,12 +1216,12 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Card_damage[a] == self.k_Card_damage[b]
+            self.k_Card_damage[a] == self.k_Card_damage[b]
             and self.k_Card_played_turn[a] == self.k_Card_played_turn[b]
             and self.k_Card_primary_used[a] == self.k_Card_primary_used[b]
             and self.k_Card_on_creature[a] == self.k_Card_on_creature[b]
             and self.k_Card_bonus_attack[a] == self.k_Card_bonus_attack[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:

@@ -2221,12 +2221,12 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Troop_moves_left[a] == self.k_Troop_moves_left[b]
+            self.k_Troop_moves_left[a] == self.k_Troop_moves_left[b]
             and self.k_Troop_moved[a] == self.k_Troop_moved[b]
             and self.k_Troop_attacked[a] == self.k_Troop_attacked[b]
             and self.k_Troop_finished[a] == self.k_Troop_finished[b]
             and self.k_Troop_supporting[a] == self.k_Troop_supporting[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:

@@ -2355,8 +2355,7 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Card_rested[a] == self.k_Card_rested[b]
+            self.k_Card_rested[a] == self.k_Card_rested[b]
             and self.k_Card_attacks_made[a] == self.k_Card_attacks_made[b]
             and self.k_Card_ability_used[a] == self.k_Card_ability_used[b]
             and self.k_Card_set_turn[a] == self.k_Card_set_turn[b]
@@ -2369,6 +2368,7 @@ class State(rt.GameState):
             and self.k_Card_extra_keywords[a] == self.k_Card_extra_keywords[b]
             and self.k_Card_destroyed_pending[a] == self.k_Card_destroyed_pending[b]
             and self.k_Card_dies_pending[a] == self.k_Card_dies_pending[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:
