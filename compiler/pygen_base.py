@@ -217,6 +217,9 @@ class GeneratorBase:
         # and whether calls are inlined where they stand now (in the listings' loops)
         self.inlinable_functions: dict[str, bool] = {}
         self.inlining = False
+        # whether a function reads a card parameter through its definition's data only, by
+        # (function, index) (TableGenerator.parameter_by_definition), once known
+        self.definition_parameters: dict[tuple[str, int], bool] = {}
         # the `if` that ends a repeated body, whose untaken turn ends the loop (idle_test)
         self.idle_ending: n.If | None = None
         # the areas (board, within or ring, radius) read from tables (area_table; radius -1:

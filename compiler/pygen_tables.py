@@ -111,6 +111,7 @@ class TableGenerator(ExpressionGenerator):
         definition's data (or not at all)."""
         names = self.model.symbols.names
         attributes = self.model.symbols.attributes
+        calls = self.model.symbols.calls
         stack: list[n.Node] = [e]
         while stack:
             node = stack.pop()
@@ -119,11 +120,36 @@ class TableGenerator(ExpressionGenerator):
                 if (node.obj.id == param and isinstance(field, sym.CardField)
                         and not field.per_card):
                     continue
+            if isinstance(node, n.Call) and isinstance(calls.get(id(node)), sym.Function):
+                # the card handed to a function that reads its parameter so (spell_allowed)
+                for index, arg in enumerate(node.args):
+                    if (isinstance(arg, n.Name) and arg.id == param
+                            and isinstance(names.get(id(arg)), sym.Parameter)):
+                        if not self.parameter_by_definition(node.func, index):
+                            return False
+                    else:
+                        stack.append(arg)
+                continue
             if (isinstance(node, n.Name) and node.id == param
                     and isinstance(names.get(id(node)), sym.Parameter)):
                 return False
             stack.extend(n.children(node))
         return True
+
+    def parameter_by_definition(self, function: str, index: int) -> bool:
+        """Whether the body of `function` reads its parameter `index` only through its
+        definition's data (reads_definition_only); no, while that is being found out (a
+        function that calls itself)."""
+        key = (function, index)
+        known = self.definition_parameters.get(key)
+        if known is None:
+            self.definition_parameters[key] = False
+            info = self.model.functions[function]
+            decl = info.decl
+            assert isinstance(decl, n.FunctionDecl)
+            known = self.reads_definition_only(decl.body, info.params[index][0])
+            self.definition_parameters[key] = known
+        return known
 
     def wants(self, table: str) -> bool:
         """Whether to write a card table: all of them, unless only some are asked for."""

@@ -3365,11 +3365,6 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
         for v_u in v_u_cards:
-            v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
             if check and (
                 (
@@ -3379,6 +3374,11 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 and (s.n_Hex_bridge[v_from] is None)
             ):
                 continue
+            v_u_arg = s.card_def[v_u]
+            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            if v_u_again and not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
@@ -4266,6 +4266,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
         for v_u in v_u_cards:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:716
+            if check and (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                    and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_from] is None)
+            ):
+                continue
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
             if v_u_again and not s.same_choice(v_u, v_u_other):
@@ -4277,15 +4286,6 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     continue
                 # rulebooks/dynasty_builder/dynasty_builder.rules:715
                 if s.k_Troop_finished[v_u]:
-                    continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:716
-                if (
-                    (
-                        (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
-                        and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
-                    )
-                    and (s.n_Hex_bridge[v_from] is None)
-                ):
                     continue
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],

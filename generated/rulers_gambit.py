@@ -5278,17 +5278,17 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1017
-        if check and not (
-            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
-        ):
-            continue
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -5392,17 +5392,17 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1024
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1025
-        if check and not (
-            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
-        ):
-            continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -6902,17 +6902,17 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1169
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1170
-        if check and not (
-            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
-        ):
-            continue
         key = (v_s_arg, )
         if v_s_again and key in seen:
             continue
@@ -7018,17 +7018,17 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1177
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again and not s.same_choice(v_s, v_s_other):
             out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
             v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1178
-        if check and not (
-            (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
-            and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
-        ):
-            continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue

@@ -225,11 +225,16 @@ def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_pat
     rules = folder / "copies.rules"
     text = rules.read_text()
     text = text.replace("  points: int\n", "  points: int\n  tapped: bool per card = false\n", 1)
+    functions = (
+        "function bright(c: Card, p: player) -> bool = c.suit == sun or p.score > 3\n\n"
+        "function worn(c: Card) -> bool = c.tapped\n\n"
+    )
+    text = text.replace("setup {", functions + "setup {", 1)
     action = (
         '  action boost(c: Card in hand[actor]) says "{actor} boosts {c}" {\n'
         '    require actor.score >= c.points else "too dear"\n'
-        '    require not c.tapped else "tapped"\n'
-        '    require c.suit == sun else "not a sun"\n'
+        '    require not worn(c) else "tapped"\n'
+        '    require bright(c, actor) else "not a sun"\n'
         '    turn_player = opponent(actor)\n'
         '  }\n'
     )
@@ -245,10 +250,11 @@ def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_pat
     lines = [line.strip() for line in legal.splitlines()]
     copies = next(i for i, line in enumerate(lines) if "s.same_choice(" in line)
     # the same answer for every copy of a definition: made before the copies are told apart
+    # (also through a function that reads the card so: bright)
     for test in ("if (s.p_score[actor] < C_CARD_POINTS[s.card_def[v_c]]):",
-                 "if (C_CARD_SUIT[s.card_def[v_c]] != SUIT_SUN):"):
-        assert lines.index(test) < copies
-    # a copy's own state may set it apart: after
+                 "(C_CARD_SUIT[s.card_def[v_c]] == SUIT_SUN)"):
+        assert next(i for i, line in enumerate(lines) if test in line) < copies
+    # a copy's own state may set it apart, also through a function (worn): after
     assert next(i for i, line in enumerate(lines) if "s.k_Card_tapped[v_c]" in line) > copies
 
 
