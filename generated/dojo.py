@@ -1216,12 +1216,12 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Card_damage[a] == self.k_Card_damage[b]
+            self.k_Card_damage[a] == self.k_Card_damage[b]
             and self.k_Card_played_turn[a] == self.k_Card_played_turn[b]
             and self.k_Card_primary_used[a] == self.k_Card_primary_used[b]
             and self.k_Card_on_creature[a] == self.k_Card_on_creature[b]
             and self.k_Card_bonus_attack[a] == self.k_Card_bonus_attack[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:
@@ -2049,11 +2049,6 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:472
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
@@ -2067,6 +2062,11 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:476
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if v_c_again and key in seen:
             continue
@@ -2170,11 +2170,6 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:489
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2185,6 +2180,11 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/dojo/dojo.rules:492
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if v_c_again and key in seen:
             continue
@@ -2287,11 +2287,6 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:502
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2302,6 +2297,11 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:505
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         v_t_cards = f_item_targets(s, v_c, actor)
         if not v_t_cards:
             continue
@@ -2428,11 +2428,6 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:515
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
@@ -2440,6 +2435,11 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:517
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if v_c_again and key in seen:
             continue
@@ -2543,11 +2543,6 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_a_names = rt.NO_NAMES
     v_a_start = len(out)
     for v_a in v_a_cards:
-        v_a_arg = s.card_def[v_a]
-        v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
-        if v_a_again and not s.same_choice(v_a, v_a_other):
-            out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
-            v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:526
             if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
@@ -2555,6 +2550,11 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dojo/dojo.rules:528
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
                 continue
+        v_a_arg = s.card_def[v_a]
+        v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
+        if v_a_again and not s.same_choice(v_a, v_a_other):
+            out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
+            v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
         v_c_cards = s.zones[Z_CREATURES + actor]
         if not v_c_cards:
             continue
@@ -2685,11 +2685,6 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:539
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
@@ -2697,6 +2692,11 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:541
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if v_c_again and key in seen:
             continue
@@ -2787,7 +2787,7 @@ def do_primary_attack(s: State, actor: int, v_c: int) -> None:
 # rulebooks/dojo/dojo.rules:551
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dojo/dojo.rules:553
-    if check and f_peace(s):
+    if check and (s.g_turn <= 3):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2798,15 +2798,15 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
+        # rulebooks/dojo/dojo.rules:552
+        if check and (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
+            continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
         if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
-            # rulebooks/dojo/dojo.rules:552
-            if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
-                continue
             # rulebooks/dojo/dojo.rules:554
             if (s.k_Card_played_turn[v_c] >= s.g_turn):
                 continue
@@ -2910,7 +2910,7 @@ def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
         # rulebooks/dojo/dojo.rules:563
-        if f_peace(s):
+        if (s.g_turn <= 3):
             return
         # rulebooks/dojo/dojo.rules:564
         if (s.p_actions[actor] < 1):
@@ -2924,11 +2924,6 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:562
             if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
@@ -2936,6 +2931,11 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             # rulebooks/dojo/dojo.rules:565
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if v_c_again and key in seen:
             continue
@@ -3031,7 +3031,7 @@ def do_power_attack(s: State, actor: int, v_c: int) -> None:
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
         # rulebooks/dojo/dojo.rules:574
-        if f_peace(s):
+        if (s.g_turn <= 3):
             return
         # rulebooks/dojo/dojo.rules:575
         if (s.p_actions[actor] < 2):
@@ -3045,11 +3045,6 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
             # rulebooks/dojo/dojo.rules:573
             if (C_CARD_POWER[s.card_def[v_c]] <= 0):
@@ -3057,6 +3052,11 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:576
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         key = (v_c_arg, )
         if v_c_again and key in seen:
             continue
