@@ -348,10 +348,54 @@ def _moved(
                                      notes=tuple(note.sub(moved_note, x) for x in d.notes))
                  for d in found]
     if block is not None:
-        moved = _with_spans(block, move.span)
+        try:
+            moved = _rebuilt(block, move.span, {})
+        except RecursionError:  # a long sum is a deep tree
+            moved = _with_spans(block, move.span)
         assert isinstance(moved, n.Block)
         block = moved
     return block, found
+
+
+# Types of node fields that hold no node and no span: taken over as they are.
+_CONSTANT_TYPES = frozenset({"str", "int", "bool", "str | None", "int | None",
+                             "tuple[str, ...]", "tuple[tuple[str, str], ...]"})
+# Per node class: its positional fields, then its keyword fields but the span, each with
+# whether it is of a constant type.
+_PLANS: dict[type, tuple[tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...]]] = {}
+
+
+def _rebuilt(value: object, move: Callable[[Span], Span], done: dict[int, object]) -> object:
+    """_with_spans, recursively: each effect whose text is not a piece of its file (quoted or
+    folded over several lines, as yaml.safe_dump writes every effect) is rebuilt, and this
+    does about half the work."""
+    if isinstance(value, n.Node):
+        found = done.get(id(value))
+        if found is not None:
+            return found
+        cls = type(value)
+        plan = _PLANS.get(cls)
+        if plan is None:
+            fields = [f for f in dataclasses.fields(value) if f.init and f.name != "span"]
+            plan = _PLANS[cls] = (
+                tuple((f.name, f.type in _CONSTANT_TYPES) for f in fields if not f.kw_only),
+                tuple((f.name, f.type in _CONSTANT_TYPES) for f in fields if f.kw_only))
+        positional, keywords = plan
+        made: Callable[..., object] = cls
+        copy = made(*[getattr(value, name) if constant else
+                      _rebuilt(getattr(value, name), move, done)
+                      for name, constant in positional],
+                    span=move(value.span),
+                    **{name: getattr(value, name) if constant else
+                       _rebuilt(getattr(value, name), move, done)
+                       for name, constant in keywords})
+        done[id(value)] = copy
+        return copy
+    if isinstance(value, Span):
+        return move(value)
+    if isinstance(value, tuple):
+        return tuple([_rebuilt(item, move, done) for item in value])
+    return value
 
 
 _INIT_FIELDS: dict[type, tuple[str, ...]] = {}

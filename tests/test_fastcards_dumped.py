@@ -10,6 +10,8 @@ diagnostics: tests.card_reading.check) and must read the layout safe_dump writes
 
 from __future__ import annotations
 
+import inspect
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.bench_cards import dumped_yaml
+from dsl import cardset
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics
+from dsl.parser import parse_effect
 from dsl.simple_yaml import fold_plain, unquote_double, unquote_single
-from tests.card_reading import RG_FIELDS, ROOT, check
+from dsl.source import SourceFile
+from dsl.yaml_origins import Shift
+from tests.card_reading import RG_FIELDS, ROOT, check, differences
 from tests.test_fastcards import CARD_SETS
 from tests.tiers import soak
 
@@ -175,3 +183,48 @@ def test_type_after_the_cards(tail: str, fast: bool) -> None:
     assert check(CARDS_FIRST + tail, TWO_TYPES) == fast
     assert check(CARDS_FIRST + tail, {"Card": {"effect"}}) == ("Other" not in tail
                                                                and "|" not in tail)
+
+
+# ------------------------------------------------------------------ moving an effect's spans
+
+
+def parsed_effects(text: str) -> list[n.Block]:
+    """The effects of a card set parsed on their own (at no shift), as parsed_effect parses a
+    text whose positions it must move through a map."""
+    source = SourceFile("x.cards.yaml", text)
+    data = yaml.safe_load(text)
+    blocks = []
+    for card in data["cards"]:
+        for key, value in card.items():
+            if key in RG_FIELDS["Card"]:
+                block = parse_effect(value, source, (0, 0), Diagnostics())
+                assert block is not None
+                blocks.append(block)
+    return blocks
+
+
+def test_effects_are_rebuilt_as_before() -> None:
+    """cardset._rebuilt (recursive, the fast way) gives what cardset._with_spans gives."""
+    path = ROOT / "rulebooks" / "rulers_gambit" / "starter.cards.yaml"
+    move = Shift(3, 5).span
+    for block in parsed_effects(path.read_text(encoding="utf-8")):
+        expected = cardset._with_spans(block, move)
+        assert isinstance(expected, n.Block) and expected.span == move(block.span)
+        assert not list(differences(expected, cardset._rebuilt(block, move, {})))
+
+
+def test_a_deep_effect_is_moved_without_recursion() -> None:
+    """Where the stack is too short for _rebuilt, _with_spans moves the tree."""
+    effect = "damage(you, " + " + ".join(["1"] * 300) + ")"
+    (block,) = parsed_effects(f"cards:\n- name: A\n  effect: '{effect}'\n")
+    move = Shift(3, 5)
+    expected = cardset._with_spans(block, move.span)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 200)
+    try:
+        with pytest.raises(RecursionError):
+            cardset._rebuilt(block, move.span, {})
+        moved, _ = cardset._moved(block, [], move)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert not list(differences(expected, moved))
