@@ -465,13 +465,22 @@ class _CardSetReader:
                     raise Unsupported  # (libyaml ends a list left of its key)
                 dash_column = len(indent)
             start = len(indent) + len(dash) + 1
-            if plain is not None:
+            scalar = plain if plain is not None else single if single is not None else double
+            end_line, end = line, start + len(scalar)
+            if "\n" in scalar:  # folded over several lines
+                end_line += scalar.count("\n")
+                end = len(scalar) - scalar.rfind("\n")
+            span = _span(file, line, start, end_line, end)
+            if plain is None:
+                items.append(_str_lit(unquote_single(scalar) if single is not None
+                                      else unquote_double(scalar), span))
+            elif end_line == line:
                 kind, argument = self.plains.get(plain) or self.plain(plain)
-                items.append(kind(argument, _span(file, line, start, line, start + len(plain))))
+                items.append(kind(argument, span))
             else:
-                quoted = single if single is not None else double
-                value = unquote_single(quoted) if single is not None else unquote_double(quoted)
-                items.append(_str_lit(value, _span(file, line, start, line, start + len(quoted))))
+                kind, argument = self.plain(fold_plain(plain, dash_column))
+                items.append(kind(argument, span))
+            line = end_line
         following = NEXT_TOKEN.match(text, after)
         assert following is not None  # (it matches the empty string)
         return (tuple(items), line - number, number, dash_column,

@@ -31,6 +31,12 @@ _MORE_PLAIN = (
     f"(?:\\n(?:[ ]*\\n)*(?P=ind)[ ]+(?:[^ :#{_BAD}]|:(?=[^ {_BAD}]))"
     f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+)*"
 )
+# The same for an item of a block list, whose further lines do not start with '- ' (an item's
+# place: sequence() checks the indentation, and what does not match here is read by PyYAML).
+_MORE_ITEM = (
+    f"(?:\\n(?:[ ]*\\n)*[ ]+(?:[^- :#{_BAD}]|[-:](?=[^ {_BAD}]))"
+    f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+)*"
+)
 # Quoted scalars may go on over lines that start with a space or are empty (never at the
 # first column, where '---' or '...' would end the document).
 _SINGLE = f"'(?:[^'{_BAD}]|''|\\n(?=[ \\n]))*+'"
@@ -55,7 +61,7 @@ LINE = re.compile(
             # of spaces after them (libyaml would take it into the block)
             (?P<body>(?:(?P=ind)[ ]{_C}*\\n|\\n)*+)(?![ ]+\\n)
           | (?:(?<=[ ])\\#{_C}*)?\\n  # no value, or a block list of scalars on the next lines
-            (?P<seq>(?:[ ]*-[ ]+(?:{_PLAIN}|{_SINGLE_LINE}|{_DOUBLE_LINE}){_TAIL})*)
+            (?P<seq>(?:[ ]*-[ ]+(?:{_PLAIN}{_MORE_ITEM}|{_SINGLE}|{_DOUBLE}){_TAIL})*)
         )
       | [ ]*(?:\\#{_C}*)?\\n  # a blank line or a comment
       | (?P<other>)  # anything else
@@ -69,8 +75,8 @@ FLOW_ITEM = re.compile(
 )
 # An item of LINE's `seq`: its indentation, and its value at dash + spaces.
 SEQ_ITEM = re.compile(
-    f"(?P<ind>[ ]*)(?P<dash>-[ ]+)(?:(?P<plain>{_PLAIN})|(?P<single>{_SINGLE_LINE})"
-    f"|(?P<double>{_DOUBLE_LINE})){_TAIL}"
+    f"(?P<ind>[ ]*)(?P<dash>-[ ]+)(?:(?P<plain>{_PLAIN}{_MORE_ITEM})|(?P<single>{_SINGLE})"
+    f"|(?P<double>{_DOUBLE})){_TAIL}"
 )
 # Blank lines and comments, then the indentation of the next line: where the next token is.
 NEXT_TOKEN = re.compile(f"(?:[ ]*(?:#{_C}*)?\\n)*([ ]*)")
