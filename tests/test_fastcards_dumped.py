@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.bench_cards import dumped_yaml
-from dsl import cardset
+from dsl import cardset, effect_spans
 from dsl import nodes as n
-from dsl.diagnostics import Diagnostics
+from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.parser import parse_effect
 from dsl.simple_yaml import fold_plain, unquote_double, unquote_single
 from dsl.source import SourceFile
@@ -66,6 +66,7 @@ def test_dumped_shipped_card_sets_are_read_fast(path: Path, fields: dict[str, se
     assert isinstance(data, dict)
     assert check(dumped_yaml(data), fields, path.name)
     assert check(dumped_yaml(data, width=None), fields, path.name)
+    mapped_alike(dumped_yaml(data), fields)
 
 
 @pytest.mark.parametrize(("path", "fields"), CARD_SETS, ids=[p.name for p, _ in CARD_SETS])
@@ -121,11 +122,27 @@ LAYOUT = st.fixed_dictionaries({
     "default_flow_style": st.sampled_from([False, None])})
 
 
+def mapped_alike(text: str, fields: dict[str, set[str]] = RG_FIELDS) -> None:
+    """An effect of one line quoted (dsl.yaml_origins.first_line_shift) is read as its
+    scalar's map would read it."""
+    def load() -> tuple[Any, list[Diagnostic]]:
+        diagnostics = Diagnostics()
+        module = cardset.load_card_set(SourceFile("x.cards.yaml", text), fields, diagnostics)
+        return module, diagnostics.items
+
+    got = load()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cardset, "first_line_shift", lambda *_: None)
+        expected = load()
+    assert not list(differences(expected[0], got[0])) and expected[1] == got[1], text
+
+
 @settings(database=None, deadline=None, max_examples=60,
           suppress_health_check=[HealthCheck.too_slow])
 @given(CARD_SET, LAYOUT)
 def test_random_dumped_card_sets(data: dict[str, Any], layout: dict[str, Any]) -> None:
     check(yaml.safe_dump(data, **layout))
+    mapped_alike(yaml.safe_dump(data, **layout))
 
 
 @pytest.mark.soak
@@ -134,6 +151,20 @@ def test_random_dumped_card_sets(data: dict[str, Any], layout: dict[str, Any]) -
 @given(CARD_SET, LAYOUT)
 def test_random_dumped_card_sets_soak(data: dict[str, Any], layout: dict[str, Any]) -> None:
     check(yaml.safe_dump(data, **layout))
+    mapped_alike(yaml.safe_dump(data, **layout))
+
+
+ONE_LINE_EFFECTS = ["heal(you, 1)", "if target != none { injure(target) }", "heal(you 1)",
+                    "heal(you,", "nobody(1)", "", " heal(you, 1)", "heal(you, 1)  ",
+                    "heal(you, 1) # c", "heal(you, 'x')", 'heal(you, "x")', "heal(you, 1) \\",
+                    "é(you, 1)", "heal(you, 1) {", "}"]
+
+
+@pytest.mark.parametrize("effect", ONE_LINE_EFFECTS)
+def test_one_line_effects_are_placed_as_by_the_map(effect: str) -> None:
+    for width in (12, 80):
+        mapped_alike(yaml.safe_dump({"cards": [{"name": "A", "effect": effect + "\n"}]},
+                                    width=width, allow_unicode=True))
 
 
 @pytest.mark.parametrize("text", [*NASTY[::2], *soak(NASTY[1::2])])
@@ -226,13 +257,13 @@ def parsed_effects(text: str) -> list[n.Block]:
 
 
 def test_effects_are_rebuilt_as_before() -> None:
-    """cardset._rebuilt (recursive, the fast way) gives what cardset._with_spans gives."""
+    """effect_spans._rebuilt (recursive, the fast way) gives what effect_spans._with_spans gives."""
     path = ROOT / "rulebooks" / "rulers_gambit" / "starter.cards.yaml"
     move = Shift(3, 5).span
     for block in parsed_effects(path.read_text(encoding="utf-8")):
-        expected = cardset._with_spans(block, move)
+        expected = effect_spans._with_spans(block, move)
         assert isinstance(expected, n.Block) and expected.span == move(block.span)
-        assert not list(differences(expected, cardset._rebuilt(block, move, {})))
+        assert not list(differences(expected, effect_spans._rebuilt(block, move, {})))
 
 
 def test_a_deep_effect_is_moved_without_recursion() -> None:
@@ -240,13 +271,13 @@ def test_a_deep_effect_is_moved_without_recursion() -> None:
     effect = "damage(you, " + " + ".join(["1"] * 300) + ")"
     (block,) = parsed_effects(f"cards:\n- name: A\n  effect: '{effect}'\n")
     move = Shift(3, 5)
-    expected = cardset._with_spans(block, move.span)
+    expected = effect_spans._with_spans(block, move.span)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(len(inspect.stack()) + 200)
     try:
         with pytest.raises(RecursionError):
-            cardset._rebuilt(block, move.span, {})
-        moved, _ = cardset._moved(block, [], move)
+            effect_spans._rebuilt(block, move.span, {})
+        moved, _ = effect_spans.moved(block, [], move)
     finally:
         sys.setrecursionlimit(limit)
     assert not list(differences(expected, moved))
