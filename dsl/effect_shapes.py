@@ -48,6 +48,14 @@ class EffectShapes:
 
     def tree(self, text: str) -> Tree[Token] | None:
         """The Lark tree of text, from its shape's; None when text must be parsed directly."""
+        try:
+            return self._tree(text)
+        except RecursionError:
+            # a tree deeper than Python's stack (a sum of a thousand terms): the direct parse
+            # reports it as nested too deeply, at the text's place
+            return None
+
+    def _tree(self, text: str) -> Tree[Token] | None:
         found = self.shape(text)
         if found is None:
             return None
@@ -60,6 +68,12 @@ class EffectShapes:
         once per shape) with its own numbers and positions: what building it from its tree
         gives, without parsing every text. None when text must be parsed itself: the first
         text of its shape, or one whose shape has no template."""
+        try:
+            return self._block(text, file, shift)
+        except RecursionError:  # as in tree()
+            return None
+
+    def _block(self, text: str, file: str, shift: tuple[int, int]) -> n.Block | None:
         found = self.shape(text)
         if found is None:
             return None

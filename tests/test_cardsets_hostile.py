@@ -199,6 +199,23 @@ def test_a_name_too_long_is_refused(tmp_path: Path) -> None:
     assert [(d.code, d.span.line, d.span.column) for d in found] == [("E0403", 2, 11)]
 
 
+@pytest.mark.parametrize("layout", ["block", "one line"])
+def test_an_effect_deeper_than_the_stack_is_reported_at_its_card(tmp_path: Path,
+                                                                  layout: str) -> None:
+    """Found while reading card sets written by yaml.safe_dump: a sum of 1,500 terms raised
+    RecursionError in the shape cache (two cards of one shape reach both of its paths)
+    instead of reporting the effect as nested too deeply, where it is written."""
+    sum_ = " + ".join(["1"] * 1500)
+    effect = f"|\n      gain(you, {sum_})" if layout == "block" else f"gain(you, {sum_})"
+    cards = "type: Card\ncards:\n" + "".join(
+        f"  - name: Spark{i}\n    colour: red\n    effect: {effect}\n" for i in range(3))
+    rules = write_game(tmp_path / "game", cards)
+    found = [(Path(d.span.file).name, d.code, d.span.line) for d in errors_of(rules)]
+    first_line = 6 if layout == "block" else 5
+    step = 4 if layout == "block" else 3
+    assert found == [("core.cards.yaml", "E0006", first_line + step * i) for i in range(3)]
+
+
 # ---------------------------------------------------------------------------------------------
 # Determinism
 
