@@ -16,6 +16,9 @@ from compiler.text_templates import template_fields
 from dsl import nodes as n
 from dsl.runtime_base import article
 
+# At most this many distinct arguments of an action kind (per actor): its LISTED_ table holds
+# every action object, made at load, in a tuple that the arguments index (listed_table).
+LISTED_LIMIT = 1024
 # A determiner just before a field of a text: "the {u}", "a {k}", "their {c}".
 _DETERMINER = re.compile(r"(?:^|(?<=\s))(the|a|an|their|its|his|her|your|my|our|this|that)\s+$",
                          re.IGNORECASE)
@@ -111,7 +114,9 @@ class ActionGenerator(TableGenerator):
                 self.listing_tests(levels[0], "return")
                 w.line(f"listed = LISTED_{upper(action.name)}[actor]")
             if has_cards:
-                w.line("seen: set[tuple[int, ...]] = set()")
+                # the arguments listed so far, once a second copy of a card needs them
+                w.line("seen: set[tuple[int, ...]] | None = None")
+                w.line("start = len(out)")
             for i in filters:
                 # the values of a parameter that pass the tests that read it only, found
                 # when first needed, not again for each value of the parameters before it
@@ -220,27 +225,56 @@ class ActionGenerator(TableGenerator):
                            [*tests, f"({var} := a.args[{i}]) in {collection}"])
 
     def listed_table(self, action: ActionInfo) -> None:
-        """LISTED_<action>: per actor, the action objects that legal_ lists, each made once
-        (an action without parameters, at once; the others, by their arguments, when first
-        listed). Nothing changes an Action once it is listed, so every listing may share one;
-        only copy_arg names actions after the fact, and legal_ gives it its own copies."""
+        """LISTED_<action>: per actor, the action objects that legal_ lists, made once
+        (rt.Listed). Every listing may share them: nothing changes an Action once it is
+        listed; only copy_arg names actions after the fact, and legal_ gives it its own copies.
+        A kind with few distinct arguments has them all, made at load, in one flat tuple that
+        the arguments index (listed_index); the others, by their arguments, when first listed."""
         w = self.w
         kind, text = f"K_{upper(action.name)}", f"text_{action.name}"
+        name = f"LISTED_{upper(action.name)}"
         w.line()
         w.line()
         if not action.params:
-            w.line(f"LISTED_{upper(action.name)}: Final = tuple(Action({kind}, actor, (), {text}) "
+            w.line(f"{name}: Final = tuple(rt.Listed({kind}, actor, (), {text}) "
                    f"for actor in range({self.max_players}))")
             return
-        w.line(f"LISTED_{upper(action.name)}: Final[tuple[dict[tuple[int, ...], Action], ...]] = "
-               f"tuple({{}} for _ in range({self.max_players}))")
+        if self.listed_strides(action) is None:
+            w.line(f"{name}: Final[tuple[dict[tuple[int, ...], Action], ...]] = "
+                   f"tuple({{}} for _ in range({self.max_players}))")
+            return
+        args = [f"a{i}" for i in range(len(action.params))]
+        loops = " ".join(f"for {a} in range({base}, {base + count})"
+                         for a, (base, count) in zip(args, self.arg_sizes(action), strict=True))
+        w.line(f"{name}: Final = tuple(tuple(rt.Listed({kind}, actor, "
+               f"({''.join(a + ', ' for a in args)}), {text}) {loops}) "
+               f"for actor in range({self.max_players}))")
 
-    def listed_action(self, action: ActionInfo) -> None:
-        """Appending the listed action whose arguments are `key`, from LISTED_<action>."""
+    def listed_strides(self, action: ActionInfo) -> list[tuple[int, int]] | None:
+        """(first value, stride) of each argument in the index of a flat LISTED_<action>, or
+        None when the kind has too many distinct arguments for one (LISTED_LIMIT)."""
+        strides: list[tuple[int, int]] = []
+        stride = 1
+        for base, count in reversed(self.arg_sizes(action)):
+            strides.append((base, stride))
+            stride *= count
+        return strides[::-1] if stride <= LISTED_LIMIT else None
+
+    def listed_action(self, action: ActionInfo, args: list[str]) -> None:
+        """Appending the listed action whose arguments are `args`, from LISTED_<action>."""
         w = self.w
+        strides = self.listed_strides(action)
+        if strides is not None:
+            terms = []
+            for arg, (base, stride) in zip(args, strides, strict=True):
+                term = f"({arg} - {base})" if base else arg
+                terms.append(f"{term} * {stride}" if stride != 1 else term)
+            w.line(f"out.append(listed[{' + '.join(terms)}])")
+            return
+        w.line(f"key = ({''.join(a + ', ' for a in args)})")
         w.line("action = listed.get(key)")
         with w.block("if action is None:"):
-            w.line(f"action = listed[key] = Action(K_{upper(action.name)}, actor, key, "
+            w.line(f"action = listed[key] = rt.Listed(K_{upper(action.name)}, actor, key, "
                    f"text_{action.name})")
         w.line("out.append(action)")
 
@@ -314,8 +348,7 @@ class ActionGenerator(TableGenerator):
                 return
             if not has_cards:
                 self.listing_tests(levels[i], "continue")
-                w.line(f"key = {key}")
-                self.listed_action(action)
+                self.listed_action(action, encoded)
                 return
             # the harmless tests first: they turn down more than `seen` does
             tests = levels[i]
@@ -325,23 +358,23 @@ class ActionGenerator(TableGenerator):
             self.listing_tests(tests[:harmless], "continue")
             cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
                      if isinstance(type_, t.CardT)]
-            w.line(f"key = {key}")
             # copies alike in every state are one choice: the first that may act stands for
             # all (rt.GameState.copy_args); only a card whose definition came before in its
-            # domain can give arguments listed before
+            # domain can give arguments listed before, and `seen` is made for it
             with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
-                         "and key in seen:"):
+                         f"and seen is not None and {key} in seen:"):
                 w.line("continue")
             self.listing_tests(tests[harmless:], "continue")
-            w.line("seen.add(key)")
+            with w.block("if seen is not None:"):
+                w.line(f"seen.add({key})")
             with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
                 # copies of a card that read differently: an action of its own
                 names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
                                 for v in values)
-                w.line(f"out.append(Action(K_{upper(action.name)}, actor, key, "
+                w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
                        f"text_{action.name}, ({names})))")
             with w.block("else:"):
-                self.listed_action(action)
+                self.listed_action(action, encoded)
             return
         name, type_, domain = action.params[i]
         if i in filters:
@@ -372,13 +405,16 @@ class ActionGenerator(TableGenerator):
                 w.line(f"{var}_arg = s.card_def[{var}]")
                 w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
                        f"!= {var}")
-                with w.block(f"if {var}_again and not s.same_choice({var}, {var}_other):"):
-                    # copy_arg names the actions listed so far: our own copies, not the shared
-                    # ones of LISTED_<action>
-                    w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
-                           f"for a in out[{var}_start:]]")
-                    w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
-                           f"{var}_start, {i})")
+                with w.block(f"if {var}_again:"):
+                    with w.block(f"if not s.same_choice({var}, {var}_other):"):
+                        # copy_arg names the actions listed so far: our own copies, not the
+                        # shared ones of LISTED_<action>
+                        w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
+                               f"for a in out[{var}_start:]]")
+                        w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
+                               f"{var}_start, {i})")
+                    with w.block("if seen is None:"):
+                        w.line("seen = {a.args for a in out[start:]}")
                 self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         with w.block(f"for {var} in {collection}:"):

@@ -1994,7 +1994,10 @@ def text_play_creature(
     return PLAYER_NAMES[actor] + ' plays ' + t_1
 
 
-LISTED_PLAY_CREATURE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_CREATURE: Final = tuple(
+    tuple(rt.Listed(K_PLAY_CREATURE, actor, (a0, ), text_play_creature) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:471
@@ -2041,7 +2044,8 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     if check and (len(s.zones[Z_CREATURES + actor]) >= 5):
         return
     listed = LISTED_PLAY_CREATURE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2051,9 +2055,12 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:472
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
@@ -2067,19 +2074,22 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:476
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
-                Action(K_PLAY_CREATURE, actor, key, text_play_creature, (v_c_names.get(v_c_arg), ))
+                Action(
+                    K_PLAY_CREATURE,
+                    actor,
+                    (v_c_arg, ),
+                    text_play_creature,
+                    (v_c_names.get(v_c_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PLAY_CREATURE, actor, key, text_play_creature)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:471
@@ -2122,7 +2132,10 @@ def text_play_item(
     return PLAYER_NAMES[actor] + ' plays the item ' + t_1
 
 
-LISTED_PLAY_ITEM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_ITEM: Final = tuple(
+    tuple(rt.Listed(K_PLAY_ITEM, actor, (a0, ), text_play_item) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:488
@@ -2162,7 +2175,8 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2172,9 +2186,12 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:489
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2185,17 +2202,16 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/dojo/dojo.rules:492
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
-            out.append(Action(K_PLAY_ITEM, actor, key, text_play_item, (v_c_names.get(v_c_arg), )))
+            out.append(
+                Action(K_PLAY_ITEM, actor, (v_c_arg, ), text_play_item, (v_c_names.get(v_c_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PLAY_ITEM, actor, key, text_play_item)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:488
@@ -2279,7 +2295,8 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM_ON[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2289,9 +2306,12 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:502
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2311,27 +2331,31 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_c_arg, v_t_arg, )
-            if (v_c_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_c_again or v_t_again) and seen is not None and (v_c_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_c_arg, v_t_arg, ))
             if v_c_names or v_t_names:
                 out.append(
                     Action(
                         K_PLAY_ITEM_ON,
                         actor,
-                        key,
+                        (v_c_arg, v_t_arg, ),
                         text_play_item_on,
                         (v_c_names.get(v_c_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_c_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
+                    action = listed[key] = rt.Listed(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
                 out.append(action)
 
 
@@ -2380,7 +2404,10 @@ def text_set_facedown(
     return PLAYER_NAMES[actor] + ' sets ' + t_1 + ' face down'
 
 
-LISTED_SET_FACEDOWN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_SET_FACEDOWN: Final = tuple(
+    tuple(rt.Listed(K_SET_FACEDOWN, actor, (a0, ), text_set_facedown) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:514
@@ -2420,7 +2447,8 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
         if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
             return
     listed = LISTED_SET_FACEDOWN[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2430,9 +2458,12 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:515
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
@@ -2440,19 +2471,22 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:517
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
-                Action(K_SET_FACEDOWN, actor, key, text_set_facedown, (v_c_names.get(v_c_arg), ))
+                Action(
+                    K_SET_FACEDOWN,
+                    actor,
+                    (v_c_arg, ),
+                    text_set_facedown,
+                    (v_c_names.get(v_c_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SET_FACEDOWN, actor, key, text_set_facedown)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:514
@@ -2535,7 +2569,8 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_ATTACH[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_a_cards = s.zones[Z_HAND + actor]
     if not v_a_cards:
         return
@@ -2545,9 +2580,12 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_a in v_a_cards:
         v_a_arg = s.card_def[v_a]
         v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
-        if v_a_again and not s.same_choice(v_a, v_a_other):
-            out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
-            v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
+        if v_a_again:
+            if not s.same_choice(v_a, v_a_other):
+                out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
+                v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:526
             if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
@@ -2564,27 +2602,31 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_c in v_c_cards:
             v_c_arg = s.card_def[v_c]
             v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-            if v_c_again and not s.same_choice(v_c, v_c_other):
-                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
-            key = (v_a_arg, v_c_arg, )
-            if (v_a_again or v_c_again) and key in seen:
+            if v_c_again:
+                if not s.same_choice(v_c, v_c_other):
+                    out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                    v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_a_again or v_c_again) and seen is not None and (v_a_arg, v_c_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_a_arg, v_c_arg, ))
             if v_a_names or v_c_names:
                 out.append(
                     Action(
                         K_ATTACH,
                         actor,
-                        key,
+                        (v_a_arg, v_c_arg, ),
                         text_attach,
                         (v_a_names.get(v_a_arg), v_c_names.get(v_c_arg), ),
                     )
                 )
             else:
+                key = (v_a_arg, v_c_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_ATTACH, actor, key, text_attach)
+                    action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
                 out.append(action)
 
 
@@ -2633,7 +2675,10 @@ def text_play_location(
     return PLAYER_NAMES[actor] + ' plays the location ' + t_1
 
 
-LISTED_PLAY_LOCATION: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_LOCATION: Final = tuple(
+    tuple(rt.Listed(K_PLAY_LOCATION, actor, (a0, ), text_play_location) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:538
@@ -2677,7 +2722,8 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
         if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
             return
     listed = LISTED_PLAY_LOCATION[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2687,9 +2733,12 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:539
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
@@ -2697,19 +2746,22 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:541
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
-                Action(K_PLAY_LOCATION, actor, key, text_play_location, (v_c_names.get(v_c_arg), ))
+                Action(
+                    K_PLAY_LOCATION,
+                    actor,
+                    (v_c_arg, ),
+                    text_play_location,
+                    (v_c_names.get(v_c_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PLAY_LOCATION, actor, key, text_play_location)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:538
@@ -2752,9 +2804,10 @@ def text_primary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s primary attack"
 
 
-LISTED_PRIMARY_ATTACK: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_PRIMARY_ATTACK: Final = tuple(
+    tuple(rt.Listed(K_PRIMARY_ATTACK, actor, (a0, ), text_primary_attack) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:551
@@ -2790,7 +2843,8 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     if check and f_peace(s):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
         return
@@ -2800,9 +2854,12 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:552
             if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
@@ -2813,25 +2870,22 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/dojo/dojo.rules:555
             if s.k_Card_primary_used[v_c]:
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
                 Action(
                     K_PRIMARY_ATTACK,
                     actor,
-                    key,
+                    (v_c_arg, ),
                     text_primary_attack,
                     (v_c_names.get(v_c_arg), ),
                 )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PRIMARY_ATTACK, actor, key, text_primary_attack)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:551
@@ -2874,9 +2928,13 @@ def text_secondary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s secondary attack"
 
 
-LISTED_SECONDARY_ATTACK: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_SECONDARY_ATTACK: Final = tuple(
+    tuple(
+        rt.Listed(K_SECONDARY_ATTACK, actor, (a0, ), text_secondary_attack)
+        for a0 in range(0, 196)
+    )
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:561
@@ -2916,7 +2974,8 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
         if (s.p_actions[actor] < 1):
             return
     listed = LISTED_SECONDARY_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
         return
@@ -2926,9 +2985,12 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:562
             if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
@@ -2936,25 +2998,22 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             # rulebooks/dojo/dojo.rules:565
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
                 Action(
                     K_SECONDARY_ATTACK,
                     actor,
-                    key,
+                    (v_c_arg, ),
                     text_secondary_attack,
                     (v_c_names.get(v_c_arg), ),
                 )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SECONDARY_ATTACK, actor, key, text_secondary_attack)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:561
@@ -2997,7 +3056,10 @@ def text_power_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s POWER attack"
 
 
-LISTED_POWER_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_POWER_ATTACK: Final = tuple(
+    tuple(rt.Listed(K_POWER_ATTACK, actor, (a0, ), text_power_attack) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:572
@@ -3037,7 +3099,8 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
         if (s.p_actions[actor] < 2):
             return
     listed = LISTED_POWER_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
         return
@@ -3047,9 +3110,12 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:573
             if (C_CARD_POWER[s.card_def[v_c]] <= 0):
@@ -3057,19 +3123,22 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:576
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
-                Action(K_POWER_ATTACK, actor, key, text_power_attack, (v_c_names.get(v_c_arg), ))
+                Action(
+                    K_POWER_ATTACK,
+                    actor,
+                    (v_c_arg, ),
+                    text_power_attack,
+                    (v_c_names.get(v_c_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_POWER_ATTACK, actor, key, text_power_attack)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:572
@@ -3111,7 +3180,7 @@ def text_bank(
     return PLAYER_NAMES[actor] + ' banks 3 CU'
 
 
-LISTED_BANK: Final = tuple(Action(K_BANK, actor, (), text_bank) for actor in range(2))
+LISTED_BANK: Final = tuple(rt.Listed(K_BANK, actor, (), text_bank) for actor in range(2))
 
 
 # rulebooks/dojo/dojo.rules:583
@@ -3160,7 +3229,7 @@ def text_draw_card(
 
 
 LISTED_DRAW_CARD: Final = tuple(
-    Action(K_DRAW_CARD, actor, (), text_draw_card)
+    rt.Listed(K_DRAW_CARD, actor, (), text_draw_card)
     for actor in range(2)
 )
 
@@ -3217,7 +3286,10 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+LISTED_END_TURN: Final = tuple(
+    rt.Listed(K_END_TURN, actor, (), text_end_turn)
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:597
@@ -3319,7 +3391,8 @@ def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
 # rulebooks/dojo/dojo.rules:616
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_n_values: list[int] | None = None
     v_t_cards = f_strike_targets(s, actor)
     if not v_t_cards:
@@ -3330,9 +3403,12 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_t in v_t_cards:
         v_t_arg = s.card_def[v_t]
         v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-        if v_t_again and not s.same_choice(v_t, v_t_other):
-            out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-            v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
+        if v_t_again:
+            if not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if v_n_values is None:
             # rulebooks/dojo/dojo.rules:617
             v_n_values = [
@@ -3341,18 +3417,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if (v_n <= s.g_pending)
             ] if check else list(range(1, 20 + 1))
         for v_n in v_n_values:
-            key = (v_t_arg, v_n, )
-            if v_t_again and key in seen:
+            if v_t_again and seen is not None and (v_t_arg, v_n, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_t_arg, v_n, ))
             if v_t_names:
                 out.append(
-                    Action(K_STRIKE, actor, key, text_strike, (v_t_names.get(v_t_arg), None, ))
+                    Action(
+                        K_STRIKE,
+                        actor,
+                        (v_t_arg, v_n, ),
+                        text_strike,
+                        (v_t_names.get(v_t_arg), None, ),
+                    )
                 )
             else:
+                key = (v_t_arg, v_n, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_STRIKE, actor, key, text_strike)
+                    action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
                 out.append(action)
 
 

@@ -619,7 +619,10 @@ def text_choose(
     return PLAYER_NAMES[actor] + ' chooses ' + t_1
 
 
-LISTED_CHOOSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CHOOSE: Final = tuple(
+    tuple(rt.Listed(K_CHOOSE, actor, (a0, ), text_choose) for a0 in range(0, 4))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -637,11 +640,7 @@ def do_choose(s: State, actor: int, v_w: int) -> None:
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
-        key = (v_w, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_CHOOSE, actor, key, text_choose)
-        out.append(action)
+        out.append(listed[v_w])
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -704,7 +703,14 @@ def text_place(
     return PLAYER_NAMES[actor] + ' places ' + t_1 + ' on ' + t_2
 
 
-LISTED_PLACE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLACE: Final = tuple(
+    tuple(
+        rt.Listed(K_PLACE, actor, (a0, a1, ), text_place)
+        for a0 in range(0, 60)
+        for a1 in range(0, 5)
+    )
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -742,7 +748,8 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 # rulebooks/dynasties/dynasties.rules:345
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_prov_values: list[int] | None = None
     v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
     if not v_tile_cards:
@@ -753,9 +760,12 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
         v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
-        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
-            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
-            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+        if v_tile_again:
+            if not s.same_choice(v_tile, v_tile_other):
+                out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
+                v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         # rulebooks/dynasties/dynasties.rules:349
         v_test_349 = (
             C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER
@@ -771,19 +781,22 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasties/dynasties.rules:349
             if check and v_test_349 and s.n_Province_six_played[v_prov][actor]:
                 continue
-            key = (v_tile_arg, v_prov, )
-            if v_tile_again and key in seen:
+            if v_tile_again and seen is not None and (v_tile_arg, v_prov, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_tile_arg, v_prov, ))
             if v_tile_names:
                 out.append(
-                    Action(K_PLACE, actor, key, text_place, (v_tile_names.get(v_tile_arg), None, ))
+                    Action(
+                        K_PLACE,
+                        actor,
+                        (v_tile_arg, v_prov, ),
+                        text_place,
+                        (v_tile_names.get(v_tile_arg), None, ),
+                    )
                 )
             else:
-                action = listed.get(key)
-                if action is None:
-                    action = listed[key] = Action(K_PLACE, actor, key, text_place)
-                out.append(action)
+                out.append(listed[v_tile_arg * 5 + v_prov])
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -849,7 +862,10 @@ def text_play_warlord(
     return PLAYER_NAMES[actor] + ' plays warlord on ' + t_1
 
 
-LISTED_PLAY_WARLORD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_WARLORD: Final = tuple(
+    tuple(rt.Listed(K_PLAY_WARLORD, actor, (a0, ), text_play_warlord) for a0 in range(0, 5))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -875,11 +891,7 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
         return
     listed = LISTED_PLAY_WARLORD[actor]
     for v_prov in range(5):
-        key = (v_prov, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_PLAY_WARLORD, actor, key, text_play_warlord)
-        out.append(action)
+        out.append(listed[v_prov])
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -906,7 +918,7 @@ def text_hold(
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
-LISTED_HOLD: Final = tuple(Action(K_HOLD, actor, (), text_hold) for actor in range(2))
+LISTED_HOLD: Final = tuple(rt.Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:369
@@ -984,7 +996,10 @@ def text_keep(
     return PLAYER_NAMES[actor] + ' keeps ' + t_1
 
 
-LISTED_KEEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_KEEP: Final = tuple(
+    tuple(rt.Listed(K_KEEP, actor, (a0, ), text_keep) for a0 in range(0, 60))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1007,7 +1022,8 @@ def do_keep(s: State, actor: int, v_tile: int) -> None:
 # rulebooks/dynasties/dynasties.rules:386
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_tile_cards = s.zones[Z_DRAWN + actor]
     if not v_tile_cards:
         return
@@ -1017,20 +1033,22 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
         v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
-        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
-            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
-            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
-        key = (v_tile_arg, )
-        if v_tile_again and key in seen:
+        if v_tile_again:
+            if not s.same_choice(v_tile, v_tile_other):
+                out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
+                v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_tile_arg, ))
         if v_tile_names:
-            out.append(Action(K_KEEP, actor, key, text_keep, (v_tile_names.get(v_tile_arg), )))
+            out.append(
+                Action(K_KEEP, actor, (v_tile_arg, ), text_keep, (v_tile_names.get(v_tile_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_KEEP, actor, key, text_keep)
-            out.append(action)
+            out.append(listed[v_tile_arg])
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1092,7 +1110,10 @@ def text_discard(
     return PLAYER_NAMES[actor] + ' discards ' + t_1 + ' for an army'
 
 
-LISTED_DISCARD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_DISCARD: Final = tuple(
+    tuple(rt.Listed(K_DISCARD, actor, (a0, ), text_discard) for a0 in range(0, 60))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1123,7 +1144,8 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check and (s.p_discards[actor] >= 3):
         return
     listed = LISTED_DISCARD[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_tile_cards = s.zones[Z_RACK + actor]
     if not v_tile_cards:
         return
@@ -1133,22 +1155,28 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
         v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
-        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
-            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
-            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
-        key = (v_tile_arg, )
-        if v_tile_again and key in seen:
+        if v_tile_again:
+            if not s.same_choice(v_tile, v_tile_other):
+                out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
+                v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_tile_arg, ))
         if v_tile_names:
             out.append(
-                Action(K_DISCARD, actor, key, text_discard, (v_tile_names.get(v_tile_arg), ))
+                Action(
+                    K_DISCARD,
+                    actor,
+                    (v_tile_arg, ),
+                    text_discard,
+                    (v_tile_names.get(v_tile_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_DISCARD, actor, key, text_discard)
-            out.append(action)
+            out.append(listed[v_tile_arg])
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1190,7 +1218,7 @@ def text_pass(
     return PLAYER_NAMES[actor] + ' passes'
 
 
-LISTED_PASS: Final = tuple(Action(K_PASS, actor, (), text_pass) for actor in range(2))
+LISTED_PASS: Final = tuple(rt.Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:408

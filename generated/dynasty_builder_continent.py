@@ -6205,7 +6205,10 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-LISTED_CAPITAL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CAPITAL: Final = tuple(
+    tuple(rt.Listed(K_CAPITAL, actor, (a0, ), text_capital) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6238,11 +6241,7 @@ def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:556
             if not f_site_clear(s, actor, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_CAPITAL, actor, key, text_capital)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6293,7 +6292,10 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-LISTED_FIRST_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_FIRST_UNIT: Final = tuple(
+    tuple(rt.Listed(K_FIRST_UNIT, actor, (a0, ), text_first_unit) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -6324,11 +6326,7 @@ def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:568
             if not f_can_enter(s, actor, 0, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_FIRST_UNIT, actor, key, text_first_unit)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -6420,7 +6418,8 @@ def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEAVE_SITE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_sites(s):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -6431,9 +6430,12 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
             if check and f_carried(s, v_u, v_from):
                 continue
@@ -6441,24 +6443,25 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
-                key = (v_from, v_u_arg, v_to, )
-                if v_u_again and key in seen:
+                if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
                     continue
-                seen.add(key)
+                if seen is not None:
+                    seen.add((v_from, v_u_arg, v_to, ))
                 if v_u_names:
                     out.append(
                         Action(
                             K_LEAVE_SITE,
                             actor,
-                            key,
+                            (v_from, v_u_arg, v_to, ),
                             text_leave_site,
                             (None, v_u_names.get(v_u_arg), None, ),
                         )
                     )
                 else:
+                    key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = Action(K_LEAVE_SITE, actor, key, text_leave_site)
+                        action = listed[key] = rt.Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                     out.append(action)
 
 
@@ -6527,7 +6530,10 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-LISTED_BUILD_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_BUILD_HOUSE: Final = tuple(
+    tuple(rt.Listed(K_BUILD_HOUSE, actor, (a0, ), text_build_house) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -6586,11 +6592,7 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/dynasty_builder/dynasty_builder.rules:612
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_BUILD_HOUSE, actor, key, text_build_house)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -6618,7 +6620,10 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-LISTED_TO_TOKEN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TO_TOKEN: Final = tuple(
+    tuple(rt.Listed(K_TO_TOKEN, actor, (a0, ), text_to_token) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -6655,11 +6660,7 @@ def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:621
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_TO_TOKEN, actor, key, text_to_token)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -6687,7 +6688,10 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-LISTED_TO_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TO_HOUSE: Final = tuple(
+    tuple(rt.Listed(K_TO_HOUSE, actor, (a0, ), text_to_house) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -6730,11 +6734,7 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:632
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_TO_HOUSE, actor, key, text_to_house)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -6762,7 +6762,10 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-LISTED_DEMOLISH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_DEMOLISH: Final = tuple(
+    tuple(rt.Listed(K_DEMOLISH, actor, (a0, ), text_demolish) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -6801,11 +6804,7 @@ def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:642
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_DEMOLISH, actor, key, text_demolish)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -6833,7 +6832,10 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-LISTED_FOUND_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_FOUND_CITY: Final = tuple(
+    tuple(rt.Listed(K_FOUND_CITY, actor, (a0, ), text_found_city) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -6880,11 +6882,7 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:654
             if not f_site_clear(s, actor, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_FOUND_CITY, actor, key, text_found_city)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -6912,7 +6910,10 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-LISTED_BUILD_BRIDGE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_BUILD_BRIDGE: Final = tuple(
+    tuple(rt.Listed(K_BUILD_BRIDGE, actor, (a0, ), text_build_bridge) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -6968,11 +6969,7 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dynasty_builder/dynasty_builder.rules:665
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_BUILD_BRIDGE, actor, key, text_build_bridge)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -7000,7 +6997,7 @@ def text_end_build(
 
 
 LISTED_END_BUILD: Final = tuple(
-    Action(K_END_BUILD, actor, (), text_end_build)
+    rt.Listed(K_END_BUILD, actor, (), text_end_build)
     for actor in range(2)
 )
 
@@ -7113,7 +7110,8 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STEP[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -7124,9 +7122,12 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
                 if s.k_Troop_attacked[v_u]:
@@ -7146,24 +7147,25 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         s.k_Troop_moves_left[v_u] < f_step_cost(s, actor, v_from, v_to)
                     ):
                         continue
-                key = (v_from, v_u_arg, v_to, )
-                if v_u_again and key in seen:
+                if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
                     continue
-                seen.add(key)
+                if seen is not None:
+                    seen.add((v_from, v_u_arg, v_to, ))
                 if v_u_names:
                     out.append(
                         Action(
                             K_STEP,
                             actor,
-                            key,
+                            (v_from, v_u_arg, v_to, ),
                             text_step,
                             (None, v_u_names.get(v_u_arg), None, ),
                         )
                     )
                 else:
+                    key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = Action(K_STEP, actor, key, text_step)
+                        action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
                     out.append(action)
 
 
@@ -7294,7 +7296,8 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -7305,9 +7308,12 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
                 if s.k_Troop_attacked[v_u]:
@@ -7325,24 +7331,25 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:717
                 if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
                     continue
-                key = (v_from, v_u_arg, v_at, )
-                if v_u_again and key in seen:
+                if v_u_again and seen is not None and (v_from, v_u_arg, v_at, ) in seen:
                     continue
-                seen.add(key)
+                if seen is not None:
+                    seen.add((v_from, v_u_arg, v_at, ))
                 if v_u_names:
                     out.append(
                         Action(
                             K_ATTACK,
                             actor,
-                            key,
+                            (v_from, v_u_arg, v_at, ),
                             text_attack,
                             (None, v_u_names.get(v_u_arg), None, ),
                         )
                     )
                 else:
+                    key = (v_from, v_u_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
                     out.append(action)
 
 
@@ -7401,7 +7408,7 @@ def text_end_march(
 
 
 LISTED_END_MARCH: Final = tuple(
-    Action(K_END_MARCH, actor, (), text_end_march)
+    rt.Listed(K_END_MARCH, actor, (), text_end_march)
     for actor in range(2)
 )
 
@@ -7495,7 +7502,8 @@ def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_SUPPORT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -7506,24 +7514,34 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
-            key = (v_from, v_u_arg, )
-            if v_u_again and key in seen:
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if v_u_again and seen is not None and (v_from, v_u_arg, ) in seen:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:783
             if check and not f_may_support(s, actor, v_from, v_u):
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_from, v_u_arg, ))
             if v_u_names:
                 out.append(
-                    Action(K_SUPPORT, actor, key, text_support, (None, v_u_names.get(v_u_arg), ))
+                    Action(
+                        K_SUPPORT,
+                        actor,
+                        (v_from, v_u_arg, ),
+                        text_support,
+                        (None, v_u_names.get(v_u_arg), ),
+                    )
                 )
             else:
+                key = (v_from, v_u_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_SUPPORT, actor, key, text_support)
+                    action = listed[key] = rt.Listed(K_SUPPORT, actor, key, text_support)
                 out.append(action)
 
 
@@ -7572,7 +7590,7 @@ def text_end_muster(
 
 
 LISTED_END_MUSTER: Final = tuple(
-    Action(K_END_MUSTER, actor, (), text_end_muster)
+    rt.Listed(K_END_MUSTER, actor, (), text_end_muster)
     for actor in range(2)
 )
 
@@ -7625,7 +7643,7 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-LISTED_EVADE: Final = tuple(Action(K_EVADE, actor, (), text_evade) for actor in range(2))
+LISTED_EVADE: Final = tuple(rt.Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
@@ -7680,7 +7698,7 @@ def text_retaliate(
 
 
 LISTED_RETALIATE: Final = tuple(
-    Action(K_RETALIATE, actor, (), text_retaliate)
+    rt.Listed(K_RETALIATE, actor, (), text_retaliate)
     for actor in range(2)
 )
 
@@ -7739,7 +7757,10 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-LISTED_BACK_OFF: Final = tuple(Action(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
+LISTED_BACK_OFF: Final = tuple(
+    rt.Listed(K_BACK_OFF, actor, (), text_back_off)
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -7780,7 +7801,7 @@ def text_try_again(
 
 
 LISTED_TRY_AGAIN: Final = tuple(
-    Action(K_TRY_AGAIN, actor, (), text_try_again)
+    rt.Listed(K_TRY_AGAIN, actor, (), text_try_again)
     for actor in range(2)
 )
 
@@ -7897,7 +7918,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_c, v_k, v_h, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_RECRUIT, actor, key, text_recruit)
+                    action = listed[key] = rt.Listed(K_RECRUIT, actor, key, text_recruit)
                 out.append(action)
 
 
@@ -7933,7 +7954,14 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-LISTED_ENLIST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_ENLIST: Final = tuple(
+    tuple(
+        rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist)
+        for a0 in range(0, 4)
+        for a1 in range(0, 220)
+    )
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -7986,11 +8014,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:864
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
-            key = (v_k, v_h, )
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_ENLIST, actor, key, text_enlist)
-            out.append(action)
+            out.append(listed[v_k * 220 + v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -8021,7 +8045,10 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-LISTED_RAISE_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_RAISE_CITY: Final = tuple(
+    tuple(rt.Listed(K_RAISE_CITY, actor, (a0, ), text_raise_city) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -8074,11 +8101,7 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:875
             if not f_site_clear(s, actor, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_RAISE_CITY, actor, key, text_raise_city)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -8106,7 +8129,7 @@ def text_end_recruit(
 
 
 LISTED_END_RECRUIT: Final = tuple(
-    Action(K_END_RECRUIT, actor, (), text_end_recruit)
+    rt.Listed(K_END_RECRUIT, actor, (), text_end_recruit)
     for actor in range(2)
 )
 
@@ -8183,7 +8206,8 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DISMISS[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_h in f_posts(s, actor):
         # rulebooks/dynasty_builder/dynasty_builder.rules:888
         if check and not s.n_Hex_claim[v_h][actor]:
@@ -8197,21 +8221,31 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
-            key = (v_h, v_u_arg, )
-            if v_u_again and key in seen:
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if v_u_again and seen is not None and (v_h, v_u_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_h, v_u_arg, ))
             if v_u_names:
                 out.append(
-                    Action(K_DISMISS, actor, key, text_dismiss, (None, v_u_names.get(v_u_arg), ))
+                    Action(
+                        K_DISMISS,
+                        actor,
+                        (v_h, v_u_arg, ),
+                        text_dismiss,
+                        (None, v_u_names.get(v_u_arg), ),
+                    )
                 )
             else:
+                key = (v_h, v_u_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_DISMISS, actor, key, text_dismiss)
+                    action = listed[key] = rt.Listed(K_DISMISS, actor, key, text_dismiss)
                 out.append(action)
 
 
@@ -8259,7 +8293,10 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+LISTED_END_TURN: Final = tuple(
+    rt.Listed(K_END_TURN, actor, (), text_end_turn)
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894

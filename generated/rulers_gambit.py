@@ -4573,7 +4573,10 @@ def text_put_back(
     return PLAYER_NAMES[actor] + ' puts back ' + t_1
 
 
-LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PUT_BACK: Final = tuple(
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4592,7 +4595,8 @@ def do_put_back(s: State, actor: int, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -4602,20 +4606,22 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
-            out.append(Action(K_PUT_BACK, actor, key, text_put_back, (v_c_names.get(v_c_arg), )))
+            out.append(
+                Action(K_PUT_BACK, actor, (v_c_arg, ), text_put_back, (v_c_names.get(v_c_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PUT_BACK, actor, key, text_put_back)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
@@ -4658,7 +4664,7 @@ def text_keep_hand(
 
 
 LISTED_KEEP_HAND: Final = tuple(
-    Action(K_KEEP_HAND, actor, (), text_keep_hand)
+    rt.Listed(K_KEEP_HAND, actor, (), text_keep_hand)
     for actor in range(2)
 )
 
@@ -4774,7 +4780,7 @@ def text_charge_mana(
 
 
 LISTED_CHARGE_MANA: Final = tuple(
-    Action(K_CHARGE_MANA, actor, (), text_charge_mana)
+    rt.Listed(K_CHARGE_MANA, actor, (), text_charge_mana)
     for actor in range(2)
 )
 
@@ -4819,7 +4825,7 @@ def text_skip_charge(
 
 
 LISTED_SKIP_CHARGE: Final = tuple(
-    Action(K_SKIP_CHARGE, actor, (), text_skip_charge)
+    rt.Listed(K_SKIP_CHARGE, actor, (), text_skip_charge)
     for actor in range(2)
 )
 
@@ -4879,7 +4885,10 @@ def text_recover(
     return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
-LISTED_RECOVER: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_RECOVER: Final = tuple(
+    tuple(rt.Listed(K_RECOVER, actor, (a0, ), text_recover) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
@@ -4902,7 +4911,8 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_RECOVERY + actor]
     if not v_u_cards:
         return
@@ -4912,20 +4922,22 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
-            out.append(Action(K_RECOVER, actor, key, text_recover, (v_u_names.get(v_u_arg), )))
+            out.append(
+                Action(K_RECOVER, actor, (v_u_arg, ), text_recover, (v_u_names.get(v_u_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_RECOVER, actor, key, text_recover)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
@@ -4984,7 +4996,10 @@ def text_normal_call(
     return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
-LISTED_NORMAL_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_NORMAL_CALL: Final = tuple(
+    tuple(rt.Listed(K_NORMAL_CALL, actor, (a0, ), text_normal_call) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
@@ -5029,7 +5044,8 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
         return
@@ -5039,9 +5055,12 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:991
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
@@ -5052,19 +5071,22 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:994
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
             out.append(
-                Action(K_NORMAL_CALL, actor, key, text_normal_call, (v_u_names.get(v_u_arg), ))
+                Action(
+                    K_NORMAL_CALL,
+                    actor,
+                    (v_u_arg, ),
+                    text_normal_call,
+                    (v_u_names.get(v_u_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_NORMAL_CALL, actor, key, text_normal_call)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
@@ -5107,7 +5129,10 @@ def text_superior_call(
     return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
-LISTED_SUPERIOR_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_SUPERIOR_CALL: Final = tuple(
+    tuple(rt.Listed(K_SUPERIOR_CALL, actor, (a0, ), text_superior_call) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
@@ -5140,7 +5165,8 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
         return
@@ -5150,9 +5176,12 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1004
             if not (
@@ -5163,19 +5192,22 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/rulers_gambit/rulers_gambit.rules:1005
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
             out.append(
-                Action(K_SUPERIOR_CALL, actor, key, text_superior_call, (v_u_names.get(v_u_arg), ))
+                Action(
+                    K_SUPERIOR_CALL,
+                    actor,
+                    (v_u_arg, ),
+                    text_superior_call,
+                    (v_u_names.get(v_u_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SUPERIOR_CALL, actor, key, text_superior_call)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
@@ -5218,7 +5250,10 @@ def text_cast(
     return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
-LISTED_CAST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CAST: Final = tuple(
+    tuple(rt.Listed(K_CAST, actor, (a0, ), text_cast) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
@@ -5252,7 +5287,8 @@ def do_cast(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -5262,9 +5298,12 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1014
             if not (
@@ -5281,17 +5320,14 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1016
             if not f_spell_allowed(s, actor, v_s):
                 continue
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
+        if v_s_again and seen is not None and (v_s_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_s_arg, ))
         if v_s_names:
-            out.append(Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), )))
+            out.append(Action(K_CAST, actor, (v_s_arg, ), text_cast, (v_s_names.get(v_s_arg), )))
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CAST, actor, key, text_cast)
-            out.append(action)
+            out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
@@ -5366,7 +5402,8 @@ def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -5376,9 +5413,12 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1022
             if not (
@@ -5401,27 +5441,31 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_s_arg, v_t_arg, ))
             if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_CAST_AT,
                         actor,
-                        key,
+                        (v_s_arg, v_t_arg, ),
                         text_cast_at,
                         (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_CAST_AT, actor, key, text_cast_at)
+                    action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
                 out.append(action)
 
 
@@ -5470,7 +5514,10 @@ def text_set_spell(
     return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
-LISTED_SET_SPELL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_SET_SPELL: Final = tuple(
+    tuple(rt.Listed(K_SET_SPELL, actor, (a0, ), text_set_spell) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
@@ -5503,7 +5550,8 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -5513,26 +5561,28 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         # rulebooks/rulers_gambit/rulers_gambit.rules:1030
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
         ):
             continue
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
+        if v_s_again and seen is not None and (v_s_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_s_arg, ))
         if v_s_names:
-            out.append(Action(K_SET_SPELL, actor, key, text_set_spell, (v_s_names.get(v_s_arg), )))
+            out.append(
+                Action(K_SET_SPELL, actor, (v_s_arg, ), text_set_spell, (v_s_names.get(v_s_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SET_SPELL, actor, key, text_set_spell)
-            out.append(action)
+            out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
@@ -5575,9 +5625,10 @@ def text_activate_spell(
     return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
-LISTED_ACTIVATE_SPELL: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_ACTIVATE_SPELL: Final = tuple(
+    tuple(rt.Listed(K_ACTIVATE_SPELL, actor, (a0, ), text_activate_spell) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
@@ -5600,7 +5651,8 @@ def do_activate_spell(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -5610,9 +5662,12 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1039
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -5620,25 +5675,22 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1040
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
+        if v_s_again and seen is not None and (v_s_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_s_arg, ))
         if v_s_names:
             out.append(
                 Action(
                     K_ACTIVATE_SPELL,
                     actor,
-                    key,
+                    (v_s_arg, ),
                     text_activate_spell,
                     (v_s_names.get(v_s_arg), ),
                 )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_ACTIVATE_SPELL, actor, key, text_activate_spell)
-            out.append(action)
+            out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
@@ -5707,7 +5759,8 @@ def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -5717,9 +5770,12 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1047
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
@@ -5736,27 +5792,31 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_s_arg, v_t_arg, ))
             if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_ACTIVATE_SPELL_AT,
                         actor,
-                        key,
+                        (v_s_arg, v_t_arg, ),
                         text_activate_spell_at,
                         (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(
+                    action = listed[key] = rt.Listed(
                         K_ACTIVATE_SPELL_AT,
                         actor,
                         key,
@@ -5810,7 +5870,10 @@ def text_use_ability(
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
-LISTED_USE_ABILITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_USE_ABILITY: Final = tuple(
+    tuple(rt.Listed(K_USE_ABILITY, actor, (a0, ), text_use_ability) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
@@ -5833,7 +5896,8 @@ def do_use_ability(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
         return
@@ -5843,9 +5907,12 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1054
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
@@ -5853,19 +5920,22 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
             out.append(
-                Action(K_USE_ABILITY, actor, key, text_use_ability, (v_u_names.get(v_u_arg), ))
+                Action(
+                    K_USE_ABILITY,
+                    actor,
+                    (v_u_arg, ),
+                    text_use_ability,
+                    (v_u_names.get(v_u_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_USE_ABILITY, actor, key, text_use_ability)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
@@ -5934,7 +6004,8 @@ def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
         return
@@ -5944,9 +6015,12 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1062
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
@@ -5963,27 +6037,36 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_u_arg, v_t_arg, )
-            if (v_u_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_u_arg, v_t_arg, ))
             if v_u_names or v_t_names:
                 out.append(
                     Action(
                         K_USE_ABILITY_AT,
                         actor,
-                        key,
+                        (v_u_arg, v_t_arg, ),
                         text_use_ability_at,
                         (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_USE_ABILITY_AT, actor, key, text_use_ability_at)
+                    action = listed[key] = rt.Listed(
+                        K_USE_ABILITY_AT,
+                        actor,
+                        key,
+                        text_use_ability_at,
+                    )
                 out.append(action)
 
 
@@ -6032,7 +6115,10 @@ def text_to_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
-LISTED_TO_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TO_STOCK: Final = tuple(
+    tuple(rt.Listed(K_TO_STOCK, actor, (a0, ), text_to_stock) for a0 in range(0, 264))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
@@ -6052,7 +6138,8 @@ def do_to_stock(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_UNITS + actor]
     if not v_u_cards:
         return
@@ -6062,23 +6149,25 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         # rulebooks/rulers_gambit/rulers_gambit.rules:1069
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
-            out.append(Action(K_TO_STOCK, actor, key, text_to_stock, (v_u_names.get(v_u_arg), )))
+            out.append(
+                Action(K_TO_STOCK, actor, (v_u_arg, ), text_to_stock, (v_u_names.get(v_u_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_TO_STOCK, actor, key, text_to_stock)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
@@ -6121,7 +6210,10 @@ def text_from_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
-LISTED_FROM_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_FROM_STOCK: Final = tuple(
+    tuple(rt.Listed(K_FROM_STOCK, actor, (a0, ), text_from_stock) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
@@ -6144,7 +6236,8 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_STOCK + actor]
     if not v_u_cards:
         return
@@ -6154,22 +6247,28 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
             out.append(
-                Action(K_FROM_STOCK, actor, key, text_from_stock, (v_u_names.get(v_u_arg), ))
+                Action(
+                    K_FROM_STOCK,
+                    actor,
+                    (v_u_arg, ),
+                    text_from_stock,
+                    (v_u_names.get(v_u_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_FROM_STOCK, actor, key, text_from_stock)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
@@ -6211,7 +6310,7 @@ def text_awaken(
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
-LISTED_AWAKEN: Final = tuple(Action(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
+LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
@@ -6287,7 +6386,7 @@ def text_deploy_ruler(
 
 
 LISTED_DEPLOY_RULER: Final = tuple(
-    Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
+    rt.Listed(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
     for actor in range(2)
 )
 
@@ -6342,7 +6441,10 @@ def text_end_main(
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
-LISTED_END_MAIN: Final = tuple(Action(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
+LISTED_END_MAIN: Final = tuple(
+    rt.Listed(K_END_MAIN, actor, (), text_end_main)
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
@@ -6442,7 +6544,8 @@ def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
         return
@@ -6452,9 +6555,12 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_attack_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6464,27 +6570,31 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_u_arg, v_t_arg, )
-            if (v_u_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_u_arg, v_t_arg, ))
             if v_u_names or v_t_names:
                 out.append(
                     Action(
                         K_ATTACK,
                         actor,
-                        key,
+                        (v_u_arg, v_t_arg, ),
                         text_attack,
                         (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                    action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
                 out.append(action)
 
 
@@ -6553,7 +6663,8 @@ def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
         return
@@ -6563,9 +6674,12 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_recovery_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6575,27 +6689,31 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_u_arg, v_t_arg, )
-            if (v_u_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_u_arg, v_t_arg, ))
             if v_u_names or v_t_names:
                 out.append(
                     Action(
                         K_ATTACK_RECOVERY,
                         actor,
-                        key,
+                        (v_u_arg, v_t_arg, ),
                         text_attack_recovery,
                         (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(
+                    action = listed[key] = rt.Listed(
                         K_ATTACK_RECOVERY,
                         actor,
                         key,
@@ -6649,9 +6767,10 @@ def text_attack_kingdom(
     return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
-LISTED_ATTACK_KINGDOM: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_ATTACK_KINGDOM: Final = tuple(
+    tuple(rt.Listed(K_ATTACK_KINGDOM, actor, (a0, ), text_attack_kingdom) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
@@ -6674,7 +6793,8 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
         return
@@ -6684,28 +6804,28 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_u_again and seen is not None and (v_u_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_u_arg, ))
         if v_u_names:
             out.append(
                 Action(
                     K_ATTACK_KINGDOM,
                     actor,
-                    key,
+                    (v_u_arg, ),
                     text_attack_kingdom,
                     (v_u_names.get(v_u_arg), ),
                 )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_ATTACK_KINGDOM, actor, key, text_attack_kingdom)
-            out.append(action)
+            out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
@@ -6748,7 +6868,7 @@ def text_end_battle(
 
 
 LISTED_END_BATTLE: Final = tuple(
-    Action(K_END_BATTLE, actor, (), text_end_battle)
+    rt.Listed(K_END_BATTLE, actor, (), text_end_battle)
     for actor in range(2)
 )
 
@@ -6844,7 +6964,10 @@ def text_chain_quick(
     return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
-LISTED_CHAIN_QUICK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CHAIN_QUICK: Final = tuple(
+    tuple(rt.Listed(K_CHAIN_QUICK, actor, (a0, ), text_chain_quick) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6873,7 +6996,8 @@ def do_chain_quick(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -6883,9 +7007,12 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1167
             if not (
@@ -6899,19 +7026,22 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1169
             if not f_spell_allowed(s, actor, v_s):
                 continue
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
+        if v_s_again and seen is not None and (v_s_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_s_arg, ))
         if v_s_names:
             out.append(
-                Action(K_CHAIN_QUICK, actor, key, text_chain_quick, (v_s_names.get(v_s_arg), ))
+                Action(
+                    K_CHAIN_QUICK,
+                    actor,
+                    (v_s_arg, ),
+                    text_chain_quick,
+                    (v_s_names.get(v_s_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CHAIN_QUICK, actor, key, text_chain_quick)
-            out.append(action)
+            out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
@@ -6986,7 +7116,8 @@ def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -6996,9 +7127,12 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1175
             if not (
@@ -7021,27 +7155,36 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_s_arg, v_t_arg, ))
             if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_CHAIN_QUICK_AT,
                         actor,
-                        key,
+                        (v_s_arg, v_t_arg, ),
                         text_chain_quick_at,
                         (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at)
+                    action = listed[key] = rt.Listed(
+                        K_CHAIN_QUICK_AT,
+                        actor,
+                        key,
+                        text_chain_quick_at,
+                    )
                 out.append(action)
 
 
@@ -7090,7 +7233,10 @@ def text_chain_set(
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
-LISTED_CHAIN_SET: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CHAIN_SET: Final = tuple(
+    tuple(rt.Listed(K_CHAIN_SET, actor, (a0, ), text_chain_set) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
@@ -7113,7 +7259,8 @@ def do_chain_set(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -7123,9 +7270,12 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1183
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -7133,17 +7283,16 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/rulers_gambit/rulers_gambit.rules:1184
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
+        if v_s_again and seen is not None and (v_s_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_s_arg, ))
         if v_s_names:
-            out.append(Action(K_CHAIN_SET, actor, key, text_chain_set, (v_s_names.get(v_s_arg), )))
+            out.append(
+                Action(K_CHAIN_SET, actor, (v_s_arg, ), text_chain_set, (v_s_names.get(v_s_arg), ))
+            )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CHAIN_SET, actor, key, text_chain_set)
-            out.append(action)
+            out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
@@ -7210,7 +7359,8 @@ def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -7220,9 +7370,12 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     for v_s in v_s_cards:
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1191
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
@@ -7239,27 +7392,31 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_s_arg, v_t_arg, ))
             if v_s_names or v_t_names:
                 out.append(
                     Action(
                         K_CHAIN_SET_AT,
                         actor,
-                        key,
+                        (v_s_arg, v_t_arg, ),
                         text_chain_set_at,
                         (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
                 )
             else:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
+                    action = listed[key] = rt.Listed(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
                 out.append(action)
 
 
@@ -7308,7 +7465,7 @@ def text_pass_chain(
 
 
 LISTED_PASS_CHAIN: Final = tuple(
-    Action(K_PASS_CHAIN, actor, (), text_pass_chain)
+    rt.Listed(K_PASS_CHAIN, actor, (), text_pass_chain)
     for actor in range(2)
 )
 
@@ -7383,7 +7540,10 @@ def text_resolve_next(
     return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
-LISTED_RESOLVE_NEXT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_RESOLVE_NEXT: Final = tuple(
+    tuple(rt.Listed(K_RESOLVE_NEXT, actor, (a0, ), text_resolve_next) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
@@ -7400,7 +7560,8 @@ def do_resolve_next(s: State, actor: int, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.g_chain
     if not v_c_cards:
         return
@@ -7410,22 +7571,28 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        if v_c_again and seen is not None and (v_c_arg, ) in seen:
             continue
-        seen.add(key)
+        if seen is not None:
+            seen.add((v_c_arg, ))
         if v_c_names:
             out.append(
-                Action(K_RESOLVE_NEXT, actor, key, text_resolve_next, (v_c_names.get(v_c_arg), ))
+                Action(
+                    K_RESOLVE_NEXT,
+                    actor,
+                    (v_c_arg, ),
+                    text_resolve_next,
+                    (v_c_names.get(v_c_arg), ),
+                )
             )
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_RESOLVE_NEXT, actor, key, text_resolve_next)
-            out.append(action)
+            out.append(listed[v_c_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
