@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from compiler import types as t
 from compiler.english import words
@@ -126,19 +127,20 @@ class ActionGenerator(TableGenerator):
             self.legal_loops(action, 0, has_cards, levels, filters)
         # applying one
         self.bindings = Bindings()
+        # apply_action has checked the shape of the action and the range of each argument
+        # (rt.GameState.apply_action), or a listing made it (rt.Listed)
         with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
                            decl.span):
             w.line("actor = a.actor")
-            with w.block(f"if len(a.args) != {len(action.params)}:"):
-                w.line('return "malformed action"')
             if not any(isinstance(type_, t.CardT) for _, type_, _ in action.params):
                 names: list[str] = []
                 for i, (name, type_, domain) in enumerate(action.params):
                     var = self.bindings.bind(name)
                     names.append(var)
                     w.line(f"{var} = a.args[{i}]")
-                    with w.block(f"if {var} not in {self.domain(type_, domain)}:"):
-                        w.line(f"return {self.not_a_choice(type_, var)}")
+                    if not self.in_range(type_, domain):
+                        with w.block(f"if {var} not in {self.domain(type_, domain)}:"):
+                            w.line(f"return {self.not_a_choice(type_, var)}")
                 args = "".join(f", {v}" for v in names)
                 w.line(f"reason = check_{action.name}(s, actor{args})")
                 with w.block("if reason is None:"):
@@ -161,6 +163,12 @@ class ActionGenerator(TableGenerator):
                     w.line("return None")
                 self.pick_nest(action, 0, [], [])
                 w.line("return None")
+
+    def in_range(self, type_: t.Type, domain: n.Expr | None) -> bool:
+        """Whether every argument in the parameter's range (State.ENCODING, which apply_action
+        checks) is in its domain: a type's values, not players (fewer may play), or a range
+        of numbers (the encoding's own)."""
+        return (domain is None and not isinstance(type_, t.PlayerT)) or isinstance(type_, t.IntT)
 
     def not_a_choice(self, type_: t.Type, var: str) -> str:
         if isinstance(type_, t.IntT):
@@ -192,6 +200,9 @@ class ActionGenerator(TableGenerator):
                 self.apply_nest(action, i + 1, [*names, var])
         else:
             w.line(f"{var} = a.args[{i}]")
+            if self.in_range(type_, domain):
+                self.apply_nest(action, i + 1, [*names, var])
+                return
             with w.block(f"if {var} not in {collection}:"):
                 w.line(f"first = first or {self.not_a_choice(type_, var)}")
             with w.block("else:"):
@@ -361,20 +372,25 @@ class ActionGenerator(TableGenerator):
             # copies alike in every state are one choice: the first that may act stands for
             # all (rt.GameState.copy_args); only a card whose definition came before in its
             # domain can give arguments listed before, and `seen` is made for it
-            with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
-                         f"and seen is not None and {key} in seen:"):
-                w.line("continue")
-            self.listing_tests(tests[harmless:], "continue")
-            with w.block("if seen is not None:"):
-                w.line(f"seen.add({key})")
-            with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
-                # copies of a card that read differently: an action of its own
-                names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
-                                for v in values)
-                w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
-                       f"text_{action.name}, ({names})))")
-            with w.block("else:"):
-                self.listed_action(action, encoded)
+            plain = self.plain_listing(action, levels)
+            if plain:  # no copy met twice, none named (legal_loops): the shared action
+                with w.block("if plain:"):
+                    self.listed_action(action, encoded)
+            with w.block("else:") if plain else nullcontext():
+                with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
+                             f"and seen is not None and {key} in seen:"):
+                    w.line("continue")
+                self.listing_tests(tests[harmless:], "continue")
+                with w.block("if seen is not None:"):
+                    w.line(f"seen.add({key})")
+                with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
+                    # copies of a card that read differently: an action of its own
+                    names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
+                                    for v in values)
+                    w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
+                           f"text_{action.name}, ({names})))")
+                with w.block("else:"):
+                    self.listed_action(action, encoded)
             return
         name, type_, domain = action.params[i]
         if i in filters:
@@ -415,10 +431,24 @@ class ActionGenerator(TableGenerator):
                                f"{var}_start, {i})")
                     with w.block("if seen is None:"):
                         w.line("seen = {a.args for a in out[start:]}")
+                card_params = [p for p, (_, type_, _) in enumerate(action.params)
+                               if isinstance(type_, t.CardT)]
+                if i == card_params[-1] and self.plain_listing(action, levels):
+                    # the common case, settled once for the values of the parameters inside:
+                    # nothing listed yet can be listed again, and no card reads as its copy
+                    names = " or ".join(f"{self.bindings.lookup(action.params[c][0])}_names"
+                                        for c in card_params)
+                    w.line(f"plain = seen is None and not {grouped(names)}")
                 self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         with w.block(f"for {var} in {collection}:"):
             self.legal_loops(action, i + 1, has_cards, levels, filters)
+
+    def plain_listing(self, action: ActionInfo, levels: list[list[n.Require]]) -> bool:
+        """Whether the innermost loop of an action with card parameters has a path for the
+        common case (`plain`): when every test there is harmless, so that none need come
+        between the look in `seen` and adding to it."""
+        return all(self.risk(r.cond) == HARMLESS for r in levels[len(action.params)])
 
     def listing_tests(self, requires: Sequence[n.Require], skip: str) -> None:
         """The requires of an action as the listing tests them: true or false, without the

@@ -57,7 +57,9 @@ class WiringGenerator(RuleGenerator):
             w.line(f"        done={f'done_{p.name}' if p.decl.done is not None else None},")
             w.line(f"        checkpoints="
                    f"{f'checkpoints_{p.name}' if p.decl.checkpoints else None},")
-            w.line(f"        legal={f'phase_legal_{p.name}' if p.actions else None},")
+            legal = (f"phase_legal_{p.name}" if len(p.actions) > 1
+                     else f"legal_{p.actions[0].name}" if p.actions else None)
+            w.line(f"        legal={legal},")
             w.line("    ),")
         w.line("))")
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])

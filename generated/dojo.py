@@ -1957,11 +1957,6 @@ def enter_turn_start(s: State) -> None:
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:450
-def phase_legal_turn_start(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
-
-
 # rulebooks/dojo/dojo.rules:601
 def done_main(s: State) -> None:
     # rulebooks/dojo/dojo.rules:602
@@ -2061,6 +2056,7 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:472
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
@@ -2074,29 +2070,30 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:476
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_PLAY_CREATURE,
-                    actor,
-                    (v_c_arg, ),
-                    text_play_creature,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PLAY_CREATURE,
+                        actor,
+                        (v_c_arg, ),
+                        text_play_creature,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:471
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2192,6 +2189,7 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:489
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2202,23 +2200,30 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/dojo/dojo.rules:492
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(K_PLAY_ITEM, actor, (v_c_arg, ), text_play_item, (v_c_names.get(v_c_arg), ))
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PLAY_ITEM,
+                        actor,
+                        (v_c_arg, ),
+                        text_play_item,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:488
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2337,33 +2342,44 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_c_again or v_t_again) and seen is not None and (v_c_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_c_arg, v_t_arg, ))
-            if v_c_names or v_t_names:
-                out.append(
-                    Action(
-                        K_PLAY_ITEM_ON,
-                        actor,
-                        (v_c_arg, v_t_arg, ),
-                        text_play_item_on,
-                        (v_c_names.get(v_c_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_c_names or v_t_names)
+            if plain:
                 key = (v_c_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
                     action = listed[key] = rt.Listed(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
                 out.append(action)
+            else:
+                if (v_c_again or v_t_again) and seen is not None and (v_c_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_c_arg, v_t_arg, ))
+                if v_c_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_PLAY_ITEM_ON,
+                            actor,
+                            (v_c_arg, v_t_arg, ),
+                            text_play_item_on,
+                            (v_c_names.get(v_c_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_c_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_PLAY_ITEM_ON,
+                            actor,
+                            key,
+                            text_play_item_on,
+                        )
+                    out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:501
 def apply_play_item_on(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2464,6 +2480,7 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:515
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
@@ -2471,29 +2488,30 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:517
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_SET_FACEDOWN,
-                    actor,
-                    (v_c_arg, ),
-                    text_set_facedown,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_SET_FACEDOWN,
+                        actor,
+                        (v_c_arg, ),
+                        text_set_facedown,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:514
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2608,33 +2626,39 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                     v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_a_again or v_c_again) and seen is not None and (v_a_arg, v_c_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_a_arg, v_c_arg, ))
-            if v_a_names or v_c_names:
-                out.append(
-                    Action(
-                        K_ATTACH,
-                        actor,
-                        (v_a_arg, v_c_arg, ),
-                        text_attach,
-                        (v_a_names.get(v_a_arg), v_c_names.get(v_c_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_a_names or v_c_names)
+            if plain:
                 key = (v_a_arg, v_c_arg, )
                 action = listed.get(key)
                 if action is None:
                     action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
                 out.append(action)
+            else:
+                if (v_a_again or v_c_again) and seen is not None and (v_a_arg, v_c_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_a_arg, v_c_arg, ))
+                if v_a_names or v_c_names:
+                    out.append(
+                        Action(
+                            K_ATTACH,
+                            actor,
+                            (v_a_arg, v_c_arg, ),
+                            text_attach,
+                            (v_a_names.get(v_a_arg), v_c_names.get(v_c_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_a_arg, v_c_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
+                    out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:525
 def apply_attach(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_a_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_a_copies:
@@ -2739,6 +2763,7 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:539
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
@@ -2746,29 +2771,30 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:541
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_PLAY_LOCATION,
-                    actor,
-                    (v_c_arg, ),
-                    text_play_location,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PLAY_LOCATION,
+                        actor,
+                        (v_c_arg, ),
+                        text_play_location,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:538
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2860,6 +2886,7 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:552
             if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
@@ -2870,29 +2897,30 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/dojo/dojo.rules:555
             if s.k_Card_primary_used[v_c]:
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_PRIMARY_ATTACK,
-                    actor,
-                    (v_c_arg, ),
-                    text_primary_attack,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PRIMARY_ATTACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_primary_attack,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:551
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -2991,6 +3019,7 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:562
             if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
@@ -2998,29 +3027,30 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             # rulebooks/dojo/dojo.rules:565
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_SECONDARY_ATTACK,
-                    actor,
-                    (v_c_arg, ),
-                    text_secondary_attack,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_SECONDARY_ATTACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_secondary_attack,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:561
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3116,6 +3146,7 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:573
             if (C_CARD_POWER[s.card_def[v_c]] <= 0):
@@ -3123,29 +3154,30 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:576
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_POWER_ATTACK,
-                    actor,
-                    (v_c_arg, ),
-                    text_power_attack,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_POWER_ATTACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_power_attack,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:572
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3210,8 +3242,6 @@ def legal_bank(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dojo/dojo.rules:583
 def apply_bank(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_bank(s, actor)
     if reason is None:
         do_bank(s, actor)
@@ -3268,8 +3298,6 @@ def legal_draw_card(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dojo/dojo.rules:590
 def apply_draw_card(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_draw_card(s, actor)
     if reason is None:
         do_draw_card(s, actor)
@@ -3311,8 +3339,6 @@ def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dojo/dojo.rules:597
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_turn(s, actor)
     if reason is None:
         do_end_turn(s, actor)
@@ -3409,6 +3435,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_t_names
         if v_n_values is None:
             # rulebooks/dojo/dojo.rules:617
             v_n_values = [
@@ -3417,47 +3444,49 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if (v_n <= s.g_pending)
             ] if check else list(range(1, 20 + 1))
         for v_n in v_n_values:
-            if v_t_again and seen is not None and (v_t_arg, v_n, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_t_arg, v_n, ))
-            if v_t_names:
-                out.append(
-                    Action(
-                        K_STRIKE,
-                        actor,
-                        (v_t_arg, v_n, ),
-                        text_strike,
-                        (v_t_names.get(v_t_arg), None, ),
-                    )
-                )
-            else:
+            if plain:
                 key = (v_t_arg, v_n, )
                 action = listed.get(key)
                 if action is None:
                     action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
                 out.append(action)
+            else:
+                if v_t_again and seen is not None and (v_t_arg, v_n, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_t_arg, v_n, ))
+                if v_t_names:
+                    out.append(
+                        Action(
+                            K_STRIKE,
+                            actor,
+                            (v_t_arg, v_n, ),
+                            text_strike,
+                            (v_t_names.get(v_t_arg), None, ),
+                        )
+                    )
+                else:
+                    key = (v_t_arg, v_n, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
+                    out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:616
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_t_copies = s.find_cards(f_strike_targets(s, actor), a.args[0])
     if not v_t_copies:
         first = first or 'no ' + DEF_NAMES[a.args[0] % 49] + ' is available'
     for v_t in v_t_copies:
         v_n = a.args[1]
-        if v_n not in range(1, 20 + 1):
-            first = first or str(v_n) + ' is not a choice here'
-        else:
-            reason = check_strike(s, actor, v_t, v_n)
-            if reason is None:
-                do_strike(s, actor, v_t, v_n)
-                return None
-            first = first or reason
+        reason = check_strike(s, actor, v_t, v_n)
+        if reason is None:
+            do_strike(s, actor, v_t, v_n)
+            return None
+        first = first or reason
     return first or 'this is not possible now'
 
 
@@ -3470,11 +3499,6 @@ def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
         if (v_n := a.args[1]) in range(1, 20 + 1) and check_strike(s, actor, v_t, v_n) is None:
             return (v_t, v_n, )
     return None
-
-
-# rulebooks/dojo/dojo.rules:612
-def phase_legal_assign(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_strike(s, actor, out, check)
 
 
 State.GAME = 'dojo'
@@ -3554,7 +3578,7 @@ rt.install_phases(State, (
         actor=actor_assign,
         done=done_assign,
         checkpoints=None,
-        legal=phase_legal_assign,
+        legal=legal_strike,
     ),
 ))
 State.CHECKPOINTS = (

@@ -646,20 +646,11 @@ def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:329
 def apply_choose(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_w = a.args[0]
-    if v_w not in range(4):
-        return R_WARLORD_WORDS[v_w] + ' is not a choice here'
     reason = check_choose(s, actor, v_w)
     if reason is None:
         do_choose(s, actor, v_w)
     return reason
-
-
-# rulebooks/dynasties/dynasties.rules:327
-def phase_legal_choose_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_choose(s, actor, out, check)
 
 
 # rulebooks/dynasties/dynasties.rules:338
@@ -766,6 +757,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:349
         v_test_349 = (
             C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER
@@ -781,43 +773,41 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasties/dynasties.rules:349
             if check and v_test_349 and s.n_Province_six_played[v_prov][actor]:
                 continue
-            if v_tile_again and seen is not None and (v_tile_arg, v_prov, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_tile_arg, v_prov, ))
-            if v_tile_names:
-                out.append(
-                    Action(
-                        K_PLACE,
-                        actor,
-                        (v_tile_arg, v_prov, ),
-                        text_place,
-                        (v_tile_names.get(v_tile_arg), None, ),
-                    )
-                )
-            else:
+            if plain:
                 out.append(listed[v_tile_arg * 5 + v_prov])
+            else:
+                if v_tile_again and seen is not None and (v_tile_arg, v_prov, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_tile_arg, v_prov, ))
+                if v_tile_names:
+                    out.append(
+                        Action(
+                            K_PLACE,
+                            actor,
+                            (v_tile_arg, v_prov, ),
+                            text_place,
+                            (v_tile_names.get(v_tile_arg), None, ),
+                        )
+                    )
+                else:
+                    out.append(listed[v_tile_arg * 5 + v_prov])
 
 
 # rulebooks/dynasties/dynasties.rules:345
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
     if not v_tile_copies:
         first = first or 'no ' + DEF_NAMES[a.args[0] % 15] + ' is available'
     for v_tile in v_tile_copies:
         v_prov = a.args[1]
-        if v_prov not in range(5):
-            first = first or N_PROVINCE_NAMES[v_prov] + ' is not a choice here'
-        else:
-            reason = check_place(s, actor, v_tile, v_prov)
-            if reason is None:
-                do_place(s, actor, v_tile, v_prov)
-                return None
-            first = first or reason
+        reason = check_place(s, actor, v_tile, v_prov)
+        if reason is None:
+            do_place(s, actor, v_tile, v_prov)
+            return None
+        first = first or reason
     return first or 'this is not possible now'
 
 
@@ -830,11 +820,6 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
         if (v_prov := a.args[1]) in range(5) and check_place(s, actor, v_tile, v_prov) is None:
             return (v_tile, v_prov, )
     return None
-
-
-# rulebooks/dynasties/dynasties.rules:337
-def phase_legal_placement(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_place(s, actor, out, check)
 
 
 # rulebooks/dynasties/dynasties.rules:372
@@ -897,11 +882,7 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/dynasties/dynasties.rules:363
 def apply_play_warlord(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_prov = a.args[0]
-    if v_prov not in range(5):
-        return N_PROVINCE_NAMES[v_prov] + ' is not a choice here'
     reason = check_play_warlord(s, actor, v_prov)
     if reason is None:
         do_play_warlord(s, actor, v_prov)
@@ -940,8 +921,6 @@ def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:369
 def apply_hold(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_hold(s, actor)
     if reason is None:
         do_hold(s, actor)
@@ -1039,23 +1018,31 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_tile_arg, ))
-        if v_tile_names:
-            out.append(
-                Action(K_KEEP, actor, (v_tile_arg, ), text_keep, (v_tile_names.get(v_tile_arg), ))
-            )
-        else:
+        plain = seen is None and not v_tile_names
+        if plain:
             out.append(listed[v_tile_arg])
+        else:
+            if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_tile_arg, ))
+            if v_tile_names:
+                out.append(
+                    Action(
+                        K_KEEP,
+                        actor,
+                        (v_tile_arg, ),
+                        text_keep,
+                        (v_tile_names.get(v_tile_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_tile_arg])
 
 
 # rulebooks/dynasties/dynasties.rules:386
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
     if not v_tile_copies:
@@ -1078,11 +1065,6 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
         if check_keep(s, actor, v_tile) is None:
             return (v_tile, )
     return None
-
-
-# rulebooks/dynasties/dynasties.rules:377
-def phase_legal_draw_tiles(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_keep(s, actor, out, check)
 
 
 # rulebooks/dynasties/dynasties.rules:411
@@ -1161,29 +1143,31 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_tile_arg, ))
-        if v_tile_names:
-            out.append(
-                Action(
-                    K_DISCARD,
-                    actor,
-                    (v_tile_arg, ),
-                    text_discard,
-                    (v_tile_names.get(v_tile_arg), ),
-                )
-            )
-        else:
+        plain = seen is None and not v_tile_names
+        if plain:
             out.append(listed[v_tile_arg])
+        else:
+            if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_tile_arg, ))
+            if v_tile_names:
+                out.append(
+                    Action(
+                        K_DISCARD,
+                        actor,
+                        (v_tile_arg, ),
+                        text_discard,
+                        (v_tile_names.get(v_tile_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_tile_arg])
 
 
 # rulebooks/dynasties/dynasties.rules:400
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
     if not v_tile_copies:
@@ -1240,8 +1224,6 @@ def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:408
 def apply_pass(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_pass(s, actor)
     if reason is None:
         do_pass(s, actor)
@@ -1308,11 +1290,6 @@ def enter_resolution(s: State) -> None:
         s.g_dynasty += 1
         # rulebooks/dynasties/dynasties.rules:439
         s.goto(1)  # placement
-
-
-# rulebooks/dynasties/dynasties.rules:416
-def phase_legal_resolution(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
 
 
 State.GAME = 'dynasties'
@@ -1435,7 +1412,7 @@ rt.install_phases(State, (
         actor=actor_choose_warlord,
         done=done_choose_warlord,
         checkpoints=None,
-        legal=phase_legal_choose_warlord,
+        legal=legal_choose,
     ),
     rt.PhaseRules(
         'placement',
@@ -1443,7 +1420,7 @@ rt.install_phases(State, (
         actor=actor_placement,
         done=done_placement,
         checkpoints=None,
-        legal=phase_legal_placement,
+        legal=legal_place,
     ),
     rt.PhaseRules(
         'warlord_step',
@@ -1459,7 +1436,7 @@ rt.install_phases(State, (
         actor=actor_draw_tiles,
         done=done_draw_tiles,
         checkpoints=None,
-        legal=phase_legal_draw_tiles,
+        legal=legal_keep,
     ),
     rt.PhaseRules(
         'discard_step',

@@ -3179,20 +3179,11 @@ def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_capital(s, actor, v_h)
     if reason is None:
         do_capital(s, actor, v_h)
     return reason
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
-def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_capital(s, actor, out, check)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:571
@@ -3264,20 +3255,11 @@ def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_first_unit(s, actor, v_h)
     if reason is None:
         do_first_unit(s, actor, v_h)
     return reason
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
-def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_first_unit(s, actor, out, check)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:592
@@ -3368,6 +3350,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
             # rulebooks/dynasty_builder/dynasty_builder.rules:586
             if check and f_carried(s, v_u, v_from):
                 continue
@@ -3375,33 +3358,43 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
-                if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
-                    continue
-                if seen is not None:
-                    seen.add((v_from, v_u_arg, v_to, ))
-                if v_u_names:
-                    out.append(
-                        Action(
-                            K_LEAVE_SITE,
-                            actor,
-                            (v_from, v_u_arg, v_to, ),
-                            text_leave_site,
-                            (None, v_u_names.get(v_u_arg), None, ),
-                        )
-                    )
-                else:
+                if plain:
                     key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
                         action = listed[key] = rt.Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                     out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_from, v_u_arg, v_to, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_LEAVE_SITE,
+                                actor,
+                                (v_from, v_u_arg, v_to, ),
+                                text_leave_site,
+                                (None, v_u_names.get(v_u_arg), None, ),
+                            )
+                        )
+                    else:
+                        key = (v_from, v_u_arg, v_to, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(
+                                K_LEAVE_SITE,
+                                actor,
+                                key,
+                                text_leave_site,
+                            )
+                        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def apply_leave_site(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_sites(s):
@@ -3439,11 +3432,6 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
             ) is None:
                 return (v_from, v_u, v_to, )
     return None
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
-def phase_legal_make_way(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_leave_site(s, actor, out, check)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:603
@@ -3530,11 +3518,7 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_build_house(s, actor, v_h)
     if reason is None:
         do_build_house(s, actor, v_h)
@@ -3598,11 +3582,7 @@ def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_to_token(s, actor, v_h)
     if reason is None:
         do_to_token(s, actor, v_h)
@@ -3672,11 +3652,7 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_to_house(s, actor, v_h)
     if reason is None:
         do_to_house(s, actor, v_h)
@@ -3742,11 +3718,7 @@ def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_demolish(s, actor, v_h)
     if reason is None:
         do_demolish(s, actor, v_h)
@@ -3820,11 +3792,7 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_found_city(s, actor, v_h)
     if reason is None:
         do_found_city(s, actor, v_h)
@@ -3907,11 +3875,7 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_build_bridge(s, actor, v_h)
     if reason is None:
         do_build_bridge(s, actor, v_h)
@@ -3953,8 +3917,6 @@ def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_build(s, actor)
     if reason is None:
         do_end_build(s, actor)
@@ -4060,6 +4022,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
                 if s.k_Troop_attacked[v_u]:
@@ -4079,33 +4042,38 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         s.k_Troop_moves_left[v_u] < f_step_cost(s, actor, v_from, v_to)
                     ):
                         continue
-                if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
-                    continue
-                if seen is not None:
-                    seen.add((v_from, v_u_arg, v_to, ))
-                if v_u_names:
-                    out.append(
-                        Action(
-                            K_STEP,
-                            actor,
-                            (v_from, v_u_arg, v_to, ),
-                            text_step,
-                            (None, v_u_names.get(v_u_arg), None, ),
-                        )
-                    )
-                else:
+                if plain:
                     key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
                         action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
                     out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_from, v_u_arg, v_to, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_STEP,
+                                actor,
+                                (v_from, v_u_arg, v_to, ),
+                                text_step,
+                                (None, v_u_names.get(v_u_arg), None, ),
+                            )
+                        )
+                    else:
+                        key = (v_from, v_u_arg, v_to, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
+                        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -4246,6 +4214,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
                 if s.k_Troop_attacked[v_u]:
@@ -4263,33 +4232,38 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:717
                 if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
                     continue
-                if v_u_again and seen is not None and (v_from, v_u_arg, v_at, ) in seen:
-                    continue
-                if seen is not None:
-                    seen.add((v_from, v_u_arg, v_at, ))
-                if v_u_names:
-                    out.append(
-                        Action(
-                            K_ATTACK,
-                            actor,
-                            (v_from, v_u_arg, v_at, ),
-                            text_attack,
-                            (None, v_u_names.get(v_u_arg), None, ),
-                        )
-                    )
-                else:
+                if plain:
                     key = (v_from, v_u_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
                         action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
                     out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_from, v_u_arg, v_at, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_from, v_u_arg, v_at, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_ATTACK,
+                                actor,
+                                (v_from, v_u_arg, v_at, ),
+                                text_attack,
+                                (None, v_u_names.get(v_u_arg), None, ),
+                            )
+                        )
+                    else:
+                        key = (v_from, v_u_arg, v_at, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -4366,8 +4340,6 @@ def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_march(s, actor)
     if reason is None:
         do_end_march(s, actor)
@@ -4483,8 +4455,6 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -4549,8 +4519,6 @@ def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_muster(s, actor)
     if reason is None:
         do_end_muster(s, actor)
@@ -4614,8 +4582,6 @@ def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_evade(s, actor)
     if reason is None:
         do_evade(s, actor)
@@ -4663,8 +4629,6 @@ def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_retaliate(s, actor)
     if reason is None:
         do_retaliate(s, actor)
@@ -4717,8 +4681,6 @@ def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_back_off(s, actor)
     if reason is None:
         do_back_off(s, actor)
@@ -4765,8 +4727,6 @@ def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_try_again(s, actor)
     if reason is None:
         do_try_again(s, actor)
@@ -4860,14 +4820,10 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     v_c = a.args[0]
     if v_c not in f_cities(s, actor):
         return N_HEX_NAMES[v_c] + ' is not a choice here'
     v_k = a.args[1]
-    if v_k not in range(4):
-        return R_KIND_WORDS[v_k] + ' is not a choice here'
     v_h = a.args[2]
     if v_h not in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
         return N_HEX_NAMES[v_h] + ' is not a choice here'
@@ -4955,14 +4911,8 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     v_k = a.args[0]
-    if v_k not in range(4):
-        return R_KIND_WORDS[v_k] + ' is not a choice here'
     v_h = a.args[1]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_enlist(s, actor, v_k, v_h)
     if reason is None:
         do_enlist(s, actor, v_k, v_h)
@@ -5042,11 +4992,7 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(108):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_raise_city(s, actor, v_h)
     if reason is None:
         do_raise_city(s, actor, v_h)
@@ -5088,8 +5034,6 @@ def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_recruit(s, actor)
     if reason is None:
         do_end_recruit(s, actor)
@@ -5169,29 +5113,31 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if v_u_again and seen is not None and (v_h, v_u_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_h, v_u_arg, ))
-            if v_u_names:
-                out.append(
-                    Action(
-                        K_DISMISS,
-                        actor,
-                        (v_h, v_u_arg, ),
-                        text_dismiss,
-                        (None, v_u_names.get(v_u_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not v_u_names
+            if plain:
                 out.append(listed[v_h * 8 + v_u_arg])
+            else:
+                if v_u_again and seen is not None and (v_h, v_u_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_h, v_u_arg, ))
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_DISMISS,
+                            actor,
+                            (v_h, v_u_arg, ),
+                            text_dismiss,
+                            (None, v_u_names.get(v_u_arg), ),
+                        )
+                    )
+                else:
+                    out.append(listed[v_h * 8 + v_u_arg])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_h = a.args[0]
     if v_h not in f_posts(s, actor):
@@ -5265,8 +5211,6 @@ def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_turn(s, actor)
     if reason is None:
         do_end_turn(s, actor)
@@ -5441,7 +5385,7 @@ rt.install_phases(State, (
         actor=actor_found_capital,
         done=done_found_capital,
         checkpoints=None,
-        legal=phase_legal_found_capital,
+        legal=legal_capital,
     ),
     rt.PhaseRules(
         'first_soldier',
@@ -5449,7 +5393,7 @@ rt.install_phases(State, (
         actor=actor_first_soldier,
         done=done_first_soldier,
         checkpoints=None,
-        legal=phase_legal_first_soldier,
+        legal=legal_first_unit,
     ),
     rt.PhaseRules(
         'make_way',
@@ -5457,7 +5401,7 @@ rt.install_phases(State, (
         actor=actor_make_way,
         done=done_make_way,
         checkpoints=None,
-        legal=phase_legal_make_way,
+        legal=legal_leave_site,
     ),
     rt.PhaseRules(
         'build',

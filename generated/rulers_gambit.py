@@ -4612,23 +4612,31 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(K_PUT_BACK, actor, (v_c_arg, ), text_put_back, (v_c_names.get(v_c_arg), ))
-            )
-        else:
+        plain = seen is None and not v_c_names
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PUT_BACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_put_back,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:911
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4692,8 +4700,6 @@ def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:915
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_keep_hand(s, actor)
     if reason is None:
         do_keep_hand(s, actor)
@@ -4738,11 +4744,6 @@ def enter_stand(s: State) -> None:
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:932
-def phase_legal_stand(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
-
-
 # rulebooks/rulers_gambit/rulers_gambit.rules:951
 def enter_draw_step(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:952
@@ -4751,11 +4752,6 @@ def enter_draw_step(s: State) -> None:
         proc_draw_cards(s, s.g_turn_player, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:953
     s.goto(3)  # charge
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:950
-def phase_legal_draw_step(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:968
@@ -4806,8 +4802,6 @@ def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:961
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_charge_mana(s, actor)
     if reason is None:
         do_charge_mana(s, actor)
@@ -4849,8 +4843,6 @@ def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:965
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_skip_charge(s, actor)
     if reason is None:
         do_skip_charge(s, actor)
@@ -4928,23 +4920,25 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(K_RECOVER, actor, (v_u_arg, ), text_recover, (v_u_names.get(v_u_arg), ))
-            )
-        else:
+        plain = seen is None and not v_u_names
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(K_RECOVER, actor, (v_u_arg, ), text_recover, (v_u_names.get(v_u_arg), ))
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:975
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
@@ -4967,11 +4961,6 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
         if check_recover(s, actor, v_u) is None:
             return (v_u, )
     return None
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:973
-def phase_legal_recovery_step(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_recover(s, actor, out, check)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:986
@@ -5061,6 +5050,7 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:991
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
@@ -5071,29 +5061,30 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:994
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(
-                    K_NORMAL_CALL,
-                    actor,
-                    (v_u_arg, ),
-                    text_normal_call,
-                    (v_u_names.get(v_u_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_NORMAL_CALL,
+                        actor,
+                        (v_u_arg, ),
+                        text_normal_call,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:990
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5182,6 +5173,7 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1004
             if not (
@@ -5192,29 +5184,30 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/rulers_gambit/rulers_gambit.rules:1005
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(
-                    K_SUPERIOR_CALL,
-                    actor,
-                    (v_u_arg, ),
-                    text_superior_call,
-                    (v_u_names.get(v_u_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_SUPERIOR_CALL,
+                        actor,
+                        (v_u_arg, ),
+                        text_superior_call,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1003
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5304,6 +5297,7 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1014
             if not (
@@ -5320,21 +5314,24 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1016
             if not f_spell_allowed(s, actor, v_s):
                 continue
-        if v_s_again and seen is not None and (v_s_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_s_arg, ))
-        if v_s_names:
-            out.append(Action(K_CAST, actor, (v_s_arg, ), text_cast, (v_s_names.get(v_s_arg), )))
-        else:
+        if plain:
             out.append(listed[v_s_arg])
+        else:
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(K_CAST, actor, (v_s_arg, ), text_cast, (v_s_names.get(v_s_arg), ))
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1013
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5447,33 +5444,39 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_s_arg, v_t_arg, ))
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_CAST_AT,
-                        actor,
-                        (v_s_arg, v_t_arg, ),
-                        text_cast_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
                     action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_CAST_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_cast_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1021
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5567,29 +5570,37 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
         # rulebooks/rulers_gambit/rulers_gambit.rules:1030
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
         ):
             continue
-        if v_s_again and seen is not None and (v_s_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_s_arg, ))
-        if v_s_names:
-            out.append(
-                Action(K_SET_SPELL, actor, (v_s_arg, ), text_set_spell, (v_s_names.get(v_s_arg), ))
-            )
-        else:
+        if plain:
             out.append(listed[v_s_arg])
+        else:
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_SET_SPELL,
+                        actor,
+                        (v_s_arg, ),
+                        text_set_spell,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5668,6 +5679,7 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1039
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -5675,29 +5687,30 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/rulers_gambit/rulers_gambit.rules:1040
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
-        if v_s_again and seen is not None and (v_s_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_s_arg, ))
-        if v_s_names:
-            out.append(
-                Action(
-                    K_ACTIVATE_SPELL,
-                    actor,
-                    (v_s_arg, ),
-                    text_activate_spell,
-                    (v_s_names.get(v_s_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_s_arg])
+        else:
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_ACTIVATE_SPELL,
+                        actor,
+                        (v_s_arg, ),
+                        text_activate_spell,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1038
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -5798,21 +5811,8 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_s_arg, v_t_arg, ))
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_ACTIVATE_SPELL_AT,
-                        actor,
-                        (v_s_arg, v_t_arg, ),
-                        text_activate_spell_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
@@ -5823,13 +5823,37 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                         text_activate_spell_at,
                     )
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ACTIVATE_SPELL_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_activate_spell_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_ACTIVATE_SPELL_AT,
+                            actor,
+                            key,
+                            text_activate_spell_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -5913,6 +5937,7 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1054
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
@@ -5920,29 +5945,30 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(
-                    K_USE_ABILITY,
-                    actor,
-                    (v_u_arg, ),
-                    text_use_ability,
-                    (v_u_names.get(v_u_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_USE_ABILITY,
+                        actor,
+                        (v_u_arg, ),
+                        text_use_ability,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1053
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -6043,21 +6069,8 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_u_arg, v_t_arg, ))
-            if v_u_names or v_t_names:
-                out.append(
-                    Action(
-                        K_USE_ABILITY_AT,
-                        actor,
-                        (v_u_arg, v_t_arg, ),
-                        text_use_ability_at,
-                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_u_names or v_t_names)
+            if plain:
                 key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
@@ -6068,13 +6081,37 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                         text_use_ability_at,
                     )
                 out.append(action)
+            else:
+                if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_u_arg, v_t_arg, ))
+                if v_u_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_USE_ABILITY_AT,
+                            actor,
+                            (v_u_arg, v_t_arg, ),
+                            text_use_ability_at,
+                            (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_u_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_USE_ABILITY_AT,
+                            actor,
+                            key,
+                            text_use_ability_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1060
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -6155,26 +6192,34 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
         # rulebooks/rulers_gambit/rulers_gambit.rules:1069
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(K_TO_STOCK, actor, (v_u_arg, ), text_to_stock, (v_u_names.get(v_u_arg), ))
-            )
-        else:
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_TO_STOCK,
+                        actor,
+                        (v_u_arg, ),
+                        text_to_stock,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1068
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
@@ -6253,29 +6298,31 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(
-                    K_FROM_STOCK,
-                    actor,
-                    (v_u_arg, ),
-                    text_from_stock,
-                    (v_u_names.get(v_u_arg), ),
-                )
-            )
-        else:
+        plain = seen is None and not v_u_names
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_FROM_STOCK,
+                        actor,
+                        (v_u_arg, ),
+                        text_from_stock,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1074
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
@@ -6367,8 +6414,6 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1080
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_awaken(s, actor)
     if reason is None:
         do_awaken(s, actor)
@@ -6423,8 +6468,6 @@ def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1093
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_deploy_ruler(s, actor)
     if reason is None:
         do_deploy_ruler(s, actor)
@@ -6466,8 +6509,6 @@ def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/rulers_gambit/rulers_gambit.rules:1099
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_main(s, actor)
     if reason is None:
         do_end_main(s, actor)
@@ -6576,33 +6617,39 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_u_arg, v_t_arg, ))
-            if v_u_names or v_t_names:
-                out.append(
-                    Action(
-                        K_ATTACK,
-                        actor,
-                        (v_u_arg, v_t_arg, ),
-                        text_attack,
-                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_u_names or v_t_names)
+            if plain:
                 key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
                     action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
                 out.append(action)
+            else:
+                if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_u_arg, v_t_arg, ))
+                if v_u_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ATTACK,
+                            actor,
+                            (v_u_arg, v_t_arg, ),
+                            text_attack,
+                            (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_u_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1115
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -6695,21 +6742,8 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_u_arg, v_t_arg, ))
-            if v_u_names or v_t_names:
-                out.append(
-                    Action(
-                        K_ATTACK_RECOVERY,
-                        actor,
-                        (v_u_arg, v_t_arg, ),
-                        text_attack_recovery,
-                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_u_names or v_t_names)
+            if plain:
                 key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
@@ -6720,13 +6754,37 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                         text_attack_recovery,
                     )
                 out.append(action)
+            else:
+                if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_u_arg, v_t_arg, ))
+                if v_u_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ATTACK_RECOVERY,
+                            actor,
+                            (v_u_arg, v_t_arg, ),
+                            text_attack_recovery,
+                            (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_u_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_ATTACK_RECOVERY,
+                            actor,
+                            key,
+                            text_attack_recovery,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1120
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -6810,29 +6868,31 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_u_again and seen is not None and (v_u_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_u_arg, ))
-        if v_u_names:
-            out.append(
-                Action(
-                    K_ATTACK_KINGDOM,
-                    actor,
-                    (v_u_arg, ),
-                    text_attack_kingdom,
-                    (v_u_names.get(v_u_arg), ),
-                )
-            )
-        else:
+        plain = seen is None and not v_u_names
+        if plain:
             out.append(listed[v_u_arg])
+        else:
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_ATTACK_KINGDOM,
+                        actor,
+                        (v_u_arg, ),
+                        text_attack_kingdom,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1126
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -6892,8 +6952,6 @@ def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/rulers_gambit/rulers_gambit.rules:1131
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_battle(s, actor)
     if reason is None:
         do_end_battle(s, actor)
@@ -6935,11 +6993,6 @@ def enter_end_turn(s: State) -> None:
     s.g_turn += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:1153
     s.goto(1)  # stand
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:1138
-def phase_legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1201
@@ -7013,6 +7066,7 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1167
             if not (
@@ -7026,29 +7080,30 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/rulers_gambit/rulers_gambit.rules:1169
             if not f_spell_allowed(s, actor, v_s):
                 continue
-        if v_s_again and seen is not None and (v_s_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_s_arg, ))
-        if v_s_names:
-            out.append(
-                Action(
-                    K_CHAIN_QUICK,
-                    actor,
-                    (v_s_arg, ),
-                    text_chain_quick,
-                    (v_s_names.get(v_s_arg), ),
-                )
-            )
-        else:
+        if plain:
             out.append(listed[v_s_arg])
+        else:
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_CHAIN_QUICK,
+                        actor,
+                        (v_s_arg, ),
+                        text_chain_quick,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1166
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7161,21 +7216,8 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_s_arg, v_t_arg, ))
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_CHAIN_QUICK_AT,
-                        actor,
-                        (v_s_arg, v_t_arg, ),
-                        text_chain_quick_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
@@ -7186,13 +7228,37 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                         text_chain_quick_at,
                     )
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_CHAIN_QUICK_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_chain_quick_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_CHAIN_QUICK_AT,
+                            actor,
+                            key,
+                            text_chain_quick_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1174
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7276,6 +7342,7 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
         if check:
             # rulebooks/rulers_gambit/rulers_gambit.rules:1183
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -7283,23 +7350,30 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/rulers_gambit/rulers_gambit.rules:1184
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
-        if v_s_again and seen is not None and (v_s_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_s_arg, ))
-        if v_s_names:
-            out.append(
-                Action(K_CHAIN_SET, actor, (v_s_arg, ), text_chain_set, (v_s_names.get(v_s_arg), ))
-            )
-        else:
+        if plain:
             out.append(listed[v_s_arg])
+        else:
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_CHAIN_SET,
+                        actor,
+                        (v_s_arg, ),
+                        text_chain_set,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1182
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7398,33 +7472,44 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
-            if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
-                continue
-            if seen is not None:
-                seen.add((v_s_arg, v_t_arg, ))
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_CHAIN_SET_AT,
-                        actor,
-                        (v_s_arg, v_t_arg, ),
-                        text_chain_set_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
                 key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
                     action = listed[key] = rt.Listed(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_CHAIN_SET_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_chain_set_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_CHAIN_SET_AT,
+                            actor,
+                            key,
+                            text_chain_set_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7491,8 +7576,6 @@ def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/rulers_gambit/rulers_gambit.rules:1196
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_pass_chain(s, actor)
     if reason is None:
         do_pass_chain(s, actor)
@@ -7577,29 +7660,31 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(
-                Action(
-                    K_RESOLVE_NEXT,
-                    actor,
-                    (v_c_arg, ),
-                    text_resolve_next,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
-        else:
+        plain = seen is None and not v_c_names
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_RESOLVE_NEXT,
+                        actor,
+                        (v_c_arg, ),
+                        text_resolve_next,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:
@@ -7622,11 +7707,6 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
         if check_resolve_next(s, actor, v_c) is None:
             return (v_c, )
     return None
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:1207
-def phase_legal_resolve_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_resolve_next(s, actor, out, check)
 
 
 State.GAME = 'rulers_gambit'
@@ -7763,7 +7843,7 @@ rt.install_phases(State, (
         actor=actor_recovery_step,
         done=done_recovery_step,
         checkpoints=None,
-        legal=phase_legal_recovery_step,
+        legal=legal_recover,
     ),
     rt.PhaseRules(
         'main',
@@ -7803,7 +7883,7 @@ rt.install_phases(State, (
         actor=actor_resolve_chain,
         done=done_resolve_chain,
         checkpoints=None,
-        legal=phase_legal_resolve_chain,
+        legal=legal_resolve_next,
     ),
 ))
 State.CHECKPOINTS = (

@@ -230,11 +230,7 @@ def legal_take(s: State, actor: int, out: list[Action], check: bool) -> None:
 # tests/golden/mini.rules:68
 def apply_take(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_n = a.args[0]
-    if v_n not in range(1, 2 + 1):
-        return str(v_n) + ' is not a choice here'
     reason = check_take(s, actor, v_n)
     if reason is None:
         do_take(s, actor, v_n)
@@ -295,21 +291,25 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if v_c_again and seen is not None and (v_c_arg, ) in seen:
-            continue
-        if seen is not None:
-            seen.add((v_c_arg, ))
-        if v_c_names:
-            out.append(Action(K_CASH, actor, (v_c_arg, ), text_cash, (v_c_names.get(v_c_arg), )))
-        else:
+        plain = seen is None and not v_c_names
+        if plain:
             out.append(listed[v_c_arg])
+        else:
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(K_CASH, actor, (v_c_arg, ), text_cash, (v_c_names.get(v_c_arg), ))
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # tests/golden/mini.rules:73
 def apply_cash(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -382,11 +382,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
 # tests/golden/mini.rules:79
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_dest = a.args[0]
-    if v_dest not in range(9):
-        return N_CELL_NAMES[v_dest] + ' is not a choice here'
     reason = check_step(s, actor, v_dest)
     if reason is None:
         do_step(s, actor, v_dest)
