@@ -40,18 +40,20 @@ class ExpressionGenerator(GeneratorBase):
             stack.extend(n.children(node))
         return found
 
-    def risk(self, e: n.Expr) -> int:
+    def risk(self, e: n.Expr, unwrapping: bool = True) -> int:
         """HARMLESS when evaluating e can neither raise an error nor change anything, so that
         when it is evaluated, and how often, makes no difference; MAY_RAISE when it may raise
         (an unwrapped optional, a division, a list index, a player named beyond the fewest
-        players); ACTS when it may change the state or draw from the random generator."""
+        players); ACTS when it may change the state or draw from the random generator.
+        Without `unwrapping`, an unwrapped optional does not count: rt.some raises only if the
+        checker's proof that the value is there were wrong."""
         m = self.model
         worst = HARMLESS
         stack: list[n.Node] = [e]
         while stack and worst < ACTS:
             node = stack.pop()
             stack.extend(n.children(node))
-            if id(node) in m.narrowed:
+            if unwrapping and id(node) in m.narrowed:
                 worst = max(worst, MAY_RAISE)
             match node:
                 case n.Name():
@@ -231,8 +233,16 @@ class ExpressionGenerator(GeneratorBase):
                 where = f" if {self.expr(stmt.where)}" if stmt.where is not None else ""
                 items = f"[{var} for {var} in {collection}{where}]"
                 reverse = ", reverse=True" if stmt.descending else ""
-                header = (f"for {var} in sorted({items}, key=lambda {var}: "
-                          f"{self.expr(stmt.order_by)}{reverse}):")
+                key = f"key=lambda {var}: {self.expr(stmt.order_by)}{reverse}"
+                if self.risk(stmt.order_by, unwrapping=False) == HARMLESS:
+                    # a key that only gives a value need not be worked out to order one item
+                    order = self.bindings.reserve(f"{stmt.var}_order")
+                    w.line(f"{order} = {items}")
+                    with w.block(f"if len({order}) > 1:"):
+                        w.line(f"{order}.sort({key})")
+                    header = f"for {var} in {order}:"
+                else:
+                    header = f"for {var} in sorted({items}, {key}):"
                 with w.block(header):
                     self.block(stmt.body)
             elif stmt.where is not None:

@@ -355,21 +355,23 @@ def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_fi
     # rulebooks/dynasties/dynasties.rules:202
     v_need -= v_from_reserve
     # rulebooks/dynasties/dynasties.rules:203
-    for v_s in sorted(
-        [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))],
-        key=lambda v_s: (
-            (
-                1000
-                if (
-                    (v_near_first and (v_near is not None))
-                    and (rt.some(v_near) in N_PROVINCE_NEIGHBOURS[v_s])
+    v_s_order = [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))]
+    if len(v_s_order) > 1:
+        v_s_order.sort(
+            key=lambda v_s: (
+                (
+                    1000
+                    if (
+                        (v_near_first and (v_near is not None))
+                        and (rt.some(v_near) in N_PROVINCE_NEIGHBOURS[v_s])
+                    )
+                    else 0
                 )
-                else 0
-            )
-            + s.n_Province_armies[v_s]
-        ),
-        reverse=True,
-    ):
+                + s.n_Province_armies[v_s]
+            ),
+            reverse=True,
+        )
+    for v_s in v_s_order:
         # rulebooks/dynasties/dynasties.rules:205
         v_taken = min(v_need, s.n_Province_armies[v_s])
         # rulebooks/dynasties/dynasties.rules:206
