@@ -224,6 +224,8 @@ class GeneratorBase:
         # the parts of the listing's tests worked out outside their loops, by require
         # (ActionGenerator.settled_parts)
         self.listing_parts: dict[int, tuple[n.Require, int, int, str]] = {}
+        # the `let` variables that some statement assigns (ExpressionGenerator.never_reassigned)
+        self.assigned_lets: set[object] | None = None
 
     def dimension(self, per: str) -> int:
         m = self.model

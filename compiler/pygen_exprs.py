@@ -9,6 +9,7 @@ from typing import assert_never
 
 from compiler import symbols as sym
 from compiler import types as t
+from compiler.ast_walk import walk_rules
 from compiler.pygen_base import GeneratorBase, grouped, names_table, py_type, upper
 from dsl import nodes as n
 
@@ -389,9 +390,27 @@ class ExpressionGenerator(GeneratorBase):
 
     def expr(self, e: n.Expr, state: str = "s", narrow: bool = True) -> str:
         source = self._expr(e, state)
-        if narrow and id(e) in self.model.narrowed:
+        if narrow and id(e) in self.model.narrowed and not self.never_reassigned(e):
             return f"rt.some({source})"
         return source
+
+    def never_reassigned(self, e: n.Expr) -> bool:
+        """Whether e is a variable that nothing assigns after it is bound (a parameter, a loop
+        variable, a `let` never assigned): once tested present it stays present, so it needs
+        no rt.some, and mypy narrows it where the test stands as the checker does."""
+        if not isinstance(e, n.Name):
+            return False
+        symbol = self.model.symbols.names.get(id(e))
+        if isinstance(symbol, sym.Parameter):
+            return True
+        if not isinstance(symbol, sym.Local):
+            return False
+        if self.assigned_lets is None:
+            names = self.model.symbols.names
+            self.assigned_lets = {
+                names[id(node.target)] for node in walk_rules(self.model.modules)
+                if isinstance(node, n.Assign) and id(node.target) in names}
+        return symbol not in self.assigned_lets
 
     def _expr(self, e: n.Expr, s: str) -> str:
         match e:

@@ -1493,7 +1493,7 @@ def fx_Card_effect_28(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:394
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:394
-        proc_mend(s, rt.some(v_target), 4)
+        proc_mend(s, v_target, 4)
 
 
 # rulebooks/dojo/starter.cards.yaml:400
@@ -1502,7 +1502,7 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:400
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:400
-        proc_harm(s, rt.some(v_target), 3, v_you)
+        proc_harm(s, v_target, 3, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:405
@@ -1525,7 +1525,7 @@ def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:416
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:416
-        proc_harm(s, rt.some(v_target), 5, v_you)
+        proc_harm(s, v_target, 5, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:422
@@ -1550,7 +1550,7 @@ def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:451
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:451
-        proc_discard_card(s, rt.some(v_target))
+        proc_discard_card(s, v_target)
 
 
 # rulebooks/dojo/starter.cards.yaml:466
@@ -1559,7 +1559,7 @@ def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:466
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:466
-        proc_harm(s, rt.some(v_target), 4, v_you)
+        proc_harm(s, v_target, 4, v_you)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -1911,7 +1911,7 @@ def setup(s: State) -> None:
         # rulebooks/dojo/dojo.rules:436
         if (v_h is not None):
             # rulebooks/dojo/dojo.rules:436
-            s.move(rt.some(v_h), Z_HOMELANDS + v_p, False)
+            s.move(v_h, Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:437
         s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dojo/dojo.rules:438

@@ -363,7 +363,7 @@ def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_fi
                     1000
                     if (
                         (v_near_first and (v_near is not None))
-                        and (rt.some(v_near) in N_PROVINCE_NEIGHBOURS[v_s])
+                        and (v_near in N_PROVINCE_NEIGHBOURS[v_s])
                     )
                     else 0
                 )
@@ -497,31 +497,31 @@ def proc_resolve_province(s: State, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:284
     if ((v_ta is not None) and (v_tb is not None)):
         # rulebooks/dynasties/dynasties.rules:285
-        proc_pay_cost(s, 0, rt.some(v_ta))
+        proc_pay_cost(s, 0, v_ta)
         # rulebooks/dynasties/dynasties.rules:286
-        proc_pay_cost(s, 1, rt.some(v_tb))
+        proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:287
         proc_recall_armies(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:288
         proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:289
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE)
-            or (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE)
+            (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
+            or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
             # rulebooks/dynasties/dynasties.rules:290
-            if (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE):
+            if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:290
                 proc_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:291
-            if (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE):
+            if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:291
                 proc_plague(s, v_v)
         else:
             # rulebooks/dynasties/dynasties.rules:294
-            v_va = (f_tile_value(s, rt.some(v_ta), rt.some(v_tb)) + f_warlord_bonus(s, 0, v_v))
+            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
             # rulebooks/dynasties/dynasties.rules:295
-            v_vb = (f_tile_value(s, rt.some(v_tb), rt.some(v_ta)) + f_warlord_bonus(s, 1, v_v))
+            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
             # rulebooks/dynasties/dynasties.rules:296
             if (v_va > v_vb):
                 # rulebooks/dynasties/dynasties.rules:296
@@ -531,15 +531,15 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:298
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[rt.some(v_ta)]] == 6)
+            (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
+            and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:298
             proc_six_marker(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:299
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[rt.some(v_tb)]] == 6)
+            (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
+            and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:299
             proc_six_marker(s, 1, v_v)

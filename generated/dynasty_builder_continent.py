@@ -5767,11 +5767,7 @@ def f_can_retaliate(s: State) -> bool:
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
-        and (
-            N_HEX_DISTANCE[rt.some(v_from)][rt.some(v_to)] <= R_KIND_RANGE[
-                C_TROOP_KIND[s.card_def[rt.some(v_d)]]
-            ]
-        )
+        and (N_HEX_DISTANCE[v_from][v_to] <= R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_d]]])
     )
 
 
@@ -5880,7 +5876,7 @@ def proc_raze(s: State, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:401
     if (v_owner is not None):
         # rulebooks/dynasty_builder/dynasty_builder.rules:401
-        s.p_supply[rt.some(v_owner)] += 1
+        s.p_supply[v_owner] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:402
     s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:403
@@ -5909,9 +5905,9 @@ def proc_destroy_city(s: State, v_p: int, v_c: int) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:450
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
         # rulebooks/dynasty_builder/dynasty_builder.rules:451
-        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
+        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[v_owner] > 0)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:451
-            s.p_tokens[rt.some(v_owner)] -= 1
+            s.p_tokens[v_owner] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:453
     s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:454
@@ -5958,21 +5954,21 @@ def proc_battle_round(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:480
     if ((v_u is not None) and (v_at is not None)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:481
-        v_d = f_guard(s, v_q, rt.some(v_at))
+        v_d = f_guard(s, v_q, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:482
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:483
             v_mine = (
-                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-                + f_support_power(s, v_p, rt.some(v_at))
+                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]])
+                + f_support_power(s, v_p, v_at)
             )
             # rulebooks/dynasty_builder/dynasty_builder.rules:484
             v_theirs = (
-                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
+                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_d]]])
                 + (
                     0
-                    if R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]
-                    else f_support_power(s, v_q, rt.some(v_at))
+                    if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]
+                    else f_support_power(s, v_q, v_at)
                 )
             )
             # rulebooks/dynasty_builder/dynasty_builder.rules:486
@@ -5981,7 +5977,7 @@ def proc_battle_round(s: State) -> None:
                 s.goto(7)  # tie
             elif (v_mine > v_theirs):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:487
-                proc_destroy_unit(s, v_q, rt.some(v_at), rt.some(v_d))
+                proc_destroy_unit(s, v_q, v_at, v_d)
                 # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 proc_end_fight(s)
             else:
@@ -5990,7 +5986,7 @@ def proc_battle_round(s: State) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:490
                 if (v_from is not None):
                     # rulebooks/dynasty_builder/dynasty_builder.rules:490
-                    proc_destroy_unit(s, v_p, rt.some(v_from), rt.some(v_u))
+                    proc_destroy_unit(s, v_p, v_from, v_u)
                 # rulebooks/dynasty_builder/dynasty_builder.rules:491
                 proc_end_fight(s)
         else:
@@ -6011,16 +6007,16 @@ def proc_siege_round(s: State) -> None:
     if ((v_u is not None) and (v_at is not None)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:504
         v_power = (
-            (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-            + f_support_power(s, v_p, rt.some(v_at))
+            (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]])
+            + f_support_power(s, v_p, v_at)
         )
         # rulebooks/dynasty_builder/dynasty_builder.rules:505
-        if (v_power > f_city_defence(s, rt.some(v_at))):
+        if (v_power > f_city_defence(s, v_at)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:505
-            proc_destroy_city(s, v_p, rt.some(v_at))
+            proc_destroy_city(s, v_p, v_at)
             # rulebooks/dynasty_builder/dynasty_builder.rules:505
             proc_end_fight(s)
-        elif (v_power == f_city_defence(s, rt.some(v_at))):
+        elif (v_power == f_city_defence(s, v_at)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:506
             s.goto(7)  # tie
         else:
@@ -6080,9 +6076,9 @@ def proc_activate(s: State, v_u: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:680
     v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:681
-    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
+    if ((v_previous is not None) and (v_previous != v_u)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:681
-        s.k_Troop_finished[rt.some(v_previous)] = True
+        s.k_Troop_finished[v_previous] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:682
     if (v_previous != v_u):
         # rulebooks/dynasty_builder/dynasty_builder.rules:683
@@ -6111,7 +6107,7 @@ def proc_fight_on(s: State) -> None:
     if (s.g_fight == FIGHT_SIEGE):
         # rulebooks/dynasty_builder/dynasty_builder.rules:760
         proc_siege_round(s)
-    elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
+    elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]):
         # rulebooks/dynasty_builder/dynasty_builder.rules:763
         s.goto(6)  # respond
     else:
@@ -7627,14 +7623,14 @@ def do_evade(s: State, actor: int) -> None:
     v_at = s.g_target
     # rulebooks/dynasty_builder/dynasty_builder.rules:803
     if ((v_u is not None) and (v_at is not None)) and (
-        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
+        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, v_at)))
     ):
         # rulebooks/dynasty_builder/dynasty_builder.rules:805
-        v_d = f_guard(s, actor, rt.some(v_at))
+        v_d = f_guard(s, actor, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:806
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:806
-            proc_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
+            proc_destroy_unit(s, actor, v_at, v_d)
     # rulebooks/dynasty_builder/dynasty_builder.rules:809
     proc_end_fight(s)
 

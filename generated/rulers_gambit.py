@@ -2757,7 +2757,7 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
         (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET)
-        or ((v_t is not None) and (rt.some(v_t) in f_targets_of(s, v_c, s.card_owner[v_c])))
+        or ((v_t is not None) and (v_t in f_targets_of(s, v_c, s.card_owner[v_c])))
     )
 
 
@@ -3117,19 +3117,16 @@ def proc_fight(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:731
     s.g_defender = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:732
-    if ((v_u is not None) and (rt.some(v_u) in s.zones[Z_UNITS + s.card_owner[rt.some(v_u)]])):
+    if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
         # rulebooks/rulers_gambit/rulers_gambit.rules:733
         if (v_t is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:734
-            if (
-                (rt.some(v_t) in s.zones[Z_UNITS + s.card_owner[rt.some(v_t)]])
-                or f_in_recovery(s, rt.some(v_t))
-            ):
+            if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:734
-                proc_battle(s, rt.some(v_u), rt.some(v_t))
-        elif (not s.zones[Z_UNITS + (1 - s.card_owner[rt.some(v_u)])]):
+                proc_battle(s, v_u, v_t)
+        elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:736
-            proc_damage(s, (1 - s.card_owner[rt.some(v_u)]), f_critical_of(s, rt.some(v_u)))
+            proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:744
@@ -3232,15 +3229,15 @@ def proc_resolve_link(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:804
         if (
             (
-                ((v_t is not None) and (rt.some(v_t) in s.zones[Z_UNITS + s.card_owner[v_c]]))
-                and (len(f_equips_of(s, rt.some(v_t))) < 4)
+                ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
+                and (len(f_equips_of(s, v_t)) < 4)
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
             # rulebooks/rulers_gambit/rulers_gambit.rules:805
-            s.k_Card_equipped_to[v_c] = rt.some(v_t)
+            s.k_Card_equipped_to[v_c] = v_t
             # rulebooks/rulers_gambit/rulers_gambit.rules:806
-            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], rt.some(v_t))
+            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:808
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
@@ -3296,27 +3293,19 @@ def proc_run_card_texts(s: State) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:857
         if (v_c is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:858
-            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != rt.some(v_c))]
+            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
             # rulebooks/rulers_gambit/rulers_gambit.rules:859
-            if s.k_Card_destroyed_pending[rt.some(v_c)]:
+            if s.k_Card_destroyed_pending[v_c]:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:860
-                s.k_Card_destroyed_pending[rt.some(v_c)] = False
+                s.k_Card_destroyed_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:861
-                FX_CARD_ON_DESTROYED[s.card_def[rt.some(v_c)]](
-                    s,
-                    rt.some(v_c),
-                    s.card_owner[rt.some(v_c)],
-                )
+                FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
             # rulebooks/rulers_gambit/rulers_gambit.rules:863
-            if s.k_Card_dies_pending[rt.some(v_c)]:
+            if s.k_Card_dies_pending[v_c]:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:864
-                s.k_Card_dies_pending[rt.some(v_c)] = False
+                s.k_Card_dies_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:865
-                FX_CARD_ON_DIES[s.card_def[rt.some(v_c)]](
-                    s,
-                    rt.some(v_c),
-                    s.card_owner[rt.some(v_c)],
-                )
+                FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3333,7 +3322,7 @@ def fx_Card_effect_0(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:38
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:38
-        proc_injure(s, rt.some(v_target))
+        proc_injure(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:57
@@ -3342,7 +3331,7 @@ def fx_Card_effect_1(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:58
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:58
-        proc_bounce(s, rt.some(v_target))
+        proc_bounce(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:76
@@ -3358,7 +3347,7 @@ def fx_Card_effect_3(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:97
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:97
-        proc_store(s, rt.some(v_target))
+        proc_store(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:116
@@ -3367,7 +3356,7 @@ def fx_Card_effect_4(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:117
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:117
-        proc_buff(s, rt.some(v_target), 2, 2, 0)
+        proc_buff(s, v_target, 2, 2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:139
@@ -3376,16 +3365,16 @@ def fx_Card_effect_5(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:140
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:140
-        proc_buff(s, rt.some(v_target), -2, -2, 0)
+        proc_buff(s, v_target, -2, -2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:245
 def fx_Card_effect_14(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Fireball."""
     # rulebooks/rulers_gambit/starter.cards.yaml:246
-    if ((v_target is not None) and (f_defence_of(s, rt.some(v_target)) <= 3)):
+    if ((v_target is not None) and (f_defence_of(s, v_target) <= 3)):
         # rulebooks/rulers_gambit/starter.cards.yaml:246
-        proc_destroy(s, rt.some(v_target))
+        proc_destroy(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:254
@@ -3401,7 +3390,7 @@ def fx_Card_effect_16(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:265
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:265
-        proc_buff(s, rt.some(v_target), 2, 0, 0)
+        proc_buff(s, v_target, 2, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:274
@@ -3410,16 +3399,16 @@ def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:275
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
-        proc_grant(s, rt.some(v_target), KEYWORD_DOUBLE_ATTACK)
+        proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:284
 def fx_Card_effect_18(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Searing Trap."""
     # rulebooks/rulers_gambit/starter.cards.yaml:285
-    if ((v_target is not None) and (f_defence_of(s, rt.some(v_target)) <= 2)):
+    if ((v_target is not None) and (f_defence_of(s, v_target) <= 2)):
         # rulebooks/rulers_gambit/starter.cards.yaml:285
-        proc_injure(s, rt.some(v_target))
+        proc_injure(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:390
@@ -3442,7 +3431,7 @@ def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:423
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:423
-        proc_summon(s, rt.some(v_target))
+        proc_summon(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:431
@@ -3460,7 +3449,7 @@ def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:452
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:452
-        proc_buff(s, rt.some(v_target), 0, 3, 0)
+        proc_buff(s, v_target, 0, 3, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:462
@@ -3469,7 +3458,7 @@ def fx_Card_effect_34(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:463
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:463
-        proc_stand(s, rt.some(v_target))
+        proc_stand(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:566
@@ -3489,7 +3478,7 @@ def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:578
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:578
-        proc_discard(s, rt.some(v_c))
+        proc_discard(s, v_c)
     # rulebooks/rulers_gambit/starter.cards.yaml:579
     proc_drain_mana(s, (1 - v_you), 1)
 
@@ -3500,7 +3489,7 @@ def fx_Card_effect_47(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:609
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:609
-        proc_seal(s, rt.some(v_target))
+        proc_seal(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:618
@@ -3509,7 +3498,7 @@ def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:619
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:619
-        proc_rest(s, rt.some(v_target))
+        proc_rest(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:747
@@ -3538,7 +3527,7 @@ def fx_Card_effect_61(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:769
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:769
-        proc_buff(s, rt.some(v_target), 1, 0, 2)
+        proc_buff(s, v_target, 1, 0, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:897
@@ -3554,7 +3543,7 @@ def fx_Card_effect_73(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:908
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:908
-        proc_buff(s, rt.some(v_target), 0, 4, 0)
+        proc_buff(s, v_target, 0, 4, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:917
@@ -3563,9 +3552,9 @@ def fx_Card_effect_74(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:918
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:919
-        proc_buff(s, rt.some(v_target), 0, 3, 0)
+        proc_buff(s, v_target, 0, 3, 0)
         # rulebooks/rulers_gambit/starter.cards.yaml:920
-        proc_grant(s, rt.some(v_target), KEYWORD_COUNTERATTACK)
+        proc_grant(s, v_target, KEYWORD_COUNTERATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:974
@@ -3585,7 +3574,7 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            proc_discard(s, rt.some(v_c))
+            proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3605,16 +3594,16 @@ def fx_Card_effect_85(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:1060
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:1060
-        proc_buff(s, rt.some(v_target), -2, 0, 0)
+        proc_buff(s, v_target, -2, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1069
 def fx_Card_effect_86(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Mirror Trap."""
     # rulebooks/rulers_gambit/starter.cards.yaml:1070
-    if ((v_target is not None) and (f_attack_of(s, rt.some(v_target)) >= 4)):
+    if ((v_target is not None) and (f_attack_of(s, v_target) >= 4)):
         # rulebooks/rulers_gambit/starter.cards.yaml:1070
-        proc_injure(s, rt.some(v_target))
+        proc_injure(s, v_target)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -3735,7 +3724,7 @@ def fx_Card_on_call_24(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:354
     v_k = f_kingdom_of(s, v_you)
     # rulebooks/rulers_gambit/starter.cards.yaml:355
-    if ((v_k is not None) and s.k_Card_awakened[rt.some(v_k)]):
+    if ((v_k is not None) and s.k_Card_awakened[v_k]):
         # rulebooks/rulers_gambit/starter.cards.yaml:355
         proc_buff(s, v_this, 1, 1, 0)
 
@@ -3755,7 +3744,7 @@ def fx_Card_on_call_42(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:558
     if (v_u is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:558
-        proc_bounce(s, rt.some(v_u))
+        proc_bounce(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:806
@@ -3789,7 +3778,7 @@ def fx_Card_on_call_77(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        proc_discard(s, rt.some(v_c))
+        proc_discard(s, v_c)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1025
@@ -3802,7 +3791,7 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            proc_discard(s, rt.some(v_c))
+            proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3943,7 +3932,7 @@ def fx_Card_on_attack_79(s: State, v_this: int, v_you: int, v_target: int | None
     # rulebooks/rulers_gambit/starter.cards.yaml:988
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:988
-        proc_buff(s, rt.some(v_target), 0, -1, 0)
+        proc_buff(s, v_target, 0, -1, 0)
 
 
 FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -4066,7 +4055,7 @@ def fx_Card_on_destroyed_80(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        proc_discard(s, rt.some(v_c))
+        proc_discard(s, v_c)
 
 
 FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4334,7 +4323,7 @@ def fx_Card_passive_5(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:137
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:137
-            proc_discard(s, rt.some(v_c))
+            proc_discard(s, v_c)
 
 
 FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4531,9 +4520,9 @@ def setup(s: State) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:896
         if (v_k is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:897
-            s.move(rt.some(v_k), Z_KINGDOM_ZONE + v_p, False)
+            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
             # rulebooks/rulers_gambit/rulers_gambit.rules:898
-            s.p_lp[v_p] = C_CARD_LP[s.card_def[rt.some(v_k)]]
+            s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:900
         s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:901

@@ -92,6 +92,33 @@ def test_only_narrowed_optionals_are_unwrapped(tmp_path: Path) -> None:
     assert "rt.some(s.g_last_player)" in source
 
 
+def test_a_variable_never_assigned_is_not_unwrapped_once_tested(tmp_path: Path) -> None:
+    # a parameter or a `let` that nothing assigns stays present once tested: no rt.some, and
+    # mypy narrows it as the checker does; a `let` assigned later may be none again
+    folder = new_game("kept", tmp_path)
+    rules = folder / "kept.rules"
+    text = rules.read_text()
+    procedures = (
+        "procedure keep(p: player) {\n"
+        "  let c = first(deck[p])\n"
+        "  if c != none { move c to hand[p] }\n"
+        "  let d = first(deck[p])\n"
+        "  if d != none {\n    move d to hand[p]\n    d = first(deck[p])\n  }\n}\n\n"
+    )
+    text = text.replace("setup {", procedures + "setup {", 1)
+    text = text.replace("    draw 3 from deck[p] to hand[p]\n",
+                        "    draw 3 from deck[p] to hand[p]\n    keep(p)\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    keep = source[source.index("def proc_keep"):]
+    keep = keep[:keep.index("\n\n\n")]
+    assert "s.move(v_c, " in keep and "rt.some(v_c)" not in keep
+    assert "s.move(rt.some(v_d), " in keep
+
+
 def test_enum_members_are_named_constants_that_never_take_another_name() -> None:
     from compiler.pygen_base import enum_constants
 
