@@ -32,9 +32,13 @@ class Rng:
             raise RuleError(f"cannot choose among {n} possibilities")
         limit = _TWO64 - _TWO64 % n
         while True:
-            value = self.next64()
-            if value < limit:
-                return value % n
+            # next64(), written out: every roll and choice of the rules comes here
+            z = self.state = (self.state + _GAMMA) & _MASK64
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+            z ^= z >> 31
+            if z < limit:
+                return z % n
 
     def roll(self, sides: int) -> int:
         return 1 + self.below(sides)

@@ -313,30 +313,23 @@ class StateCore:
     def create(self, definition: int, slot: int) -> int:
         card = len(self.card_def)
         self.card_def.append(definition)
-        self.card_owner.append(max(self.SLOT_OWNER[slot], 0))
+        owner = self.SLOT_OWNER[slot]
+        self.card_owner.append(owner if owner > 0 else 0)
         self.card_zone.append(slot)
         self.card_up.append(False)
         self.card_home.append(slot)
         self.init_card()
-        self._put(card, slot, False)
+        zone = self.zones[slot]
+        capacity = self.SLOT_CAPACITY[slot]
+        if 0 <= capacity <= len(zone):
+            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
+        zone.append(card)
         return card
 
     def init_card(self) -> None:
         """Generated games with 'per card' fields append each field's default here."""
 
-    def _put(self, card: int, slot: int, top: bool) -> None:
-        zone = self.zones[slot]
-        capacity = self.SLOT_CAPACITY[slot]
-        if 0 <= capacity <= len(zone):
-            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
-        if top:
-            zone.insert(0, card)
-        else:
-            zone.append(card)
-        self.card_zone[card] = slot
-
     def move(self, card: int, slot: int, top: bool = False) -> None:
-        # _put, written out: the rules move cards more than anything else they do
         zones = self.zones
         card_zone = self.card_zone
         zones[card_zone[card]].remove(card)
