@@ -100,8 +100,14 @@ class StateCore:
             return []
         out: list[Action] = []
         legal = self.LEGAL[self.phase]
-        if legal is not None:
-            self._list_actions(legal, out, True)
+        if legal is not None:  # _list_actions, written out: a playout lists at every ply
+            self._listing = True
+            try:
+                legal(self, self.actor, out, True)
+            finally:
+                self._listing = False
+                if self._memo is not None:
+                    self._memo = None
         return out
 
     def _list_actions(
