@@ -3,6 +3,7 @@ says one (its body written by compiler.pygen_texts)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from contextlib import nullcontext
 
@@ -14,6 +15,11 @@ from compiler.pygen_exprs import ACTS, HARMLESS
 from compiler.pygen_texts import TextGenerator, neutral_noun
 from dsl import nodes as n
 
+# A card's definition in a test (ActionGenerator.settle_parts), and a test that reads nothing
+# else: the definitions (marked \0 for s.card_def[), module tables, numbers and operators.
+_CARD_DEF = re.compile(r"s\.card_def\[(v_\w+)\]")
+_DEFINITION_ONLY = re.compile(
+    r"(?:\0v_\w+\]|[A-Z][A-Z0-9_]*|and|or|not|in|is|None|True|False|[0-9]+|[][()=<>!+*%/ -])+")
 # At most this many distinct arguments of an action kind (per actor): its LISTED_ table holds
 # every action object, made at load, in a tuple that the arguments index (listed_table).
 LISTED_LIMIT = 1024
@@ -86,8 +92,16 @@ class ActionGenerator(TextGenerator):
                 # when first needed, not again for each value of the parameters before it
                 var = self.bindings.bind(action.params[i][0])
                 w.line(f"{var}_values: list[int] | None = None")
+            self.definition_tables: list[tuple[n.Require, str, str]] = []
+            self.listing_action = action.name
             self.settle_parts(0)
             self.legal_loops(action, 0, has_cards, levels, filters)
+        for require, table, test in self.definition_tables:
+            w.line()
+            w.line()
+            w.source(require.span)
+            w.line(f"{table}: Final[tuple[bool, ...]] = tuple(bool({test}) "
+                   f"for d in range({self.def_count}))")
         # applying one
         self.bindings = Bindings()
         # apply_action has checked the shape of the action and the range of each argument
@@ -494,7 +508,18 @@ class ActionGenerator(TextGenerator):
                 continue
             self.w.source(require.span)
             terms = self.refusal_terms(require.cond)[:count]
-            self.w.line(f"{var} = " + " and ".join(self.term(t) for t in terms))
+            test = " and ".join(self.term(t) for t in terms)
+            card = _DEFINITION_ONLY.fullmatch(test.replace("s.card_def[", "\0"))
+            cards = set(_CARD_DEF.findall(test))
+            if card is not None and len(cards) == 1:
+                # a test of a card's definition alone: a table, worked out at load, of its
+                # answer for each definition (listed after the function)
+                found = cards.pop()
+                table = f"T_{upper(self.listing_action)}_{upper(var.removeprefix('v_'))}"
+                self.definition_tables.append(
+                    (require, table, test.replace(f"s.card_def[{found}]", "d")))
+                test = f"{table}[s.card_def[{found}]]"
+            self.w.line(f"{var} = {test}")
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:

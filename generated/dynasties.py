@@ -761,9 +761,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:349
-        v_test_349 = (
-            C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER
-        ) and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+        v_test_349 = T_PLACE_TEST_349[s.card_def[v_tile]]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:347
             v_prov_values = [
@@ -794,6 +792,13 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
                 else:
                     out.append(listed[v_tile_arg * 5 + v_prov])
+
+
+# rulebooks/dynasties/dynasties.rules:349
+T_PLACE_TEST_349: Final[tuple[bool, ...]] = tuple(
+    bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
+    for d in range(15)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:345

@@ -229,3 +229,19 @@ def test_a_listing_tests_each_require_outside_the_loops_it_does_not_read(tmp_pat
     # may raise (a division): where it was, and the harmless test after it stays after it
     assert lines.index("for v_n in range(1, 3 + 1):") < lines.index(
         "if ((s.p_score[actor] // v_n) < 0):") < lines.index("if (v_n > 2):")
+
+
+def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> None:
+    # Dynasties' "your 6 marker stands there" reads the tile's kind and value: data of its
+    # definition, worked out at load for each definition; a test that reads a card's state
+    # (Dynasty Builder's moved troops) is still worked out in the listing
+    game = module("dynasties")
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    assert "v_test_349 = T_PLACE_TEST_349[s.card_def[v_tile]]" in source
+    sixes = [d for d, name in enumerate(game.DEF_NAMES) if game.T_PLACE_TEST_349[d]]
+    assert [game.DEF_NAMES[d] for d in sixes] == ["6"]
+    assert all(game.T_PLACE_TEST_349[d] == (game.C_TILE_KIND[d] == game.TILE_KIND_NUMBER
+                                            and game.C_TILE_VALUE[d] == 6)
+               for d in range(len(game.DEF_NAMES)))
+    builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
+    assert "v_test_698 = s.k_Troop_moved[v_u]" in builder
