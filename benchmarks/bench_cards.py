@@ -13,7 +13,11 @@ set, costs at most 12), random colours and keywords. Its effect texts are:
 * repetitive: the real card's texts with every non-zero number replaced by a random one of the
   same sign (1..99): texts differ, their shapes repeat;
 * varied: 1 to 3 statements drawn from a small grammar of the real set's statements, nested up
-  to two levels (VariedEffects): almost every text has a shape of its own, as in real pools.
+  to two levels (VariedEffects): almost every text has a shape of its own, as in real pools;
+* dumped: the repetitive cards written by a program rather than by hand, with
+  `yaml.safe_dump(data, sort_keys=True, allow_unicode=True, width=80)` (issue 12): keys sorted
+  (`cards` before `type`), lists as indentless block sequences, long texts folded over several
+  lines, effects as quoted scalars on several lines.
 
 Generation is seeded. Every command runs as a user runs it, `python -m compiler check|build`
 in a fresh process: the times are wall times of the whole process (start-up, imports and the
@@ -40,7 +44,7 @@ Targets are printed (`target`, `met`), never asserted: at 10,000 cards, checked 
 built in < 4 s with a peak memory < 300 MB; a shipped rulebook checked in < 0.4 s.
 
 Usage: python -m benchmarks.bench_cards [--sizes 1000,10000,50000] [--games N] [--seed S]
-       [--runs R]
+       [--runs R] [--texts repetitive,varied,dumped]
 """
 
 from __future__ import annotations
@@ -74,7 +78,7 @@ EFFECT_NUMBERS = (1, 99)
 TARGETS = {"check_s": 2.0, "build_s": 4.0, "peak_rss_mb": 300.0}
 TARGET_SIZE = 10_000
 STARTUP_TARGET = 0.4  # `rulecraft check` of one shipped rulebook, seconds
-TEXTS = ("repetitive", "varied")
+TEXTS = ("repetitive", "varied", "dumped")
 DECKS, DECK_DISTINCT = 6, 20  # decks per generated set; distinct cards per deck (19 x 2 + 1)
 SHIPPED = ("rulebooks/dynasties/dynasties.rules", "rulebooks/rulers_gambit/rulers_gambit.rules")
 
@@ -306,12 +310,18 @@ def deck_files(cards: list[Card], rng: random.Random) -> dict[str, str]:
     return decks
 
 
+def dumped_yaml(data: dict[str, Any], width: int | None = 80) -> str:
+    """A card set as a program writes it: PyYAML's safe_dump, keys sorted."""
+    return yaml.safe_dump(data, sort_keys=True, allow_unicode=True, width=width)
+
+
 def generate(folder: Path, size: int, seed: int, varied: bool = False,
-             decks: bool = False) -> tuple[Path, int]:
+             decks: bool = False, dumped: bool = False) -> tuple[Path, int]:
     """Write the rulebook and a card set of `size` cards into folder; return the rules path and
     the number of distinct effect texts. With `decks`, up to DECKS decks of the generated cards
     go into the decks folder the rulebook names; without, its `decks` line is removed (the
-    shipped decks name real cards, which the generated set does not hold)."""
+    shipped decks name real cards, which the generated set does not hold). With `dumped`, the
+    card set is written by dumped_yaml rather than in the hand-written layout."""
     rules_text = RULES.read_text(encoding="utf-8")
     file_name, data = real_card_set(rules_text)
     decks_line = DECKS_LINE.search(rules_text)
@@ -321,10 +331,14 @@ def generate(folder: Path, size: int, seed: int, varied: bool = False,
     generator = Generator(data["cards"], effect_fields, seed, varied)
     cards = [generator.card(i) for i in range(size)]
     header = {k: v for k, v in data.items() if k != "cards"}
-    parts = [f"{key}: {scalar(value)}\n" for key, value in header.items()]
-    parts.append("cards:\n")
-    parts.extend(card_yaml(card, effect_fields) for card in cards)
-    (folder / file_name).write_text("".join(parts), encoding="utf-8")
+    if dumped:
+        text = dumped_yaml({**header, "cards": cards})
+    else:
+        parts = [f"{key}: {scalar(value)}\n" for key, value in header.items()]
+        parts.append("cards:\n")
+        parts.extend(card_yaml(card, effect_fields) for card in cards)
+        text = "".join(parts)
+    (folder / file_name).write_text(text, encoding="utf-8")
     if decks:
         decks_folder = folder / decks_line.group(1)
         decks_folder.mkdir()
@@ -428,6 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1,
                         help="runs of each command (median time, largest peak memory)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="card generation seed")
+    parser.add_argument("--texts", default=",".join(TEXTS),
+                        help=f"kinds of card sets, comma-separated (default {','.join(TEXTS)})")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -436,12 +452,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         emit(f"cli.check.{Path(rulebook).stem}_s", round(wall, 3), "s", peak_rss_mb=round(peak, 1),
              target=f"< {STARTUP_TARGET}", met=wall < STARTUP_TARGET)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    for texts in TEXTS:
+    kinds = [t.strip() for t in args.texts.split(",") if t.strip()]
+    if any(kind not in TEXTS for kind in kinds):
+        parser.error(f"--texts takes some of {', '.join(TEXTS)}")
+    for texts in kinds:
         seconds: dict[tuple[int, str], float] = {}
         for size in sizes:
             with tempfile.TemporaryDirectory(prefix="rulecraft-cards-") as name:
                 folder = Path(name)
-                rules, distinct = generate(folder, size, args.seed, texts == "varied", True)
+                rules, distinct = generate(folder, size, args.seed, texts == "varied", True,
+                                           texts == "dumped")
                 source_bytes = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()
                                    and p != rules)
                 decks = len(list(folder.rglob("*.deck.yaml")))

@@ -14,7 +14,6 @@ from typing import Any, TextIO
 
 from compiler import api
 from compiler.driver import Compilation
-from compiler.explain import command as explain_command
 from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_problem
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
@@ -186,6 +185,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     print(f"next: cd {shown} && rulecraft check && rulecraft test && rulecraft play {args.name}",
           file=sys.stderr)
     return EXIT_OK
+
+
+def cmd_explain_symbol(args: argparse.Namespace) -> int:
+    # imported here: only this command needs the symbol index, and every other pays its import
+    from compiler.explain import command
+    return command(args)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -426,7 +431,7 @@ def parser() -> argparse.ArgumentParser:
     symbol = sub.add_parser("explain-symbol", help="what the name at FILE:LINE:COL refers to: "
                             "its kind, type, declaration and doc")
     symbol.add_argument("location", metavar="FILE:LINE:COL")
-    symbol.set_defaults(run=explain_command)
+    symbol.set_defaults(run=cmd_explain_symbol)
     return root
 
 

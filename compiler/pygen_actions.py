@@ -11,7 +11,7 @@ from compiler import types as t
 from compiler.english import words
 from compiler.model import ActionInfo
 from compiler.pygen_base import Bindings, grouped, upper
-from compiler.pygen_exprs import ACTS, HARMLESS
+from compiler.pygen_facts import ACTS, HARMLESS
 from compiler.pygen_texts import TextGenerator, neutral_noun
 from dsl import nodes as n
 
@@ -75,7 +75,7 @@ class ActionGenerator(TextGenerator):
         # enumerating the legal actions
         self.bindings = Bindings()
         with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
-                           "check: bool) -> None:", decl.span):
+                           "check: bool) -> None:", decl.span), self.inlining_calls():
             has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
             levels = self.listing_levels(action)
             filters = self.listing_filters(action, levels)
@@ -395,6 +395,7 @@ class ActionGenerator(TextGenerator):
             w.line(f"{var}_names = rt.NO_NAMES")
             w.line(f"{var}_start = len(out)")
             with w.block(f"for {var} in {var}_cards:"):
+                self.listing_tests(self.definition_tests(levels[i + 1], name), "continue")
                 w.line(f"{var}_arg = s.card_def[{var}]")
                 w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
                        f"!= {var}")

@@ -212,11 +212,19 @@ class GeneratorBase:
                                for r in self.card_types for f in r.fields.values())
         # the card tables to write (DEF_NAMES, C_...): None for all of them
         self.only_tables: frozenset[str] | None = None
-        # what calling each function may do (ExpressionGenerator.function_risk), once known
+        # what calling each function may do (ExpressionFacts.function_risk), once known
         self.function_risks: dict[str, int] = {}
+        # whether calls of each function are its body (ExpressionFacts.inlinable), once known,
+        # and whether calls are inlined where they stand now (in the listings' loops)
+        self.inlinable_functions: dict[str, bool] = {}
+        self.inlining = False
+        # whether a function reads a card parameter through its definition's data only, by
+        # (function, index) (TableGenerator.parameter_by_definition), once known
+        self.definition_parameters: dict[tuple[str, int], bool] = {}
         # the `if` that ends a repeated body, whose untaken turn ends the loop (idle_test)
         self.idle_ending: n.If | None = None
-        # the areas (board, within or ring, radius) read from tables (area_table)
+        # the areas (board, within or ring, radius) read from tables (area_table; radius -1:
+        # ring at every distance, rings_row)
         self.areas: set[tuple[str, str, int]] = set()
         # the aggregates worked out by loops before the statement that reads them: by id,
         # the variable that holds the value (ExpressionGenerator.loop_aggregates)

@@ -3,90 +3,28 @@ compiler.pygen_base)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+import re
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import assert_never
 
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.pygen_base import GeneratorBase, grouped, names_table, py_type, upper
+from compiler.pygen_base import Bindings, grouped, names_table, py_type, upper
+from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts
 from dsl import nodes as n
-
-# What evaluating an expression may do besides giving its value (ExpressionGenerator.risk),
-# from least to most: nothing, raise an error, or change the state or its random generator.
-HARMLESS, MAY_RAISE, ACTS = 0, 1, 2
-
-# Builtins that draw from the random generator.
-_RANDOM_BUILTINS = frozenset({"roll", "flip", "shuffled"})
 
 # Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
 LOOPED = frozenset({"sum", "count", "any", "all", "first"})
 
+# Arguments that a function's body may read as often as it names the parameter (inlined): a
+# name, a field of the state, a number.
+_PLAIN_ARGUMENT = re.compile(r"[A-Za-z_][\w.]*|\d+")
 
-class ExpressionGenerator(GeneratorBase):
+
+class ExpressionGenerator(ExpressionFacts):
     """Rule statements and expressions as Python source."""
-
-    # ---- what an expression reads and may do
-    def reads(self, e: n.Expr, params: Collection[str]) -> set[str]:
-        """The parameters among `params` that e reads (a name an aggregate binds is not one)."""
-        found: set[str] = set()
-        stack: list[n.Node] = [e]
-        names = self.model.symbols.names
-        while stack:
-            node = stack.pop()
-            if (isinstance(node, n.Name) and node.id in params
-                    and isinstance(names.get(id(node)), sym.Parameter)):
-                found.add(node.id)
-            stack.extend(n.children(node))
-        return found
-
-    def risk(self, e: n.Expr, unwrapping: bool = True) -> int:
-        """HARMLESS when evaluating e can neither raise an error nor change anything, so that
-        when it is evaluated, and how often, makes no difference; MAY_RAISE when it may raise
-        (an unwrapped optional, a division, a list index, a player named beyond the fewest
-        players); ACTS when it may change the state or draw from the random generator.
-        Without `unwrapping`, an unwrapped optional does not count: rt.some raises only if the
-        checker's proof that the value is there were wrong."""
-        m = self.model
-        worst = HARMLESS
-        stack: list[n.Node] = [e]
-        while stack and worst < ACTS:
-            node = stack.pop()
-            stack.extend(n.children(node))
-            if unwrapping and id(node) in m.narrowed:
-                worst = max(worst, MAY_RAISE)
-            match node:
-                case n.Name():
-                    symbol = m.symbols.names.get(id(node))
-                    if isinstance(symbol, sym.Player) and symbol.index >= m.min_players:
-                        worst = max(worst, MAY_RAISE)
-                case n.Index():
-                    if not isinstance(m.symbols.indexes.get(id(node)),
-                                      (sym.ZoneSlot, sym.PerPlayerIndex)):
-                        worst = max(worst, MAY_RAISE)
-                case n.BinaryOp() if node.op in ("/", "%"):
-                    worst = max(worst, MAY_RAISE)
-                case n.Call():
-                    called = m.symbols.calls.get(id(node))
-                    if isinstance(called, sym.Function):
-                        worst = max(worst, self.function_risk(node.func))
-                    elif isinstance(called, sym.Procedure) or node.func in _RANDOM_BUILTINS:
-                        worst = ACTS
-                case n.EffectCall() | n.EffectLit() | n.DataWord():
-                    worst = ACTS
-        return worst
-
-    def function_risk(self, name: str) -> int:
-        """risk() of a call of the function `name`: of its body (a recursive one: ACTS, the
-        worst, as no body is known to be harmless while it is being looked at)."""
-        known = self.function_risks.get(name)
-        if known is None:
-            self.function_risks[name] = ACTS
-            decl = self.model.functions[name].decl
-            assert isinstance(decl, n.FunctionDecl)
-            known = self.function_risks[name] = self.risk(decl.body)
-        return known
 
     # ---- statements
     def block(self, block: n.Block) -> None:
@@ -269,22 +207,8 @@ class ExpressionGenerator(GeneratorBase):
         aggregate's element): within, e reads their values from variables. Their turn among
         e's parts makes no difference, as they are harmless."""
         found: list[n.Aggregate] = []
-
-        def visit(x: n.Node) -> None:
-            if isinstance(x, n.Aggregate):
-                visit(x.domain)
-                if x.func in LOOPED and self.risk(x) == HARMLESS:
-                    found.append(x)
-            elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
-                visit(x.left)
-            elif isinstance(x, n.Conditional):
-                visit(x.cond)
-            else:
-                for child in n.children(x):
-                    visit(child)
-
         if e is not None:
-            visit(e)
+            self.find_once_aggregates(e, found)
         for aggregate in found:
             var = self.bindings.reserve(aggregate.func)
             self.looped(aggregate, var)
@@ -294,6 +218,22 @@ class ExpressionGenerator(GeneratorBase):
         finally:
             for aggregate in found:
                 del self.looped_values[id(aggregate)]
+
+    def find_once_aggregates(self, x: n.Node, found: list[n.Aggregate]) -> None:
+        """The harmless aggregates of loop_aggregates, added to `found` (a method, not a
+        recursive closure: a closure that calls itself is a reference cycle, and a dropped
+        compilation must be freed without the cycle collector)."""
+        if isinstance(x, n.Aggregate):
+            self.find_once_aggregates(x.domain, found)
+            if x.func in LOOPED and self.risk(x) == HARMLESS:
+                found.append(x)
+        elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
+            self.find_once_aggregates(x.left, found)
+        elif isinstance(x, n.Conditional):
+            self.find_once_aggregates(x.cond, found)
+        else:
+            for child in n.children(x):
+                self.find_once_aggregates(child, found)
 
     def looped(self, e: n.Aggregate, target: str | None) -> None:
         """An aggregate as a plain loop, its value returned (no target) or assigned to
@@ -347,33 +287,20 @@ class ExpressionGenerator(GeneratorBase):
         return self.expr(target, narrow=False)
 
     # ---- expressions
-    def area_table(self, e: n.Call) -> str | None:
-        """The table of the nodes within (or at) a fixed distance of each node, for a call
-        of within() or ring() whose radius is a number; None for one that is worked out."""
+    def rings_row(self, e: n.Call) -> str | None:
+        """ring(node, k) at a distance k that the rules work out, a name (read twice, which
+        costs nothing): the row of N_<board>_RINGS that holds it, which a distance beyond the
+        board does not have (rt.ring then); None for any other call."""
         node_type = self.model.type_of(e.args[0])
         radius = e.args[1]
-        if not isinstance(radius, n.IntLit) or not isinstance(node_type, t.NodeT):
+        if (e.func != "ring" or not isinstance(node_type, t.NodeT)
+                or not isinstance(radius, n.Name) or id(radius) in self.model.narrowed):
             return None
-        area = (node_type.board, e.func, radius.value)
-        self.areas.add(area)
-        return f"N_{upper(area[0])}_{upper(area[1])}_{area[2]}"
-
-    def area_tables(self) -> None:
-        """The tables of area_table, each a row per node (the nodes in board order). They
-        come last, once the rules have said which they read; no rule runs before the module
-        is loaded."""
-        if not self.areas:
-            return
-        self.w.line()
-        self.w.line()
-        self.w.line("# the nodes within a distance of each node, or at it (ring), for the rules")
-        self.w.line("# that name the distance")
-        for board, func, radius in sorted(self.areas):
-            test = f"d == {radius}" if func == "ring" else f"0 <= d <= {radius}"
-            self.w.line(f"N_{upper(board)}_{upper(func)}_{radius}: Final = tuple(")
-            self.w.line(f"    tuple(node for node, d in enumerate(row) if {test}) "
-                        f"for row in N_{upper(board)}_DISTANCE")
-            self.w.line(")")
+        board = node_type.board
+        self.areas.add((board, "ring", -1))
+        node, k = self.expr(e.args[0]), self.expr(radius)
+        return (f"(N_{upper(board)}_RINGS[{node}][{k}] if 0 <= {k} <= {self.board_span(board)} "
+                f"else rt.ring(N_{upper(board)}_DISTANCE[{node}], {k}))")
 
     def collection(self, expr: n.Expr) -> str:
         """Python source for iterating the value of expr."""
@@ -382,6 +309,9 @@ class ExpressionGenerator(GeneratorBase):
             area = self.area_table(expr)
             if area is not None:  # a row of the table, not a list of one's own
                 return f"{area}[{self.expr(expr.args[0])}]"
+            row = self.rings_row(expr)
+            if row is not None:
+                return row
         type_ = self.model.type_of(expr)
         source = self.expr(expr)
         if isinstance(type_, t.ZoneT):
@@ -539,6 +469,9 @@ class ExpressionGenerator(GeneratorBase):
         symbol = self.model.symbols.calls.get(id(e))
         match symbol:
             case sym.Function():
+                inlined = self.inlined(e, args, s)
+                if inlined is not None:
+                    return inlined
                 return f"f_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
             case sym.Procedure():
                 return f"proc_{e.func}({s}" + "".join(f", {a}" for a in args) + ")"
@@ -546,6 +479,34 @@ class ExpressionGenerator(GeneratorBase):
                 return self.builtin(e, args, s)
             case _:
                 assert_never(symbol)
+
+    @contextmanager
+    def inlining_calls(self) -> Iterator[None]:
+        """Calls made within are inlined where they may be (inlined): in a listing, which asks
+        them of every hex or card (buildings_free), where a Python call costs more than the
+        test. Elsewhere a call reads better, and costs little."""
+        outer, self.inlining = self.inlining, True
+        try:
+            yield
+        finally:
+            self.inlining = outer
+
+    def inlined(self, e: n.Call, args: list[str], s: str) -> str | None:
+        """A call of a small function (inlinable) whose arguments are plain (_PLAIN_ARGUMENT),
+        while inlining_calls: its body, reading the arguments for the parameters."""
+        if (not self.inlining or not all(_PLAIN_ARGUMENT.fullmatch(a) for a in args)
+                or not self.inlinable(e.func)):
+            return None
+        info = self.model.functions[e.func]
+        decl = info.decl
+        assert isinstance(decl, n.FunctionDecl)
+        outer, self.bindings = self.bindings, Bindings()
+        try:
+            for (name, _), arg in zip(info.params, args, strict=True):
+                self.bindings.bind(name, arg)
+            return grouped(self.expr(decl.body, s))
+        finally:
+            self.bindings = outer
 
     def builtin(self, e: n.Call, args: list[str], s: str) -> str:
         m = self.model
@@ -586,6 +547,9 @@ class ExpressionGenerator(GeneratorBase):
             area = self.area_table(e)
             if area is not None:
                 return f"list({area}[{args[0]}])"
+            row = self.rings_row(e)
+            if row is not None:
+                return f"list({row})"
             return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"

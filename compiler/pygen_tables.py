@@ -12,6 +12,7 @@ from compiler.english import words
 from compiler.model import BoardInfo, EntryInfo, FieldInfo
 from compiler.pygen_base import copy_expr, list_depth, py_type, upper
 from compiler.pygen_exprs import ExpressionGenerator
+from compiler.pygen_facts import HARMLESS
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
 from dsl import nodes as n
 from dsl.runtime_base import article
@@ -87,6 +88,68 @@ class TableGenerator(ExpressionGenerator):
         for i, action in enumerate(self.action_kinds):
             w.line(f"K_{upper(action.name)}: Final = {i}")
         w.line(f"ACTIONS: Final = {tuple(a.name for a in self.action_kinds)!r}")
+
+    def definition_tests(self, tests: list[n.Require], param: str) -> list[n.Require]:
+        """The tests taken out of `tests` (a listing's, inside the loop over the card
+        parameter `param`) that read the card through its definition's tables only (its
+        cost, its kind: C_<TYPE>_<FIELD>), not its own state nor a function of it. They give
+        every copy of a definition the same answer while actions are listed, so the listing
+        makes them before it tells copies apart (same_choice), which is the dearer work. Only
+        harmless tests, and none after a test that is not: one that may raise guards those
+        after it."""
+        taken: list[n.Require] = []
+        for require in list(tests):
+            if self.risk(require.cond) != HARMLESS:
+                break
+            if self.reads_definition_only(require.cond, param):
+                tests.remove(require)
+                taken.append(require)
+        return taken
+
+    def reads_definition_only(self, e: n.Expr, param: str) -> bool:
+        """Whether e reads the card parameter `param` only as `param.field` of its
+        definition's data (or not at all)."""
+        names = self.model.symbols.names
+        attributes = self.model.symbols.attributes
+        calls = self.model.symbols.calls
+        stack: list[n.Node] = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, n.Attribute) and isinstance(node.obj, n.Name):
+                field = attributes.get(id(node))
+                if (node.obj.id == param and isinstance(field, sym.CardField)
+                        and not field.per_card):
+                    continue
+            if isinstance(node, n.Call) and isinstance(calls.get(id(node)), sym.Function):
+                # the card handed to a function that reads its parameter so (spell_allowed)
+                for index, arg in enumerate(node.args):
+                    if (isinstance(arg, n.Name) and arg.id == param
+                            and isinstance(names.get(id(arg)), sym.Parameter)):
+                        if not self.parameter_by_definition(node.func, index):
+                            return False
+                    else:
+                        stack.append(arg)
+                continue
+            if (isinstance(node, n.Name) and node.id == param
+                    and isinstance(names.get(id(node)), sym.Parameter)):
+                return False
+            stack.extend(n.children(node))
+        return True
+
+    def parameter_by_definition(self, function: str, index: int) -> bool:
+        """Whether the body of `function` reads its parameter `index` only through its
+        definition's data (reads_definition_only); no, while that is being found out (a
+        function that calls itself)."""
+        key = (function, index)
+        known = self.definition_parameters.get(key)
+        if known is None:
+            self.definition_parameters[key] = False
+            info = self.model.functions[function]
+            decl = info.decl
+            assert isinstance(decl, n.FunctionDecl)
+            known = self.reads_definition_only(decl.body, info.params[index][0])
+            self.definition_parameters[key] = known
+        return known
 
     def wants(self, table: str) -> bool:
         """Whether to write a card table: all of them, unless only some are asked for."""
@@ -287,11 +350,13 @@ class TableGenerator(ExpressionGenerator):
                 w.line()
                 with w.block("def alike(self, a: int, b: int) -> bool:"):
                     w.line('"""rt.GameState.alike and the \'per card\' fields."""')
+                    # the fields first: a look each, where the holders of the cards that
+                    # super() compares are worked out
                     w.line("return (")
-                    w.line("    super().alike(a, b)")
-                    for record, info in self.card_state():
+                    for i, (record, info) in enumerate(self.card_state()):
                         field = f"self.k_{record}_{info.name}"
-                        w.line(f"    and {field}[a] == {field}[b]")
+                        w.line(f"    {'and ' if i else ''}{field}[a] == {field}[b]")
+                    w.line("    and super().alike(a, b)")
                     w.line(")")
             w.line()
             with w.block("def clone(self) -> State:"):

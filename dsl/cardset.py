@@ -14,20 +14,20 @@ gives the same AST, spans and diagnostics and hands anything else back to the Py
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import functools
 import re
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from collections.abc import Iterator
+from typing import Protocol
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS
-from dsl.diagnostics import Diagnostic, Diagnostics
+from dsl.diagnostics import Diagnostics
 from dsl.effect_shapes import EffectShapes
+from dsl.effect_spans import moved, within
 from dsl.fastcards import read_card_set
 from dsl.parser import parse_effect
 from dsl.simple_yaml import Unsupported
@@ -39,6 +39,7 @@ from dsl.yaml_origins import (
     Shift,
     approximate_shift,
     exact_shift,
+    first_line_shift,
     origins,
     same_lines,
 )
@@ -308,6 +309,19 @@ class _Reader:
             # Rare: diagnostics. Their notes name positions in the text that parse_effect does
             # not move: parsed again below, and moved here.
             del diagnostics.items[errors:]
+        elif isinstance(where, Scalar):
+            # One line and a line break, quoted (every effect of one line yaml.safe_dump
+            # writes): the shift of that line is right for every position the map would
+            # give, if the tree has none beyond the line.
+            line_shift = first_line_shift(self.source.text, where, text)
+            if line_shift is not None:
+                parsed = parse_effect(text, self.source, line_shift, diagnostics, self.shapes)
+                if len(diagnostics.items) == errors and parsed is not None and within(
+                        parsed, line_shift[0] + 1, line_shift[1] + 1,
+                        line_shift[1] + len(text) - 1):
+                    self.parsed[text] = parsed
+                    return n.EffectLit(parsed, span=span)
+                del diagnostics.items[errors:]
         # The text is parsed on its own and every position moved through a map of the scalar
         # (a folded block, an escape, a line of a plain scalar: no constant shift is right).
         parsed = parse_effect(text, self.source, (0, 0), diagnostics, self.shapes)
@@ -322,76 +336,14 @@ class _Reader:
             fallback = Shift(*approximate_shift(self.source, where))
             move = origins(self.source.text, where, text) or fallback
         try:
-            parsed, diagnostics.items[errors:] = _moved(parsed, found, move)
+            parsed, diagnostics.items[errors:] = moved(parsed, found, move)
         except Exception:  # noqa: BLE001 - never a crash on user input: positions less exact
-            parsed, diagnostics.items[errors:] = _moved(parsed, found, fallback)
+            parsed, diagnostics.items[errors:] = moved(parsed, found, fallback)
         if parsed is None:
             return None
         if len(diagnostics.items) == errors:
             self.parsed[text] = parsed
         return n.EffectLit(parsed, span=span)
-
-
-def _moved(
-    block: n.Block | None, found: list[Diagnostic], move: Shift | Origins
-) -> tuple[n.Block | None, list[Diagnostic]]:
-    """The block and the diagnostics of a text parsed on its own, at their places in the file."""
-    if found:
-        file = found[0].span.file
-        note = re.compile(re.escape(file) + r":(\d+):(\d+)")
-
-        def moved_note(match: re.Match[str]) -> str:
-            line, column = move.point(int(match[1]), int(match[2]))
-            return f"{file}:{line}:{column}"
-
-        found = [dataclasses.replace(d, span=move.span(d.span),
-                                     notes=tuple(note.sub(moved_note, x) for x in d.notes))
-                 for d in found]
-    if block is not None:
-        moved = _with_spans(block, move.span)
-        assert isinstance(moved, n.Block)
-        block = moved
-    return block, found
-
-
-_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _with_spans(root: object, move: Callable[[Span], Span]) -> object:
-    """root (a node, or a tuple or span in one) rebuilt with every span moved. Without
-    recursion: a long sum is a deep tree."""
-    done: dict[int, object] = {}
-    stack: list[tuple[object, bool]] = [(root, False)]
-    while stack:
-        value, ready = stack.pop()
-        if id(value) in done:
-            continue
-        if isinstance(value, Span):
-            done[id(value)] = move(value)
-            continue
-        parts: tuple[Any, ...]
-        if isinstance(value, n.Node):
-            names = _INIT_FIELDS.get(type(value))
-            if names is None:
-                names = _INIT_FIELDS[type(value)] = tuple(
-                    f.name for f in dataclasses.fields(value) if f.init)
-            parts = tuple(getattr(value, name) for name in names)
-        elif isinstance(value, tuple):
-            parts = value
-        else:
-            done[id(value)] = value
-            continue
-        if not ready:
-            stack.append((value, True))
-            stack.extend((part, False) for part in parts if id(part) not in done)
-            continue
-        rebuilt = [done[id(part)] for part in parts]
-        if isinstance(value, n.Node):
-            make: Callable[..., object] = type(value)
-            done[id(value)] = make(**dict(zip(_INIT_FIELDS[type(value)], rebuilt, strict=True)))
-        else:
-            done[id(value)] = tuple(rebuilt)
-    return done[id(root)]
 
 
 class _Semantics:

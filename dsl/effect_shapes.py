@@ -1,5 +1,5 @@
-"""Effect texts parsed by shape: texts that differ only in their numbers share one Lark parse and
-one AST template, copied for each text with its own numbers and positions (dsl.parser.parse_effect
+"""Effect texts parsed by shape: texts that differ only in their numbers share one parse and one
+AST template, copied for each text with its own numbers and positions (dsl.parser.parse_effect
 uses them for the effects of card sets).
 """
 
@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS, AstBuilder
 from dsl.diagnostics import Diagnostics
+from dsl.effect_parser import parse_effect_fast
 from dsl.keyword_lexer import lark_parser
 from dsl.nesting import nesting_ok
 from dsl.source import SourceFile, Span
@@ -41,6 +42,9 @@ class EffectShapes:
     def __init__(self) -> None:
         self.trees: dict[str, Tree[Token] | None] = {}
         self.templates: dict[tuple[str, str], _Copier | None] = {}
+        # Shapes met once so far: a template pays only for a shape that comes back, and in a
+        # pool of varied texts most shapes never do.
+        self.once: set[tuple[str, str]] = set()
 
     def tree(self, text: str) -> Tree[Token] | None:
         """The Lark tree of text, from its shape's; None when text must be parsed directly."""
@@ -54,16 +58,22 @@ class EffectShapes:
     def block(self, text: str, file: str, shift: tuple[int, int]) -> n.Block | None:
         """The AST of text, parsed from `file` at `shift`, copied from its shape's AST (built
         once per shape) with its own numbers and positions: what building it from its tree
-        gives, without Lark's transformer for every text. None when text must be built from
-        its tree or parsed directly."""
+        gives, without parsing every text. None when text must be parsed itself: the first
+        text of its shape, or one whose shape has no template."""
         found = self.shape(text)
         if found is None:
             return None
         shape, numbers = found
         key = (shape, file)
         if key not in self.templates:
-            tree = self.shape_tree(shape, numbers)
-            built = None if tree is None else _template(tree, shape, file, numbers)
+            if key not in self.once:
+                self.once.add(key)
+                return None
+            self.once.discard(key)
+            built = _fast_template(shape, file, numbers)
+            if built is None:
+                tree = self.shape_tree(shape, numbers)
+                built = None if tree is None else _template(tree, shape, file, numbers)
             self.templates[key] = None if built is None else _copier(*built)
         copy = self.templates[key]
         if copy is None:
@@ -108,7 +118,19 @@ def _template(
         return None
     if not isinstance(block, n.Block):
         return None
-    origins = builder.int_origins
+    return _checked_template(block, builder.int_origins, numbers)
+
+
+def _fast_template(shape: str, file: str, numbers: dict[int, str]) -> _Template | None:
+    """_template, from dsl.effect_parser instead of a Lark tree."""
+    origins: dict[int, tuple[int, int]] = {}
+    block = parse_effect_fast(shape, file, (0, 0), origins)
+    return None if block is None else _checked_template(block, origins, numbers)
+
+
+def _checked_template(
+    block: n.Block, origins: dict[int, tuple[int, int]], numbers: dict[int, str]
+) -> _Template | None:
     literals = [node for node in n.walk(block) if isinstance(node, n.IntLit)]
     if any(id(node) not in origins for node in literals):
         return None

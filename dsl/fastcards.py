@@ -1,19 +1,22 @@
-"""A fast reader for card sets in the usual shape, giving the same AST as the PyYAML path.
+"""A fast reader for card sets in the usual shapes, giving the same AST as the PyYAML path.
 
 Composing a big card set with libyaml and then walking its nodes made most of the time of
-checking it. Card files almost always have one simple shape: a top-level block mapping
-(`type:`, `set:`, `cards:`), `cards:` a block sequence of block mappings, one `key: value` a
-line, values plain, single- or double-quoted on one line, flow lists `[a, b]` or block scalars
-(`|`, `>`) for effects, with comments and blank lines around. This module reads that shape
-straight from the text, with one regular expression a line (dsl.simple_yaml), and builds the AST
-nodes (with dsl.node_builders) with the spans `dsl.cardset` gives them from libyaml's marks.
+checking it. Card files almost always have one of two simple shapes. Written by hand: a
+top-level block mapping (`type:`, `set:`, `cards:`), `cards:` a block sequence of block
+mappings, one `key: value` a line, values plain, single- or double-quoted on one line, flow lists
+`[a, b]` or block scalars (`|`, `>`) for effects, with comments and blank lines around. Written
+by a program (yaml.safe_dump, issue 12): keys sorted (`type:` after the cards), lists as block
+sequences of scalars at their key's indentation, long plain or quoted scalars folded over
+several lines, effects quoted over several lines. This module reads those shapes straight from
+the text, with one regular expression a line (dsl.simple_yaml), and builds the AST nodes (with
+dsl.node_builders) with the spans `dsl.cardset` gives them from libyaml's marks.
 
-It reads nothing else: anything outside that shape (tags, anchors, aliases, flow mappings,
-multi-line plain or quoted scalars, tabs, control characters, CR or other line breaks, odd
-indentation, duplicate keys, values a card set refuses, names that need a diagnostic...) raises
-`Unsupported`, and the caller reads the file with PyYAML as before, which gives every
-diagnostic. So this path never accepts a file the PyYAML path refuses or reports on, except for
-diagnostics of effect texts, which both paths get from the same parser in the same order.
+It reads nothing else: anything outside those shapes (tags, anchors, aliases, flow mappings,
+nested lists, tabs, control characters, CR or other line breaks, odd indentation, duplicate
+keys, values a card set refuses, names that need a diagnostic...) raises `Unsupported`, and the
+caller reads the file with PyYAML as before, which gives every diagnostic. So this path never
+accepts a file the PyYAML path refuses or reports on, except for diagnostics of effect texts,
+which both paths get from the same parser in the same order.
 """
 
 from __future__ import annotations
@@ -29,9 +32,12 @@ from dsl.node_builders import node_builder, span_builder
 from dsl.simple_yaml import (
     FLOW_ITEM,
     LINE,
+    NEXT_TOKEN,
+    SEQ_ITEM,
     WORDS,
     Unsupported,
     block_scalar,
+    fold_plain,
     unquote_double,
     unquote_single,
 )
@@ -44,6 +50,7 @@ _BOOL_TAG = "tag:yaml.org,2002:bool"
 _NULL_TAG = "tag:yaml.org,2002:null"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TOP_KEYS = ("type", "set", "cards")
+_LATER_TYPE = re.compile(r"^type:[ ]+([A-Za-z_][A-Za-z0-9_]*)(?:[ ]+#.*)?[ ]*$", re.MULTILINE)
 
 
 class CardSemantics(Protocol):
@@ -162,6 +169,7 @@ class _CardSetReader:
         root = -1  # the 0-based line of the first key
         type_name: str | None = None
         type_span: Span | None = None
+        later_type: str | None = None  # the type of the cards, read from a later line
         entries: list[n.Entry] | None = None  # once 'cards:' is seen
         rejected: list[str] = []  # the names of cards dropped for a refused effect
         effects: set[str] = set()
@@ -181,7 +189,8 @@ class _CardSetReader:
         number = 0  # the 1-based number of the line being read
         for m in LINE.finditer(text):
             number += 1
-            head, ind, dash, key, plain, single, double, flow, block, body, other = m.groups()
+            (head, ind, dash, key, plain, single, double, flow, block, body, seq,
+             other) = m.groups()
             if key is None:
                 if other is None:
                     continue  # a blank line or a comment
@@ -227,7 +236,7 @@ class _CardSetReader:
                 break
             if column < 0:
                 # a top-level key
-                if ind or dash or flow is not None or block is not None:
+                if ind or dash or flow is not None or block is not None or seq:
                     raise Unsupported
                 if root < 0:
                     root = number - 1
@@ -235,34 +244,45 @@ class _CardSetReader:
                 if key in top_keys or key not in _TOP_KEYS:
                     raise Unsupported
                 top_keys.add(key)
+                scalar = plain if plain is not None else single if single is not None else double
                 if key == "cards":
-                    if plain is not None or single is not None or double is not None:
+                    if scalar is not None:
                         raise Unsupported  # not a list
                     if type_name is None:
-                        if len(self.effect_fields) != 1:
-                            raise Unsupported  # a later 'type:' or none: refused or unusual
-                        type_name = next(iter(self.effect_fields))
+                        # 'type:' after the cards (keys sorted) or none: the cards are read as
+                        # the rulebook's one card type's, or as the type a top-level line
+                        # names; the 'type:' read later must be that one
+                        if len(self.effect_fields) == 1:
+                            type_name = next(iter(self.effect_fields))
+                        else:
+                            later = _LATER_TYPE.search(text, m.end())
+                            if later is None:
+                                raise Unsupported  # refused by the PyYAML path
+                            type_name = later_type = later.group(1)
                     effects = self.effect_fields.get(type_name, set())
                     texts = effects | {"name", "description"}
                     entries = []
                     in_cards = True
                 elif key == "type":
-                    if entries is not None:
-                        raise Unsupported  # the cards were read as another type's
+                    if scalar is None or "\n" in scalar:
+                        raise Unsupported
                     if plain is not None:
                         if semantics.resolve(plain) != STR_TAG:
                             raise Unsupported  # 'type' must be text
-                        type_name, scalar = plain, plain
-                    elif single is not None:
-                        type_name, scalar = unquote_single(single), single
-                    elif double is not None:
-                        type_name, scalar = unquote_double(double), double
+                        value = plain
                     else:
-                        raise Unsupported
+                        value = unquote_single(scalar) if single is not None else \
+                            unquote_double(scalar)
+                    if entries is not None and value != type_name:
+                        raise Unsupported  # the cards were read as another type's
+                    type_name = value
                     start = len(head) + 1
                     type_span = _span(file, number, start, number, start + len(scalar))
-                elif double is not None:
-                    unquote_double(double)  # 'set' is any scalar, but one that YAML reads
+                elif scalar is not None:
+                    # 'set' is any scalar, but one that YAML reads
+                    if double is not None:
+                        unquote_double(double)
+                    number += scalar.count("\n")
                 continue
             key = keys.get(key) or self.key(key)
             if key in given:
@@ -272,51 +292,75 @@ class _CardSetReader:
                 # The card is dropped (as the PyYAML path drops it at its first refusal), but
                 # its text must still be YAML: that path reports nothing else if it is not.
                 # Its name is kept: decks listing it are told it has errors.
-                if key == "name":
-                    if plain is not None and semantics.resolve(plain) == STR_TAG:
-                        name = plain.strip()
-                    elif single is not None:
-                        name = unquote_single(single).strip()
-                    elif double is not None:
-                        name = unquote_double(double).strip()
-                    else:
+                if plain is not None:
+                    value = fold_plain(plain, column) if "\n" in plain else plain
+                    number += plain.count("\n")
+                    if key == "name" and semantics.resolve(value) != STR_TAG:
                         raise Unsupported
-                    if not semantics.card_name_ok(name):
-                        raise Unsupported
-                    continue
-                if double is not None:
-                    unquote_double(double)
+                elif single is not None:
+                    value = unquote_single(single)
+                    number += single.count("\n")
+                elif double is not None:
+                    value = unquote_double(double)
+                    number += double.count("\n")
+                elif key == "name":
+                    raise Unsupported
                 elif flow is not None:
                     self.flow(flow, number, 0)
                 elif body is not None:
                     number += block_scalar(block, body, column)[1]
+                elif seq:
+                    number += self.sequence(seq, number, column, text, m.end())[1]
+                if key == "name":
+                    name = value.strip()
+                    if not semantics.card_name_ok(name):
+                        raise Unsupported
                 continue
             start = len(head) + 1  # the 1-based column of the value
+            end_line = number
             if plain is not None:
-                end = start + len(plain)
-                if key not in texts:
-                    kind, argument = plains.get(plain) or self.plain(plain)
-                    values.append(_field_value(key, kind(argument, _span(file, number, start,
-                                                                         number, end)),
-                                               _span(file, number, first, number, end)))
-                    continue
-                if semantics.resolve(plain) != STR_TAG:
+                if "\n" in plain:  # folded over several lines
+                    value = fold_plain(plain, column)
+                    end_line = number + plain.count("\n")
+                    end = len(plain) - plain.rfind("\n")
+                    where: tuple[int, int] | Scalar = Scalar(
+                        "", m.start("plain"), m.end("plain"), number - 1, start - 1)
+                    if key not in texts:
+                        kind, argument = self.plain(value)
+                        values.append(_field_value(key, kind(argument, _span(
+                            file, number, start, end_line, end)), _span(
+                            file, number, first, end_line, end)))
+                        number = end_line
+                        continue
+                else:
+                    end = start + len(plain)
+                    if key not in texts:
+                        kind, argument = plains.get(plain) or self.plain(plain)
+                        values.append(_field_value(key, kind(argument, _span(
+                            file, number, start, number, end)),
+                            _span(file, number, first, number, end)))
+                        continue
+                    value = plain
+                    where = (number - 1, start - 1)
+                if semantics.resolve(value) != STR_TAG:
                     raise Unsupported
-                value = plain
-                where: tuple[int, int] | Scalar = (number - 1, start - 1)
             elif double is not None or single is not None:
                 if double is not None:
-                    end = start + len(double)
+                    quoted, group = double, "double"
                     value = unquote_double(double)
                 else:
                     assert single is not None
-                    end = start + len(single)
+                    quoted, group = single, "single"
                     value = unquote_single(single)
-                if len(value) == end - start - 2:
+                end = start + len(quoted)
+                if len(value) == len(quoted) - 2 and "\n" not in quoted:
                     where = (number - 1, start)
-                else:  # escapes or doubled quotes: no constant shift is right
-                    group, quote = ("double", '"') if double is not None else ("single", "'")
-                    where = Scalar(quote, m.start(group), m.end(group), number - 1, start - 1)
+                else:  # escapes, doubled quotes or lines folded: no constant shift is right
+                    where = Scalar(quoted[0], m.start(group), m.end(group), number - 1,
+                                   start - 1)
+                    if "\n" in quoted:
+                        end_line = number + quoted.count("\n")
+                        end = len(quoted) - quoted.rfind("\n")
             elif body is not None:
                 if key == "name" or key == "description" or dash is not None:
                     raise Unsupported  # rare: names and descriptions are on one line
@@ -350,6 +394,18 @@ class _CardSetReader:
                                    _span(file, number, start, number, end)),
                     _span(file, number, first, number, end)))
                 continue
+            elif seq:
+                # a block list under its key: it ends where the next token starts
+                if key in texts:
+                    raise Unsupported
+                items, lines, seq_line, seq_column, next_line, next_column = self.sequence(
+                    seq, number, column, text, m.end())
+                values.append(_field_value(
+                    key, _list_lit(items, self.span_to(seq_line, seq_column, next_line,
+                                                       next_column, seq_line)),
+                    self.span_to(number - 1, first - 1, next_line, next_column, seq_line)))
+                number += lines
+                continue
             else:
                 # 'key:' and nothing: an empty plain scalar, just after the colon
                 if key in texts:
@@ -361,6 +417,7 @@ class _CardSetReader:
                                            _span(file, number, first, number, start)))
                 continue
             # a text: name, description, an effect or a quoted value
+            line, number = number, end_line
             if key == "name":
                 name = value.strip()
                 if not semantics.card_name_ok(name):
@@ -369,24 +426,65 @@ class _CardSetReader:
             if key == "description":
                 description = value
                 continue
-            span = _span(file, number, start, number, end)
+            span = _span(file, line, start, end_line, end)
             if key in effects:
                 expr = effect(value, where, span)
                 if expr is None:
                     refused = True
                 else:
-                    values.append(_field_value(key, expr, _span(file, number, first, number,
+                    values.append(_field_value(key, expr, _span(file, line, first, end_line,
                                                                 end)))
             else:
                 values.append(_field_value(key, _str_lit(value, span),
-                                           _span(file, number, first, number, end)))
+                                           _span(file, line, first, end_line, end)))
         if root < 0 or entries is None or type_name is None:
             raise Unsupported
+        if later_type is not None and type_span is None:
+            raise Unsupported  # the cards were read as the type of a line that was no key
         # libyaml ends the document at the start of the line after the last.
         root_span = self.span_to(root, 0, number - 1, 0, root)
         data = n.DataDecl(type_name, tuple(entries), tuple(rejected),
                           span=type_span or root_span)
         return n.Module((data,), span=root_span)
+
+    def sequence(self, seq: str, number: int, column: int, text: str, after: int
+                 ) -> tuple[tuple[n.Expr, ...], int, int, int, int, int]:
+        """The items of a block list of scalars (LINE's `seq`) under the key at `column` of
+        line `number`, ending at index `after` of text; its number of lines, and (0-based, as
+        libyaml's marks) where it starts and where the token after it starts, where libyaml
+        ends it."""
+        file = self.source.name
+        items: list[n.Expr] = []
+        dash_column = -1
+        line = number
+        for m in SEQ_ITEM.finditer(seq):
+            line += 1
+            indent, dash, plain, single, double = m.groups()
+            if len(indent) != dash_column:
+                if dash_column >= 0 or len(indent) < column:
+                    raise Unsupported  # (libyaml ends a list left of its key)
+                dash_column = len(indent)
+            start = len(indent) + len(dash) + 1
+            scalar = plain if plain is not None else single if single is not None else double
+            end_line, end = line, start + len(scalar)
+            if "\n" in scalar:  # folded over several lines
+                end_line += scalar.count("\n")
+                end = len(scalar) - scalar.rfind("\n")
+            span = _span(file, line, start, end_line, end)
+            if plain is None:
+                items.append(_str_lit(unquote_single(scalar) if single is not None
+                                      else unquote_double(scalar), span))
+            elif end_line == line:
+                kind, argument = self.plains.get(plain) or self.plain(plain)
+                items.append(kind(argument, span))
+            else:
+                kind, argument = self.plain(fold_plain(plain, dash_column))
+                items.append(kind(argument, span))
+            line = end_line
+        following = NEXT_TOKEN.match(text, after)
+        assert following is not None  # (it matches the empty string)
+        return (tuple(items), line - number, number, dash_column,
+                line + following.group().count("\n"), len(following.group(1)))
 
     def flow(self, flow: str, number: int, start: int) -> tuple[n.Expr, ...]:
         """The items of a flow list `[a, 'b', "c"]` at column `start` of line `number`."""

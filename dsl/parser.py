@@ -17,6 +17,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from dsl import nodes as n
 from dsl.ast_builder import MAX_INT_DIGITS, AstBuilder, NumberTooLarge
 from dsl.diagnostics import Diagnostics
+from dsl.effect_parser import parse_effect_fast
 from dsl.effect_shapes import EffectShapes
 from dsl.keyword_lexer import lark_parser
 from dsl.nesting import nesting_ok, too_deep
@@ -90,13 +91,17 @@ def parse_effect(
 ) -> n.Block | None:
     """Parse the statements of an effect held in a data file (a card set). Positions in `text`
     plus `shift` (lines, columns) are positions in `source`, the data file. With `shapes`, texts
-    that differ only in their numbers share one Lark parse (the result is the same)."""
+    that differ only in their numbers share one parse (the result is the same). Texts that
+    dsl.effect_parser reads are not given to Lark (the result is the same)."""
     if not text.strip():
         return n.Block((), span=Span.point(source.name, 1 + shift[0], 1 + shift[1]))
     if shapes is not None:
         moved = shapes.block(text, source.name, shift)
         if moved is not None:
             return moved  # a text that parses cleanly: no diagnostics
+    fast = parse_effect_fast(text, source.name, shift)
+    if fast is not None:
+        return fast  # a text that parses cleanly: no diagnostics
     local = Diagnostics()
     own = SourceFile(source.name, text)
     tree = shapes.tree(text) if shapes is not None else None

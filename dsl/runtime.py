@@ -35,7 +35,7 @@ from dsl.runtime_base import (
 )
 from dsl.runtime_copies import CardCopies
 from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
-from dsl.runtime_geometry import connected, ring, within
+from dsl.runtime_geometry import connected, ring, rings, within
 from dsl.runtime_paths import StatePaths
 from dsl.runtime_setup import choose_decks, merge_options
 from dsl.runtime_views import StateViews
@@ -65,6 +65,7 @@ __all__ = [
     "last",
     "merge_options",
     "ring",
+    "rings",
     "some",
     "within",
 ]

@@ -33,6 +33,17 @@ def ring(distances: Sequence[int], radius: int) -> list[int]:
     return _area(distances, radius, True)
 
 
+def rings(distances: Sequence[int], count: int) -> tuple[tuple[int, ...], ...]:
+    """The nodes at each distance from 0 to count - 1 (a row of a distance table), each in
+    board order: a node's row of a board's table of rings (N_<board>_RINGS), from which
+    generated games read ring() at a distance that the rules work out."""
+    found: list[list[int]] = [[] for _ in range(count)]
+    for node, d in enumerate(distances):
+        if 0 <= d < count:
+            found[d].append(node)
+    return tuple(map(tuple, found))
+
+
 def connected(start: int, area: Iterable[int], neighbours: Sequence[Sequence[int]]) -> list[int]:
     """The nodes of `area` joined to `start` by steps between neighbours that stay inside
     `area`, plus `start` itself, in board order (a flood fill)."""

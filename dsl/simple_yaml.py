@@ -1,6 +1,7 @@
 """The simple YAML of card sets that dsl.fastcards reads: one line at a time, by regular
-expression, and the values of its scalars (quoted ones unescaped, block scalars folded as libyaml
-does). Anything else raises Unsupported, and the file is read with PyYAML.
+expression (a value written over several lines, or a block list of scalars under its key, is
+taken with its key's line), and the values of its scalars (quoted ones unescaped, lines folded
+as libyaml does). Anything else raises Unsupported, and the file is read with PyYAML.
 """
 
 from __future__ import annotations
@@ -24,8 +25,24 @@ _PLAIN = (
     # ...then no ': ' or ' #', no ':' at the end and no trailing spaces
     f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+"
 )
-_SINGLE = f"'(?:[^'{_BAD}]|'')*'"
-_DOUBLE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}])*"'
+# A plain scalar's further lines (as yaml.safe_dump folds long texts): after empty lines maybe,
+# more indented than its key's line (fold_plain checks how much), no comment.
+_MORE_PLAIN = (
+    f"(?:\\n(?:[ ]*\\n)*(?P=ind)[ ]+(?:[^ :#{_BAD}]|:(?=[^ {_BAD}]))"
+    f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+)*"
+)
+# The same for an item of a block list, whose further lines do not start with '- ' (an item's
+# place: sequence() checks the indentation, and what does not match here is read by PyYAML).
+_MORE_ITEM = (
+    f"(?:\\n(?:[ ]*\\n)*[ ]+(?:[^- :#{_BAD}]|[-:](?=[^ {_BAD}]))"
+    f"(?:[^ :{_BAD}]++|:(?=[^ {_BAD}])|[ ]++(?=[^ #{_BAD}]))*+)*"
+)
+# Quoted scalars may go on over lines that start with a space or are empty (never at the
+# first column, where '---' or '...' would end the document).
+_SINGLE = f"'(?:[^'{_BAD}]|''|\\n(?=[ \\n]))*+'"
+_DOUBLE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}]|\\\\?\\n(?=[ \\n]))*+"'
+_SINGLE_LINE = f"'(?:[^'{_BAD}]|'')*'"
+_DOUBLE_LINE = f'"(?:[^"\\\\{_BAD}]|\\\\[^{_BAD}])*"'
 # One line of a card set (or, for a block scalar, its lines): a key and its value, or a blank
 # line or a comment, or `other` (empty): anything else, which is not read here. Every line
 # start matches, so consecutive matches cover the text.
@@ -36,13 +53,15 @@ LINE = re.compile(
         (?P<head>(?P<ind>[ ]*)(?P<dash>-[ ]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):[ ]*)
         (?:
             # a value, after one space at least
-            (?<=[ ])(?:(?P<plain>{_PLAIN}) | (?P<single>{_SINGLE}) | (?P<double>{_DOUBLE})
+            (?<=[ ])(?:(?P<plain>{_PLAIN}{_MORE_PLAIN}) | (?P<single>{_SINGLE})
+              | (?P<double>{_DOUBLE})
               | (?P<flow>\\[[^\\[\\]{{}}{_BAD}]*\\]) ){_TAIL}
           | (?<=[ ])(?P<block>[|>][-+]?){_TAIL}
             # the block's lines: more indented than the key's line, or empty; not a line
             # of spaces after them (libyaml would take it into the block)
             (?P<body>(?:(?P=ind)[ ]{_C}*\\n|\\n)*+)(?![ ]+\\n)
-          | (?:(?<=[ ])\\#{_C}*)?\\n  # no value
+          | (?:(?<=[ ])\\#{_C}*)?\\n  # no value, or a block list of scalars on the next lines
+            (?P<seq>(?:[ ]*-[ ]+(?:{_PLAIN}{_MORE_ITEM}|{_SINGLE}|{_DOUBLE}){_TAIL})*)
         )
       | [ ]*(?:\\#{_C}*)?\\n  # a blank line or a comment
       | (?P<other>)  # anything else
@@ -51,9 +70,16 @@ LINE = re.compile(
 )
 FLOW_ITEM = re.compile(
     f"[ ]*(?:(?P<plain>(?:[A-Za-z0-9_]|[-+.][A-Za-z0-9_.])[A-Za-z0-9_.+-]*"
-    f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE})|(?P<double>{_DOUBLE}))"
-    "[ ]*(?P<comma>,?)"
+    f"(?:[ ]+[A-Za-z0-9_][A-Za-z0-9_.+-]*)*)|(?P<single>{_SINGLE_LINE})"
+    f"|(?P<double>{_DOUBLE_LINE}))[ ]*(?P<comma>,?)"
 )
+# An item of LINE's `seq`: its indentation, and its value at dash + spaces.
+SEQ_ITEM = re.compile(
+    f"(?P<ind>[ ]*)(?P<dash>-[ ]+)(?:(?P<plain>{_PLAIN}{_MORE_ITEM})|(?P<single>{_SINGLE})"
+    f"|(?P<double>{_DOUBLE})){_TAIL}"
+)
+# Blank lines and comments, then the indentation of the next line: where the next token is.
+NEXT_TOKEN = re.compile(f"(?:[ ]*(?:#{_C}*)?\\n)*([ ]*)")
 # A flow list of words, the common case: read without a regular expression for each item.
 WORDS = re.compile("[A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*")
 _ESCAPE = re.compile(f"\\\\(?:x[0-9A-Fa-f]{{2}}|u[0-9A-Fa-f]{{4}}|U[0-9A-Fa-f]{{8}}|{_C})")
@@ -80,12 +106,81 @@ def _unescape(match: re.Match[str]) -> str:
 def unquote_double(quoted: str) -> str:
     """A double-quoted scalar's value (Unsupported for an escape libyaml refuses)."""
     inner = quoted[1:-1]
+    if "\n" in inner:
+        return _fold_quoted(inner, True)
     return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
 
 
 def unquote_single(quoted: str) -> str:
     """A single-quoted scalar's value."""
-    return quoted[1:-1].replace("''", "'")
+    inner = quoted[1:-1]
+    if "\n" in inner:
+        return _fold_quoted(inner, False)
+    return inner.replace("''", "'")
+
+
+def _odd_backslashes(text: str) -> bool:
+    """Whether text ends with an escape's backslash (not an escaped one)."""
+    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
+
+
+def _fold_quoted(inner: str, double: bool) -> str:
+    """The value of a quoted scalar written on several lines, as libyaml reads it
+    (yaml_parser_scan_flow_scalar): spaces around a line break go; the break becomes a space,
+    or the breaks of the empty lines after it; an escaped break (double quotes) joins its line
+    to the next with nothing, or with the breaks of the empty lines after it."""
+    lines = inner.split("\n")
+    last = len(lines) - 1
+    out: list[str] = []
+    breaks = 0
+    join = ""  # how the previous line ended: "" (the first line), "fold" or "escape"
+    for index, line in enumerate(lines):
+        if index:
+            line = line.lstrip(" ")
+        ends = ""
+        if index < last:
+            if double and _odd_backslashes(line):
+                line, ends = line[:-1], "escape"
+            else:
+                stripped = line.rstrip(" ")
+                if double and stripped != line and _odd_backslashes(stripped):
+                    stripped += " "  # an escaped space is text
+                line, ends = stripped, "fold"
+                if index and not line:
+                    breaks += 1
+                    continue
+        if join == "fold":
+            out.append("\n" * breaks if breaks else " ")
+        elif join == "escape":
+            out.append("\n" * breaks)
+        breaks = 0
+        if double:
+            out.append(_ESCAPE.sub(_unescape, line) if "\\" in line else line)
+        else:
+            out.append(line.replace("''", "'"))
+        join = ends
+    return "".join(out)
+
+
+def fold_plain(raw: str, column: int) -> str:
+    """The value of a plain scalar written on several lines (LINE's `plain` holding line
+    breaks): its lines joined by a space, or by the breaks of the empty lines between them.
+    Unsupported when a line does not start right of the key's column, where libyaml ends the
+    scalar (yaml_parser_scan_plain_scalar)."""
+    lines = raw.split("\n")
+    out = [lines[0]]
+    breaks = 0
+    for line in lines[1:]:
+        stripped = line.lstrip(" ")
+        if not stripped:
+            breaks += 1
+            continue
+        if len(line) - len(stripped) <= column:
+            raise Unsupported
+        out.append("\n" * breaks if breaks else " ")
+        out.append(stripped)
+        breaks = 0
+    return "".join(out)
 
 
 def _literal(block: str, lead: int, indent: int, chomp: str) -> str:

@@ -183,6 +183,20 @@ def exact_shift(source: SourceFile, scalar: Scalar, value: str) -> tuple[int, in
     return None
 
 
+def first_line_shift(text: str, scalar: Scalar, value: str) -> tuple[int, int] | None:
+    """(lines, columns) that take the positions of value's first line to the file, when value
+    is one line and a line break and that line is a piece of a quoted scalar's first line (as
+    yaml.safe_dump writes an effect of one line: 'S', an empty line, the closing quote); None
+    otherwise. Positions at and after the line break are not moved right by it."""
+    if scalar.style not in ("'", '"') or not value.endswith("\n"):
+        return None
+    line = value[:-1]
+    piece = text[scalar.start + 1:scalar.start + 1 + len(line)]
+    if piece != line or "\n" in line or ("\\" if scalar.style == '"' else "'") in line:
+        return None  # (an escape or a doubled quote: its characters are not the file's)
+    return scalar.line, scalar.column + 1
+
+
 def approximate_shift(source: SourceFile, scalar: Scalar) -> tuple[int, int]:
     """The shift of the start of the scalar's text, when no map could be made: exact for its
     first line (but for a block's first line that str.strip() finds blank)."""

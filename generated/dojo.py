@@ -1216,12 +1216,12 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Card_damage[a] == self.k_Card_damage[b]
+            self.k_Card_damage[a] == self.k_Card_damage[b]
             and self.k_Card_played_turn[a] == self.k_Card_played_turn[b]
             and self.k_Card_primary_used[a] == self.k_Card_primary_used[b]
             and self.k_Card_on_creature[a] == self.k_Card_on_creature[b]
             and self.k_Card_bonus_attack[a] == self.k_Card_bonus_attack[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:
@@ -2048,15 +2048,6 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
-                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-            if seen is None:
-                seen = {a.args for a in out[start:]}
-        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:472
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
@@ -2070,6 +2061,15 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             # rulebooks/dojo/dojo.rules:476
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
         else:
@@ -2181,15 +2181,6 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
-                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-            if seen is None:
-                seen = {a.args for a in out[start:]}
-        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:489
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2200,6 +2191,15 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/dojo/dojo.rules:492
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
         else:
@@ -2309,14 +2309,6 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
-                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-            if seen is None:
-                seen = {a.args for a in out[start:]}
         if check:
             # rulebooks/dojo/dojo.rules:502
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
@@ -2327,6 +2319,14 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dojo/dojo.rules:505
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_item_targets(s, v_c, actor)
         if not v_t_cards:
             continue
@@ -2472,6 +2472,13 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
+        if check:
+            # rulebooks/dojo/dojo.rules:515
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
+                continue
+            # rulebooks/dojo/dojo.rules:517
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
         if v_c_again:
@@ -2481,13 +2488,6 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        if check:
-            # rulebooks/dojo/dojo.rules:515
-            if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
-                continue
-            # rulebooks/dojo/dojo.rules:517
-            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
-                continue
         if plain:
             out.append(listed[v_c_arg])
         else:
@@ -2596,6 +2596,13 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_a_names = rt.NO_NAMES
     v_a_start = len(out)
     for v_a in v_a_cards:
+        if check:
+            # rulebooks/dojo/dojo.rules:526
+            if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
+                continue
+            # rulebooks/dojo/dojo.rules:528
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
+                continue
         v_a_arg = s.card_def[v_a]
         v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
         if v_a_again:
@@ -2604,13 +2611,6 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if check:
-            # rulebooks/dojo/dojo.rules:526
-            if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
-                continue
-            # rulebooks/dojo/dojo.rules:528
-            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
-                continue
         v_c_cards = s.zones[Z_CREATURES + actor]
         if not v_c_cards:
             continue
@@ -2755,6 +2755,13 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
+        if check:
+            # rulebooks/dojo/dojo.rules:539
+            if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
+                continue
+            # rulebooks/dojo/dojo.rules:541
+            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
         if v_c_again:
@@ -2764,13 +2771,6 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        if check:
-            # rulebooks/dojo/dojo.rules:539
-            if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
-                continue
-            # rulebooks/dojo/dojo.rules:541
-            if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
-                continue
         if plain:
             out.append(listed[v_c_arg])
         else:
@@ -2866,7 +2866,7 @@ def do_primary_attack(s: State, actor: int, v_c: int) -> None:
 # rulebooks/dojo/dojo.rules:551
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dojo/dojo.rules:553
-    if check and f_peace(s):
+    if check and (s.g_turn <= 3):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2878,6 +2878,9 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
+        # rulebooks/dojo/dojo.rules:552
+        if check and (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
+            continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
         if v_c_again:
@@ -2888,9 +2891,6 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
         if check:
-            # rulebooks/dojo/dojo.rules:552
-            if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
-                continue
             # rulebooks/dojo/dojo.rules:554
             if (s.k_Card_played_turn[v_c] >= s.g_turn):
                 continue
@@ -2996,7 +2996,7 @@ def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
         # rulebooks/dojo/dojo.rules:563
-        if f_peace(s):
+        if (s.g_turn <= 3):
             return
         # rulebooks/dojo/dojo.rules:564
         if (s.p_actions[actor] < 1):
@@ -3011,6 +3011,13 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
+        if check:
+            # rulebooks/dojo/dojo.rules:562
+            if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
+                continue
+            # rulebooks/dojo/dojo.rules:565
+            if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
+                continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
         if v_c_again:
@@ -3020,13 +3027,6 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        if check:
-            # rulebooks/dojo/dojo.rules:562
-            if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
-                continue
-            # rulebooks/dojo/dojo.rules:565
-            if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
-                continue
         if plain:
             out.append(listed[v_c_arg])
         else:
@@ -3123,7 +3123,7 @@ def do_power_attack(s: State, actor: int, v_c: int) -> None:
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
         # rulebooks/dojo/dojo.rules:574
-        if f_peace(s):
+        if (s.g_turn <= 3):
             return
         # rulebooks/dojo/dojo.rules:575
         if (s.p_actions[actor] < 2):
@@ -3138,6 +3138,13 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
+        if check:
+            # rulebooks/dojo/dojo.rules:573
+            if (C_CARD_POWER[s.card_def[v_c]] <= 0):
+                continue
+            # rulebooks/dojo/dojo.rules:576
+            if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
+                continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
         if v_c_again:
@@ -3147,13 +3154,6 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        if check:
-            # rulebooks/dojo/dojo.rules:573
-            if (C_CARD_POWER[s.card_def[v_c]] <= 0):
-                continue
-            # rulebooks/dojo/dojo.rules:576
-            if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
-                continue
         if plain:
             out.append(listed[v_c_arg])
         else:

@@ -2221,12 +2221,12 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Troop_moves_left[a] == self.k_Troop_moves_left[b]
+            self.k_Troop_moves_left[a] == self.k_Troop_moves_left[b]
             and self.k_Troop_moved[a] == self.k_Troop_moved[b]
             and self.k_Troop_attacked[a] == self.k_Troop_attacked[b]
             and self.k_Troop_finished[a] == self.k_Troop_finished[b]
             and self.k_Troop_supporting[a] == self.k_Troop_supporting[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:
@@ -2478,7 +2478,7 @@ def f_ring_need(s: State, v_k: int) -> int:
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     v_any = False
-    for v_h in rt.ring(N_HEX_DISTANCE[v_c], v_k):
+    for v_h in (N_HEX_RINGS[v_c][v_k] if 0 <= v_k <= 15 else rt.ring(N_HEX_DISTANCE[v_c], v_k)):
         if (s.n_Hex_house[v_h] == v_p):
             v_any = True
             break
@@ -2488,7 +2488,11 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
             and (
                 sum(
                     1
-                    for v_h_2 in rt.ring(N_HEX_DISTANCE[v_c], v_k)
+                    for v_h_2 in (
+                        N_HEX_RINGS[v_c][v_k]
+                        if 0 <= v_k <= 15
+                        else rt.ring(N_HEX_DISTANCE[v_c], v_k)
+                    )
                     if (s.n_Hex_house[v_h_2] == v_p)
                 ) >= f_ring_need(s, v_k)
             )
@@ -3338,6 +3342,15 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
         for v_u in v_u_cards:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:586
+            if check and (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                    and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_from] is None)
+            ):
+                continue
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
             if v_u_again:
@@ -3347,9 +3360,6 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_u_names
-            # rulebooks/dynasty_builder/dynasty_builder.rules:586
-            if check and f_carried(s, v_u, v_from):
-                continue
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
@@ -3494,10 +3504,19 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:608
-            if not f_house_terrain(s, v_h):
+            if not (
+                (s.n_Hex_terrain[v_h] == TERRAIN_PLAIN)
+                or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:609
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:610
             if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
@@ -3771,7 +3790,13 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
     for v_h in range(108):
         if check:
             # rulebooks/dynasty_builder/dynasty_builder.rules:651
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:652
             if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
@@ -3857,7 +3882,13 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:663
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:664
             if s.zones[Z_UNITS + (1 - actor) * 108 + v_h]:
@@ -4202,6 +4233,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
         for v_u in v_u_cards:
+            # rulebooks/dynasty_builder/dynasty_builder.rules:716
+            if check and (
+                (
+                    (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
+                    and (s.n_Hex_terrain[v_from] == TERRAIN_WATER)
+                )
+                and (s.n_Hex_bridge[v_from] is None)
+            ):
+                continue
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
             if v_u_again:
@@ -4218,15 +4258,21 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:715
                 if s.k_Troop_finished[v_u]:
                     continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:716
-                if f_carried(s, v_u, v_from):
-                    continue
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
             ):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:717
-                if check and not ((v_at != v_from) and f_hostile(s, actor, v_at)):
+                if check and not (
+                    (v_at != v_from)
+                    and (
+                        f_has_units(s, (1 - actor), v_at)
+                        or (
+                            (not s.zones[Z_UNITS + actor * 108 + v_at])
+                            and f_builds_there(s, (1 - actor), v_at)
+                        )
+                    )
+                ):
                     continue
                 if plain:
                     key = (v_from, v_u_arg, v_at, )
@@ -4787,7 +4833,7 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:851
-    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+    if check and (f_unit_count(s, actor) >= (len(f_cities(s, actor)) + 1)):
         return
     listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
@@ -4882,7 +4928,7 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:863
-    if check and (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
+    if check and (f_unit_count(s, actor) >= (len(f_cities(s, actor)) + 1)):
         return
     listed = LISTED_ENLIST[actor]
     v_h_values: list[int] | None = None
@@ -4974,7 +5020,13 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             if not s.n_Hex_claim[v_h][actor]:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:873
-            if not f_buildings_free(s, v_h):
+            if not (
+                (
+                    ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
+                    and (s.n_Hex_centre[v_h] is None)
+                )
+                and (s.n_Hex_bridge[v_h] is None)
+            ):
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:874
             if f_near_enemy(s, actor, v_h):
@@ -5611,6 +5663,7 @@ def from_json(text: str) -> State:
 
 # the nodes within a distance of each node, or at it (ring), for the rules
 # that name the distance
+N_HEX_RINGS: Final = tuple(rt.rings(row, 16) for row in N_HEX_DISTANCE)
 N_HEX_WITHIN_1: Final = tuple(
     tuple(node for node, d in enumerate(row) if 0 <= d <= 1) for row in N_HEX_DISTANCE
 )

@@ -2355,8 +2355,7 @@ class State(rt.GameState):
     def alike(self, a: int, b: int) -> bool:
         """rt.GameState.alike and the 'per card' fields."""
         return (
-            super().alike(a, b)
-            and self.k_Card_rested[a] == self.k_Card_rested[b]
+            self.k_Card_rested[a] == self.k_Card_rested[b]
             and self.k_Card_attacks_made[a] == self.k_Card_attacks_made[b]
             and self.k_Card_ability_used[a] == self.k_Card_ability_used[b]
             and self.k_Card_set_turn[a] == self.k_Card_set_turn[b]
@@ -2369,6 +2368,7 @@ class State(rt.GameState):
             and self.k_Card_extra_keywords[a] == self.k_Card_extra_keywords[b]
             and self.k_Card_destroyed_pending[a] == self.k_Card_destroyed_pending[b]
             and self.k_Card_dies_pending[a] == self.k_Card_dies_pending[b]
+            and super().alike(a, b)
         )
 
     def clone(self) -> State:
@@ -2656,28 +2656,33 @@ def f_max_attacks(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:484
+# rulebooks/rulers_gambit/rulers_gambit.rules:486
 def f_can_attack(s: State, v_u: int) -> bool:
-    """can unit u attack now? (decisions MULTI_ATTACK and FIRST_TURN)"""
+    """can unit u attack now? A standing unit that has made no attack yet may; one that has
+    attacked may again while it has made fewer attacks than it may make (decisions
+    MULTI_ATTACK and FIRST_TURN). Every unit may make one, so its keywords are read only after
+    an attack.
+    """
     return (
         (
-            (
-                (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])
-                and ((not s.k_Card_rested[v_u]) or (s.k_Card_attacks_made[v_u] > 0))
+            (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])
+            and (
+                (not s.k_Card_rested[v_u])
+                if (s.k_Card_attacks_made[v_u] == 0)
+                else (s.k_Card_attacks_made[v_u] < f_max_attacks(s, v_u))
             )
-            and (s.k_Card_attacks_made[v_u] < f_max_attacks(s, v_u))
         )
         and ((s.g_turn > 1) or f_has(s, v_u, KEYWORD_FIRST_STRIKE))
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:491
+# rulebooks/rulers_gambit/rulers_gambit.rules:492
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:496
+# rulebooks/rulers_gambit/rulers_gambit.rules:497
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2691,13 +2696,13 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:501
+# rulebooks/rulers_gambit/rulers_gambit.rules:502
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [v_t for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])] if f_may_attack(s, v_u, v_t)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:506
+# rulebooks/rulers_gambit/rulers_gambit.rules:507
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2709,7 +2714,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:511
+# rulebooks/rulers_gambit/rulers_gambit.rules:512
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2719,7 +2724,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:516
+# rulebooks/rulers_gambit/rulers_gambit.rules:517
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2732,7 +2737,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:522
+# rulebooks/rulers_gambit/rulers_gambit.rules:523
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2741,7 +2746,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:527
+# rulebooks/rulers_gambit/rulers_gambit.rules:528
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     v_any = False
@@ -2752,7 +2757,7 @@ def f_mixed_chain(s: State) -> bool:
     return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:795
+# rulebooks/rulers_gambit/rulers_gambit.rules:796
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2761,131 +2766,131 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:533
+# rulebooks/rulers_gambit/rulers_gambit.rules:534
 def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:534
+    # rulebooks/rulers_gambit/rulers_gambit.rules:535
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:534
+        # rulebooks/rulers_gambit/rulers_gambit.rules:535
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:538
+# rulebooks/rulers_gambit/rulers_gambit.rules:539
 def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:539
+    # rulebooks/rulers_gambit/rulers_gambit.rules:540
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:539
+        # rulebooks/rulers_gambit/rulers_gambit.rules:540
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:545
+# rulebooks/rulers_gambit/rulers_gambit.rules:546
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:546
+    # rulebooks/rulers_gambit/rulers_gambit.rules:547
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:547
+        # rulebooks/rulers_gambit/rulers_gambit.rules:548
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:547
+            # rulebooks/rulers_gambit/rulers_gambit.rules:548
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:547
+            # rulebooks/rulers_gambit/rulers_gambit.rules:548
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:553
+# rulebooks/rulers_gambit/rulers_gambit.rules:554
 def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:554
+    # rulebooks/rulers_gambit/rulers_gambit.rules:555
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:558
+# rulebooks/rulers_gambit/rulers_gambit.rules:559
 def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:559
+    # rulebooks/rulers_gambit/rulers_gambit.rules:560
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:563
+# rulebooks/rulers_gambit/rulers_gambit.rules:564
 def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:564
+    # rulebooks/rulers_gambit/rulers_gambit.rules:565
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:564
+        # rulebooks/rulers_gambit/rulers_gambit.rules:565
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:568
+# rulebooks/rulers_gambit/rulers_gambit.rules:569
 def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:569
+    # rulebooks/rulers_gambit/rulers_gambit.rules:570
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:569
+        # rulebooks/rulers_gambit/rulers_gambit.rules:570
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:573
+# rulebooks/rulers_gambit/rulers_gambit.rules:574
 def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:574
+    # rulebooks/rulers_gambit/rulers_gambit.rules:575
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:578
+# rulebooks/rulers_gambit/rulers_gambit.rules:579
 def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:579
+    # rulebooks/rulers_gambit/rulers_gambit.rules:580
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:583
+# rulebooks/rulers_gambit/rulers_gambit.rules:584
 def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:584
-    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:585
-    s.k_Card_bonus_defence[v_c] += v_d
+    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:586
+    s.k_Card_bonus_defence[v_c] += v_d
+    # rulebooks/rulers_gambit/rulers_gambit.rules:587
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:590
+# rulebooks/rulers_gambit/rulers_gambit.rules:591
 def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:591
+    # rulebooks/rulers_gambit/rulers_gambit.rules:592
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:591
+        # rulebooks/rulers_gambit/rulers_gambit.rules:592
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:597
+# rulebooks/rulers_gambit/rulers_gambit.rules:598
 def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:598
+    # rulebooks/rulers_gambit/rulers_gambit.rules:599
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:598
+        # rulebooks/rulers_gambit/rulers_gambit.rules:599
         proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:600
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:601
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:602
         s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:609
+# rulebooks/rulers_gambit/rulers_gambit.rules:610
 def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:610
+    # rulebooks/rulers_gambit/rulers_gambit.rules:611
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:610
+        # rulebooks/rulers_gambit/rulers_gambit.rules:611
         proc_recall_ruler(s, v_c)
     elif (
         (
@@ -2894,22 +2899,22 @@ def proc_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:612
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:613
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:614
+        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:615
         raise_destroyed(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:621
+# rulebooks/rulers_gambit/rulers_gambit.rules:622
 def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:622
+    # rulebooks/rulers_gambit/rulers_gambit.rules:623
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:622
+        # rulebooks/rulers_gambit/rulers_gambit.rules:623
         proc_recall_ruler(s, v_c)
     elif (
         (
@@ -2921,18 +2926,18 @@ def proc_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:625
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:626
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:627
         s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:631
+# rulebooks/rulers_gambit/rulers_gambit.rules:632
 def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:632
+    # rulebooks/rulers_gambit/rulers_gambit.rules:633
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:632
+        # rulebooks/rulers_gambit/rulers_gambit.rules:633
         proc_recall_ruler(s, v_c)
     elif (
         (
@@ -2941,18 +2946,18 @@ def proc_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:634
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:635
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:636
         s.move(v_c, Z_HAND + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:641
+# rulebooks/rulers_gambit/rulers_gambit.rules:642
 def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:642
+    # rulebooks/rulers_gambit/rulers_gambit.rules:643
     if (
         (
             (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
@@ -2960,273 +2965,273 @@ def proc_summon(s: State, v_c: int) -> None:
         )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:643
-        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:643
-            proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:644
+        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:644
+            proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:645
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:649
+# rulebooks/rulers_gambit/rulers_gambit.rules:650
 def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:650
+    # rulebooks/rulers_gambit/rulers_gambit.rules:651
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:650
+        # rulebooks/rulers_gambit/rulers_gambit.rules:651
         s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:656
+# rulebooks/rulers_gambit/rulers_gambit.rules:657
 def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:657
+    # rulebooks/rulers_gambit/rulers_gambit.rules:658
     for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:658
-        s.k_Card_equipped_to[v_e] = None
         # rulebooks/rulers_gambit/rulers_gambit.rules:659
+        s.k_Card_equipped_to[v_e] = None
+        # rulebooks/rulers_gambit/rulers_gambit.rules:660
         s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:661
-    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:662
-    s.k_Card_attacks_made[v_c] = 0
+    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:663
+    s.k_Card_attacks_made[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:664
     s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:665
-    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:666
-    s.k_Card_equipped_to[v_c] = None
+    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:667
-    s.k_Card_bonus_attack[v_c] = 0
+    s.k_Card_equipped_to[v_c] = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:668
-    s.k_Card_bonus_defence[v_c] = 0
+    s.k_Card_bonus_attack[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:669
-    s.k_Card_bonus_critical[v_c] = 0
+    s.k_Card_bonus_defence[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:670
+    s.k_Card_bonus_critical[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:671
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:677
+# rulebooks/rulers_gambit/rulers_gambit.rules:678
 def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:678
+    # rulebooks/rulers_gambit/rulers_gambit.rules:679
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:679
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:680
-        s.k_Card_awakened[v_c] = False
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:681
+        s.k_Card_awakened[v_c] = False
+        # rulebooks/rulers_gambit/rulers_gambit.rules:682
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:687
+# rulebooks/rulers_gambit/rulers_gambit.rules:688
 def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:688
-    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:689
-    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:690
-    raise_destroyed(s, v_c)
+    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:691
+    raise_destroyed(s, v_c)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:692
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:697
+# rulebooks/rulers_gambit/rulers_gambit.rules:698
 def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:698
+    # rulebooks/rulers_gambit/rulers_gambit.rules:699
     if f_has(s, v_u, KEYWORD_SEAL):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:698
+        # rulebooks/rulers_gambit/rulers_gambit.rules:699
         proc_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:698
-        proc_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:699
-    if f_has(s, v_u, KEYWORD_TRAMPLE):
         # rulebooks/rulers_gambit/rulers_gambit.rules:699
+        proc_kill(s, v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:700
+    if f_has(s, v_u, KEYWORD_TRAMPLE):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:700
         proc_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:704
+# rulebooks/rulers_gambit/rulers_gambit.rules:705
 def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:705
-    v_a = f_attack_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:706
-    v_crit = f_critical_of(s, v_u)
+    v_a = f_attack_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:707
+    v_crit = f_critical_of(s, v_u)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:708
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:708
-        v_d = f_defence_of(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:709
+        v_d = f_defence_of(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:710
         v_countered = (
             f_has(s, v_t, KEYWORD_COUNTERATTACK)
             and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:710
-        if (v_a >= v_d):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:710
-            proc_injure(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:711
-        if ((v_d >= v_a) or v_countered):
+        if (v_a >= v_d):
             # rulebooks/rulers_gambit/rulers_gambit.rules:711
+            proc_injure(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:712
+        if ((v_d >= v_a) or v_countered):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:712
             proc_injure(s, v_u)
     elif f_in_recovery(s, v_t):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:713
+        # rulebooks/rulers_gambit/rulers_gambit.rules:714
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:714
+            # rulebooks/rulers_gambit/rulers_gambit.rules:715
             proc_battle_kill(s, v_u, v_t, v_crit)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:716
+            # rulebooks/rulers_gambit/rulers_gambit.rules:717
             v_d_2 = f_defence_of(s, v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:718
+            # rulebooks/rulers_gambit/rulers_gambit.rules:719
             v_countered_2 = (
                 f_has(s, v_t, KEYWORD_COUNTERATTACK)
                 and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
             )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:719
-            if (v_a >= v_d_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:719
-                proc_battle_kill(s, v_u, v_t, v_crit)
             # rulebooks/rulers_gambit/rulers_gambit.rules:720
-            if ((v_d_2 >= v_a) or v_countered_2):
+            if (v_a >= v_d_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:720
+                proc_battle_kill(s, v_u, v_t, v_crit)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:721
+            if ((v_d_2 >= v_a) or v_countered_2):
+                # rulebooks/rulers_gambit/rulers_gambit.rules:721
                 proc_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:727
+# rulebooks/rulers_gambit/rulers_gambit.rules:728
 def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:728
-    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:729
-    v_t = s.g_defender
+    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:730
-    s.g_attacker = None
+    v_t = s.g_defender
     # rulebooks/rulers_gambit/rulers_gambit.rules:731
-    s.g_defender = None
+    s.g_attacker = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:732
+    s.g_defender = None
+    # rulebooks/rulers_gambit/rulers_gambit.rules:733
     if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:733
+        # rulebooks/rulers_gambit/rulers_gambit.rules:734
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:734
+            # rulebooks/rulers_gambit/rulers_gambit.rules:735
             if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:734
+                # rulebooks/rulers_gambit/rulers_gambit.rules:735
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:736
+            # rulebooks/rulers_gambit/rulers_gambit.rules:737
             proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:744
+# rulebooks/rulers_gambit/rulers_gambit.rules:745
 def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:745
-    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:746
-    s.k_Card_attacks_made[v_u] += 1
+    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:747
-    s.g_attacker = v_u
+    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:748
-    s.g_defender = v_t
+    s.g_attacker = v_u
     # rulebooks/rulers_gambit/rulers_gambit.rules:749
-    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
+    s.g_defender = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:750
-    for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:750
-        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:751
-    s.g_responder = (1 - s.card_owner[v_u])
+    for v_e in f_equips_of(s, v_u):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:751
+        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:752
-    s.g_passes = 0
+    s.g_responder = (1 - s.card_owner[v_u])
     # rulebooks/rulers_gambit/rulers_gambit.rules:753
+    s.g_passes = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:754
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:759
+# rulebooks/rulers_gambit/rulers_gambit.rules:760
 def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:760
-    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:761
-    s.g_chain = [*[v_c], *s.g_chain]
+    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:762
-    s.g_responder = (1 - s.card_owner[v_c])
+    s.g_chain = [*[v_c], *s.g_chain]
     # rulebooks/rulers_gambit/rulers_gambit.rules:763
-    s.g_passes = 0
+    s.g_responder = (1 - s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:764
+    s.g_passes = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:765
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:770
+# rulebooks/rulers_gambit/rulers_gambit.rules:771
 def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:771
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:772
-    if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:772
-        s.p_spells_cast[v_p] += 1
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:773
-    s.move(v_s, Z_SPELL_ZONE + v_p, False)
+    if (v_p == s.g_turn_player):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:773
+        s.p_spells_cast[v_p] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:774
+    s.move(v_s, Z_SPELL_ZONE + v_p, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:775
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:779
+# rulebooks/rulers_gambit/rulers_gambit.rules:780
 def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:780
-    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:781
-    s.k_Card_rested[v_s] = True
+    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:782
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    s.k_Card_rested[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:783
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:784
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:788
+# rulebooks/rulers_gambit/rulers_gambit.rules:789
 def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:789
-    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:790
-    s.k_Card_ability_used[v_u] = True
+    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:791
+    s.k_Card_ability_used[v_u] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:792
     proc_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:800
+# rulebooks/rulers_gambit/rulers_gambit.rules:801
 def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:801
-    s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
     # rulebooks/rulers_gambit/rulers_gambit.rules:802
+    s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:803
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == SPELL_TYPE_EQUIP)
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:803
-        v_t = s.k_Card_chosen[v_c]
         # rulebooks/rulers_gambit/rulers_gambit.rules:804
+        v_t = s.k_Card_chosen[v_c]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:805
         if (
             (
                 ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3234,19 +3239,19 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:805
-            s.k_Card_equipped_to[v_c] = v_t
             # rulebooks/rulers_gambit/rulers_gambit.rules:806
+            s.k_Card_equipped_to[v_c] = v_t
+            # rulebooks/rulers_gambit/rulers_gambit.rules:807
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:808
+            # rulebooks/rulers_gambit/rulers_gambit.rules:809
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:811
-        if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:811
-            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:812
+        if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:812
+            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:813
         if (
             (
                 (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
@@ -3254,57 +3259,57 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:813
+            # rulebooks/rulers_gambit/rulers_gambit.rules:814
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:816
+    # rulebooks/rulers_gambit/rulers_gambit.rules:817
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:821
+# rulebooks/rulers_gambit/rulers_gambit.rules:822
 def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:822
-    if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:822
-        proc_fight(s)
     # rulebooks/rulers_gambit/rulers_gambit.rules:823
-    if s.g_in_battle:
+    if (s.g_attacker is not None):
         # rulebooks/rulers_gambit/rulers_gambit.rules:823
+        proc_fight(s)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:824
+    if s.g_in_battle:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:824
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:823
+        # rulebooks/rulers_gambit/rulers_gambit.rules:824
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:854
+# rulebooks/rulers_gambit/rulers_gambit.rules:855
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:855
+    # rulebooks/rulers_gambit/rulers_gambit.rules:856
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:856
-        v_c = rt.first(s.g_card_texts)
         # rulebooks/rulers_gambit/rulers_gambit.rules:857
+        v_c = rt.first(s.g_card_texts)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:858
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:858
-            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
             # rulebooks/rulers_gambit/rulers_gambit.rules:859
+            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
+            # rulebooks/rulers_gambit/rulers_gambit.rules:860
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:860
-                s.k_Card_destroyed_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:861
+                s.k_Card_destroyed_pending[v_c] = False
+                # rulebooks/rulers_gambit/rulers_gambit.rules:862
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:863
+            # rulebooks/rulers_gambit/rulers_gambit.rules:864
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:864
-                s.k_Card_dies_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:865
+                s.k_Card_dies_pending[v_c] = False
+                # rulebooks/rulers_gambit/rulers_gambit.rules:866
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
@@ -4448,102 +4453,102 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:830
+# rulebooks/rulers_gambit/rulers_gambit.rules:831
 def raise_destroyed(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:836
+    # rulebooks/rulers_gambit/rulers_gambit.rules:837
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[s.card_def[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:837
+        # rulebooks/rulers_gambit/rulers_gambit.rules:838
         proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
-    # rulebooks/rulers_gambit/rulers_gambit.rules:842
     # rulebooks/rulers_gambit/rulers_gambit.rules:843
-    s.k_Card_destroyed_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:844
+    s.k_Card_destroyed_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:845
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:844
+        # rulebooks/rulers_gambit/rulers_gambit.rules:845
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:833
+# rulebooks/rulers_gambit/rulers_gambit.rules:834
 def raise_dies(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:847
     # rulebooks/rulers_gambit/rulers_gambit.rules:848
-    s.k_Card_dies_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:849
+    s.k_Card_dies_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:850
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:849
+        # rulebooks/rulers_gambit/rulers_gambit.rules:850
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:872
+# rulebooks/rulers_gambit/rulers_gambit.rules:873
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:873
+    # rulebooks/rulers_gambit/rulers_gambit.rules:874
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:881
+# rulebooks/rulers_gambit/rulers_gambit.rules:882
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:882
+    # rulebooks/rulers_gambit/rulers_gambit.rules:883
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:882
+        # rulebooks/rulers_gambit/rulers_gambit.rules:883
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:883
+        # rulebooks/rulers_gambit/rulers_gambit.rules:884
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:884
+        # rulebooks/rulers_gambit/rulers_gambit.rules:885
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:890
+# rulebooks/rulers_gambit/rulers_gambit.rules:891
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:892
-    s.g_starter = (0 if s.rng.flip() else 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:893
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:894
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:894
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:894
-            s.create(v_d, Z_DECK + v_p)
         # rulebooks/rulers_gambit/rulers_gambit.rules:895
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:895
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:896
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:896
+        # rulebooks/rulers_gambit/rulers_gambit.rules:897
         if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:897
-            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
             # rulebooks/rulers_gambit/rulers_gambit.rules:898
+            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:899
             s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:900
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:901
-        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:902
+        s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:903
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:904
+    # rulebooks/rulers_gambit/rulers_gambit.rules:905
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:920
+# rulebooks/rulers_gambit/rulers_gambit.rules:921
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:922
-    s.g_turn_player = s.g_starter
     # rulebooks/rulers_gambit/rulers_gambit.rules:923
-    s.g_turn = 1
+    s.g_turn_player = s.g_starter
     # rulebooks/rulers_gambit/rulers_gambit.rules:924
+    s.g_turn = 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:925
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:910
+# rulebooks/rulers_gambit/rulers_gambit.rules:911
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4551,7 +4556,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:912
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4568,20 +4573,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:912
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:912
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:912
-    s.move(v_c, Z_DECK + actor, False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:913
+    s.move(v_c, Z_DECK + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:914
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:912
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4623,7 +4628,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:912
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4639,7 +4644,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:911
+# rulebooks/rulers_gambit/rulers_gambit.rules:912
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4650,7 +4655,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:915
+# rulebooks/rulers_gambit/rulers_gambit.rules:916
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4666,27 +4671,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:915
+# rulebooks/rulers_gambit/rulers_gambit.rules:916
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:915
+# rulebooks/rulers_gambit/rulers_gambit.rules:916
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:916
-    s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:917
-    s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:918
+    s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/rulers_gambit/rulers_gambit.rules:919
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:915
+# rulebooks/rulers_gambit/rulers_gambit.rules:916
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:915
+# rulebooks/rulers_gambit/rulers_gambit.rules:916
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4695,15 +4700,15 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:909
+# rulebooks/rulers_gambit/rulers_gambit.rules:910
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:933
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:934
+    # rulebooks/rulers_gambit/rulers_gambit.rules:935
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4711,50 +4716,50 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:935
-        s.k_Card_rested[v_c] = False
         # rulebooks/rulers_gambit/rulers_gambit.rules:936
-        s.k_Card_attacks_made[v_c] = 0
+        s.k_Card_rested[v_c] = False
         # rulebooks/rulers_gambit/rulers_gambit.rules:937
+        s.k_Card_attacks_made[v_c] = 0
+        # rulebooks/rulers_gambit/rulers_gambit.rules:938
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:939
-    s.p_normal_called[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:940
-    s.p_spells_cast[s.g_turn_player] = 0
+    s.p_normal_called[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:941
-    s.p_charged[s.g_turn_player] = False
+    s.p_spells_cast[s.g_turn_player] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:942
-    s.g_in_battle = False
+    s.p_charged[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:943
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:943
-        FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
+    s.g_in_battle = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:944
+    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:944
+        FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:945
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:951
+# rulebooks/rulers_gambit/rulers_gambit.rules:952
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:952
-    if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:952
-        proc_draw_cards(s, s.g_turn_player, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:953
+    if (s.g_turn > 1):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:953
+        proc_draw_cards(s, s.g_turn_player, 1)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:954
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:968
+# rulebooks/rulers_gambit/rulers_gambit.rules:969
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:968
+    # rulebooks/rulers_gambit/rulers_gambit.rules:969
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:960
+# rulebooks/rulers_gambit/rulers_gambit.rules:961
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:961
+# rulebooks/rulers_gambit/rulers_gambit.rules:962
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4770,25 +4775,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:961
+# rulebooks/rulers_gambit/rulers_gambit.rules:962
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:961
+# rulebooks/rulers_gambit/rulers_gambit.rules:962
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:962
-    proc_gain_mana(s, actor, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:963
+    proc_gain_mana(s, actor, 1)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:964
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:961
+# rulebooks/rulers_gambit/rulers_gambit.rules:962
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:961
+# rulebooks/rulers_gambit/rulers_gambit.rules:962
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -4797,7 +4802,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:965
+# rulebooks/rulers_gambit/rulers_gambit.rules:966
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -4813,23 +4818,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:965
+# rulebooks/rulers_gambit/rulers_gambit.rules:966
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:965
+# rulebooks/rulers_gambit/rulers_gambit.rules:966
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:966
+    # rulebooks/rulers_gambit/rulers_gambit.rules:967
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:965
+# rulebooks/rulers_gambit/rulers_gambit.rules:966
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:965
+# rulebooks/rulers_gambit/rulers_gambit.rules:966
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -4838,24 +4843,24 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:959
+# rulebooks/rulers_gambit/rulers_gambit.rules:960
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:980
+# rulebooks/rulers_gambit/rulers_gambit.rules:981
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:980
+    # rulebooks/rulers_gambit/rulers_gambit.rules:981
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:974
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:976
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -4872,24 +4877,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:976
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:976
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:976
-    proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:977
-    s.move(v_u, Z_HAND + actor, False)
+    proc_leave_field(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:978
+    s.move(v_u, Z_HAND + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:979
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:978
+        # rulebooks/rulers_gambit/rulers_gambit.rules:979
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:976
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4925,7 +4930,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:976
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4941,7 +4946,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:976
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4952,18 +4957,18 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:986
+# rulebooks/rulers_gambit/rulers_gambit.rules:987
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:986
+    # rulebooks/rulers_gambit/rulers_gambit.rules:987
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:987
+# rulebooks/rulers_gambit/rulers_gambit.rules:988
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -4980,45 +4985,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:991
+    # rulebooks/rulers_gambit/rulers_gambit.rules:992
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:992
+    # rulebooks/rulers_gambit/rulers_gambit.rules:993
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:993
+    # rulebooks/rulers_gambit/rulers_gambit.rules:994
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:994
+    # rulebooks/rulers_gambit/rulers_gambit.rules:995
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:995
+    # rulebooks/rulers_gambit/rulers_gambit.rules:996
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:996
-    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:997
-    s.p_normal_called[actor] = True
+    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:998
-    s.move(v_u, Z_UNITS + actor, False)
+    s.p_normal_called[actor] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:999
+    s.move(v_u, Z_UNITS + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1000
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:993
+        # rulebooks/rulers_gambit/rulers_gambit.rules:994
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:995
+        # rulebooks/rulers_gambit/rulers_gambit.rules:996
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5031,6 +5036,16 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:992
+            if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:993
+            if C_CARD_SUPERIOR[s.card_def[v_u]]:
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:995
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
         if v_u_again:
@@ -5040,16 +5055,6 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:991
-            if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:992
-            if C_CARD_SUPERIOR[s.card_def[v_u]]:
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:994
-            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
-                continue
         if plain:
             out.append(listed[v_u_arg])
         else:
@@ -5071,7 +5076,7 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5087,7 +5092,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:991
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5098,7 +5103,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5115,33 +5120,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
     if not ((C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT) and C_CARD_SUPERIOR[s.card_def[v_u]]):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
-    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1008
-    s.move(v_u, Z_UNITS + actor, False)
+    s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:1009
+    s.move(v_u, Z_UNITS + actor, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5154,6 +5159,16 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+            if not (
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                and C_CARD_SUPERIOR[s.card_def[v_u]]
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
         if v_u_again:
@@ -5163,16 +5178,6 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1004
-            if not (
-                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-                and C_CARD_SUPERIOR[s.card_def[v_u]]
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1005
-            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
-                continue
         if plain:
             out.append(listed[v_u_arg])
         else:
@@ -5194,7 +5199,7 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5210,7 +5215,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1003
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5221,7 +5226,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5238,21 +5243,21 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
     if not (
         (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5260,13 +5265,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5278,6 +5283,25 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+            if not (
+                (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -5287,22 +5311,6 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_s_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1014
-            if not (
-                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
-            if not (
-                (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1016
-            if not f_spell_allowed(s, actor, v_s):
-                continue
         if plain:
             out.append(listed[v_s_arg])
         else:
@@ -5318,7 +5326,7 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5334,7 +5342,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5345,7 +5353,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5360,18 +5368,18 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5379,13 +5387,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5397,6 +5405,22 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1023
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -5405,19 +5429,6 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1022
-            if not (
-                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1023
-            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
-            if not f_spell_allowed(s, actor, v_s):
-                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5463,7 +5474,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5483,7 +5494,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1021
+# rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5495,7 +5506,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+# rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5512,33 +5523,33 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+# rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+# rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
-    s.p_spells_cast[actor] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:1033
-    s.k_Card_set_turn[v_s] = s.g_turn
+    s.p_spells_cast[actor] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    s.k_Card_set_turn[v_s] = s.g_turn
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
     s.move(v_s, Z_SET_ZONE + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+# rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5551,6 +5562,12 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+        if check and not (
+            (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+            and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+        ):
+            continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -5560,12 +5577,6 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_s_names
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1030
-        if check and not (
-            (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-            and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
-        ):
-            continue
         if plain:
             out.append(listed[v_s_arg])
         else:
@@ -5587,7 +5598,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+# rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5603,7 +5614,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1029
+# rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5614,7 +5625,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5631,24 +5642,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1041
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1041
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5660,6 +5671,13 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1041
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -5669,13 +5687,6 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_s_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1039
-            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1040
-            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
-                continue
         if plain:
             out.append(listed[v_s_arg])
         else:
@@ -5697,7 +5708,7 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5713,7 +5724,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1038
+# rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5724,7 +5735,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -5741,24 +5752,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5770,6 +5781,13 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1049
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -5778,13 +5796,6 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1047
-            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1048
-            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
-                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5840,7 +5851,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5860,7 +5871,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1045
+# rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5872,7 +5883,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -5889,24 +5900,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1054
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5918,6 +5929,13 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+            if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
         if v_u_again:
@@ -5927,13 +5945,6 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1054
-            if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
-            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
-                continue
         if plain:
             out.append(listed[v_u_arg])
         else:
@@ -5955,7 +5966,7 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5971,7 +5982,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1053
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5982,7 +5993,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -5999,24 +6010,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1062
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6028,6 +6039,13 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1063
+            if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1064
+            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
         if v_u_again:
@@ -6036,13 +6054,6 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1062
-            if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1063
-            if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
-                continue
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -6098,7 +6109,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6118,7 +6129,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1060
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6130,7 +6141,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6147,21 +6158,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1069
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1071
     s.move(v_u, Z_STOCK + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6173,6 +6184,9 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+        if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+            continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
         if v_u_again:
@@ -6182,9 +6196,6 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1069
-        if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
-            continue
         if plain:
             out.append(listed[v_u_arg])
         else:
@@ -6206,7 +6217,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6222,7 +6233,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1068
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6233,7 +6244,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+# rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6250,23 +6261,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+# rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+# rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1077
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+# rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6309,7 +6320,7 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+# rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6325,7 +6336,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1074
+# rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6336,7 +6347,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1081
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6349,18 +6360,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1081
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1083
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1084
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1085
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6369,29 +6380,29 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1081
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1086
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
     for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1087
-        s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+        s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1089
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1081
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1082
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1083
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1084
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1085
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6400,7 +6411,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1081
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6409,7 +6420,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6425,36 +6436,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1095
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1095
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1096
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1093
+# rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6463,7 +6474,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1100
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6479,23 +6490,23 @@ LISTED_END_MAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1100
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1100
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1101
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1100
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1099
+# rulebooks/rulers_gambit/rulers_gambit.rules:1100
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6504,7 +6515,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:986
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6522,11 +6533,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1107
+# rulebooks/rulers_gambit/rulers_gambit.rules:1108
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1110
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1111
     if (
         (s.g_turn == 1)
         and (
@@ -6536,16 +6547,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1110
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1111
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1112
+# rulebooks/rulers_gambit/rulers_gambit.rules:1113
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6560,18 +6571,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1116
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6636,7 +6647,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6656,7 +6667,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1115
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6668,7 +6679,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -6685,18 +6696,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1122
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1123
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6771,7 +6782,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6791,7 +6802,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6803,7 +6814,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -6820,23 +6831,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1129
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1128
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -6879,7 +6890,7 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6895,7 +6906,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1126
+# rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6906,7 +6917,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -6922,23 +6933,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1132
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1133
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1131
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -6947,7 +6958,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1106
+# rulebooks/rulers_gambit/rulers_gambit.rules:1107
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -6955,47 +6966,47 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1140
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1141
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1141
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1142
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1142
-            s.k_Card_bonus_attack[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1143
-            s.k_Card_bonus_defence[v_c] = 0
+            s.k_Card_bonus_attack[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1144
-            s.k_Card_bonus_critical[v_c] = 0
+            s.k_Card_bonus_defence[v_c] = 0
             # rulebooks/rulers_gambit/rulers_gambit.rules:1145
+            s.k_Card_bonus_critical[v_c] = 0
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1146
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1150
-    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1150
-        s.k_Card_set_turn[v_c_2] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:1151
-    s.g_turn_player = (1 - s.g_turn_player)
+    for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1151
+        s.k_Card_set_turn[v_c_2] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:1152
-    s.g_turn += 1
+    s.g_turn_player = (1 - s.g_turn_player)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1153
+    s.g_turn += 1
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1154
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1201
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1202
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1163
+# rulebooks/rulers_gambit/rulers_gambit.rules:1164
 def actor_chain_window(s: State) -> int | None:
     return (None if (s.g_passes >= 2) else s.g_responder)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7012,30 +7023,30 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1167
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
     ):
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1171
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7047,6 +7058,22 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -7056,19 +7083,6 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_s_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1167
-            if not (
-                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1168
-            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1169
-            if not f_spell_allowed(s, actor, v_s):
-                continue
         if plain:
             out.append(listed[v_s_arg])
         else:
@@ -7090,7 +7104,7 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7106,7 +7120,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1166
+# rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7117,7 +7131,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7134,30 +7148,30 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1175
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1176
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
     ):
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1177
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1178
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1179
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7169,6 +7183,22 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
+            if not (
+                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+            ):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1178
+            if not (
+                (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
+                and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
+            ):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -7177,19 +7207,6 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1175
-            if not (
-                (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
-            ):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1176
-            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1177
-            if not f_spell_allowed(s, actor, v_s):
-                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7245,7 +7262,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7265,7 +7282,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1174
+# rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7277,7 +7294,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+# rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7294,24 +7311,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+# rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+# rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1186
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+# rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7323,6 +7340,13 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -7332,13 +7356,6 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_s_names
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1183
-            if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1184
-            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
-                continue
         if plain:
             out.append(listed[v_s_arg])
         else:
@@ -7360,7 +7377,7 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+# rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7376,7 +7393,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1182
+# rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7387,7 +7404,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7402,24 +7419,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1191
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1192
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1193
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1193
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1194
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7431,6 +7448,13 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
+        if check:
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
+                continue
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1193
+            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
         if v_s_again:
@@ -7439,13 +7463,6 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
-        if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1191
-            if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
-                continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1192
-            if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
-                continue
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7496,7 +7513,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7516,7 +7533,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7528,7 +7545,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -7544,25 +7561,25 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def do_pass_chain(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1197
-    s.g_responder = (1 - actor)
     # rulebooks/rulers_gambit/rulers_gambit.rules:1198
+    s.g_responder = (1 - actor)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1199
     s.g_passes += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1196
+# rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -7571,7 +7588,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1162
+# rulebooks/rulers_gambit/rulers_gambit.rules:1163
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -7580,28 +7597,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1210
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1210
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1211
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1210
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1211
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1220
+# rulebooks/rulers_gambit/rulers_gambit.rules:1221
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1220
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1221
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1213
+# rulebooks/rulers_gambit/rulers_gambit.rules:1214
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -7618,18 +7635,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7671,7 +7688,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7687,7 +7704,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1216
+# rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:

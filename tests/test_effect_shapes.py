@@ -1,6 +1,6 @@
 """Parsing effects by shape (dsl.parser.EffectShapes) gives exactly what parsing each text does.
 
-Card texts that differ only in their numbers share one Lark parse, and one AST built from it
+Card texts that differ only in their numbers share one parse, and one AST built from it
 that each text copies with its own numbers and positions. These differential tests
 parse every effect text of the real card set, and a few hundred varied ones (other numbers,
 numbers in strings, comments and annotations, too-large numbers, broken texts), both ways, and
@@ -93,7 +93,7 @@ def test_every_real_effect_text_parses_the_same_by_shape() -> None:
     for text in texts:
         expected, got = both_ways(text, shapes)
         assert got == expected, text
-    assert len(shapes.trees) < len(texts)  # shapes were shared
+    assert not shapes.trees  # no shape needed Lark: dsl.effect_parser read them all
     assert any(template is not None for template in shapes.templates.values())  # and copied
 
 
@@ -115,7 +115,9 @@ def test_varied_effect_texts_parse_the_same_by_shape(seed: int) -> None:
 def test_texts_with_keyword_fields_and_nested_blocks_are_copied_with_their_spans(
         text: str) -> None:
     shapes = EffectShapes()
-    both_ways(text.replace("3", "8"), shapes)  # makes the shape's copier
+    for other in "89":  # the text's shape, met twice: its copier is made
+        head, three, tail = text.rpartition("3")  # the last 3, never the comment's
+        both_ways(head + (other if three else "") + tail, shapes)
     expected, got = both_ways(text, shapes)
     assert got == expected
     assert any(copy is not None for copy in shapes.templates.values())

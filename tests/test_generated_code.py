@@ -170,6 +170,22 @@ def test_an_area_at_a_fixed_distance_is_a_row_of_a_table_of_the_same_nodes() -> 
             assert list(table[node]) == rt.within(row, radius)
 
 
+def test_a_ring_at_a_worked_out_distance_is_a_row_of_the_table_of_rings() -> None:
+    from dsl import runtime as rt
+
+    for name in ("dynasty_builder", "dynasty_builder_continent"):
+        game = module(name)
+        source = (ROOT / "generated" / f"{name}.py").read_text()
+        assert "N_HEX_RINGS[v_c][v_k]" in source and "rt.ring(N_HEX_DISTANCE[v_c], v_k))" in source
+        span = max(max(row) for row in game.N_HEX_DISTANCE)
+        for node, row in enumerate(game.N_HEX_DISTANCE):
+            assert len(game.N_HEX_RINGS[node]) == span + 1
+            for radius in range(span + 1):
+                assert list(game.N_HEX_RINGS[node][radius]) == rt.ring(row, radius)
+    # a distance that no two nodes of a graph board have (-1: unreachable ones): rt.ring
+    assert rt.rings([0, 1, -1, 1], 3) == ((0,), (1, 3), ())
+
+
 def test_a_repeat_stops_at_a_turn_that_does_nothing_unless_a_turn_draws(tmp_path: Path) -> None:
     folder = new_game("idle", tmp_path)
     rules = folder / "idle.rules"
@@ -229,6 +245,80 @@ def test_a_listing_tests_each_require_outside_the_loops_it_does_not_read(tmp_pat
     # may raise (a division): where it was, and the harmless test after it stays after it
     assert lines.index("for v_n in range(1, 3 + 1):") < lines.index(
         "if ((s.p_score[actor] // v_n) < 0):") < lines.index("if (v_n > 2):")
+
+
+def test_a_card_listing_tests_the_definition_before_telling_copies_apart(tmp_path: Path) -> None:
+    folder = new_game("copies", tmp_path)
+    rules = folder / "copies.rules"
+    text = rules.read_text()
+    text = text.replace("  points: int\n", "  points: int\n  tapped: bool per card = false\n", 1)
+    functions = (
+        "function bright(c: Card, p: player) -> bool = c.suit == sun or p.score > 3\n\n"
+        "function worn(c: Card) -> bool = c.tapped\n\n"
+    )
+    text = text.replace("setup {", functions + "setup {", 1)
+    action = (
+        '  action boost(c: Card in hand[actor]) says "{actor} boosts {c}" {\n'
+        '    require actor.score >= c.points else "too dear"\n'
+        '    require not worn(c) else "tapped"\n'
+        '    require bright(c, actor) else "not a sun"\n'
+        '    turn_player = opponent(actor)\n'
+        '  }\n'
+    )
+    text = text.replace("  ## The player to act has no card left.\n",
+                        action + "  ## The player to act has no card left.\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    legal = source[source.index("def legal_boost"):]
+    legal = legal[:legal.index("\n\n\n")]
+    lines = [line.strip() for line in legal.splitlines()]
+    copies = next(i for i, line in enumerate(lines) if "s.same_choice(" in line)
+    # the same answer for every copy of a definition: made before the copies are told apart
+    # (also through a function that reads the card so: bright)
+    for test in ("if (s.p_score[actor] < C_CARD_POINTS[s.card_def[v_c]]):",
+                 "(C_CARD_SUIT[s.card_def[v_c]] == SUIT_SUN)"):
+        assert next(i for i, line in enumerate(lines) if test in line) < copies
+    # a copy's own state may set it apart, also through a function (worn): after
+    assert next(i for i, line in enumerate(lines) if "s.k_Card_tapped[v_c]" in line) > copies
+
+
+def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
+    folder = new_game("inline", tmp_path)
+    rules = folder / "inline.rules"
+    text = rules.read_text()
+    functions = (
+        "function cheap(c: Card) -> bool = c.points >= 1 and c.suit == sun\n\n"
+        "function tally(p: player) -> int = count(c for c in hand[p] where c.points > 0)\n\n"
+        "function twice(n: int) -> int = n + n\n\n"
+    )
+    text = text.replace("setup {", functions + "setup {", 1)
+    action = (
+        '  action pick(c: Card in hand[actor]) says "{actor} picks {c}" {\n'
+        '    require cheap(c) else "too dear"\n'
+        '    require tally(actor) < 9 else "too many"\n'
+        '    require twice(actor.score + 1) < 99 else "too far ahead"\n'
+        '    turn_player = opponent(actor)\n'
+        '  }\n'
+    )
+    text = text.replace("  ## The player to act has no card left.\n",
+                        action + "  ## The player to act has no card left.\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    legal = source[source.index("def legal_pick"):]
+    legal = legal[:legal.index("\n\n\n")]
+    check = source[source.index("def check_pick"):]
+    check = check[:check.index("\n\n\n")]
+    # the body where a listing tests it, with the card for the parameter
+    assert "f_cheap(" not in legal and "C_CARD_POINTS[s.card_def[v_c]] >= 1" in legal
+    assert "f_cheap(s, v_c)" in check  # elsewhere a call reads better
+    assert "f_tally(s, actor)" in legal  # an aggregate's loop is cheaper in a function
+    assert "f_twice(s, (s.p_score[actor] + 1))" in legal  # an argument read twice: worked out once
 
 
 def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> None:
