@@ -1,58 +1,31 @@
 """The actions compiled to Python: applying one, listing the legal ones, and the text that
-says one (with the text helpers for templates)."""
+says one (its body written by compiler.pygen_texts)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from compiler import types as t
 from compiler.english import words
 from compiler.model import ActionInfo
-from compiler.pygen_base import ARTICLE, Bindings, grouped, names_table, upper
+from compiler.pygen_base import Bindings, grouped, upper
 from compiler.pygen_facts import ACTS, HARMLESS
-from compiler.pygen_tables import TableGenerator
-from compiler.text_templates import template_fields
+from compiler.pygen_texts import TextGenerator, neutral_noun
 from dsl import nodes as n
-from dsl.runtime_base import article
 
-# A determiner just before a field of a text: "the {u}", "a {k}", "their {c}".
-_DETERMINER = re.compile(r"(?:^|(?<=\s))(the|a|an|their|its|his|her|your|my|our|this|that)\s+$",
-                         re.IGNORECASE)
-
-
-def neutral_noun(type_: t.Type) -> str:
-    """How a value of this type reads when the viewer may not see which it is: the type's name
-    in lower case words (Tile: "tile", SpellCard: "spell card", Province: "province")."""
-    if isinstance(type_, (t.CardT, t.DefT, t.EnumT, t.RecordT)):
-        name = type_.name
-    elif isinstance(type_, t.NodeT):
-        name = type_.board
-    elif isinstance(type_, t.PlayerT):
-        return "player"
-    elif isinstance(type_, t.IntT):
-        return "number"
-    else:
-        return "choice"
-    if name.isupper():  # an acronym keeps its letters: "NPC"
-        return name
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
-    return " ".join(words.split()).lower()
+# A card's definition in a test (ActionGenerator.settle_parts), and a test that reads nothing
+# else: the definitions (marked \0 for s.card_def[), module tables, numbers and operators.
+_CARD_DEF = re.compile(r"s\.card_def\[(v_\w+)\]")
+_DEFINITION_ONLY = re.compile(
+    r"(?:\0v_\w+\]|[A-Z][A-Z0-9_]*|and|or|not|in|is|None|True|False|[0-9]+|[][()=<>!+*%/ -])+")
+# At most this many distinct arguments of an action kind (per actor): its LISTED_ table holds
+# every action object, made at load, in a tuple that the arguments index (listed_table).
+LISTED_LIMIT = 1024
 
 
-def _articled(before: str, value: str, with_article: str) -> tuple[str, str]:
-    """A template's text before a field whose value is a word, and the value's source: an
-    article "a"/"an" right before it goes, and the value is read with its own article
-    (`with_article`, the source of that), to agree with the word."""
-    found = ARTICLE.search(before)
-    if found is None:
-        return before, value
-    if found.group(1)[0] == "A":
-        return before[: found.start()], f"rt.capitalised({with_article})"
-    return before[: found.start()], with_article
-
-
-class ActionGenerator(TableGenerator):
+class ActionGenerator(TextGenerator):
     """Each action's apply, legal and text functions."""
 
     def action(self, action: ActionInfo) -> None:
@@ -111,29 +84,40 @@ class ActionGenerator(TableGenerator):
                 self.listing_tests(levels[0], "return")
                 w.line(f"listed = LISTED_{upper(action.name)}[actor]")
             if has_cards:
-                w.line("seen: set[tuple[int, ...]] = set()")
+                # the arguments listed so far, once a second copy of a card needs them
+                w.line("seen: set[tuple[int, ...]] | None = None")
+                w.line("start = len(out)")
             for i in filters:
                 # the values of a parameter that pass the tests that read it only, found
                 # when first needed, not again for each value of the parameters before it
                 var = self.bindings.bind(action.params[i][0])
                 w.line(f"{var}_values: list[int] | None = None")
+            self.definition_tables: list[tuple[n.Require, str, str]] = []
+            self.listing_action = action.name
             self.settle_parts(0)
             self.legal_loops(action, 0, has_cards, levels, filters)
+        for require, table, test in self.definition_tables:
+            w.line()
+            w.line()
+            w.source(require.span)
+            w.line(f"{table}: Final[tuple[bool, ...]] = tuple(bool({test}) "
+                   f"for d in range({self.def_count}))")
         # applying one
         self.bindings = Bindings()
+        # apply_action has checked the shape of the action and the range of each argument
+        # (rt.GameState.apply_action), or a listing made it (rt.Listed)
         with self.function(f"def apply_{action.name}(s: State, a: Action) -> str | None:",
                            decl.span):
             w.line("actor = a.actor")
-            with w.block(f"if len(a.args) != {len(action.params)}:"):
-                w.line('return "malformed action"')
             if not any(isinstance(type_, t.CardT) for _, type_, _ in action.params):
                 names: list[str] = []
                 for i, (name, type_, domain) in enumerate(action.params):
                     var = self.bindings.bind(name)
                     names.append(var)
                     w.line(f"{var} = a.args[{i}]")
-                    with w.block(f"if {var} not in {self.domain(type_, domain)}:"):
-                        w.line(f"return {self.not_a_choice(type_, var)}")
+                    if not self.in_range(type_, domain):
+                        with w.block(f"if {var} not in {self.domain(type_, domain)}:"):
+                            w.line(f"return {self.not_a_choice(type_, var)}")
                 args = "".join(f", {v}" for v in names)
                 w.line(f"reason = check_{action.name}(s, actor{args})")
                 with w.block("if reason is None:"):
@@ -156,6 +140,12 @@ class ActionGenerator(TableGenerator):
                     w.line("return None")
                 self.pick_nest(action, 0, [], [])
                 w.line("return None")
+
+    def in_range(self, type_: t.Type, domain: n.Expr | None) -> bool:
+        """Whether every argument in the parameter's range (State.ENCODING, which apply_action
+        checks) is in its domain: a type's values, not players (fewer may play), or a range
+        of numbers (the encoding's own)."""
+        return (domain is None and not isinstance(type_, t.PlayerT)) or isinstance(type_, t.IntT)
 
     def not_a_choice(self, type_: t.Type, var: str) -> str:
         if isinstance(type_, t.IntT):
@@ -187,6 +177,9 @@ class ActionGenerator(TableGenerator):
                 self.apply_nest(action, i + 1, [*names, var])
         else:
             w.line(f"{var} = a.args[{i}]")
+            if self.in_range(type_, domain):
+                self.apply_nest(action, i + 1, [*names, var])
+                return
             with w.block(f"if {var} not in {collection}:"):
                 w.line(f"first = first or {self.not_a_choice(type_, var)}")
             with w.block("else:"):
@@ -220,27 +213,56 @@ class ActionGenerator(TableGenerator):
                            [*tests, f"({var} := a.args[{i}]) in {collection}"])
 
     def listed_table(self, action: ActionInfo) -> None:
-        """LISTED_<action>: per actor, the action objects that legal_ lists, each made once
-        (an action without parameters, at once; the others, by their arguments, when first
-        listed). Nothing changes an Action once it is listed, so every listing may share one;
-        only copy_arg names actions after the fact, and legal_ gives it its own copies."""
+        """LISTED_<action>: per actor, the action objects that legal_ lists, made once
+        (rt.Listed). Every listing may share them: nothing changes an Action once it is
+        listed; only copy_arg names actions after the fact, and legal_ gives it its own copies.
+        A kind with few distinct arguments has them all, made at load, in one flat tuple that
+        the arguments index (listed_index); the others, by their arguments, when first listed."""
         w = self.w
         kind, text = f"K_{upper(action.name)}", f"text_{action.name}"
+        name = f"LISTED_{upper(action.name)}"
         w.line()
         w.line()
         if not action.params:
-            w.line(f"LISTED_{upper(action.name)}: Final = tuple(Action({kind}, actor, (), {text}) "
+            w.line(f"{name}: Final = tuple(rt.Listed({kind}, actor, (), {text}) "
                    f"for actor in range({self.max_players}))")
             return
-        w.line(f"LISTED_{upper(action.name)}: Final[tuple[dict[tuple[int, ...], Action], ...]] = "
-               f"tuple({{}} for _ in range({self.max_players}))")
+        if self.listed_strides(action) is None:
+            w.line(f"{name}: Final[tuple[dict[tuple[int, ...], Action], ...]] = "
+                   f"tuple({{}} for _ in range({self.max_players}))")
+            return
+        args = [f"a{i}" for i in range(len(action.params))]
+        loops = " ".join(f"for {a} in range({base}, {base + count})"
+                         for a, (base, count) in zip(args, self.arg_sizes(action), strict=True))
+        w.line(f"{name}: Final = tuple(tuple(rt.Listed({kind}, actor, "
+               f"({''.join(a + ', ' for a in args)}), {text}) {loops}) "
+               f"for actor in range({self.max_players}))")
 
-    def listed_action(self, action: ActionInfo) -> None:
-        """Appending the listed action whose arguments are `key`, from LISTED_<action>."""
+    def listed_strides(self, action: ActionInfo) -> list[tuple[int, int]] | None:
+        """(first value, stride) of each argument in the index of a flat LISTED_<action>, or
+        None when the kind has too many distinct arguments for one (LISTED_LIMIT)."""
+        strides: list[tuple[int, int]] = []
+        stride = 1
+        for base, count in reversed(self.arg_sizes(action)):
+            strides.append((base, stride))
+            stride *= count
+        return strides[::-1] if stride <= LISTED_LIMIT else None
+
+    def listed_action(self, action: ActionInfo, args: list[str]) -> None:
+        """Appending the listed action whose arguments are `args`, from LISTED_<action>."""
         w = self.w
+        strides = self.listed_strides(action)
+        if strides is not None:
+            terms = []
+            for arg, (base, stride) in zip(args, strides, strict=True):
+                term = f"({arg} - {base})" if base else arg
+                terms.append(f"{term} * {stride}" if stride != 1 else term)
+            w.line(f"out.append(listed[{' + '.join(terms)}])")
+            return
+        w.line(f"key = ({''.join(a + ', ' for a in args)})")
         w.line("action = listed.get(key)")
         with w.block("if action is None:"):
-            w.line(f"action = listed[key] = Action(K_{upper(action.name)}, actor, key, "
+            w.line(f"action = listed[key] = rt.Listed(K_{upper(action.name)}, actor, key, "
                    f"text_{action.name})")
         w.line("out.append(action)")
 
@@ -314,8 +336,7 @@ class ActionGenerator(TableGenerator):
                 return
             if not has_cards:
                 self.listing_tests(levels[i], "continue")
-                w.line(f"key = {key}")
-                self.listed_action(action)
+                self.listed_action(action, encoded)
                 return
             # the harmless tests first: they turn down more than `seen` does
             tests = levels[i]
@@ -325,23 +346,28 @@ class ActionGenerator(TableGenerator):
             self.listing_tests(tests[:harmless], "continue")
             cards = [v for v, (_, type_, _) in zip(values, action.params, strict=True)
                      if isinstance(type_, t.CardT)]
-            w.line(f"key = {key}")
             # copies alike in every state are one choice: the first that may act stands for
             # all (rt.GameState.copy_args); only a card whose definition came before in its
-            # domain can give arguments listed before
-            with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
-                         "and key in seen:"):
-                w.line("continue")
-            self.listing_tests(tests[harmless:], "continue")
-            w.line("seen.add(key)")
-            with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
-                # copies of a card that read differently: an action of its own
-                names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
-                                for v in values)
-                w.line(f"out.append(Action(K_{upper(action.name)}, actor, key, "
-                       f"text_{action.name}, ({names})))")
-            with w.block("else:"):
-                self.listed_action(action)
+            # domain can give arguments listed before, and `seen` is made for it
+            plain = self.plain_listing(action, levels)
+            if plain:  # no copy met twice, none named (legal_loops): the shared action
+                with w.block("if plain:"):
+                    self.listed_action(action, encoded)
+            with w.block("else:") if plain else nullcontext():
+                with w.block(f"if {grouped(' or '.join(f'{v}_again' for v in cards))} "
+                             f"and seen is not None and {key} in seen:"):
+                    w.line("continue")
+                self.listing_tests(tests[harmless:], "continue")
+                with w.block("if seen is not None:"):
+                    w.line(f"seen.add({key})")
+                with w.block(f"if {' or '.join(f'{v}_names' for v in cards)}:"):
+                    # copies of a card that read differently: an action of its own
+                    names = "".join(f"{v}_names.get({v}_arg), " if v in cards else "None, "
+                                    for v in values)
+                    w.line(f"out.append(Action(K_{upper(action.name)}, actor, {key}, "
+                           f"text_{action.name}, ({names})))")
+                with w.block("else:"):
+                    self.listed_action(action, encoded)
             return
         name, type_, domain = action.params[i]
         if i in filters:
@@ -373,17 +399,34 @@ class ActionGenerator(TableGenerator):
                 w.line(f"{var}_arg = s.card_def[{var}]")
                 w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
                        f"!= {var}")
-                with w.block(f"if {var}_again and not s.same_choice({var}, {var}_other):"):
-                    # copy_arg names the actions listed so far: our own copies, not the shared
-                    # ones of LISTED_<action>
-                    w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
-                           f"for a in out[{var}_start:]]")
-                    w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
-                           f"{var}_start, {i})")
+                with w.block(f"if {var}_again:"):
+                    with w.block(f"if not s.same_choice({var}, {var}_other):"):
+                        # copy_arg names the actions listed so far: our own copies, not the
+                        # shared ones of LISTED_<action>
+                        w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
+                               f"for a in out[{var}_start:]]")
+                        w.line(f"{var}_arg, {var}_names = s.copy_arg({var}_cards, {var}, out, "
+                               f"{var}_start, {i})")
+                    with w.block("if seen is None:"):
+                        w.line("seen = {a.args for a in out[start:]}")
+                card_params = [p for p, (_, type_, _) in enumerate(action.params)
+                               if isinstance(type_, t.CardT)]
+                if i == card_params[-1] and self.plain_listing(action, levels):
+                    # the common case, settled once for the values of the parameters inside:
+                    # nothing listed yet can be listed again, and no card reads as its copy
+                    names = " or ".join(f"{self.bindings.lookup(action.params[c][0])}_names"
+                                        for c in card_params)
+                    w.line(f"plain = seen is None and not {grouped(names)}")
                 self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         with w.block(f"for {var} in {collection}:"):
             self.legal_loops(action, i + 1, has_cards, levels, filters)
+
+    def plain_listing(self, action: ActionInfo, levels: list[list[n.Require]]) -> bool:
+        """Whether the innermost loop of an action with card parameters has a path for the
+        common case (`plain`): when every test there is harmless, so that none need come
+        between the look in `seen` and adding to it."""
+        return all(self.risk(r.cond) == HARMLESS for r in levels[len(action.params)])
 
     def listing_tests(self, requires: Sequence[n.Require], skip: str) -> None:
         """The requires of an action as the listing tests them: true or false, without the
@@ -466,80 +509,20 @@ class ActionGenerator(TableGenerator):
                 continue
             self.w.source(require.span)
             terms = self.refusal_terms(require.cond)[:count]
-            self.w.line(f"{var} = " + " and ".join(self.term(t) for t in terms))
+            test = " and ".join(self.term(t) for t in terms)
+            card = _DEFINITION_ONLY.fullmatch(test.replace("s.card_def[", "\0"))
+            cards = set(_CARD_DEF.findall(test))
+            if card is not None and len(cards) == 1:
+                # a test of a card's definition alone: a table, worked out at load, of its
+                # answer for each definition (listed after the function)
+                found = cards.pop()
+                table = f"T_{upper(self.listing_action)}_{upper(var.removeprefix('v_'))}"
+                self.definition_tables.append(
+                    (require, table, test.replace(f"s.card_def[{found}]", "d")))
+                test = f"{table}[s.card_def[{found}]]"
+            self.w.line(f"{var} = {test}")
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:
             return self.collection(domain)
         return self.type_domain(type_)
-
-
-    def worded(
-        self, params: Sequence[tuple[str, t.Type, object]], values: Sequence[str]
-    ) -> dict[str, str]:
-        """For the parameters whose values read as words of the rulebook (enum members,
-        entries), the source of the value with its article, for a text that puts "a" or "an"
-        before it: "a siege tower", "an archer" (see words_tables)."""
-        worded: dict[str, str] = {}
-        for (name, type_, _), value in zip(params, values, strict=True):
-            table = names_table(type_)
-            if isinstance(type_, (t.EnumT, t.RecordT)) and table is not None:
-                worded[name] = f"{table.removesuffix('_NAMES')}_WITH_ARTICLE[{value}]"
-        return worded
-
-    def template(
-        self, text: str, parts: dict[str, str], worded: dict[str, str] | None = None
-    ) -> str:
-        pieces: list[str] = []
-        position = 0
-        for start, end, name in template_fields(text):
-            before = text[position:start]
-            value = parts[name]
-            if worded and name in worded:
-                before, value = _articled(before, value, worded[name])
-            if before:
-                pieces.append(repr(before))
-            pieces.append(value)
-            position = end
-        if position < len(text) or not pieces:
-            pieces.append(repr(text[position:]))
-        return " + ".join(pieces)
-
-    def action_text_body(
-        self, text: str, parts: dict[str, str], neutral: dict[str, tuple[int, str]],
-        worded: dict[str, str],
-    ) -> None:
-        """The body of an action's text function. A field named in `neutral` (bit, noun) reads
-        as a neutral phrase when that bit of `shown` is clear. A determiner before the field
-        stays, so "the {u}" reads "the troop"; an article goes with the value, so "a {k}" does
-        not read "a army"."""
-        pieces: list[str] = []
-        position = 0
-        for k, (start, end, name) in enumerate(template_fields(text)):
-            before = text[position:start]
-            value = parts[name]
-            if name in neutral:
-                bit, noun = neutral[name]
-                found = _DETERMINER.search(before)
-                word = found.group(1).lower() if found is not None else ""
-                phrase = noun if word and word not in ("a", "an") else f"{article(noun)} {noun}"
-                if found is not None and word in ("a", "an"):
-                    value = f"{before[found.start():]!r} + {value}"
-                    before = before[: found.start()]
-                if position == 0 and not before:
-                    phrase = phrase[0].upper() + phrase[1:]
-                if found is not None and name in worded and word in ("a", "an"):
-                    value = worded[name]
-                    if found.group(1)[0] == "A":
-                        value = f"rt.capitalised({value})"
-                self.w.line(f"t_{k} = {value} if shown & {bit} else {phrase!r}")
-                value = f"t_{k}"
-            elif name in worded:
-                before, value = _articled(before, value, worded[name])
-            if before:
-                pieces.append(repr(before))
-            pieces.append(value)
-            position = end
-        if position < len(text) or not pieces:
-            pieces.append(repr(text[position:]))
-        self.w.line(f"return {' + '.join(pieces)}")

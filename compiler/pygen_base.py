@@ -14,6 +14,7 @@ from compiler.model import ActionInfo, FieldInfo, GameModel
 from compiler.pygen_wrap import Writer
 from compiler.text_templates import template_fields
 from dsl import nodes as n
+from dsl.runtime import COPY_CHOICES
 from dsl.source import Span
 
 VERSION = "0.1.0"
@@ -231,6 +232,8 @@ class GeneratorBase:
         # the parts of the listing's tests worked out outside their loops, by require
         # (ActionGenerator.settled_parts)
         self.listing_parts: dict[int, tuple[n.Require, int, int, str]] = {}
+        # the `let` variables that some statement assigns (ExpressionGenerator.never_reassigned)
+        self.assigned_lets: set[object] | None = None
 
     def dimension(self, per: str) -> int:
         m = self.model
@@ -290,6 +293,36 @@ class GeneratorBase:
         if isinstance(type_, (t.DefT, t.CardT)):
             return self.def_offset[type_.name], len(m.records[type_.name].entries)
         raise AssertionError(type_)
+
+    def copy_choices(self, domain: n.Expr | None) -> int:
+        """How many differing copies of a card a card parameter tells apart: rt.COPY_CHOICES,
+        or fewer when the domain is a zone that holds fewer cards."""
+        zone = self.model.type_of(domain) if domain is not None else None
+        if isinstance(zone, t.ZoneT):
+            capacity = self.model.zones[zone.zone].capacity
+            if capacity is not None:
+                return max(1, min(COPY_CHOICES, capacity))
+        return COPY_CHOICES
+
+    def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
+        if isinstance(type_, t.IntT):
+            assert isinstance(domain, n.Range)
+            assert isinstance(domain.low, n.IntLit) and isinstance(domain.high, n.IntLit)
+            return domain.low.value, domain.high.value - domain.low.value + 1
+        if isinstance(type_, t.PlayerT):
+            return 0, self.max_players
+        return self.type_bounds(type_)
+
+    def arg_sizes(self, action: ActionInfo) -> list[tuple[int, int]]:
+        """(first value, number of values) of each argument of an action (State.ENCODING)."""
+        sizes = []
+        for _, type_, domain in action.params:
+            base, count = self.encoding(type_, domain)
+            if isinstance(type_, t.CardT):
+                # a card argument also says which copy (rt.COPY_CHOICES)
+                count += self.def_count * (self.copy_choices(domain) - 1)
+            sizes.append((base, count))
+        return sizes
 
     def type_domain(self, type_: t.Type) -> str:
         if isinstance(type_, t.PlayerT):

@@ -10,6 +10,7 @@ from typing import assert_never
 
 from compiler import symbols as sym
 from compiler import types as t
+from compiler.ast_walk import walk_rules
 from compiler.pygen_base import Bindings, grouped, names_table, py_type, upper
 from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts
 from dsl import nodes as n
@@ -171,8 +172,16 @@ class ExpressionGenerator(ExpressionFacts):
                 where = f" if {self.expr(stmt.where)}" if stmt.where is not None else ""
                 items = f"[{var} for {var} in {collection}{where}]"
                 reverse = ", reverse=True" if stmt.descending else ""
-                header = (f"for {var} in sorted({items}, key=lambda {var}: "
-                          f"{self.expr(stmt.order_by)}{reverse}):")
+                key = f"key=lambda {var}: {self.expr(stmt.order_by)}{reverse}"
+                if self.risk(stmt.order_by, unwrapping=False) == HARMLESS:
+                    # a key that only gives a value need not be worked out to order one item
+                    order = self.bindings.reserve(f"{stmt.var}_order")
+                    w.line(f"{order} = {items}")
+                    with w.block(f"if len({order}) > 1:"):
+                        w.line(f"{order}.sort({key})")
+                    header = f"for {var} in {order}:"
+                else:
+                    header = f"for {var} in sorted({items}, {key}):"
                 with w.block(header):
                     self.block(stmt.body)
             elif stmt.where is not None:
@@ -311,9 +320,27 @@ class ExpressionGenerator(ExpressionFacts):
 
     def expr(self, e: n.Expr, state: str = "s", narrow: bool = True) -> str:
         source = self._expr(e, state)
-        if narrow and id(e) in self.model.narrowed:
+        if narrow and id(e) in self.model.narrowed and not self.never_reassigned(e):
             return f"rt.some({source})"
         return source
+
+    def never_reassigned(self, e: n.Expr) -> bool:
+        """Whether e is a variable that nothing assigns after it is bound (a parameter, a loop
+        variable, a `let` never assigned): once tested present it stays present, so it needs
+        no rt.some, and mypy narrows it where the test stands as the checker does."""
+        if not isinstance(e, n.Name):
+            return False
+        symbol = self.model.symbols.names.get(id(e))
+        if isinstance(symbol, sym.Parameter):
+            return True
+        if not isinstance(symbol, sym.Local):
+            return False
+        if self.assigned_lets is None:
+            names = self.model.symbols.names
+            self.assigned_lets = {
+                names[id(node.target)] for node in walk_rules(self.model.modules)
+                if isinstance(node, n.Assign) and id(node.target) in names}
+        return symbol not in self.assigned_lets
 
     def _expr(self, e: n.Expr, s: str) -> str:
         match e:

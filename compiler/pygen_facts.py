@@ -39,18 +39,20 @@ class ExpressionFacts(GeneratorBase):
             stack.extend(n.children(node))
         return found
 
-    def risk(self, e: n.Expr) -> int:
+    def risk(self, e: n.Expr, unwrapping: bool = True) -> int:
         """HARMLESS when evaluating e can neither raise an error nor change anything, so that
         when it is evaluated, and how often, makes no difference; MAY_RAISE when it may raise
         (an unwrapped optional, a division, a list index, a player named beyond the fewest
-        players); ACTS when it may change the state or draw from the random generator."""
+        players); ACTS when it may change the state or draw from the random generator.
+        Without `unwrapping`, an unwrapped optional does not count: rt.some raises only if the
+        checker's proof that the value is there were wrong."""
         m = self.model
         worst = HARMLESS
         stack: list[n.Node] = [e]
         while stack and worst < ACTS:
             node = stack.pop()
             stack.extend(n.children(node))
-            if id(node) in m.narrowed:
+            if unwrapping and id(node) in m.narrowed:
                 worst = max(worst, MAY_RAISE)
             match node:
                 case n.Name():

@@ -192,6 +192,8 @@ class RuleGenerator(ActionGenerator):
                         self.w.line(f"checkpoint_{phase.name}_{i}(s, actor)")
             for action in phase.actions:
                 self.action(action)
+            if len(phase.actions) < 2:  # the phase lists its one action's legal_ (wiring)
+                continue
             with self.function(f"def phase_legal_{phase.name}(s: State, actor: int, "
                                "out: list[Action], check: bool) -> None:", decl.span):
                 for action in phase.actions:

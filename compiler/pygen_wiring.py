@@ -6,8 +6,6 @@ from __future__ import annotations
 from compiler import types as t
 from compiler.pygen_base import VERSION, codec, py_type, upper
 from compiler.pygen_rules import RuleGenerator
-from dsl import nodes as n
-from dsl.runtime import COPY_CHOICES
 
 
 class WiringGenerator(RuleGenerator):
@@ -59,7 +57,9 @@ class WiringGenerator(RuleGenerator):
             w.line(f"        done={f'done_{p.name}' if p.decl.done is not None else None},")
             w.line(f"        checkpoints="
                    f"{f'checkpoints_{p.name}' if p.decl.checkpoints else None},")
-            w.line(f"        legal={f'phase_legal_{p.name}' if p.actions else None},")
+            legal = (f"phase_legal_{p.name}" if len(p.actions) > 1
+                     else f"legal_{p.actions[0].name}" if p.actions else None)
+            w.line(f"        legal={legal},")
             w.line("    ),")
         w.line("))")
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
@@ -82,11 +82,7 @@ class WiringGenerator(RuleGenerator):
         for action in self.action_kinds:
             params = []
             size = 1
-            for _, type_, domain in action.params:
-                base, count = self.encoding(type_, domain)
-                if isinstance(type_, t.CardT):
-                    # a card argument also says which copy (rt.COPY_CHOICES)
-                    count += self.def_count * (self.copy_choices(domain) - 1)
+            for base, count in self.arg_sizes(action):
                 params.append(f"({base}, {count})")
                 size *= count
             encodings.append(f"({offset}, ({''.join(p + ', ' for p in params)}))")
@@ -94,26 +90,6 @@ class WiringGenerator(RuleGenerator):
         self.tuple_assign("State.ENCODING", encodings)
         w.line("State.ACTION_NAMES = ACTIONS")
         w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
-
-    def copy_choices(self, domain: n.Expr | None) -> int:
-        """How many differing copies of a card a card parameter tells apart: rt.COPY_CHOICES,
-        or fewer when the domain is a zone that holds fewer cards."""
-        zone = self.model.type_of(domain) if domain is not None else None
-        if isinstance(zone, t.ZoneT):
-            capacity = self.model.zones[zone.zone].capacity
-            if capacity is not None:
-                return max(1, min(COPY_CHOICES, capacity))
-        return COPY_CHOICES
-
-    def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
-        if isinstance(type_, t.IntT):
-            assert isinstance(domain, n.Range)
-            assert isinstance(domain.low, n.IntLit) and isinstance(domain.high, n.IntLit)
-            return domain.low.value, domain.high.value - domain.low.value + 1
-        if isinstance(type_, t.PlayerT):
-            return 0, self.max_players
-        return self.type_bounds(type_)
-
 
     def api(self) -> None:
         m = self.model

@@ -85,6 +85,14 @@ class Action:
         return hash((self.kind, self.actor, self.args))
 
 
+class Listed(Action):
+    """An action that a generated listing made (its LISTED_ tables), never by hand: its kind,
+    actor and arguments are well formed by construction, so apply_action need not check
+    their shape again, only whether the rules allow it now."""
+
+    __slots__ = ()
+
+
 # Words whose "u" or "eu" sounds like "you", and "one": "a unit", "a one".
 _A_NOT_AN = re.compile(r"^(?:uni|use|usu|uti|eu|ewe|one|once)", re.IGNORECASE)
 

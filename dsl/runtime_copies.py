@@ -22,10 +22,17 @@ class CardCopies(StateCore):
         """The cards that a card argument of an action (see copy_args) stands for among
         `cards`, in order: the copies of its definition in its group of interchangeable ones."""
         count = len(self.DEF_NAMES)
-        definition, copy = arg % count, arg // count
-        copies = [card for card in cards if self.card_def[card] == definition]
-        if len(copies) < 2:
-            return copies if copy == 0 else []
+        card_def = self.card_def
+        if arg < count:  # the first group, as every listed action without named copies is
+            copies = [card for card in cards if card_def[card] == arg]
+            if len(copies) < 2:
+                return copies
+            definition, copy = arg, 0
+        else:
+            definition, copy = arg % count, arg // count
+            copies = [card for card in cards if card_def[card] == definition]
+            if len(copies) < 2:
+                return []
         groups, _ = self._copy_groups_of(copies)
         return [card for card, group in zip(copies, groups, strict=True) if group == copy]
 

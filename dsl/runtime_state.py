@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Self
 
-from dsl.runtime_base import TERMINAL, Action, Codec, IllegalAction, RuleError
+from dsl.runtime_base import TERMINAL, Action, Codec, IllegalAction, Listed, RuleError
 from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
 from dsl.runtime_rng import Rng
 
@@ -48,6 +48,8 @@ class StateCore:
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
     ACTION_NAMES: ClassVar[tuple[str, ...]] = ()
     _ARG_RANGES: ClassVar[tuple[tuple[range, ...], ...] | None] = None
+    _HANDLERS: ClassVar[
+        tuple[tuple[Callable[[Any, Action], str | None] | None, ...], ...] | None] = None
     # What a listing of actions has worked out about copies (GameState._list_actions)
     _memo: _ListingMemo | None = None
     _listing = False
@@ -98,8 +100,14 @@ class StateCore:
             return []
         out: list[Action] = []
         legal = self.LEGAL[self.phase]
-        if legal is not None:
-            self._list_actions(legal, out, True)
+        if legal is not None:  # _list_actions, written out: a playout lists at every ply
+            self._listing = True
+            try:
+                legal(self, self.actor, out, True)
+            finally:
+                self._listing = False
+                if self._memo is not None:
+                    self._memo = None
         return out
 
     def _list_actions(
@@ -128,6 +136,27 @@ class StateCore:
     def apply_action(self, action: Action) -> None:
         if self.result is not None:
             raise IllegalAction("the game is over")
+        phase = self.phase
+        if type(action) is Listed and action.actor == self.actor:
+            # made by a listing: well formed, so only the rules need asking (Listed)
+            handler = (self._HANDLERS or self._handlers())[phase][action.kind]
+            if handler is None:
+                raise IllegalAction(
+                    f"'{self._shown(action)}' is not possible in phase {self.PHASES[phase]}")
+        else:
+            handler = self._checked_handler(action)
+        reason = handler(self, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        checkpoint = self.PHASE_CHECKPOINTS[phase]
+        if checkpoint is not None:
+            checkpoint(self, action.actor)
+        self.advance()
+
+    def _checked_handler(self, action: Action) -> Callable[[Any, Action], str | None]:
+        """The handler of an action that may have been made by hand, once its shape is
+        checked: a player out of turn, a kind the phase does not have and malformed arguments
+        are each refused with their own reason."""
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
         if action.actor != self.actor:
@@ -148,13 +177,18 @@ class StateCore:
         for value, values in zip(args, allowed, strict=True):
             if type(value) is not int or value not in values:
                 raise IllegalAction(self._malformed(action))
-        reason = handler(self, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        checkpoint = self.PHASE_CHECKPOINTS[self.phase]
-        if checkpoint is not None:
-            checkpoint(self, action.actor)
-        self.advance()
+        return handler
+
+    @classmethod
+    def _handlers(cls) -> tuple[tuple[Callable[[Any, Action], str | None] | None, ...], ...]:
+        """APPLY as a table per phase, indexed by kind: no key to build for each action."""
+        handlers = cls.__dict__.get("_HANDLERS")
+        if handlers is None:
+            handlers = tuple(tuple(cls.APPLY.get((phase, kind))
+                                   for kind in range(len(cls.ACTION_NAMES)))
+                             for phase in range(len(cls.PHASES)))
+            cls._HANDLERS = handlers
+        return handlers
 
     @classmethod
     def _arg_ranges(cls) -> tuple[tuple[range, ...], ...]:
@@ -248,30 +282,36 @@ class StateCore:
 
     def advance(self) -> None:
         """Follow gotos and automatic phases until a player must act or the game is over."""
-        self.run_checkpoints()
+        checkpoints = self.CHECKPOINTS  # most games have none: no call to run them
+        if checkpoints:
+            self.run_checkpoints()
         for _ in range(10_000):
             if self.result is not None:
                 self.actor = TERMINAL
                 return
-            if self.pending >= 0:
-                self.phase, self.pending = self.pending, -1
-                enter = self.ENTER[self.phase]
+            phase = self.pending
+            if phase >= 0:
+                self.phase, self.pending = phase, -1
+                enter = self.ENTER[phase]
                 if enter is not None:
                     enter(self)
-                    self.run_checkpoints()
+                    if checkpoints:
+                        self.run_checkpoints()
                 continue
-            actor_of = self.ACTOR[self.phase]
+            phase = self.phase
+            actor_of = self.ACTOR[phase]
             actor = actor_of(self) if actor_of is not None else None
             if actor is not None:
                 self.actor = actor
                 return
-            done = self.DONE[self.phase]
+            done = self.DONE[phase]
             if done is not None:
                 done(self)
-                self.run_checkpoints()
+                if checkpoints:
+                    self.run_checkpoints()
             if self.pending < 0 and self.result is None:
                 raise RuleError(
-                    f"phase {self.PHASES[self.phase]} has nobody to act and no way on"
+                    f"phase {self.PHASES[phase]} has nobody to act and no way on"
                 )
         raise RuleError("the rules loop through phases without anyone acting")
 
@@ -279,19 +319,28 @@ class StateCore:
     def create(self, definition: int, slot: int) -> int:
         card = len(self.card_def)
         self.card_def.append(definition)
-        self.card_owner.append(max(self.SLOT_OWNER[slot], 0))
+        owner = self.SLOT_OWNER[slot]
+        self.card_owner.append(owner if owner > 0 else 0)
         self.card_zone.append(slot)
         self.card_up.append(False)
         self.card_home.append(slot)
         self.init_card()
-        self._put(card, slot, False)
+        zone = self.zones[slot]
+        capacity = self.SLOT_CAPACITY[slot]
+        if 0 <= capacity <= len(zone):
+            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
+        zone.append(card)
         return card
 
     def init_card(self) -> None:
         """Generated games with 'per card' fields append each field's default here."""
 
-    def _put(self, card: int, slot: int, top: bool) -> None:
-        zone = self.zones[slot]
+    def move(self, card: int, slot: int, top: bool = False) -> None:
+        zones = self.zones
+        card_zone = self.card_zone
+        zones[card_zone[card]].remove(card)
+        self.card_up[card] = False
+        zone = zones[slot]
         capacity = self.SLOT_CAPACITY[slot]
         if 0 <= capacity <= len(zone):
             raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
@@ -299,12 +348,7 @@ class StateCore:
             zone.insert(0, card)
         else:
             zone.append(card)
-        self.card_zone[card] = slot
-
-    def move(self, card: int, slot: int, top: bool = False) -> None:
-        self.zones[self.card_zone[card]].remove(card)
-        self.card_up[card] = False
-        self._put(card, slot, top)
+        card_zone[card] = slot
 
     def move_all(self, cards: Iterable[int], slot: int, top: bool = False) -> None:
         moving = list(cards)

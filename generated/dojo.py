@@ -1493,7 +1493,7 @@ def fx_Card_effect_28(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:394
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:394
-        proc_mend(s, rt.some(v_target), 4)
+        proc_mend(s, v_target, 4)
 
 
 # rulebooks/dojo/starter.cards.yaml:400
@@ -1502,7 +1502,7 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:400
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:400
-        proc_harm(s, rt.some(v_target), 3, v_you)
+        proc_harm(s, v_target, 3, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:405
@@ -1525,7 +1525,7 @@ def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:416
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:416
-        proc_harm(s, rt.some(v_target), 5, v_you)
+        proc_harm(s, v_target, 5, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:422
@@ -1550,7 +1550,7 @@ def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:451
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:451
-        proc_discard_card(s, rt.some(v_target))
+        proc_discard_card(s, v_target)
 
 
 # rulebooks/dojo/starter.cards.yaml:466
@@ -1559,7 +1559,7 @@ def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:466
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:466
-        proc_harm(s, rt.some(v_target), 4, v_you)
+        proc_harm(s, v_target, 4, v_you)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -1911,7 +1911,7 @@ def setup(s: State) -> None:
         # rulebooks/dojo/dojo.rules:436
         if (v_h is not None):
             # rulebooks/dojo/dojo.rules:436
-            s.move(rt.some(v_h), Z_HOMELANDS + v_p, False)
+            s.move(v_h, Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:437
         s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dojo/dojo.rules:438
@@ -1957,11 +1957,6 @@ def enter_turn_start(s: State) -> None:
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:450
-def phase_legal_turn_start(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
-
-
 # rulebooks/dojo/dojo.rules:601
 def done_main(s: State) -> None:
     # rulebooks/dojo/dojo.rules:602
@@ -1994,7 +1989,10 @@ def text_play_creature(
     return PLAYER_NAMES[actor] + ' plays ' + t_1
 
 
-LISTED_PLAY_CREATURE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_CREATURE: Final = tuple(
+    tuple(rt.Listed(K_PLAY_CREATURE, actor, (a0, ), text_play_creature) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:471
@@ -2041,7 +2039,8 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     if check and (len(s.zones[Z_CREATURES + actor]) >= 5):
         return
     listed = LISTED_PLAY_CREATURE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2064,29 +2063,37 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(K_PLAY_CREATURE, actor, key, text_play_creature, (v_c_names.get(v_c_arg), ))
-            )
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PLAY_CREATURE, actor, key, text_play_creature)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PLAY_CREATURE,
+                        actor,
+                        (v_c_arg, ),
+                        text_play_creature,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:471
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2122,7 +2129,10 @@ def text_play_item(
     return PLAYER_NAMES[actor] + ' plays the item ' + t_1
 
 
-LISTED_PLAY_ITEM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_ITEM: Final = tuple(
+    tuple(rt.Listed(K_PLAY_ITEM, actor, (a0, ), text_play_item) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:488
@@ -2162,7 +2172,8 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2182,27 +2193,37 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(Action(K_PLAY_ITEM, actor, key, text_play_item, (v_c_names.get(v_c_arg), )))
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PLAY_ITEM, actor, key, text_play_item)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PLAY_ITEM,
+                        actor,
+                        (v_c_arg, ),
+                        text_play_item,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:488
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2279,7 +2300,8 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM_ON[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2299,9 +2321,12 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_item_targets(s, v_c, actor)
         if not v_t_cards:
             continue
@@ -2311,35 +2336,50 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_c_arg, v_t_arg, )
-            if (v_c_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_c_names or v_t_names:
-                out.append(
-                    Action(
-                        K_PLAY_ITEM_ON,
-                        actor,
-                        key,
-                        text_play_item_on,
-                        (v_c_names.get(v_c_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_c_names or v_t_names)
+            if plain:
+                key = (v_c_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
+                    action = listed[key] = rt.Listed(K_PLAY_ITEM_ON, actor, key, text_play_item_on)
                 out.append(action)
+            else:
+                if (v_c_again or v_t_again) and seen is not None and (v_c_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_c_arg, v_t_arg, ))
+                if v_c_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_PLAY_ITEM_ON,
+                            actor,
+                            (v_c_arg, v_t_arg, ),
+                            text_play_item_on,
+                            (v_c_names.get(v_c_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_c_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_PLAY_ITEM_ON,
+                            actor,
+                            key,
+                            text_play_item_on,
+                        )
+                    out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:501
 def apply_play_item_on(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2380,7 +2420,10 @@ def text_set_facedown(
     return PLAYER_NAMES[actor] + ' sets ' + t_1 + ' face down'
 
 
-LISTED_SET_FACEDOWN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_SET_FACEDOWN: Final = tuple(
+    tuple(rt.Listed(K_SET_FACEDOWN, actor, (a0, ), text_set_facedown) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:514
@@ -2420,7 +2463,8 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
         if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
             return
     listed = LISTED_SET_FACEDOWN[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2437,29 +2481,37 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(K_SET_FACEDOWN, actor, key, text_set_facedown, (v_c_names.get(v_c_arg), ))
-            )
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SET_FACEDOWN, actor, key, text_set_facedown)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_SET_FACEDOWN,
+                        actor,
+                        (v_c_arg, ),
+                        text_set_facedown,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:514
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2535,7 +2587,8 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_ATTACH[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_a_cards = s.zones[Z_HAND + actor]
     if not v_a_cards:
         return
@@ -2552,9 +2605,12 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                 continue
         v_a_arg = s.card_def[v_a]
         v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
-        if v_a_again and not s.same_choice(v_a, v_a_other):
-            out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
-            v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
+        if v_a_again:
+            if not s.same_choice(v_a, v_a_other):
+                out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
+                v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_c_cards = s.zones[Z_CREATURES + actor]
         if not v_c_cards:
             continue
@@ -2564,35 +2620,45 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_c in v_c_cards:
             v_c_arg = s.card_def[v_c]
             v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-            if v_c_again and not s.same_choice(v_c, v_c_other):
-                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
-            key = (v_a_arg, v_c_arg, )
-            if (v_a_again or v_c_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_a_names or v_c_names:
-                out.append(
-                    Action(
-                        K_ATTACH,
-                        actor,
-                        key,
-                        text_attach,
-                        (v_a_names.get(v_a_arg), v_c_names.get(v_c_arg), ),
-                    )
-                )
-            else:
+            if v_c_again:
+                if not s.same_choice(v_c, v_c_other):
+                    out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                    v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_a_names or v_c_names)
+            if plain:
+                key = (v_a_arg, v_c_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_ATTACH, actor, key, text_attach)
+                    action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
                 out.append(action)
+            else:
+                if (v_a_again or v_c_again) and seen is not None and (v_a_arg, v_c_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_a_arg, v_c_arg, ))
+                if v_a_names or v_c_names:
+                    out.append(
+                        Action(
+                            K_ATTACH,
+                            actor,
+                            (v_a_arg, v_c_arg, ),
+                            text_attach,
+                            (v_a_names.get(v_a_arg), v_c_names.get(v_c_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_a_arg, v_c_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ATTACH, actor, key, text_attach)
+                    out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:525
 def apply_attach(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_a_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_a_copies:
@@ -2633,7 +2699,10 @@ def text_play_location(
     return PLAYER_NAMES[actor] + ' plays the location ' + t_1
 
 
-LISTED_PLAY_LOCATION: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_LOCATION: Final = tuple(
+    tuple(rt.Listed(K_PLAY_LOCATION, actor, (a0, ), text_play_location) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:538
@@ -2677,7 +2746,8 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
         if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
             return
     listed = LISTED_PLAY_LOCATION[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -2694,29 +2764,37 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(K_PLAY_LOCATION, actor, key, text_play_location, (v_c_names.get(v_c_arg), ))
-            )
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PLAY_LOCATION, actor, key, text_play_location)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PLAY_LOCATION,
+                        actor,
+                        (v_c_arg, ),
+                        text_play_location,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:538
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2752,9 +2830,10 @@ def text_primary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s primary attack"
 
 
-LISTED_PRIMARY_ATTACK: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_PRIMARY_ATTACK: Final = tuple(
+    tuple(rt.Listed(K_PRIMARY_ATTACK, actor, (a0, ), text_primary_attack) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:551
@@ -2790,7 +2869,8 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     if check and (s.g_turn <= 3):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
         return
@@ -2803,9 +2883,13 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:554
             if (s.k_Card_played_turn[v_c] >= s.g_turn):
@@ -2813,32 +2897,30 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             # rulebooks/dojo/dojo.rules:555
             if s.k_Card_primary_used[v_c]:
                 continue
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(
-                    K_PRIMARY_ATTACK,
-                    actor,
-                    key,
-                    text_primary_attack,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PRIMARY_ATTACK, actor, key, text_primary_attack)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PRIMARY_ATTACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_primary_attack,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:551
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -2874,9 +2956,13 @@ def text_secondary_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s secondary attack"
 
 
-LISTED_SECONDARY_ATTACK: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_SECONDARY_ATTACK: Final = tuple(
+    tuple(
+        rt.Listed(K_SECONDARY_ATTACK, actor, (a0, ), text_secondary_attack)
+        for a0 in range(0, 196)
+    )
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:561
@@ -2916,7 +3002,8 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
         if (s.p_actions[actor] < 1):
             return
     listed = LISTED_SECONDARY_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
         return
@@ -2933,35 +3020,37 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(
-                    K_SECONDARY_ATTACK,
-                    actor,
-                    key,
-                    text_secondary_attack,
-                    (v_c_names.get(v_c_arg), ),
-                )
-            )
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SECONDARY_ATTACK, actor, key, text_secondary_attack)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_SECONDARY_ATTACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_secondary_attack,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:561
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -2997,7 +3086,10 @@ def text_power_attack(
     return PLAYER_NAMES[actor] + ' attacks with ' + t_1 + "'s POWER attack"
 
 
-LISTED_POWER_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_POWER_ATTACK: Final = tuple(
+    tuple(rt.Listed(K_POWER_ATTACK, actor, (a0, ), text_power_attack) for a0 in range(0, 196))
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:572
@@ -3037,7 +3129,8 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
         if (s.p_actions[actor] < 2):
             return
     listed = LISTED_POWER_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_CREATURES + actor]
     if not v_c_cards:
         return
@@ -3054,29 +3147,37 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
                 continue
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(K_POWER_ATTACK, actor, key, text_power_attack, (v_c_names.get(v_c_arg), ))
-            )
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_POWER_ATTACK, actor, key, text_power_attack)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_POWER_ATTACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_power_attack,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/dojo/dojo.rules:572
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3111,7 +3212,7 @@ def text_bank(
     return PLAYER_NAMES[actor] + ' banks 3 CU'
 
 
-LISTED_BANK: Final = tuple(Action(K_BANK, actor, (), text_bank) for actor in range(2))
+LISTED_BANK: Final = tuple(rt.Listed(K_BANK, actor, (), text_bank) for actor in range(2))
 
 
 # rulebooks/dojo/dojo.rules:583
@@ -3141,8 +3242,6 @@ def legal_bank(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dojo/dojo.rules:583
 def apply_bank(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_bank(s, actor)
     if reason is None:
         do_bank(s, actor)
@@ -3160,7 +3259,7 @@ def text_draw_card(
 
 
 LISTED_DRAW_CARD: Final = tuple(
-    Action(K_DRAW_CARD, actor, (), text_draw_card)
+    rt.Listed(K_DRAW_CARD, actor, (), text_draw_card)
     for actor in range(2)
 )
 
@@ -3199,8 +3298,6 @@ def legal_draw_card(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dojo/dojo.rules:590
 def apply_draw_card(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_draw_card(s, actor)
     if reason is None:
         do_draw_card(s, actor)
@@ -3217,7 +3314,10 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+LISTED_END_TURN: Final = tuple(
+    rt.Listed(K_END_TURN, actor, (), text_end_turn)
+    for actor in range(2)
+)
 
 
 # rulebooks/dojo/dojo.rules:597
@@ -3239,8 +3339,6 @@ def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dojo/dojo.rules:597
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_turn(s, actor)
     if reason is None:
         do_end_turn(s, actor)
@@ -3319,7 +3417,8 @@ def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
 # rulebooks/dojo/dojo.rules:616
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_n_values: list[int] | None = None
     v_t_cards = f_strike_targets(s, actor)
     if not v_t_cards:
@@ -3330,9 +3429,13 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_t in v_t_cards:
         v_t_arg = s.card_def[v_t]
         v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-        if v_t_again and not s.same_choice(v_t, v_t_other):
-            out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-            v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
+        if v_t_again:
+            if not s.same_choice(v_t, v_t_other):
+                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_t_names
         if v_n_values is None:
             # rulebooks/dojo/dojo.rules:617
             v_n_values = [
@@ -3341,40 +3444,49 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if (v_n <= s.g_pending)
             ] if check else list(range(1, 20 + 1))
         for v_n in v_n_values:
-            key = (v_t_arg, v_n, )
-            if v_t_again and key in seen:
-                continue
-            seen.add(key)
-            if v_t_names:
-                out.append(
-                    Action(K_STRIKE, actor, key, text_strike, (v_t_names.get(v_t_arg), None, ))
-                )
-            else:
+            if plain:
+                key = (v_t_arg, v_n, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_STRIKE, actor, key, text_strike)
+                    action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
                 out.append(action)
+            else:
+                if v_t_again and seen is not None and (v_t_arg, v_n, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_t_arg, v_n, ))
+                if v_t_names:
+                    out.append(
+                        Action(
+                            K_STRIKE,
+                            actor,
+                            (v_t_arg, v_n, ),
+                            text_strike,
+                            (v_t_names.get(v_t_arg), None, ),
+                        )
+                    )
+                else:
+                    key = (v_t_arg, v_n, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_STRIKE, actor, key, text_strike)
+                    out.append(action)
 
 
 # rulebooks/dojo/dojo.rules:616
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_t_copies = s.find_cards(f_strike_targets(s, actor), a.args[0])
     if not v_t_copies:
         first = first or 'no ' + DEF_NAMES[a.args[0] % 49] + ' is available'
     for v_t in v_t_copies:
         v_n = a.args[1]
-        if v_n not in range(1, 20 + 1):
-            first = first or str(v_n) + ' is not a choice here'
-        else:
-            reason = check_strike(s, actor, v_t, v_n)
-            if reason is None:
-                do_strike(s, actor, v_t, v_n)
-                return None
-            first = first or reason
+        reason = check_strike(s, actor, v_t, v_n)
+        if reason is None:
+            do_strike(s, actor, v_t, v_n)
+            return None
+        first = first or reason
     return first or 'this is not possible now'
 
 
@@ -3387,11 +3499,6 @@ def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
         if (v_n := a.args[1]) in range(1, 20 + 1) and check_strike(s, actor, v_t, v_n) is None:
             return (v_t, v_n, )
     return None
-
-
-# rulebooks/dojo/dojo.rules:612
-def phase_legal_assign(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_strike(s, actor, out, check)
 
 
 State.GAME = 'dojo'
@@ -3471,7 +3578,7 @@ rt.install_phases(State, (
         actor=actor_assign,
         done=done_assign,
         checkpoints=None,
-        legal=phase_legal_assign,
+        legal=legal_strike,
     ),
 ))
 State.CHECKPOINTS = (

@@ -355,21 +355,23 @@ def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_fi
     # rulebooks/dynasties/dynasties.rules:202
     v_need -= v_from_reserve
     # rulebooks/dynasties/dynasties.rules:203
-    for v_s in sorted(
-        [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))],
-        key=lambda v_s: (
-            (
-                1000
-                if (
-                    (v_near_first and (v_near is not None))
-                    and (rt.some(v_near) in N_PROVINCE_NEIGHBOURS[v_s])
+    v_s_order = [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))]
+    if len(v_s_order) > 1:
+        v_s_order.sort(
+            key=lambda v_s: (
+                (
+                    1000
+                    if (
+                        (v_near_first and (v_near is not None))
+                        and (v_near in N_PROVINCE_NEIGHBOURS[v_s])
+                    )
+                    else 0
                 )
-                else 0
-            )
-            + s.n_Province_armies[v_s]
-        ),
-        reverse=True,
-    ):
+                + s.n_Province_armies[v_s]
+            ),
+            reverse=True,
+        )
+    for v_s in v_s_order:
         # rulebooks/dynasties/dynasties.rules:205
         v_taken = min(v_need, s.n_Province_armies[v_s])
         # rulebooks/dynasties/dynasties.rules:206
@@ -495,31 +497,31 @@ def proc_resolve_province(s: State, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:284
     if ((v_ta is not None) and (v_tb is not None)):
         # rulebooks/dynasties/dynasties.rules:285
-        proc_pay_cost(s, 0, rt.some(v_ta))
+        proc_pay_cost(s, 0, v_ta)
         # rulebooks/dynasties/dynasties.rules:286
-        proc_pay_cost(s, 1, rt.some(v_tb))
+        proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:287
         proc_recall_armies(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:288
         proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:289
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE)
-            or (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE)
+            (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
+            or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
             # rulebooks/dynasties/dynasties.rules:290
-            if (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_PLAGUE):
+            if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:290
                 proc_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:291
-            if (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_PLAGUE):
+            if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:291
                 proc_plague(s, v_v)
         else:
             # rulebooks/dynasties/dynasties.rules:294
-            v_va = (f_tile_value(s, rt.some(v_ta), rt.some(v_tb)) + f_warlord_bonus(s, 0, v_v))
+            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
             # rulebooks/dynasties/dynasties.rules:295
-            v_vb = (f_tile_value(s, rt.some(v_tb), rt.some(v_ta)) + f_warlord_bonus(s, 1, v_v))
+            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
             # rulebooks/dynasties/dynasties.rules:296
             if (v_va > v_vb):
                 # rulebooks/dynasties/dynasties.rules:296
@@ -529,15 +531,15 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:298
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_ta)]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[rt.some(v_ta)]] == 6)
+            (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
+            and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:298
             proc_six_marker(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:299
         if (
-            (C_TILE_KIND[s.card_def[rt.some(v_tb)]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[rt.some(v_tb)]] == 6)
+            (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
+            and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
         ):
             # rulebooks/dynasties/dynasties.rules:299
             proc_six_marker(s, 1, v_v)
@@ -619,7 +621,10 @@ def text_choose(
     return PLAYER_NAMES[actor] + ' chooses ' + t_1
 
 
-LISTED_CHOOSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CHOOSE: Final = tuple(
+    tuple(rt.Listed(K_CHOOSE, actor, (a0, ), text_choose) for a0 in range(0, 4))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:329
@@ -637,30 +642,17 @@ def do_choose(s: State, actor: int, v_w: int) -> None:
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
-        key = (v_w, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_CHOOSE, actor, key, text_choose)
-        out.append(action)
+        out.append(listed[v_w])
 
 
 # rulebooks/dynasties/dynasties.rules:329
 def apply_choose(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_w = a.args[0]
-    if v_w not in range(4):
-        return R_WARLORD_WORDS[v_w] + ' is not a choice here'
     reason = check_choose(s, actor, v_w)
     if reason is None:
         do_choose(s, actor, v_w)
     return reason
-
-
-# rulebooks/dynasties/dynasties.rules:327
-def phase_legal_choose_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_choose(s, actor, out, check)
 
 
 # rulebooks/dynasties/dynasties.rules:338
@@ -704,7 +696,14 @@ def text_place(
     return PLAYER_NAMES[actor] + ' places ' + t_1 + ' on ' + t_2
 
 
-LISTED_PLACE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLACE: Final = tuple(
+    tuple(
+        rt.Listed(K_PLACE, actor, (a0, a1, ), text_place)
+        for a0 in range(0, 60)
+        for a1 in range(0, 5)
+    )
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:345
@@ -742,7 +741,8 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
 # rulebooks/dynasties/dynasties.rules:345
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_prov_values: list[int] | None = None
     v_tile_cards = [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]
     if not v_tile_cards:
@@ -753,13 +753,15 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
         v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
-        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
-            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
-            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+        if v_tile_again:
+            if not s.same_choice(v_tile, v_tile_other):
+                out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
+                v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:349
-        v_test_349 = (
-            C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER
-        ) and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+        v_test_349 = T_PLACE_TEST_349[s.card_def[v_tile]]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:347
             v_prov_values = [
@@ -771,40 +773,48 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasties/dynasties.rules:349
             if check and v_test_349 and s.n_Province_six_played[v_prov][actor]:
                 continue
-            key = (v_tile_arg, v_prov, )
-            if v_tile_again and key in seen:
-                continue
-            seen.add(key)
-            if v_tile_names:
-                out.append(
-                    Action(K_PLACE, actor, key, text_place, (v_tile_names.get(v_tile_arg), None, ))
-                )
+            if plain:
+                out.append(listed[v_tile_arg * 5 + v_prov])
             else:
-                action = listed.get(key)
-                if action is None:
-                    action = listed[key] = Action(K_PLACE, actor, key, text_place)
-                out.append(action)
+                if v_tile_again and seen is not None and (v_tile_arg, v_prov, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_tile_arg, v_prov, ))
+                if v_tile_names:
+                    out.append(
+                        Action(
+                            K_PLACE,
+                            actor,
+                            (v_tile_arg, v_prov, ),
+                            text_place,
+                            (v_tile_names.get(v_tile_arg), None, ),
+                        )
+                    )
+                else:
+                    out.append(listed[v_tile_arg * 5 + v_prov])
+
+
+# rulebooks/dynasties/dynasties.rules:349
+T_PLACE_TEST_349: Final[tuple[bool, ...]] = tuple(
+    bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
+    for d in range(15)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:345
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
     if not v_tile_copies:
         first = first or 'no ' + DEF_NAMES[a.args[0] % 15] + ' is available'
     for v_tile in v_tile_copies:
         v_prov = a.args[1]
-        if v_prov not in range(5):
-            first = first or N_PROVINCE_NAMES[v_prov] + ' is not a choice here'
-        else:
-            reason = check_place(s, actor, v_tile, v_prov)
-            if reason is None:
-                do_place(s, actor, v_tile, v_prov)
-                return None
-            first = first or reason
+        reason = check_place(s, actor, v_tile, v_prov)
+        if reason is None:
+            do_place(s, actor, v_tile, v_prov)
+            return None
+        first = first or reason
     return first or 'this is not possible now'
 
 
@@ -817,11 +827,6 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
         if (v_prov := a.args[1]) in range(5) and check_place(s, actor, v_tile, v_prov) is None:
             return (v_tile, v_prov, )
     return None
-
-
-# rulebooks/dynasties/dynasties.rules:337
-def phase_legal_placement(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_place(s, actor, out, check)
 
 
 # rulebooks/dynasties/dynasties.rules:372
@@ -849,7 +854,10 @@ def text_play_warlord(
     return PLAYER_NAMES[actor] + ' plays warlord on ' + t_1
 
 
-LISTED_PLAY_WARLORD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_WARLORD: Final = tuple(
+    tuple(rt.Listed(K_PLAY_WARLORD, actor, (a0, ), text_play_warlord) for a0 in range(0, 5))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:363
@@ -875,21 +883,13 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
         return
     listed = LISTED_PLAY_WARLORD[actor]
     for v_prov in range(5):
-        key = (v_prov, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_PLAY_WARLORD, actor, key, text_play_warlord)
-        out.append(action)
+        out.append(listed[v_prov])
 
 
 # rulebooks/dynasties/dynasties.rules:363
 def apply_play_warlord(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_prov = a.args[0]
-    if v_prov not in range(5):
-        return N_PROVINCE_NAMES[v_prov] + ' is not a choice here'
     reason = check_play_warlord(s, actor, v_prov)
     if reason is None:
         do_play_warlord(s, actor, v_prov)
@@ -906,7 +906,7 @@ def text_hold(
     return PLAYER_NAMES[actor] + ' holds warlord'
 
 
-LISTED_HOLD: Final = tuple(Action(K_HOLD, actor, (), text_hold) for actor in range(2))
+LISTED_HOLD: Final = tuple(rt.Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:369
@@ -928,8 +928,6 @@ def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:369
 def apply_hold(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_hold(s, actor)
     if reason is None:
         do_hold(s, actor)
@@ -984,7 +982,10 @@ def text_keep(
     return PLAYER_NAMES[actor] + ' keeps ' + t_1
 
 
-LISTED_KEEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_KEEP: Final = tuple(
+    tuple(rt.Listed(K_KEEP, actor, (a0, ), text_keep) for a0 in range(0, 60))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:386
@@ -1007,7 +1008,8 @@ def do_keep(s: State, actor: int, v_tile: int) -> None:
 # rulebooks/dynasties/dynasties.rules:386
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_tile_cards = s.zones[Z_DRAWN + actor]
     if not v_tile_cards:
         return
@@ -1017,27 +1019,37 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
         v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
-        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
-            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
-            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
-        key = (v_tile_arg, )
-        if v_tile_again and key in seen:
-            continue
-        seen.add(key)
-        if v_tile_names:
-            out.append(Action(K_KEEP, actor, key, text_keep, (v_tile_names.get(v_tile_arg), )))
+        if v_tile_again:
+            if not s.same_choice(v_tile, v_tile_other):
+                out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
+                v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_tile_names
+        if plain:
+            out.append(listed[v_tile_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_KEEP, actor, key, text_keep)
-            out.append(action)
+            if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_tile_arg, ))
+            if v_tile_names:
+                out.append(
+                    Action(
+                        K_KEEP,
+                        actor,
+                        (v_tile_arg, ),
+                        text_keep,
+                        (v_tile_names.get(v_tile_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_tile_arg])
 
 
 # rulebooks/dynasties/dynasties.rules:386
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
     if not v_tile_copies:
@@ -1060,11 +1072,6 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
         if check_keep(s, actor, v_tile) is None:
             return (v_tile, )
     return None
-
-
-# rulebooks/dynasties/dynasties.rules:377
-def phase_legal_draw_tiles(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_keep(s, actor, out, check)
 
 
 # rulebooks/dynasties/dynasties.rules:411
@@ -1092,7 +1099,10 @@ def text_discard(
     return PLAYER_NAMES[actor] + ' discards ' + t_1 + ' for an army'
 
 
-LISTED_DISCARD: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_DISCARD: Final = tuple(
+    tuple(rt.Listed(K_DISCARD, actor, (a0, ), text_discard) for a0 in range(0, 60))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasties/dynasties.rules:400
@@ -1123,7 +1133,8 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check and (s.p_discards[actor] >= 3):
         return
     listed = LISTED_DISCARD[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_tile_cards = s.zones[Z_RACK + actor]
     if not v_tile_cards:
         return
@@ -1133,29 +1144,37 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
         v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
-        if v_tile_again and not s.same_choice(v_tile, v_tile_other):
-            out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
-            v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
-        key = (v_tile_arg, )
-        if v_tile_again and key in seen:
-            continue
-        seen.add(key)
-        if v_tile_names:
-            out.append(
-                Action(K_DISCARD, actor, key, text_discard, (v_tile_names.get(v_tile_arg), ))
-            )
+        if v_tile_again:
+            if not s.same_choice(v_tile, v_tile_other):
+                out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
+                v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_tile_names
+        if plain:
+            out.append(listed[v_tile_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_DISCARD, actor, key, text_discard)
-            out.append(action)
+            if v_tile_again and seen is not None and (v_tile_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_tile_arg, ))
+            if v_tile_names:
+                out.append(
+                    Action(
+                        K_DISCARD,
+                        actor,
+                        (v_tile_arg, ),
+                        text_discard,
+                        (v_tile_names.get(v_tile_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_tile_arg])
 
 
 # rulebooks/dynasties/dynasties.rules:400
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
     if not v_tile_copies:
@@ -1190,7 +1209,7 @@ def text_pass(
     return PLAYER_NAMES[actor] + ' passes'
 
 
-LISTED_PASS: Final = tuple(Action(K_PASS, actor, (), text_pass) for actor in range(2))
+LISTED_PASS: Final = tuple(rt.Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
 # rulebooks/dynasties/dynasties.rules:408
@@ -1212,8 +1231,6 @@ def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:408
 def apply_pass(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_pass(s, actor)
     if reason is None:
         do_pass(s, actor)
@@ -1280,11 +1297,6 @@ def enter_resolution(s: State) -> None:
         s.g_dynasty += 1
         # rulebooks/dynasties/dynasties.rules:439
         s.goto(1)  # placement
-
-
-# rulebooks/dynasties/dynasties.rules:416
-def phase_legal_resolution(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
 
 
 State.GAME = 'dynasties'
@@ -1407,7 +1419,7 @@ rt.install_phases(State, (
         actor=actor_choose_warlord,
         done=done_choose_warlord,
         checkpoints=None,
-        legal=phase_legal_choose_warlord,
+        legal=legal_choose,
     ),
     rt.PhaseRules(
         'placement',
@@ -1415,7 +1427,7 @@ rt.install_phases(State, (
         actor=actor_placement,
         done=done_placement,
         checkpoints=None,
-        legal=phase_legal_placement,
+        legal=legal_place,
     ),
     rt.PhaseRules(
         'warlord_step',
@@ -1431,7 +1443,7 @@ rt.install_phases(State, (
         actor=actor_draw_tiles,
         done=done_draw_tiles,
         checkpoints=None,
-        legal=phase_legal_draw_tiles,
+        legal=legal_keep,
     ),
     rt.PhaseRules(
         'discard_step',

@@ -5771,11 +5771,7 @@ def f_can_retaliate(s: State) -> bool:
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
-        and (
-            N_HEX_DISTANCE[rt.some(v_from)][rt.some(v_to)] <= R_KIND_RANGE[
-                C_TROOP_KIND[s.card_def[rt.some(v_d)]]
-            ]
-        )
+        and (N_HEX_DISTANCE[v_from][v_to] <= R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_d]]])
     )
 
 
@@ -5884,7 +5880,7 @@ def proc_raze(s: State, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:401
     if (v_owner is not None):
         # rulebooks/dynasty_builder/dynasty_builder.rules:401
-        s.p_supply[rt.some(v_owner)] += 1
+        s.p_supply[v_owner] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:402
     s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:403
@@ -5913,9 +5909,9 @@ def proc_destroy_city(s: State, v_p: int, v_c: int) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:450
         s.p_tokens[v_p] += s.n_Hex_level[v_c]
         # rulebooks/dynasty_builder/dynasty_builder.rules:451
-        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[rt.some(v_owner)] > 0)):
+        if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[v_owner] > 0)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:451
-            s.p_tokens[rt.some(v_owner)] -= 1
+            s.p_tokens[v_owner] -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:453
     s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:454
@@ -5962,21 +5958,21 @@ def proc_battle_round(s: State) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:480
     if ((v_u is not None) and (v_at is not None)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:481
-        v_d = f_guard(s, v_q, rt.some(v_at))
+        v_d = f_guard(s, v_q, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:482
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:483
             v_mine = (
-                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-                + f_support_power(s, v_p, rt.some(v_at))
+                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]])
+                + f_support_power(s, v_p, v_at)
             )
             # rulebooks/dynasty_builder/dynasty_builder.rules:484
             v_theirs = (
-                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_d)]]])
+                (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_d]]])
                 + (
                     0
-                    if R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]
-                    else f_support_power(s, v_q, rt.some(v_at))
+                    if R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]
+                    else f_support_power(s, v_q, v_at)
                 )
             )
             # rulebooks/dynasty_builder/dynasty_builder.rules:486
@@ -5985,7 +5981,7 @@ def proc_battle_round(s: State) -> None:
                 s.goto(7)  # tie
             elif (v_mine > v_theirs):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:487
-                proc_destroy_unit(s, v_q, rt.some(v_at), rt.some(v_d))
+                proc_destroy_unit(s, v_q, v_at, v_d)
                 # rulebooks/dynasty_builder/dynasty_builder.rules:487
                 proc_end_fight(s)
             else:
@@ -5994,7 +5990,7 @@ def proc_battle_round(s: State) -> None:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:490
                 if (v_from is not None):
                     # rulebooks/dynasty_builder/dynasty_builder.rules:490
-                    proc_destroy_unit(s, v_p, rt.some(v_from), rt.some(v_u))
+                    proc_destroy_unit(s, v_p, v_from, v_u)
                 # rulebooks/dynasty_builder/dynasty_builder.rules:491
                 proc_end_fight(s)
         else:
@@ -6015,16 +6011,16 @@ def proc_siege_round(s: State) -> None:
     if ((v_u is not None) and (v_at is not None)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:504
         v_power = (
-            (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[rt.some(v_u)]]])
-            + f_support_power(s, v_p, rt.some(v_at))
+            (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]])
+            + f_support_power(s, v_p, v_at)
         )
         # rulebooks/dynasty_builder/dynasty_builder.rules:505
-        if (v_power > f_city_defence(s, rt.some(v_at))):
+        if (v_power > f_city_defence(s, v_at)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:505
-            proc_destroy_city(s, v_p, rt.some(v_at))
+            proc_destroy_city(s, v_p, v_at)
             # rulebooks/dynasty_builder/dynasty_builder.rules:505
             proc_end_fight(s)
-        elif (v_power == f_city_defence(s, rt.some(v_at))):
+        elif (v_power == f_city_defence(s, v_at)):
             # rulebooks/dynasty_builder/dynasty_builder.rules:506
             s.goto(7)  # tie
         else:
@@ -6084,9 +6080,9 @@ def proc_activate(s: State, v_u: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:680
     v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:681
-    if ((v_previous is not None) and (rt.some(v_previous) != v_u)):
+    if ((v_previous is not None) and (v_previous != v_u)):
         # rulebooks/dynasty_builder/dynasty_builder.rules:681
-        s.k_Troop_finished[rt.some(v_previous)] = True
+        s.k_Troop_finished[v_previous] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:682
     if (v_previous != v_u):
         # rulebooks/dynasty_builder/dynasty_builder.rules:683
@@ -6115,7 +6111,7 @@ def proc_fight_on(s: State) -> None:
     if (s.g_fight == FIGHT_SIEGE):
         # rulebooks/dynasty_builder/dynasty_builder.rules:760
         proc_siege_round(s)
-    elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[rt.some(v_u)]]]):
+    elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]):
         # rulebooks/dynasty_builder/dynasty_builder.rules:763
         s.goto(6)  # respond
     else:
@@ -6209,7 +6205,10 @@ def text_capital(
     return PLAYER_NAMES[actor] + ' founds the first city at ' + t_1
 
 
-LISTED_CAPITAL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CAPITAL: Final = tuple(
+    tuple(rt.Listed(K_CAPITAL, actor, (a0, ), text_capital) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6242,30 +6241,17 @@ def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:556
             if not f_site_clear(s, actor, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_CAPITAL, actor, key, text_capital)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_capital(s, actor, v_h)
     if reason is None:
         do_capital(s, actor, v_h)
     return reason
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:551
-def phase_legal_found_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_capital(s, actor, out, check)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:571
@@ -6297,7 +6283,10 @@ def text_first_unit(
     return PLAYER_NAMES[actor] + ' places the first soldier at ' + t_1
 
 
-LISTED_FIRST_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_FIRST_UNIT: Final = tuple(
+    tuple(rt.Listed(K_FIRST_UNIT, actor, (a0, ), text_first_unit) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
@@ -6328,30 +6317,17 @@ def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:568
             if not f_can_enter(s, actor, 0, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_FIRST_UNIT, actor, key, text_first_unit)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:566
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_first_unit(s, actor, v_h)
     if reason is None:
         do_first_unit(s, actor, v_h)
     return reason
-
-
-# rulebooks/dynasty_builder/dynasty_builder.rules:563
-def phase_legal_first_soldier(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_first_unit(s, actor, out, check)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:592
@@ -6424,7 +6400,8 @@ def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEAVE_SITE[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_sites(s):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -6444,39 +6421,54 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 continue
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
-                key = (v_from, v_u_arg, v_to, )
-                if v_u_again and key in seen:
-                    continue
-                seen.add(key)
-                if v_u_names:
-                    out.append(
-                        Action(
-                            K_LEAVE_SITE,
-                            actor,
-                            key,
-                            text_leave_site,
-                            (None, v_u_names.get(v_u_arg), None, ),
-                        )
-                    )
-                else:
+                if plain:
+                    key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = Action(K_LEAVE_SITE, actor, key, text_leave_site)
+                        action = listed[key] = rt.Listed(K_LEAVE_SITE, actor, key, text_leave_site)
                     out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_from, v_u_arg, v_to, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_LEAVE_SITE,
+                                actor,
+                                (v_from, v_u_arg, v_to, ),
+                                text_leave_site,
+                                (None, v_u_names.get(v_u_arg), None, ),
+                            )
+                        )
+                    else:
+                        key = (v_from, v_u_arg, v_to, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(
+                                K_LEAVE_SITE,
+                                actor,
+                                key,
+                                text_leave_site,
+                            )
+                        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:584
 def apply_leave_site(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_sites(s):
@@ -6516,11 +6508,6 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:581
-def phase_legal_make_way(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_leave_site(s, actor, out, check)
-
-
 # rulebooks/dynasty_builder/dynasty_builder.rules:603
 def actor_build(s: State) -> int | None:
     return s.g_current
@@ -6537,7 +6524,10 @@ def text_build_house(
     return PLAYER_NAMES[actor] + ' builds a house at ' + t_1
 
 
-LISTED_BUILD_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_BUILD_HOUSE: Final = tuple(
+    tuple(rt.Listed(K_BUILD_HOUSE, actor, (a0, ), text_build_house) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
@@ -6605,21 +6595,13 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
             # rulebooks/dynasty_builder/dynasty_builder.rules:612
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_BUILD_HOUSE, actor, key, text_build_house)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:606
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_build_house(s, actor, v_h)
     if reason is None:
         do_build_house(s, actor, v_h)
@@ -6637,7 +6619,10 @@ def text_to_token(
     return PLAYER_NAMES[actor] + ' replaces the house at ' + t_1 + ' with a land token'
 
 
-LISTED_TO_TOKEN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TO_TOKEN: Final = tuple(
+    tuple(rt.Listed(K_TO_TOKEN, actor, (a0, ), text_to_token) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
@@ -6674,21 +6659,13 @@ def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:621
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_TO_TOKEN, actor, key, text_to_token)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:619
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_to_token(s, actor, v_h)
     if reason is None:
         do_to_token(s, actor, v_h)
@@ -6706,7 +6683,10 @@ def text_to_house(
     return PLAYER_NAMES[actor] + ' turns the land token at ' + t_1 + ' back into a house'
 
 
-LISTED_TO_HOUSE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TO_HOUSE: Final = tuple(
+    tuple(rt.Listed(K_TO_HOUSE, actor, (a0, ), text_to_house) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
@@ -6749,21 +6729,13 @@ def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:632
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_TO_HOUSE, actor, key, text_to_house)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:629
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_to_house(s, actor, v_h)
     if reason is None:
         do_to_house(s, actor, v_h)
@@ -6781,7 +6753,10 @@ def text_demolish(
     return PLAYER_NAMES[actor] + ' removes the building at ' + t_1
 
 
-LISTED_DEMOLISH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_DEMOLISH: Final = tuple(
+    tuple(rt.Listed(K_DEMOLISH, actor, (a0, ), text_demolish) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
@@ -6820,21 +6795,13 @@ def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None
             # rulebooks/dynasty_builder/dynasty_builder.rules:642
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_DEMOLISH, actor, key, text_demolish)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:640
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_demolish(s, actor, v_h)
     if reason is None:
         do_demolish(s, actor, v_h)
@@ -6852,7 +6819,10 @@ def text_found_city(
     return PLAYER_NAMES[actor] + ' places a city centre at ' + t_1
 
 
-LISTED_FOUND_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_FOUND_CITY: Final = tuple(
+    tuple(rt.Listed(K_FOUND_CITY, actor, (a0, ), text_found_city) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -6905,21 +6875,13 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:654
             if not f_site_clear(s, actor, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_FOUND_CITY, actor, key, text_found_city)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_found_city(s, actor, v_h)
     if reason is None:
         do_found_city(s, actor, v_h)
@@ -6937,7 +6899,10 @@ def text_build_bridge(
     return PLAYER_NAMES[actor] + ' builds a bridge at ' + t_1
 
 
-LISTED_BUILD_BRIDGE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_BUILD_BRIDGE: Final = tuple(
+    tuple(rt.Listed(K_BUILD_BRIDGE, actor, (a0, ), text_build_bridge) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
@@ -6999,21 +6964,13 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
             # rulebooks/dynasty_builder/dynasty_builder.rules:665
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_BUILD_BRIDGE, actor, key, text_build_bridge)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:661
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_build_bridge(s, actor, v_h)
     if reason is None:
         do_build_bridge(s, actor, v_h)
@@ -7031,7 +6988,7 @@ def text_end_build(
 
 
 LISTED_END_BUILD: Final = tuple(
-    Action(K_END_BUILD, actor, (), text_end_build)
+    rt.Listed(K_END_BUILD, actor, (), text_end_build)
     for actor in range(2)
 )
 
@@ -7055,8 +7012,6 @@ def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:672
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_build(s, actor)
     if reason is None:
         do_end_build(s, actor)
@@ -7144,7 +7099,8 @@ def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STEP[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -7155,9 +7111,13 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
                 if s.k_Troop_attacked[v_u]:
@@ -7177,32 +7137,38 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         s.k_Troop_moves_left[v_u] < f_step_cost(s, actor, v_from, v_to)
                     ):
                         continue
-                key = (v_from, v_u_arg, v_to, )
-                if v_u_again and key in seen:
-                    continue
-                seen.add(key)
-                if v_u_names:
-                    out.append(
-                        Action(
-                            K_STEP,
-                            actor,
-                            key,
-                            text_step,
-                            (None, v_u_names.get(v_u_arg), None, ),
-                        )
-                    )
-                else:
+                if plain:
+                    key = (v_from, v_u_arg, v_to, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = Action(K_STEP, actor, key, text_step)
+                        action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
                     out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_from, v_u_arg, v_to, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_from, v_u_arg, v_to, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_STEP,
+                                actor,
+                                (v_from, v_u_arg, v_to, ),
+                                text_step,
+                                (None, v_u_names.get(v_u_arg), None, ),
+                            )
+                        )
+                    else:
+                        key = (v_from, v_u_arg, v_to, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(K_STEP, actor, key, text_step)
+                        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -7325,7 +7291,8 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -7345,9 +7312,13 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 continue
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
                 if s.k_Troop_attacked[v_u]:
@@ -7371,32 +7342,38 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
                 ):
                     continue
-                key = (v_from, v_u_arg, v_at, )
-                if v_u_again and key in seen:
-                    continue
-                seen.add(key)
-                if v_u_names:
-                    out.append(
-                        Action(
-                            K_ATTACK,
-                            actor,
-                            key,
-                            text_attack,
-                            (None, v_u_names.get(v_u_arg), None, ),
-                        )
-                    )
-                else:
+                if plain:
+                    key = (v_from, v_u_arg, v_at, )
                     action = listed.get(key)
                     if action is None:
-                        action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
                     out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_from, v_u_arg, v_at, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_from, v_u_arg, v_at, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_ATTACK,
+                                actor,
+                                (v_from, v_u_arg, v_at, ),
+                                text_attack,
+                                (None, v_u_names.get(v_u_arg), None, ),
+                            )
+                        )
+                    else:
+                        key = (v_from, v_u_arg, v_at, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                        out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:712
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -7447,7 +7424,7 @@ def text_end_march(
 
 
 LISTED_END_MARCH: Final = tuple(
-    Action(K_END_MARCH, actor, (), text_end_march)
+    rt.Listed(K_END_MARCH, actor, (), text_end_march)
     for actor in range(2)
 )
 
@@ -7473,8 +7450,6 @@ def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:739
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_march(s, actor)
     if reason is None:
         do_end_march(s, actor)
@@ -7541,7 +7516,8 @@ def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_SUPPORT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_from in f_posts(s, actor):
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_from]
         if not v_u_cards:
@@ -7552,32 +7528,40 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
-            key = (v_from, v_u_arg, )
-            if v_u_again and key in seen:
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            if v_u_again and seen is not None and (v_from, v_u_arg, ) in seen:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:783
             if check and not f_may_support(s, actor, v_from, v_u):
                 continue
-            seen.add(key)
+            if seen is not None:
+                seen.add((v_from, v_u_arg, ))
             if v_u_names:
                 out.append(
-                    Action(K_SUPPORT, actor, key, text_support, (None, v_u_names.get(v_u_arg), ))
+                    Action(
+                        K_SUPPORT,
+                        actor,
+                        (v_from, v_u_arg, ),
+                        text_support,
+                        (None, v_u_names.get(v_u_arg), ),
+                    )
                 )
             else:
+                key = (v_from, v_u_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_SUPPORT, actor, key, text_support)
+                    action = listed[key] = rt.Listed(K_SUPPORT, actor, key, text_support)
                 out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -7618,7 +7602,7 @@ def text_end_muster(
 
 
 LISTED_END_MUSTER: Final = tuple(
-    Action(K_END_MUSTER, actor, (), text_end_muster)
+    rt.Listed(K_END_MUSTER, actor, (), text_end_muster)
     for actor in range(2)
 )
 
@@ -7642,8 +7626,6 @@ def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/dynasty_builder/dynasty_builder.rules:787
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_muster(s, actor)
     if reason is None:
         do_end_muster(s, actor)
@@ -7671,7 +7653,7 @@ def text_evade(
     return PLAYER_NAMES[actor] + ' tries to evade'
 
 
-LISTED_EVADE: Final = tuple(Action(K_EVADE, actor, (), text_evade) for actor in range(2))
+LISTED_EVADE: Final = tuple(rt.Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
@@ -7687,14 +7669,14 @@ def do_evade(s: State, actor: int) -> None:
     v_at = s.g_target
     # rulebooks/dynasty_builder/dynasty_builder.rules:803
     if ((v_u is not None) and (v_at is not None)) and (
-        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, rt.some(v_at))))
+        s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, v_at)))
     ):
         # rulebooks/dynasty_builder/dynasty_builder.rules:805
-        v_d = f_guard(s, actor, rt.some(v_at))
+        v_d = f_guard(s, actor, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:806
         if (v_d is not None):
             # rulebooks/dynasty_builder/dynasty_builder.rules:806
-            proc_destroy_unit(s, actor, rt.some(v_at), rt.some(v_d))
+            proc_destroy_unit(s, actor, v_at, v_d)
     # rulebooks/dynasty_builder/dynasty_builder.rules:809
     proc_end_fight(s)
 
@@ -7707,8 +7689,6 @@ def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:800
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_evade(s, actor)
     if reason is None:
         do_evade(s, actor)
@@ -7726,7 +7706,7 @@ def text_retaliate(
 
 
 LISTED_RETALIATE: Final = tuple(
-    Action(K_RETALIATE, actor, (), text_retaliate)
+    rt.Listed(K_RETALIATE, actor, (), text_retaliate)
     for actor in range(2)
 )
 
@@ -7756,8 +7736,6 @@ def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:812
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_retaliate(s, actor)
     if reason is None:
         do_retaliate(s, actor)
@@ -7785,7 +7763,10 @@ def text_back_off(
     return PLAYER_NAMES[actor] + ' backs off'
 
 
-LISTED_BACK_OFF: Final = tuple(Action(K_BACK_OFF, actor, (), text_back_off) for actor in range(2))
+LISTED_BACK_OFF: Final = tuple(
+    rt.Listed(K_BACK_OFF, actor, (), text_back_off)
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
@@ -7807,8 +7788,6 @@ def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:830
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_back_off(s, actor)
     if reason is None:
         do_back_off(s, actor)
@@ -7826,7 +7805,7 @@ def text_try_again(
 
 
 LISTED_TRY_AGAIN: Final = tuple(
-    Action(K_TRY_AGAIN, actor, (), text_try_again)
+    rt.Listed(K_TRY_AGAIN, actor, (), text_try_again)
     for actor in range(2)
 )
 
@@ -7855,8 +7834,6 @@ def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_builder/dynasty_builder.rules:831
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_try_again(s, actor)
     if reason is None:
         do_try_again(s, actor)
@@ -7943,21 +7920,17 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 key = (v_c, v_k, v_h, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_RECRUIT, actor, key, text_recruit)
+                    action = listed[key] = rt.Listed(K_RECRUIT, actor, key, text_recruit)
                 out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 3:
-        return "malformed action"
     v_c = a.args[0]
     if v_c not in f_cities(s, actor):
         return N_HEX_NAMES[v_c] + ' is not a choice here'
     v_k = a.args[1]
-    if v_k not in range(4):
-        return R_KIND_WORDS[v_k] + ' is not a choice here'
     v_h = a.args[2]
     if v_h not in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
         return N_HEX_NAMES[v_h] + ' is not a choice here'
@@ -7979,7 +7952,14 @@ def text_enlist(
     return PLAYER_NAMES[actor] + ' spends military tokens on ' + t_1 + ' at ' + t_2
 
 
-LISTED_ENLIST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_ENLIST: Final = tuple(
+    tuple(
+        rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist)
+        for a0 in range(0, 4)
+        for a1 in range(0, 220)
+    )
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
@@ -8032,24 +8012,14 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:864
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
-            key = (v_k, v_h, )
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_ENLIST, actor, key, text_enlist)
-            out.append(action)
+            out.append(listed[v_k * 220 + v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     v_k = a.args[0]
-    if v_k not in range(4):
-        return R_KIND_WORDS[v_k] + ' is not a choice here'
     v_h = a.args[1]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_enlist(s, actor, v_k, v_h)
     if reason is None:
         do_enlist(s, actor, v_k, v_h)
@@ -8067,7 +8037,10 @@ def text_raise_city(
     return PLAYER_NAMES[actor] + ' spends 3 military tokens on a city centre at ' + t_1
 
 
-LISTED_RAISE_CITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_RAISE_CITY: Final = tuple(
+    tuple(rt.Listed(K_RAISE_CITY, actor, (a0, ), text_raise_city) for a0 in range(0, 220))
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -8126,21 +8099,13 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
             # rulebooks/dynasty_builder/dynasty_builder.rules:875
             if not f_site_clear(s, actor, v_h):
                 continue
-        key = (v_h, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_RAISE_CITY, actor, key, text_raise_city)
-        out.append(action)
+        out.append(listed[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_h = a.args[0]
-    if v_h not in range(220):
-        return N_HEX_NAMES[v_h] + ' is not a choice here'
     reason = check_raise_city(s, actor, v_h)
     if reason is None:
         do_raise_city(s, actor, v_h)
@@ -8158,7 +8123,7 @@ def text_end_recruit(
 
 
 LISTED_END_RECRUIT: Final = tuple(
-    Action(K_END_RECRUIT, actor, (), text_end_recruit)
+    rt.Listed(K_END_RECRUIT, actor, (), text_end_recruit)
     for actor in range(2)
 )
 
@@ -8182,8 +8147,6 @@ def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/dynasty_builder/dynasty_builder.rules:881
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_recruit(s, actor)
     if reason is None:
         do_end_recruit(s, actor)
@@ -8235,7 +8198,8 @@ def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DISMISS[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     for v_h in f_posts(s, actor):
         # rulebooks/dynasty_builder/dynasty_builder.rules:888
         if check and not s.n_Hex_claim[v_h][actor]:
@@ -8249,29 +8213,45 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
             v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-            if v_u_again and not s.same_choice(v_u, v_u_other):
-                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
-            key = (v_h, v_u_arg, )
-            if v_u_again and key in seen:
-                continue
-            seen.add(key)
-            if v_u_names:
-                out.append(
-                    Action(K_DISMISS, actor, key, text_dismiss, (None, v_u_names.get(v_u_arg), ))
-                )
-            else:
+            if v_u_again:
+                if not s.same_choice(v_u, v_u_other):
+                    out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                    v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not v_u_names
+            if plain:
+                key = (v_h, v_u_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_DISMISS, actor, key, text_dismiss)
+                    action = listed[key] = rt.Listed(K_DISMISS, actor, key, text_dismiss)
                 out.append(action)
+            else:
+                if v_u_again and seen is not None and (v_h, v_u_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_h, v_u_arg, ))
+                if v_u_names:
+                    out.append(
+                        Action(
+                            K_DISMISS,
+                            actor,
+                            (v_h, v_u_arg, ),
+                            text_dismiss,
+                            (None, v_u_names.get(v_u_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_h, v_u_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_DISMISS, actor, key, text_dismiss)
+                    out.append(action)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_h = a.args[0]
     if v_h not in f_posts(s, actor):
@@ -8311,7 +8291,10 @@ def text_end_turn(
     return PLAYER_NAMES[actor] + ' ends the turn'
 
 
-LISTED_END_TURN: Final = tuple(Action(K_END_TURN, actor, (), text_end_turn) for actor in range(2))
+LISTED_END_TURN: Final = tuple(
+    rt.Listed(K_END_TURN, actor, (), text_end_turn)
+    for actor in range(2)
+)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
@@ -8342,8 +8325,6 @@ def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_builder/dynasty_builder.rules:894
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_turn(s, actor)
     if reason is None:
         do_end_turn(s, actor)
@@ -8518,7 +8499,7 @@ rt.install_phases(State, (
         actor=actor_found_capital,
         done=done_found_capital,
         checkpoints=None,
-        legal=phase_legal_found_capital,
+        legal=legal_capital,
     ),
     rt.PhaseRules(
         'first_soldier',
@@ -8526,7 +8507,7 @@ rt.install_phases(State, (
         actor=actor_first_soldier,
         done=done_first_soldier,
         checkpoints=None,
-        legal=phase_legal_first_soldier,
+        legal=legal_first_unit,
     ),
     rt.PhaseRules(
         'make_way',
@@ -8534,7 +8515,7 @@ rt.install_phases(State, (
         actor=actor_make_way,
         done=done_make_way,
         checkpoints=None,
-        legal=phase_legal_make_way,
+        legal=legal_leave_site,
     ),
     rt.PhaseRules(
         'build',

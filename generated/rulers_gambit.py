@@ -2762,7 +2762,7 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
         (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET)
-        or ((v_t is not None) and (rt.some(v_t) in f_targets_of(s, v_c, s.card_owner[v_c])))
+        or ((v_t is not None) and (v_t in f_targets_of(s, v_c, s.card_owner[v_c])))
     )
 
 
@@ -3122,19 +3122,16 @@ def proc_fight(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:732
     s.g_defender = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:733
-    if ((v_u is not None) and (rt.some(v_u) in s.zones[Z_UNITS + s.card_owner[rt.some(v_u)]])):
+    if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
         # rulebooks/rulers_gambit/rulers_gambit.rules:734
         if (v_t is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:735
-            if (
-                (rt.some(v_t) in s.zones[Z_UNITS + s.card_owner[rt.some(v_t)]])
-                or f_in_recovery(s, rt.some(v_t))
-            ):
+            if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:735
-                proc_battle(s, rt.some(v_u), rt.some(v_t))
-        elif (not s.zones[Z_UNITS + (1 - s.card_owner[rt.some(v_u)])]):
+                proc_battle(s, v_u, v_t)
+        elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:737
-            proc_damage(s, (1 - s.card_owner[rt.some(v_u)]), f_critical_of(s, rt.some(v_u)))
+            proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:745
@@ -3237,15 +3234,15 @@ def proc_resolve_link(s: State, v_c: int) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:805
         if (
             (
-                ((v_t is not None) and (rt.some(v_t) in s.zones[Z_UNITS + s.card_owner[v_c]]))
-                and (len(f_equips_of(s, rt.some(v_t))) < 4)
+                ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
+                and (len(f_equips_of(s, v_t)) < 4)
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
             # rulebooks/rulers_gambit/rulers_gambit.rules:806
-            s.k_Card_equipped_to[v_c] = rt.some(v_t)
+            s.k_Card_equipped_to[v_c] = v_t
             # rulebooks/rulers_gambit/rulers_gambit.rules:807
-            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], rt.some(v_t))
+            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/rulers_gambit.rules:809
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
@@ -3301,27 +3298,19 @@ def proc_run_card_texts(s: State) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:858
         if (v_c is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:859
-            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != rt.some(v_c))]
+            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
             # rulebooks/rulers_gambit/rulers_gambit.rules:860
-            if s.k_Card_destroyed_pending[rt.some(v_c)]:
+            if s.k_Card_destroyed_pending[v_c]:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:861
-                s.k_Card_destroyed_pending[rt.some(v_c)] = False
+                s.k_Card_destroyed_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:862
-                FX_CARD_ON_DESTROYED[s.card_def[rt.some(v_c)]](
-                    s,
-                    rt.some(v_c),
-                    s.card_owner[rt.some(v_c)],
-                )
+                FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
             # rulebooks/rulers_gambit/rulers_gambit.rules:864
-            if s.k_Card_dies_pending[rt.some(v_c)]:
+            if s.k_Card_dies_pending[v_c]:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:865
-                s.k_Card_dies_pending[rt.some(v_c)] = False
+                s.k_Card_dies_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:866
-                FX_CARD_ON_DIES[s.card_def[rt.some(v_c)]](
-                    s,
-                    rt.some(v_c),
-                    s.card_owner[rt.some(v_c)],
-                )
+                FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3338,7 +3327,7 @@ def fx_Card_effect_0(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:38
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:38
-        proc_injure(s, rt.some(v_target))
+        proc_injure(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:57
@@ -3347,7 +3336,7 @@ def fx_Card_effect_1(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:58
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:58
-        proc_bounce(s, rt.some(v_target))
+        proc_bounce(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:76
@@ -3363,7 +3352,7 @@ def fx_Card_effect_3(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:97
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:97
-        proc_store(s, rt.some(v_target))
+        proc_store(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:116
@@ -3372,7 +3361,7 @@ def fx_Card_effect_4(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:117
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:117
-        proc_buff(s, rt.some(v_target), 2, 2, 0)
+        proc_buff(s, v_target, 2, 2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:139
@@ -3381,16 +3370,16 @@ def fx_Card_effect_5(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:140
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:140
-        proc_buff(s, rt.some(v_target), -2, -2, 0)
+        proc_buff(s, v_target, -2, -2, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:245
 def fx_Card_effect_14(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Fireball."""
     # rulebooks/rulers_gambit/starter.cards.yaml:246
-    if ((v_target is not None) and (f_defence_of(s, rt.some(v_target)) <= 3)):
+    if ((v_target is not None) and (f_defence_of(s, v_target) <= 3)):
         # rulebooks/rulers_gambit/starter.cards.yaml:246
-        proc_destroy(s, rt.some(v_target))
+        proc_destroy(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:254
@@ -3406,7 +3395,7 @@ def fx_Card_effect_16(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:265
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:265
-        proc_buff(s, rt.some(v_target), 2, 0, 0)
+        proc_buff(s, v_target, 2, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:274
@@ -3415,16 +3404,16 @@ def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:275
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
-        proc_grant(s, rt.some(v_target), KEYWORD_DOUBLE_ATTACK)
+        proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:284
 def fx_Card_effect_18(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Searing Trap."""
     # rulebooks/rulers_gambit/starter.cards.yaml:285
-    if ((v_target is not None) and (f_defence_of(s, rt.some(v_target)) <= 2)):
+    if ((v_target is not None) and (f_defence_of(s, v_target) <= 2)):
         # rulebooks/rulers_gambit/starter.cards.yaml:285
-        proc_injure(s, rt.some(v_target))
+        proc_injure(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:390
@@ -3447,7 +3436,7 @@ def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:423
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:423
-        proc_summon(s, rt.some(v_target))
+        proc_summon(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:431
@@ -3465,7 +3454,7 @@ def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:452
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:452
-        proc_buff(s, rt.some(v_target), 0, 3, 0)
+        proc_buff(s, v_target, 0, 3, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:462
@@ -3474,7 +3463,7 @@ def fx_Card_effect_34(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:463
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:463
-        proc_stand(s, rt.some(v_target))
+        proc_stand(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:566
@@ -3494,7 +3483,7 @@ def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:578
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:578
-        proc_discard(s, rt.some(v_c))
+        proc_discard(s, v_c)
     # rulebooks/rulers_gambit/starter.cards.yaml:579
     proc_drain_mana(s, (1 - v_you), 1)
 
@@ -3505,7 +3494,7 @@ def fx_Card_effect_47(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:609
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:609
-        proc_seal(s, rt.some(v_target))
+        proc_seal(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:618
@@ -3514,7 +3503,7 @@ def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:619
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:619
-        proc_rest(s, rt.some(v_target))
+        proc_rest(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:747
@@ -3543,7 +3532,7 @@ def fx_Card_effect_61(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:769
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:769
-        proc_buff(s, rt.some(v_target), 1, 0, 2)
+        proc_buff(s, v_target, 1, 0, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:897
@@ -3559,7 +3548,7 @@ def fx_Card_effect_73(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:908
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:908
-        proc_buff(s, rt.some(v_target), 0, 4, 0)
+        proc_buff(s, v_target, 0, 4, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:917
@@ -3568,9 +3557,9 @@ def fx_Card_effect_74(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:918
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:919
-        proc_buff(s, rt.some(v_target), 0, 3, 0)
+        proc_buff(s, v_target, 0, 3, 0)
         # rulebooks/rulers_gambit/starter.cards.yaml:920
-        proc_grant(s, rt.some(v_target), KEYWORD_COUNTERATTACK)
+        proc_grant(s, v_target, KEYWORD_COUNTERATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:974
@@ -3590,7 +3579,7 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            proc_discard(s, rt.some(v_c))
+            proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3610,16 +3599,16 @@ def fx_Card_effect_85(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:1060
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:1060
-        proc_buff(s, rt.some(v_target), -2, 0, 0)
+        proc_buff(s, v_target, -2, 0, 0)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1069
 def fx_Card_effect_86(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Mirror Trap."""
     # rulebooks/rulers_gambit/starter.cards.yaml:1070
-    if ((v_target is not None) and (f_attack_of(s, rt.some(v_target)) >= 4)):
+    if ((v_target is not None) and (f_attack_of(s, v_target) >= 4)):
         # rulebooks/rulers_gambit/starter.cards.yaml:1070
-        proc_injure(s, rt.some(v_target))
+        proc_injure(s, v_target)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -3740,7 +3729,7 @@ def fx_Card_on_call_24(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:354
     v_k = f_kingdom_of(s, v_you)
     # rulebooks/rulers_gambit/starter.cards.yaml:355
-    if ((v_k is not None) and s.k_Card_awakened[rt.some(v_k)]):
+    if ((v_k is not None) and s.k_Card_awakened[v_k]):
         # rulebooks/rulers_gambit/starter.cards.yaml:355
         proc_buff(s, v_this, 1, 1, 0)
 
@@ -3760,7 +3749,7 @@ def fx_Card_on_call_42(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:558
     if (v_u is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:558
-        proc_bounce(s, rt.some(v_u))
+        proc_bounce(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:806
@@ -3794,7 +3783,7 @@ def fx_Card_on_call_77(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        proc_discard(s, rt.some(v_c))
+        proc_discard(s, v_c)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1025
@@ -3807,7 +3796,7 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            proc_discard(s, rt.some(v_c))
+            proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3948,7 +3937,7 @@ def fx_Card_on_attack_79(s: State, v_this: int, v_you: int, v_target: int | None
     # rulebooks/rulers_gambit/starter.cards.yaml:988
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:988
-        proc_buff(s, rt.some(v_target), 0, -1, 0)
+        proc_buff(s, v_target, 0, -1, 0)
 
 
 FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -4071,7 +4060,7 @@ def fx_Card_on_destroyed_80(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        proc_discard(s, rt.some(v_c))
+        proc_discard(s, v_c)
 
 
 FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4339,7 +4328,7 @@ def fx_Card_passive_5(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:137
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:137
-            proc_discard(s, rt.some(v_c))
+            proc_discard(s, v_c)
 
 
 FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4536,9 +4525,9 @@ def setup(s: State) -> None:
         # rulebooks/rulers_gambit/rulers_gambit.rules:897
         if (v_k is not None):
             # rulebooks/rulers_gambit/rulers_gambit.rules:898
-            s.move(rt.some(v_k), Z_KINGDOM_ZONE + v_p, False)
+            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
             # rulebooks/rulers_gambit/rulers_gambit.rules:899
-            s.p_lp[v_p] = C_CARD_LP[s.card_def[rt.some(v_k)]]
+            s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:901
         s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/rulers_gambit/rulers_gambit.rules:902
@@ -4578,7 +4567,10 @@ def text_put_back(
     return PLAYER_NAMES[actor] + ' puts back ' + t_1
 
 
-LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PUT_BACK: Final = tuple(
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:912
@@ -4597,7 +4589,8 @@ def do_put_back(s: State, actor: int, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:912
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -4607,27 +4600,37 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(Action(K_PUT_BACK, actor, key, text_put_back, (v_c_names.get(v_c_arg), )))
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_PUT_BACK, actor, key, text_put_back)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_PUT_BACK,
+                        actor,
+                        (v_c_arg, ),
+                        text_put_back,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:912
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4663,7 +4666,7 @@ def text_keep_hand(
 
 
 LISTED_KEEP_HAND: Final = tuple(
-    Action(K_KEEP_HAND, actor, (), text_keep_hand)
+    rt.Listed(K_KEEP_HAND, actor, (), text_keep_hand)
     for actor in range(2)
 )
 
@@ -4691,8 +4694,6 @@ def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:916
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_keep_hand(s, actor)
     if reason is None:
         do_keep_hand(s, actor)
@@ -4737,11 +4738,6 @@ def enter_stand(s: State) -> None:
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:933
-def phase_legal_stand(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
-
-
 # rulebooks/rulers_gambit/rulers_gambit.rules:952
 def enter_draw_step(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:953
@@ -4750,11 +4746,6 @@ def enter_draw_step(s: State) -> None:
         proc_draw_cards(s, s.g_turn_player, 1)
     # rulebooks/rulers_gambit/rulers_gambit.rules:954
     s.goto(3)  # charge
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:951
-def phase_legal_draw_step(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:969
@@ -4779,7 +4770,7 @@ def text_charge_mana(
 
 
 LISTED_CHARGE_MANA: Final = tuple(
-    Action(K_CHARGE_MANA, actor, (), text_charge_mana)
+    rt.Listed(K_CHARGE_MANA, actor, (), text_charge_mana)
     for actor in range(2)
 )
 
@@ -4805,8 +4796,6 @@ def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:962
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_charge_mana(s, actor)
     if reason is None:
         do_charge_mana(s, actor)
@@ -4824,7 +4813,7 @@ def text_skip_charge(
 
 
 LISTED_SKIP_CHARGE: Final = tuple(
-    Action(K_SKIP_CHARGE, actor, (), text_skip_charge)
+    rt.Listed(K_SKIP_CHARGE, actor, (), text_skip_charge)
     for actor in range(2)
 )
 
@@ -4848,8 +4837,6 @@ def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:966
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_skip_charge(s, actor)
     if reason is None:
         do_skip_charge(s, actor)
@@ -4884,7 +4871,10 @@ def text_recover(
     return PLAYER_NAMES[actor] + ' recovers ' + t_1
 
 
-LISTED_RECOVER: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_RECOVER: Final = tuple(
+    tuple(rt.Listed(K_RECOVER, actor, (a0, ), text_recover) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:976
@@ -4907,7 +4897,8 @@ def do_recover(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:976
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_RECOVERY + actor]
     if not v_u_cards:
         return
@@ -4917,27 +4908,31 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(Action(K_RECOVER, actor, key, text_recover, (v_u_names.get(v_u_arg), )))
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_RECOVER, actor, key, text_recover)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(K_RECOVER, actor, (v_u_arg, ), text_recover, (v_u_names.get(v_u_arg), ))
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:976
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
@@ -4962,11 +4957,6 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:974
-def phase_legal_recovery_step(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_recover(s, actor, out, check)
-
-
 # rulebooks/rulers_gambit/rulers_gambit.rules:987
 def enter_main(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:987
@@ -4989,7 +4979,10 @@ def text_normal_call(
     return PLAYER_NAMES[actor] + ' normal calls ' + t_1
 
 
-LISTED_NORMAL_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_NORMAL_CALL: Final = tuple(
+    tuple(rt.Listed(K_NORMAL_CALL, actor, (a0, ), text_normal_call) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:991
@@ -5034,7 +5027,8 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
         return
@@ -5054,29 +5048,37 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(
-                Action(K_NORMAL_CALL, actor, key, text_normal_call, (v_u_names.get(v_u_arg), ))
-            )
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_NORMAL_CALL, actor, key, text_normal_call)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_NORMAL_CALL,
+                        actor,
+                        (v_u_arg, ),
+                        text_normal_call,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:991
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5112,7 +5114,10 @@ def text_superior_call(
     return PLAYER_NAMES[actor] + ' superior calls ' + t_1
 
 
-LISTED_SUPERIOR_CALL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_SUPERIOR_CALL: Final = tuple(
+    tuple(rt.Listed(K_SUPERIOR_CALL, actor, (a0, ), text_superior_call) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1004
@@ -5145,7 +5150,8 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_HAND + actor]
     if not v_u_cards:
         return
@@ -5165,29 +5171,37 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(
-                Action(K_SUPERIOR_CALL, actor, key, text_superior_call, (v_u_names.get(v_u_arg), ))
-            )
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SUPERIOR_CALL, actor, key, text_superior_call)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_SUPERIOR_CALL,
+                        actor,
+                        (v_u_arg, ),
+                        text_superior_call,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5223,7 +5237,10 @@ def text_cast(
     return PLAYER_NAMES[actor] + ' casts ' + t_1
 
 
-LISTED_CAST: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CAST: Final = tuple(
+    tuple(rt.Listed(K_CAST, actor, (a0, ), text_cast) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1014
@@ -5257,7 +5274,8 @@ def do_cast(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -5286,27 +5304,31 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
-            continue
-        seen.add(key)
-        if v_s_names:
-            out.append(Action(K_CAST, actor, key, text_cast, (v_s_names.get(v_s_arg), )))
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
+        if plain:
+            out.append(listed[v_s_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CAST, actor, key, text_cast)
-            out.append(action)
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(K_CAST, actor, (v_s_arg, ), text_cast, (v_s_names.get(v_s_arg), ))
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5374,7 +5396,8 @@ def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -5400,9 +5423,12 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5412,35 +5438,45 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_CAST_AT,
-                        actor,
-                        key,
-                        text_cast_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_CAST_AT, actor, key, text_cast_at)
+                    action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_CAST_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_cast_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_CAST_AT, actor, key, text_cast_at)
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1022
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5481,7 +5517,10 @@ def text_set_spell(
     return PLAYER_NAMES[actor] + ' sets ' + t_1
 
 
-LISTED_SET_SPELL: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_SET_SPELL: Final = tuple(
+    tuple(rt.Listed(K_SET_SPELL, actor, (a0, ), text_set_spell) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1030
@@ -5514,7 +5553,8 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -5530,27 +5570,37 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
             continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
-            continue
-        seen.add(key)
-        if v_s_names:
-            out.append(Action(K_SET_SPELL, actor, key, text_set_spell, (v_s_names.get(v_s_arg), )))
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
+        if plain:
+            out.append(listed[v_s_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_SET_SPELL, actor, key, text_set_spell)
-            out.append(action)
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_SET_SPELL,
+                        actor,
+                        (v_s_arg, ),
+                        text_set_spell,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5586,9 +5636,10 @@ def text_activate_spell(
     return PLAYER_NAMES[actor] + ' activates ' + t_1
 
 
-LISTED_ACTIVATE_SPELL: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_ACTIVATE_SPELL: Final = tuple(
+    tuple(rt.Listed(K_ACTIVATE_SPELL, actor, (a0, ), text_activate_spell) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1039
@@ -5611,7 +5662,8 @@ def do_activate_spell(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -5628,35 +5680,37 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
-            continue
-        seen.add(key)
-        if v_s_names:
-            out.append(
-                Action(
-                    K_ACTIVATE_SPELL,
-                    actor,
-                    key,
-                    text_activate_spell,
-                    (v_s_names.get(v_s_arg), ),
-                )
-            )
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
+        if plain:
+            out.append(listed[v_s_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_ACTIVATE_SPELL, actor, key, text_activate_spell)
-            out.append(action)
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_ACTIVATE_SPELL,
+                        actor,
+                        (v_s_arg, ),
+                        text_activate_spell,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -5718,7 +5772,8 @@ def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -5735,9 +5790,12 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5747,40 +5805,55 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_ACTIVATE_SPELL_AT,
-                        actor,
-                        key,
-                        text_activate_spell_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(
+                    action = listed[key] = rt.Listed(
                         K_ACTIVATE_SPELL_AT,
                         actor,
                         key,
                         text_activate_spell_at,
                     )
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ACTIVATE_SPELL_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_activate_spell_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_ACTIVATE_SPELL_AT,
+                            actor,
+                            key,
+                            text_activate_spell_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -5821,7 +5894,10 @@ def text_use_ability(
     return PLAYER_NAMES[actor] + ' uses the ability of ' + t_1
 
 
-LISTED_USE_ABILITY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_USE_ABILITY: Final = tuple(
+    tuple(rt.Listed(K_USE_ABILITY, actor, (a0, ), text_use_ability) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1054
@@ -5844,7 +5920,8 @@ def do_use_ability(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
         return
@@ -5861,29 +5938,37 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(
-                Action(K_USE_ABILITY, actor, key, text_use_ability, (v_u_names.get(v_u_arg), ))
-            )
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_USE_ABILITY, actor, key, text_use_ability)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_USE_ABILITY,
+                        actor,
+                        (v_u_arg, ),
+                        text_use_ability,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -5945,7 +6030,8 @@ def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_ability_ready(s, actor)
     if not v_u_cards:
         return
@@ -5962,9 +6048,12 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                 continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -5974,35 +6063,55 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_u_arg, v_t_arg, )
-            if (v_u_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_u_names or v_t_names:
-                out.append(
-                    Action(
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_u_names or v_t_names)
+            if plain:
+                key = (v_u_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(
                         K_USE_ABILITY_AT,
                         actor,
                         key,
                         text_use_ability_at,
-                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
                     )
-                )
-            else:
-                action = listed.get(key)
-                if action is None:
-                    action = listed[key] = Action(K_USE_ABILITY_AT, actor, key, text_use_ability_at)
                 out.append(action)
+            else:
+                if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_u_arg, v_t_arg, ))
+                if v_u_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_USE_ABILITY_AT,
+                            actor,
+                            (v_u_arg, v_t_arg, ),
+                            text_use_ability_at,
+                            (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_u_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_USE_ABILITY_AT,
+                            actor,
+                            key,
+                            text_use_ability_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -6043,7 +6152,10 @@ def text_to_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the stock zone'
 
 
-LISTED_TO_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TO_STOCK: Final = tuple(
+    tuple(rt.Listed(K_TO_STOCK, actor, (a0, ), text_to_stock) for a0 in range(0, 264))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
@@ -6063,7 +6175,8 @@ def do_to_stock(s: State, actor: int, v_u: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_UNITS + actor]
     if not v_u_cards:
         return
@@ -6076,27 +6189,37 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
             continue
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(Action(K_TO_STOCK, actor, key, text_to_stock, (v_u_names.get(v_u_arg), )))
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_TO_STOCK, actor, key, text_to_stock)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_TO_STOCK,
+                        actor,
+                        (v_u_arg, ),
+                        text_to_stock,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
@@ -6132,7 +6255,10 @@ def text_from_stock(
     return PLAYER_NAMES[actor] + ' moves ' + t_1 + ' to the unit zone'
 
 
-LISTED_FROM_STOCK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_FROM_STOCK: Final = tuple(
+    tuple(rt.Listed(K_FROM_STOCK, actor, (a0, ), text_from_stock) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1075
@@ -6155,7 +6281,8 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = s.zones[Z_STOCK + actor]
     if not v_u_cards:
         return
@@ -6165,29 +6292,37 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(
-                Action(K_FROM_STOCK, actor, key, text_from_stock, (v_u_names.get(v_u_arg), ))
-            )
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_FROM_STOCK, actor, key, text_from_stock)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_FROM_STOCK,
+                        actor,
+                        (v_u_arg, ),
+                        text_from_stock,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
@@ -6222,7 +6357,7 @@ def text_awaken(
     return PLAYER_NAMES[actor] + ' awakens their ruler'
 
 
-LISTED_AWAKEN: Final = tuple(Action(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
+LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1081
@@ -6279,8 +6414,6 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1081
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_awaken(s, actor)
     if reason is None:
         do_awaken(s, actor)
@@ -6298,7 +6431,7 @@ def text_deploy_ruler(
 
 
 LISTED_DEPLOY_RULER: Final = tuple(
-    Action(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
+    rt.Listed(K_DEPLOY_RULER, actor, (), text_deploy_ruler)
     for actor in range(2)
 )
 
@@ -6335,8 +6468,6 @@ def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1094
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_deploy_ruler(s, actor)
     if reason is None:
         do_deploy_ruler(s, actor)
@@ -6353,7 +6484,10 @@ def text_end_main(
     return PLAYER_NAMES[actor] + ' ends the main phase'
 
 
-LISTED_END_MAIN: Final = tuple(Action(K_END_MAIN, actor, (), text_end_main) for actor in range(2))
+LISTED_END_MAIN: Final = tuple(
+    rt.Listed(K_END_MAIN, actor, (), text_end_main)
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1100
@@ -6375,8 +6509,6 @@ def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/rulers_gambit/rulers_gambit.rules:1100
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_main(s, actor)
     if reason is None:
         do_end_main(s, actor)
@@ -6453,7 +6585,8 @@ def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
         return
@@ -6463,9 +6596,12 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_attack_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6475,35 +6611,45 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_u_arg, v_t_arg, )
-            if (v_u_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_u_names or v_t_names:
-                out.append(
-                    Action(
-                        K_ATTACK,
-                        actor,
-                        key,
-                        text_attack,
-                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_u_names or v_t_names)
+            if plain:
+                key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_ATTACK, actor, key, text_attack)
+                    action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
                 out.append(action)
+            else:
+                if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_u_arg, v_t_arg, ))
+                if v_u_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ATTACK,
+                            actor,
+                            (v_u_arg, v_t_arg, ),
+                            text_attack,
+                            (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_u_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ATTACK, actor, key, text_attack)
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -6564,7 +6710,8 @@ def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
         return
@@ -6574,9 +6721,12 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_recovery_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6586,40 +6736,55 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_u_arg, v_t_arg, )
-            if (v_u_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_u_names or v_t_names:
-                out.append(
-                    Action(
-                        K_ATTACK_RECOVERY,
-                        actor,
-                        key,
-                        text_attack_recovery,
-                        (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_u_names or v_t_names)
+            if plain:
+                key = (v_u_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(
+                    action = listed[key] = rt.Listed(
                         K_ATTACK_RECOVERY,
                         actor,
                         key,
                         text_attack_recovery,
                     )
                 out.append(action)
+            else:
+                if (v_u_again or v_t_again) and seen is not None and (v_u_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_u_arg, v_t_arg, ))
+                if v_u_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ATTACK_RECOVERY,
+                            actor,
+                            (v_u_arg, v_t_arg, ),
+                            text_attack_recovery,
+                            (v_u_names.get(v_u_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_u_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_ATTACK_RECOVERY,
+                            actor,
+                            key,
+                            text_attack_recovery,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1121
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -6660,9 +6825,10 @@ def text_attack_kingdom(
     return PLAYER_NAMES[actor] + ' attacks the kingdom with ' + t_1
 
 
-LISTED_ATTACK_KINGDOM: Final[
-    tuple[dict[tuple[int, ...], Action], ...]
-] = tuple({} for _ in range(2))
+LISTED_ATTACK_KINGDOM: Final = tuple(
+    tuple(rt.Listed(K_ATTACK_KINGDOM, actor, (a0, ), text_attack_kingdom) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1127
@@ -6685,7 +6851,8 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_u_cards = f_attackers(s, actor)
     if not v_u_cards:
         return
@@ -6695,35 +6862,37 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
         v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
-        if v_u_again and not s.same_choice(v_u, v_u_other):
-            out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
-            v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
-        key = (v_u_arg, )
-        if v_u_again and key in seen:
-            continue
-        seen.add(key)
-        if v_u_names:
-            out.append(
-                Action(
-                    K_ATTACK_KINGDOM,
-                    actor,
-                    key,
-                    text_attack_kingdom,
-                    (v_u_names.get(v_u_arg), ),
-                )
-            )
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_other):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_u_names
+        if plain:
+            out.append(listed[v_u_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_ATTACK_KINGDOM, actor, key, text_attack_kingdom)
-            out.append(action)
+            if v_u_again and seen is not None and (v_u_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_u_arg, ))
+            if v_u_names:
+                out.append(
+                    Action(
+                        K_ATTACK_KINGDOM,
+                        actor,
+                        (v_u_arg, ),
+                        text_attack_kingdom,
+                        (v_u_names.get(v_u_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_u_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -6759,7 +6928,7 @@ def text_end_battle(
 
 
 LISTED_END_BATTLE: Final = tuple(
-    Action(K_END_BATTLE, actor, (), text_end_battle)
+    rt.Listed(K_END_BATTLE, actor, (), text_end_battle)
     for actor in range(2)
 )
 
@@ -6783,8 +6952,6 @@ def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_end_battle(s, actor)
     if reason is None:
         do_end_battle(s, actor)
@@ -6828,11 +6995,6 @@ def enter_end_turn(s: State) -> None:
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
-def phase_legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
-    pass
-
-
 # rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def done_chain_window(s: State) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1202
@@ -6855,7 +7017,10 @@ def text_chain_quick(
     return PLAYER_NAMES[actor] + ' chains ' + t_1
 
 
-LISTED_CHAIN_QUICK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CHAIN_QUICK: Final = tuple(
+    tuple(rt.Listed(K_CHAIN_QUICK, actor, (a0, ), text_chain_quick) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1167
@@ -6884,7 +7049,8 @@ def do_chain_quick(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -6910,29 +7076,37 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
-            continue
-        seen.add(key)
-        if v_s_names:
-            out.append(
-                Action(K_CHAIN_QUICK, actor, key, text_chain_quick, (v_s_names.get(v_s_arg), ))
-            )
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
+        if plain:
+            out.append(listed[v_s_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CHAIN_QUICK, actor, key, text_chain_quick)
-            out.append(action)
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_CHAIN_QUICK,
+                        actor,
+                        (v_s_arg, ),
+                        text_chain_quick,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7000,7 +7174,8 @@ def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = s.zones[Z_HAND + actor]
     if not v_s_cards:
         return
@@ -7026,9 +7201,12 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7038,35 +7216,55 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
+                key = (v_s_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(
                         K_CHAIN_QUICK_AT,
                         actor,
                         key,
                         text_chain_quick_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
                     )
-                )
-            else:
-                action = listed.get(key)
-                if action is None:
-                    action = listed[key] = Action(K_CHAIN_QUICK_AT, actor, key, text_chain_quick_at)
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_CHAIN_QUICK_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_chain_quick_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_CHAIN_QUICK_AT,
+                            actor,
+                            key,
+                            text_chain_quick_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1175
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7107,7 +7305,10 @@ def text_chain_set(
     return PLAYER_NAMES[actor] + ' chains the set spell ' + t_1
 
 
-LISTED_CHAIN_SET: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CHAIN_SET: Final = tuple(
+    tuple(rt.Listed(K_CHAIN_SET, actor, (a0, ), text_chain_set) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1183
@@ -7130,7 +7331,8 @@ def do_chain_set(s: State, actor: int, v_s: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -7147,27 +7349,37 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
-        key = (v_s_arg, )
-        if v_s_again and key in seen:
-            continue
-        seen.add(key)
-        if v_s_names:
-            out.append(Action(K_CHAIN_SET, actor, key, text_chain_set, (v_s_names.get(v_s_arg), )))
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_s_names
+        if plain:
+            out.append(listed[v_s_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CHAIN_SET, actor, key, text_chain_set)
-            out.append(action)
+            if v_s_again and seen is not None and (v_s_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_s_arg, ))
+            if v_s_names:
+                out.append(
+                    Action(
+                        K_CHAIN_SET,
+                        actor,
+                        (v_s_arg, ),
+                        text_chain_set,
+                        (v_s_names.get(v_s_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_s_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7227,7 +7439,8 @@ def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_s_cards = f_ready_set_spells(s, actor)
     if not v_s_cards:
         return
@@ -7244,9 +7457,12 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                 continue
         v_s_arg = s.card_def[v_s]
         v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
-        if v_s_again and not s.same_choice(v_s, v_s_other):
-            out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
-            v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+        if v_s_again:
+            if not s.same_choice(v_s, v_s_other):
+                out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
+                v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7256,35 +7472,50 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
             v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
-            if v_t_again and not s.same_choice(v_t, v_t_other):
-                out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
-                v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
-            key = (v_s_arg, v_t_arg, )
-            if (v_s_again or v_t_again) and key in seen:
-                continue
-            seen.add(key)
-            if v_s_names or v_t_names:
-                out.append(
-                    Action(
-                        K_CHAIN_SET_AT,
-                        actor,
-                        key,
-                        text_chain_set_at,
-                        (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
-                    )
-                )
-            else:
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_s_names or v_t_names)
+            if plain:
+                key = (v_s_arg, v_t_arg, )
                 action = listed.get(key)
                 if action is None:
-                    action = listed[key] = Action(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
+                    action = listed[key] = rt.Listed(K_CHAIN_SET_AT, actor, key, text_chain_set_at)
                 out.append(action)
+            else:
+                if (v_s_again or v_t_again) and seen is not None and (v_s_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_s_arg, v_t_arg, ))
+                if v_s_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_CHAIN_SET_AT,
+                            actor,
+                            (v_s_arg, v_t_arg, ),
+                            text_chain_set_at,
+                            (v_s_names.get(v_s_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_s_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_CHAIN_SET_AT,
+                            actor,
+                            key,
+                            text_chain_set_at,
+                        )
+                    out.append(action)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1190
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 2:
-        return "malformed action"
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7325,7 +7556,7 @@ def text_pass_chain(
 
 
 LISTED_PASS_CHAIN: Final = tuple(
-    Action(K_PASS_CHAIN, actor, (), text_pass_chain)
+    rt.Listed(K_PASS_CHAIN, actor, (), text_pass_chain)
     for actor in range(2)
 )
 
@@ -7351,8 +7582,6 @@ def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/rulers_gambit/rulers_gambit.rules:1197
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 0:
-        return "malformed action"
     reason = check_pass_chain(s, actor)
     if reason is None:
         do_pass_chain(s, actor)
@@ -7400,7 +7629,10 @@ def text_resolve_next(
     return PLAYER_NAMES[actor] + ' resolves ' + t_1
 
 
-LISTED_RESOLVE_NEXT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_RESOLVE_NEXT: Final = tuple(
+    tuple(rt.Listed(K_RESOLVE_NEXT, actor, (a0, ), text_resolve_next) for a0 in range(0, 352))
+    for actor in range(2)
+)
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1217
@@ -7417,7 +7649,8 @@ def do_resolve_next(s: State, actor: int, v_c: int) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.g_chain
     if not v_c_cards:
         return
@@ -7427,29 +7660,37 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(
-                Action(K_RESOLVE_NEXT, actor, key, text_resolve_next, (v_c_names.get(v_c_arg), ))
-            )
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_RESOLVE_NEXT, actor, key, text_resolve_next)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(
+                        K_RESOLVE_NEXT,
+                        actor,
+                        (v_c_arg, ),
+                        text_resolve_next,
+                        (v_c_names.get(v_c_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:
@@ -7472,11 +7713,6 @@ def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
         if check_resolve_next(s, actor, v_c) is None:
             return (v_c, )
     return None
-
-
-# rulebooks/rulers_gambit/rulers_gambit.rules:1208
-def phase_legal_resolve_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
-    legal_resolve_next(s, actor, out, check)
 
 
 State.GAME = 'rulers_gambit'
@@ -7613,7 +7849,7 @@ rt.install_phases(State, (
         actor=actor_recovery_step,
         done=done_recovery_step,
         checkpoints=None,
-        legal=phase_legal_recovery_step,
+        legal=legal_recover,
     ),
     rt.PhaseRules(
         'main',
@@ -7653,7 +7889,7 @@ rt.install_phases(State, (
         actor=actor_resolve_chain,
         done=done_resolve_chain,
         checkpoints=None,
-        legal=phase_legal_resolve_chain,
+        legal=legal_resolve_next,
     ),
 ))
 State.CHECKPOINTS = (

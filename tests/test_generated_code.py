@@ -92,6 +92,33 @@ def test_only_narrowed_optionals_are_unwrapped(tmp_path: Path) -> None:
     assert "rt.some(s.g_last_player)" in source
 
 
+def test_a_variable_never_assigned_is_not_unwrapped_once_tested(tmp_path: Path) -> None:
+    # a parameter or a `let` that nothing assigns stays present once tested: no rt.some, and
+    # mypy narrows it as the checker does; a `let` assigned later may be none again
+    folder = new_game("kept", tmp_path)
+    rules = folder / "kept.rules"
+    text = rules.read_text()
+    procedures = (
+        "procedure keep(p: player) {\n"
+        "  let c = first(deck[p])\n"
+        "  if c != none { move c to hand[p] }\n"
+        "  let d = first(deck[p])\n"
+        "  if d != none {\n    move d to hand[p]\n    d = first(deck[p])\n  }\n}\n\n"
+    )
+    text = text.replace("setup {", procedures + "setup {", 1)
+    text = text.replace("    draw 3 from deck[p] to hand[p]\n",
+                        "    draw 3 from deck[p] to hand[p]\n    keep(p)\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    keep = source[source.index("def proc_keep"):]
+    keep = keep[:keep.index("\n\n\n")]
+    assert "s.move(v_c, " in keep and "rt.some(v_c)" not in keep
+    assert "s.move(rt.some(v_d), " in keep
+
+
 def test_enum_members_are_named_constants_that_never_take_another_name() -> None:
     from compiler.pygen_base import enum_constants
 
@@ -292,3 +319,19 @@ def test_a_listing_inlines_the_small_functions_it_tests(tmp_path: Path) -> None:
     assert "f_cheap(s, v_c)" in check  # elsewhere a call reads better
     assert "f_tally(s, actor)" in legal  # an aggregate's loop is cheaper in a function
     assert "f_twice(s, (s.p_score[actor] + 1))" in legal  # an argument read twice: worked out once
+
+
+def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> None:
+    # Dynasties' "your 6 marker stands there" reads the tile's kind and value: data of its
+    # definition, worked out at load for each definition; a test that reads a card's state
+    # (Dynasty Builder's moved troops) is still worked out in the listing
+    game = module("dynasties")
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    assert "v_test_349 = T_PLACE_TEST_349[s.card_def[v_tile]]" in source
+    sixes = [d for d, name in enumerate(game.DEF_NAMES) if game.T_PLACE_TEST_349[d]]
+    assert [game.DEF_NAMES[d] for d in sixes] == ["6"]
+    assert all(game.T_PLACE_TEST_349[d] == (game.C_TILE_KIND[d] == game.TILE_KIND_NUMBER
+                                            and game.C_TILE_VALUE[d] == 6)
+               for d in range(len(game.DEF_NAMES)))
+    builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
+    assert "v_test_698 = s.k_Troop_moved[v_u]" in builder

@@ -195,7 +195,10 @@ def text_take(
     return PLAYER_NAMES[actor] + ' takes ' + t_1
 
 
-LISTED_TAKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_TAKE: Final = tuple(
+    tuple(rt.Listed(K_TAKE, actor, (a0, ), text_take) for a0 in range(1, 3))
+    for actor in range(2)
+)
 
 
 # tests/golden/mini.rules:68
@@ -221,21 +224,13 @@ def legal_take(s: State, actor: int, out: list[Action], check: bool) -> None:
         # tests/golden/mini.rules:69
         if check and (len(s.zones[Z_BAG]) < v_n):
             continue
-        key = (v_n, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_TAKE, actor, key, text_take)
-        out.append(action)
+        out.append(listed[(v_n - 1)])
 
 
 # tests/golden/mini.rules:68
 def apply_take(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_n = a.args[0]
-    if v_n not in range(1, 2 + 1):
-        return str(v_n) + ' is not a choice here'
     reason = check_take(s, actor, v_n)
     if reason is None:
         do_take(s, actor, v_n)
@@ -253,7 +248,10 @@ def text_cash(
     return PLAYER_NAMES[actor] + ' cashes ' + t_1
 
 
-LISTED_CASH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_CASH: Final = tuple(
+    tuple(rt.Listed(K_CASH, actor, (a0, ), text_cash) for a0 in range(0, 8))
+    for actor in range(2)
+)
 
 
 # tests/golden/mini.rules:73
@@ -276,7 +274,8 @@ def do_cash(s: State, actor: int, v_c: int) -> None:
 # tests/golden/mini.rules:73
 def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CASH[actor]
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
     v_c_cards = s.zones[Z_HAND + actor]
     if not v_c_cards:
         return
@@ -286,27 +285,31 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
         v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
-        if v_c_again and not s.same_choice(v_c, v_c_other):
-            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
-            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        key = (v_c_arg, )
-        if v_c_again and key in seen:
-            continue
-        seen.add(key)
-        if v_c_names:
-            out.append(Action(K_CASH, actor, key, text_cash, (v_c_names.get(v_c_arg), )))
+        if v_c_again:
+            if not s.same_choice(v_c, v_c_other):
+                out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_c_names
+        if plain:
+            out.append(listed[v_c_arg])
         else:
-            action = listed.get(key)
-            if action is None:
-                action = listed[key] = Action(K_CASH, actor, key, text_cash)
-            out.append(action)
+            if v_c_again and seen is not None and (v_c_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_c_arg, ))
+            if v_c_names:
+                out.append(
+                    Action(K_CASH, actor, (v_c_arg, ), text_cash, (v_c_names.get(v_c_arg), ))
+                )
+            else:
+                out.append(listed[v_c_arg])
 
 
 # tests/golden/mini.rules:73
 def apply_cash(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -342,7 +345,10 @@ def text_step(
     return PLAYER_NAMES[actor] + ' steps to ' + t_1
 
 
-LISTED_STEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_STEP: Final = tuple(
+    tuple(rt.Listed(K_STEP, actor, (a0, ), text_step) for a0 in range(0, 9))
+    for actor in range(2)
+)
 
 
 # tests/golden/mini.rules:79
@@ -370,21 +376,13 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         # tests/golden/mini.rules:80
         if check and not f_can_step(s, actor, v_dest):
             continue
-        key = (v_dest, )
-        action = listed.get(key)
-        if action is None:
-            action = listed[key] = Action(K_STEP, actor, key, text_step)
-        out.append(action)
+        out.append(listed[v_dest])
 
 
 # tests/golden/mini.rules:79
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
-    if len(a.args) != 1:
-        return "malformed action"
     v_dest = a.args[0]
-    if v_dest not in range(9):
-        return N_CELL_NAMES[v_dest] + ' is not a choice here'
     reason = check_step(s, actor, v_dest)
     if reason is None:
         do_step(s, actor, v_dest)
