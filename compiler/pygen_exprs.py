@@ -258,22 +258,8 @@ class ExpressionGenerator(GeneratorBase):
         aggregate's element): within, e reads their values from variables. Their turn among
         e's parts makes no difference, as they are harmless."""
         found: list[n.Aggregate] = []
-
-        def visit(x: n.Node) -> None:
-            if isinstance(x, n.Aggregate):
-                visit(x.domain)
-                if x.func in LOOPED and self.risk(x) == HARMLESS:
-                    found.append(x)
-            elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
-                visit(x.left)
-            elif isinstance(x, n.Conditional):
-                visit(x.cond)
-            else:
-                for child in n.children(x):
-                    visit(child)
-
         if e is not None:
-            visit(e)
+            self.once_evaluated_aggregates(e, found)
         for aggregate in found:
             var = self.bindings.reserve(aggregate.func)
             self.looped(aggregate, var)
@@ -283,6 +269,22 @@ class ExpressionGenerator(GeneratorBase):
         finally:
             for aggregate in found:
                 del self.looped_values[id(aggregate)]
+
+    def once_evaluated_aggregates(self, x: n.Node, found: list[n.Aggregate]) -> None:
+        """Adds to `found` the harmless aggregates of loop_aggregates, inner ones first. A
+        method, not a closure: a closure that calls itself is a reference cycle, which kept
+        the generator and its model alive after a build until the collector ran."""
+        if isinstance(x, n.Aggregate):
+            self.once_evaluated_aggregates(x.domain, found)
+            if x.func in LOOPED and self.risk(x) == HARMLESS:
+                found.append(x)
+        elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
+            self.once_evaluated_aggregates(x.left, found)
+        elif isinstance(x, n.Conditional):
+            self.once_evaluated_aggregates(x.cond, found)
+        else:
+            for child in n.children(x):
+                self.once_evaluated_aggregates(child, found)
 
     def looped(self, e: n.Aggregate, target: str | None) -> None:
         """An aggregate as a plain loop, its value returned (no target) or assigned to
