@@ -345,6 +345,16 @@ class English:
             "distance": lambda a: f"the distance from {a[0]} to {a[1]}",
             "within": lambda a: f"the places within {a[1]} of {a[0]}",
             "decklist": lambda a: f"the deck {a[0]} brought",
+            "row": lambda a: f"the row of {a[0]} (1 for row A)",
+            "column": lambda a: f"the column of {a[0]}",
+            "cell": lambda a: f"the cell of {a[0]} in row {a[1]}, column {a[2]}",
+            "row_cells": lambda a: f"the cells of row {a[1]} of {a[0]}",
+            "column_cells": lambda a: f"the cells of column {a[1]} of {a[0]}",
+            "ahead": lambda a: f"the cells ahead of {a[0]} in its column, nearest first",
+            "behind": lambda a: f"the cells behind {a[0]} in its column, nearest first",
+            "surrounding": lambda a: f"the cells surrounding {a[0]}",
+            "facing_distance": lambda a: f"the number of zones from {a[0]} across the front "
+                                         f"rows to {a[1]} (in the same lane)",
         }
         phrase = phrases.get(name)
         return phrase(args) if phrase else f"{md(name)}({', '.join(args)})"

@@ -10,6 +10,7 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.pygen_base import GeneratorBase, grouped, names_table, py_type, upper
+from compiler.pygen_grid import grid_call, write_grid_tables
 from dsl import nodes as n
 
 # What evaluating an expression may do besides giving its value (ExpressionGenerator.risk),
@@ -352,7 +353,8 @@ class ExpressionGenerator(GeneratorBase):
     def area_tables(self) -> None:
         """The tables of area_table, each a row per node (the nodes in board order). They
         come last, once the rules have said which they read; no rule runs before the module
-        is loaded."""
+        is loaded. The grid tables follow, for the same reason."""
+        write_grid_tables(self.model, self.w, self.grids)
         if not self.areas:
             return
         self.w.line()
@@ -562,7 +564,7 @@ class ExpressionGenerator(GeneratorBase):
             return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
-        raise AssertionError(name)
+        return grid_call(self.model, self.grids, e, args)
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:
         looped = self.looped_values.get(id(e))
