@@ -97,5 +97,9 @@ def test_facing_distance_crosses_both_front_rows(
 
 def test_grid_builtins_read_as_english() -> None:
     assert English.builtin("surrounding", ["B3"]) == "the cells surrounding B3"
-    assert English.builtin("cell", ["Cell", "2", "3"]) == "the cell of Cell in row 2, column 3"
-    assert "across the front rows" in English.builtin("facing_distance", ["A1", "B1"])
+    assert English.builtin("cell", ["Cell", "2", "3"]) == "the cell in row 2, column 3"
+    assert English.builtin("column_cells", ["Cell", "2"]) == "the cells of column 2"
+    assert English.builtin("column_cells", ["Cell", "the column of *c*"]) == (
+        "the cells in the column of *c*")
+    assert English.builtin("facing_distance", ["*a*", "*b*"]) == (
+        "the number of zones from *a* across both front rows to *b*")
