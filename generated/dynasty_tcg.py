@@ -14,7 +14,7 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
 
 TERMINAL: Final = rt.TERMINAL
 PLAYER_NAMES: Final = ('A', 'B')
-PHASES: Final = ('draw_phase', 'attacking')
+PHASES: Final = ('draw_phase', 'attacking', 'defending')
 E_KIND_NAMES: Final = ('unit', 'order', 'item', 'environment')
 E_RANGE_NAMES: Final = ('melee', 'reach', 'mobile', 'ranged')
 E_RANK_NAMES: Final = ('normal', 'base_champion', 'level_up_champion', 'battle_champion')
@@ -351,9 +351,24 @@ K_PLAY_UNIT: Final = 0
 K_MOVE_UNIT: Final = 1
 K_RETREAT: Final = 2
 K_ATTACK: Final = 3
-K_STRIKE: Final = 4
-K_END_PHASE: Final = 5
-ACTIONS: Final = ('play_unit', 'move_unit', 'retreat', 'attack', 'strike', 'end_phase')
+K_UNITE: Final = 4
+K_STRIKE: Final = 5
+K_END_PHASE: Final = 6
+K_REINFORCE: Final = 7
+K_RETREAT_IN_DEFENCE: Final = 8
+K_LET_LAND: Final = 9
+ACTIONS: Final = (
+    'play_unit',
+    'move_unit',
+    'retreat',
+    'attack',
+    'unite',
+    'strike',
+    'end_phase',
+    'reinforce',
+    'retreat_in_defence',
+    'let_land',
+)
 
 
 class State(rt.GameState):
@@ -364,12 +379,17 @@ class State(rt.GameState):
         'g_current',
         'g_starter',
         'g_dry_turns',
+        'g_strike_from',
+        'g_strike_at',
+        'g_strike_power',
         'p_health',
         'p_resources',
         'p_ended',
+        'p_retreated',
         'k_Card_damage',
         'k_Card_battled',
         'k_Card_moved',
+        'k_Card_defended',
         'd_decklists',
         'num_players',
         'phase',
@@ -389,12 +409,17 @@ class State(rt.GameState):
     g_current: int
     g_starter: int
     g_dry_turns: int
+    g_strike_from: int | None
+    g_strike_at: int | None
+    g_strike_power: int
     p_health: list[int]
     p_resources: list[int]
     p_ended: list[bool]
+    p_retreated: list[bool]
     k_Card_damage: list[int]
     k_Card_battled: list[bool]
     k_Card_moved: list[bool]
+    k_Card_defended: list[bool]
     d_decklists: list[list[int]]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
@@ -403,18 +428,24 @@ class State(rt.GameState):
         self.g_current = 0
         self.g_starter = 0
         self.g_dry_turns = 0
+        self.g_strike_from = None
+        self.g_strike_at = None
+        self.g_strike_power = 0
         self.p_health = [50 for _ in range(players)]
         self.p_resources = [10 for _ in range(players)]
         self.p_ended = [False for _ in range(players)]
+        self.p_retreated = [False for _ in range(players)]
         self.k_Card_damage = []
         self.k_Card_battled = []
         self.k_Card_moved = []
+        self.k_Card_defended = []
         self.d_decklists = [[] for _ in range(players)]
 
     def init_card(self) -> None:
         self.k_Card_damage.append(0)
         self.k_Card_battled.append(False)
         self.k_Card_moved.append(False)
+        self.k_Card_defended.append(False)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
         """rt.GameState.copy_key and the 'per card' fields."""
@@ -422,6 +453,7 @@ class State(rt.GameState):
             self.k_Card_damage[card],
             self.k_Card_battled[card],
             self.k_Card_moved[card],
+            self.k_Card_defended[card],
         )
 
     def alike(self, a: int, b: int) -> bool:
@@ -431,6 +463,7 @@ class State(rt.GameState):
             and self.k_Card_damage[a] == self.k_Card_damage[b]
             and self.k_Card_battled[a] == self.k_Card_battled[b]
             and self.k_Card_moved[a] == self.k_Card_moved[b]
+            and self.k_Card_defended[a] == self.k_Card_defended[b]
         )
 
     def clone(self) -> State:
@@ -452,17 +485,22 @@ class State(rt.GameState):
         c.g_current = self.g_current
         c.g_starter = self.g_starter
         c.g_dry_turns = self.g_dry_turns
+        c.g_strike_from = self.g_strike_from
+        c.g_strike_at = self.g_strike_at
+        c.g_strike_power = self.g_strike_power
         c.p_health = self.p_health[:]
         c.p_resources = self.p_resources[:]
         c.p_ended = self.p_ended[:]
+        c.p_retreated = self.p_retreated[:]
         c.k_Card_damage = self.k_Card_damage[:]
         c.k_Card_battled = self.k_Card_battled[:]
         c.k_Card_moved = self.k_Card_moved[:]
+        c.k_Card_defended = self.k_Card_defended[:]
         c.d_decklists = [x2[:] for x2 in self.d_decklists]
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:280
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -472,7 +510,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:273
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:285
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -488,7 +526,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:278
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:290
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -497,13 +535,64 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:295
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:298
+def f_fresh(s: State, v_p: int, v_c: int) -> bool:
+    """Has p a unit on c that has not battled this phase?"""
+    for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
+        if (not s.k_Card_battled[v_u]):
+            return True
+    return False
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:303
+def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
+    """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
+    directly behind it (decision UNITING).
+    """
+    return [
+        v_c
+        for v_c in list(N_CELL_BEHIND[v_at])
+        if all(
+            f_fresh(s, v_p, v_x)
+            for v_x in list(N_CELL_BEHIND[v_at])
+            if (N_CELL_ROW[v_x] <= N_CELL_ROW[v_c])
+        )
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:308
+def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
+    """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
+    for v_c in list(N_CELL_BEHIND[v_target]):
+        if (
+            (N_CELL_ROW[v_c] == (N_CELL_ROW[v_target] + 1))
+            and any((not s.k_Card_defended[v_u]) for v_u in s.zones[Z_FIELD + v_p * 15 + v_c])
+        ):
+            return v_c
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:313
+def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
+    """Can p retreat the unit on c now, paying its cost?"""
+    return (
+        (bool(s.zones[Z_FIELD + v_p * 15 + v_c]))
+        and (
+            s.p_resources[v_p] >= sum(
+                C_CARD_COST[s.card_def[v_u]]
+                for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
+            )
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:317
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -512,7 +601,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:290
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -527,79 +616,140 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:298
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:329
 def proc_hit(s: State, v_v: int, v_n: int) -> None:
     """Unit v takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:299
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:300
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
         s.p_health[s.card_owner[v_v]] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:332
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:307
-def proc_battle(s: State, v_p: int, v_at: int, v_foe: int) -> None:
-    """The unit on p's zone `at` battles the opponent's unit on `foe`: both deal their damage at
-    once, the defender only if its range reaches back (decision RETURN_DAMAGE).
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:338
+def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
+    """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
+    may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:308
-    for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:309
-        s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:310
-        for v_v in list(s.zones[Z_FIELD + (1 - v_p) * 15 + v_foe]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:311
-            v_back = (C_CARD_ATTACK[s.card_def[v_v]] if f_reaches(s, v_v, v_foe, v_at) else 0)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:312
-            proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]])
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:313
-            proc_hit(s, v_u, v_back)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:339
+    s.g_strike_from = v_at
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:340
+    s.g_strike_at = v_foe
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:341
+    s.g_strike_power = v_power
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:342
+    v_q = (1 - v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:343
+    if (
+        (f_reinforcer(s, v_q, v_foe) is not None)
+        or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
+    ):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:344
+        s.goto(2)  # defending
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+        proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:319
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:354
+def proc_land(s: State, v_shield: bool) -> None:
+    """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
+    REINFORCE); otherwise both units deal their damage at once, the defender only if its range
+    reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:355
+    v_at = s.g_strike_from
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:356
+    v_foe = s.g_strike_at
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+    if ((v_at is not None) and (v_foe is not None)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:358
+        v_q = (1 - s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+        v_back_zone = f_reinforcer(s, v_q, rt.some(v_foe))
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:360
+        for v_v in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_foe)]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:361
+            if (v_shield and (v_back_zone is not None)):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:362
+                for v_r in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_back_zone)]):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:363
+                    s.k_Card_defended[v_r] = True
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:364
+                    v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:365
+                    s.k_Card_damage[v_r] += s.g_strike_power
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+                    proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)))
+            else:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:369
+                for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+                    v_back = (
+                        C_CARD_ATTACK[s.card_def[v_v]]
+                        if f_reaches(s, v_v, rt.some(v_foe), rt.some(v_at))
+                        else 0
+                    )
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
+                    proc_hit(s, v_v, s.g_strike_power)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
+                    proc_hit(s, v_u, v_back)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:377
+    s.g_strike_from = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:378
+    s.g_strike_at = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:379
+    s.g_strike_power = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
+    s.goto(1)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:384
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:320
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:321
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:322
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:387
     s.k_Card_moved[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+    s.k_Card_defended[v_u] = False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:358
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:203
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:208
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:204
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 204
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:205
-    for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:206
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 206
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:208
-    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 208
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:209
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards', 209
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:210
+    for v_c in cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:211
+        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 211
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:213
+    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards', 213
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:214
     if (
         sum(
             1
@@ -607,96 +757,114 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 209
+        return 'at most 7 units costing 7 or more', 214
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:395
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:332
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:399
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:334
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
                     s.move(v_u, Z_DISCARD + v_p, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:343
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:344
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:345
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:348
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:348
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:349
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:350
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:351
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:353
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:431
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:367
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:367
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:368
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:373
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:374
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
     s.goto(0)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:382
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+                s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:465
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:465
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:469
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -704,49 +872,33 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
     s.goto(1)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:381
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:447
 def phase_legal_draw_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:401
-def enter_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
-    for v_c in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:406
-        for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:407
-            s.k_Card_battled[v_u] = False
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
-            s.k_Card_moved[v_u] = False
-
-
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:560
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     s.goto(0)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -761,29 +913,29 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:487
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:488
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -801,14 +953,14 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -836,7 +988,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -858,7 +1010,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -869,7 +1021,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -884,43 +1036,43 @@ def text_move_unit(
 LISTED_MOVE_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             key = (v_at, v_to, )
@@ -930,7 +1082,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -947,7 +1099,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -961,12 +1113,12 @@ def text_retreat(
 LISTED_RETREAT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -977,30 +1129,30 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:506
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:507
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:509
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1015,7 +1167,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1029,7 +1181,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1044,52 +1196,56 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
-    proc_battle(s, actor, v_at, v_foe)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+        s.k_Card_battled[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+        proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1102,7 +1258,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1119,7 +1275,120 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+def text_unite(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = N_CELL_NAMES[args[0]] if shown & 1 else 'a cell'
+    t_2 = N_CELL_NAMES[args[1]] if shown & 2 else 'a cell'
+    return PLAYER_NAMES[
+        actor
+    ] + ' unites the units from ' + t_1 + ' back to attack the unit on ' + t_2
+
+
+LISTED_UNITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    if not f_may_attack(s, actor):
+        return 'the first player makes no attack on the first turn'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+    if (N_CELL_ROW[v_at] > 2):
+        return 'a leader stands in the front or middle row'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+    if not f_fresh(s, actor, v_at):
+        return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+    if (not f_supporters(s, actor, v_at)):
+        return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+    if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
+        return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
+        return N_CELL_NAMES[v_foe] + ' is out of range'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+    v_line = [*[v_at], *f_supporters(s, actor, v_at)]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+    v_power = 0
+    for v_c in v_line:
+        v_power += sum(
+            C_CARD_ATTACK[s.card_def[v_u]]
+            for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
+        )
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+    for v_c_2 in v_line:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+        for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+            s.k_Card_battled[v_u] = True
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    proc_declare(s, actor, v_at, v_foe, v_power)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    if check and not f_may_attack(s, actor):
+        return
+    listed = LISTED_UNITE[actor]
+    for v_at in range(15):
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+            if (N_CELL_ROW[v_at] > 2):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+            if not f_fresh(s, actor, v_at):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+            if (not f_supporters(s, actor, v_at)):
+                continue
+        for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
+            if check:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+                if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
+                    continue
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+                if not all(
+                    f_reaches(s, v_u, v_at, v_foe)
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                ):
+                    continue
+            key = (v_at, v_foe, )
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_UNITE, actor, key, text_unite)
+            out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+def apply_unite(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return "malformed action"
+    v_at = a.args[0]
+    if v_at not in range(15):
+        return N_CELL_NAMES[v_at] + ' is not a choice here'
+    v_foe = a.args[1]
+    if v_foe not in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
+        return N_CELL_NAMES[v_foe] + ' is not a choice here'
+    reason = check_unite(s, actor, v_at, v_foe)
+    if reason is None:
+        do_unite(s, actor, v_at, v_foe)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -1133,48 +1402,48 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         key = (v_at, )
@@ -1184,7 +1453,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1198,7 +1467,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -1214,23 +1483,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1241,14 +1510,203 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:479
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
     legal_retreat(s, actor, out, check)
     legal_attack(s, actor, out, check)
+    legal_unite(s, actor, out, check)
     legal_strike(s, actor, out, check)
     legal_end_phase(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+def done_defending(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    s.goto(1)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+def actor_defending(s: State) -> int | None:
+    return (None if (s.g_strike_at is None) else (1 - s.g_current))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+def text_reinforce(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' reinforces the attacked unit with the unit behind it'
+
+
+LISTED_REINFORCE: Final = tuple(
+    Action(K_REINFORCE, actor, (), text_reinforce)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+def check_reinforce(s: State, actor: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    if not (
+        (s.g_strike_at is not None)
+        and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
+    ):
+        return 'no unit of yours directly behind the target can reinforce'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+def do_reinforce(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+    proc_land(s, True)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    if check and not (
+        (s.g_strike_at is not None)
+        and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
+    ):
+        return
+    out.append(LISTED_REINFORCE[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+def apply_reinforce(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 0:
+        return "malformed action"
+    reason = check_reinforce(s, actor)
+    if reason is None:
+        do_reinforce(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+def text_retreat_in_defence(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = N_CELL_NAMES[args[0]] if shown & 1 else 'a cell'
+    return PLAYER_NAMES[actor] + ' retreats the unit on ' + t_1 + ' in defence'
+
+
+LISTED_RETREAT_IN_DEFENCE: Final[
+    tuple[dict[tuple[int, ...], Action], ...]
+] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    if s.p_retreated[actor]:
+        return 'you have retreated once in this turn of the opponent'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    if not f_can_pay_retreat(s, actor, v_at):
+        return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    v_sum = 0
+    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
+        v_sum += C_CARD_COST[s.card_def[v_u]]
+    s.p_resources[actor] -= v_sum
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+    s.p_retreated[actor] = True
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+        proc_leave_field(s, v_u_2)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+        s.move(v_u_2, Z_RETREAT2 + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    if check and s.p_retreated[actor]:
+        return
+    listed = LISTED_RETREAT_IN_DEFENCE[actor]
+    for v_at in range(15):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        if check and not f_can_pay_retreat(s, actor, v_at):
+            continue
+        key = (v_at, )
+        action = listed.get(key)
+        if action is None:
+            action = listed[key] = Action(K_RETREAT_IN_DEFENCE, actor, key, text_retreat_in_defence)
+        out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+def apply_retreat_in_defence(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return "malformed action"
+    v_at = a.args[0]
+    if v_at not in range(15):
+        return N_CELL_NAMES[v_at] + ' is not a choice here'
+    reason = check_retreat_in_defence(s, actor, v_at)
+    if reason is None:
+        do_retreat_in_defence(s, actor, v_at)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+def text_let_land(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the attack land'
+
+
+LISTED_LET_LAND: Final = tuple(Action(K_LET_LAND, actor, (), text_let_land) for actor in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+def check_let_land(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+def do_let_land(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+    proc_land(s, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_LET_LAND[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+def apply_let_land(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 0:
+        return "malformed action"
+    reason = check_let_land(s, actor)
+    if reason is None:
+        do_let_land(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_reinforce(s, actor, out, check)
+    legal_retreat_in_defence(s, actor, out, check)
+    legal_let_land(s, actor, out, check)
 
 
 State.GAME = 'dynasty_tcg'
@@ -1272,29 +1730,39 @@ State.GAME_FIELDS = (
     rt.GameField('current', 'g_current', ("player",), 'public'),
     rt.GameField('starter', 'g_starter', ("player",), 'public'),
     rt.GameField('dry_turns', 'g_dry_turns', ("int",), 'public'),
+    rt.GameField('strike_from', 'g_strike_from', ("option", ("names", N_CELL_NAMES)), 'public'),
+    rt.GameField('strike_at', 'g_strike_at', ("option", ("names", N_CELL_NAMES)), 'public'),
+    rt.GameField('strike_power', 'g_strike_power', ("int",), 'public'),
 )
 State.PLAYER_FIELDS = (
     rt.PlayerField('health', 'p_health', ("int",), 'public', per_player=False),
     rt.PlayerField('resources', 'p_resources', ("int",), 'public', per_player=False),
     rt.PlayerField('ended', 'p_ended', ("bool",), 'public', per_player=False),
+    rt.PlayerField('retreated', 'p_retreated', ("bool",), 'public', per_player=False),
 )
 State.NODE_FIELDS = ()
 State.CARD_FIELDS = (
     rt.CardField('damage', 'k_Card_damage', ("int",), 'public'),
     rt.CardField('battled', 'k_Card_battled', ("bool",), 'public'),
     rt.CardField('moved', 'k_Card_moved', ("bool",), 'public'),
+    rt.CardField('defended', 'k_Card_defended', ("bool",), 'public'),
 )
 State.STATE_ATTRS = (
     'g_turn',
     'g_current',
     'g_starter',
     'g_dry_turns',
+    'g_strike_from',
+    'g_strike_at',
+    'g_strike_power',
     'p_health',
     'p_resources',
     'p_ended',
+    'p_retreated',
     'k_Card_damage',
     'k_Card_battled',
     'k_Card_moved',
+    'k_Card_defended',
     'd_decklists',
 )
 rt.install_phases(State, (
@@ -1308,11 +1776,19 @@ rt.install_phases(State, (
     ),
     rt.PhaseRules(
         'attacking',
-        enter=enter_attacking,
+        enter=None,
         actor=actor_attacking,
         done=done_attacking,
         checkpoints=None,
         legal=phase_legal_attacking,
+    ),
+    rt.PhaseRules(
+        'defending',
+        enter=None,
+        actor=actor_defending,
+        done=done_defending,
+        checkpoints=None,
+        legal=phase_legal_defending,
     ),
 ))
 State.CHECKPOINTS = (
@@ -1324,11 +1800,19 @@ State.APPLY = {
     (1, K_MOVE_UNIT): apply_move_unit,
     (1, K_RETREAT): apply_retreat,
     (1, K_ATTACK): apply_attack,
+    (1, K_UNITE): apply_unite,
     (1, K_STRIKE): apply_strike,
     (1, K_END_PHASE): apply_end_phase,
+    (2, K_REINFORCE): apply_reinforce,
+    (2, K_RETREAT_IN_DEFENCE): apply_retreat_in_defence,
+    (2, K_LET_LAND): apply_let_land,
 }
 State.CARD_PARAMS = (
     (0,),
+    (),
+    (),
+    (),
+    (),
     (),
     (),
     (),
@@ -1342,17 +1826,25 @@ State.PICK = (
     None,
     None,
     None,
+    None,
+    None,
+    None,
+    None,
 )
 State.ENCODING = (
     (0, ((0, 80), (0, 15), )),
     (1200, ((0, 15), (0, 15), )),
     (1425, ((0, 15), )),
     (1440, ((0, 15), (0, 15), )),
-    (1665, ((0, 15), )),
-    (1680, ()),
+    (1665, ((0, 15), (0, 15), )),
+    (1890, ((0, 15), )),
+    (1905, ()),
+    (1906, ()),
+    (1907, ((0, 15), )),
+    (1922, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 1681
+NUM_DISTINCT_ACTIONS: Final = 1923
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'skirmish': (
