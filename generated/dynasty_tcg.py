@@ -14,7 +14,7 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
 
 TERMINAL: Final = rt.TERMINAL
 PLAYER_NAMES: Final = ('A', 'B')
-PHASES: Final = ('draw_phase', 'attacking', 'defending')
+PHASES: Final = ('mulligan', 'draw_phase', 'attacking', 'defending')
 E_KIND_NAMES: Final = ('unit', 'order', 'item', 'environment')
 E_RANGE_NAMES: Final = ('melee', 'reach', 'mobile', 'ranged')
 E_RANK_NAMES: Final = ('normal', 'base_champion', 'level_up_champion', 'battle_champion')
@@ -177,8 +177,9 @@ Z_DECK: Final = 0
 Z_HAND: Final = 2
 Z_FIELD: Final = 4
 Z_DISCARD: Final = 34
-Z_RETREAT2: Final = 36
-Z_RETREAT1: Final = 38
+Z_ASIDE: Final = 36
+Z_RETREAT2: Final = 38
+Z_RETREAT1: Final = 40
 SLOT_OWNER: Final = (
     0,
     1,
@@ -213,6 +214,8 @@ SLOT_OWNER: Final = (
     1,
     1,
     1,
+    1,
+    0,
     1,
     0,
     1,
@@ -262,6 +265,8 @@ SLOT_CAPACITY: Final = (
     -1,
     -1,
     -1,
+    -1,
+    -1,
 )
 SLOT_NAMES: Final = (
     'deck.A',
@@ -300,6 +305,8 @@ SLOT_NAMES: Final = (
     'field.B.C5',
     'discard.A',
     'discard.B',
+    'aside.A',
+    'aside.B',
     'retreat2.A',
     'retreat2.B',
     'retreat1.A',
@@ -342,22 +349,28 @@ SLOT_VISIBILITY: Final = (
     'public',
     'public',
     'public',
+    'owner',
+    'owner',
     'public',
     'public',
     'public',
     'public',
 )
-K_PLAY_UNIT: Final = 0
-K_MOVE_UNIT: Final = 1
-K_RETREAT: Final = 2
-K_ATTACK: Final = 3
-K_UNITE: Final = 4
-K_STRIKE: Final = 5
-K_END_PHASE: Final = 6
-K_REINFORCE: Final = 7
-K_RETREAT_IN_DEFENCE: Final = 8
-K_LET_LAND: Final = 9
+K_PUT_BACK: Final = 0
+K_KEEP_HAND: Final = 1
+K_PLAY_UNIT: Final = 2
+K_MOVE_UNIT: Final = 3
+K_RETREAT: Final = 4
+K_ATTACK: Final = 5
+K_UNITE: Final = 6
+K_STRIKE: Final = 7
+K_END_PHASE: Final = 8
+K_REINFORCE: Final = 9
+K_RETREAT_IN_DEFENCE: Final = 10
+K_LET_LAND: Final = 11
 ACTIONS: Final = (
+    'put_back',
+    'keep_hand',
     'play_unit',
     'move_unit',
     'retreat',
@@ -386,6 +399,8 @@ class State(rt.GameState):
         'p_resources',
         'p_ended',
         'p_retreated',
+        'p_kept',
+        'p_mulliganed',
         'k_Card_damage',
         'k_Card_battled',
         'k_Card_moved',
@@ -416,6 +431,8 @@ class State(rt.GameState):
     p_resources: list[int]
     p_ended: list[bool]
     p_retreated: list[bool]
+    p_kept: list[bool]
+    p_mulliganed: list[bool]
     k_Card_damage: list[int]
     k_Card_battled: list[bool]
     k_Card_moved: list[bool]
@@ -423,7 +440,7 @@ class State(rt.GameState):
     d_decklists: list[list[int]]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
-        self.init_runtime(seed, players, 40)
+        self.init_runtime(seed, players, 42)
         self.g_turn = 1
         self.g_current = 0
         self.g_starter = 0
@@ -435,6 +452,8 @@ class State(rt.GameState):
         self.p_resources = [10 for _ in range(players)]
         self.p_ended = [False for _ in range(players)]
         self.p_retreated = [False for _ in range(players)]
+        self.p_kept = [False for _ in range(players)]
+        self.p_mulliganed = [False for _ in range(players)]
         self.k_Card_damage = []
         self.k_Card_battled = []
         self.k_Card_moved = []
@@ -492,6 +511,8 @@ class State(rt.GameState):
         c.p_resources = self.p_resources[:]
         c.p_ended = self.p_ended[:]
         c.p_retreated = self.p_retreated[:]
+        c.p_kept = self.p_kept[:]
+        c.p_mulliganed = self.p_mulliganed[:]
         c.k_Card_damage = self.k_Card_damage[:]
         c.k_Card_battled = self.k_Card_battled[:]
         c.k_Card_moved = self.k_Card_moved[:]
@@ -500,7 +521,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:280
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:286
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -510,7 +531,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:291
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -526,7 +547,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:290
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:296
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -535,13 +556,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:295
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:301
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:298
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:304
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -550,7 +571,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:309
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -566,7 +587,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:314
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -578,7 +599,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:319
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     return (
@@ -592,7 +613,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:317
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:323
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -601,7 +622,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:327
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -616,140 +637,140 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
 def proc_hit(s: State, v_v: int, v_n: int) -> None:
     """Unit v takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:330
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:336
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:337
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:337
         s.p_health[s.card_owner[v_v]] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:332
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:338
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:344
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:339
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:345
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:340
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:341
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:347
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:342
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:348
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:343
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:349
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:344
-        s.goto(2)  # defending
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:350
+        s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:352
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:354
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:360
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:355
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:361
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:356
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:362
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:363
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:358
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:364
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:365
         v_back_zone = f_reinforcer(s, v_q, rt.some(v_foe))
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:360
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_foe)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:361
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:367
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:362
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:368
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_back_zone)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:363
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:369
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:364
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:365
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
                     proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)))
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:369
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:375
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:376
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, rt.some(v_foe), rt.some(v_at))
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:377
                     proc_hit(s, v_v, s.g_strike_power)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:378
                     proc_hit(s, v_u, v_back)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:377
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:383
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:378
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:379
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
-    s.goto(1)  # attacking
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:390
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:387
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
     s.k_Card_defended[v_u] = False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:208
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:209
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:209
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 209
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:210
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards', 210
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:211
     for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:211
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:212
         if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 211
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:213
-    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 213
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 212
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:214
+    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards', 214
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:215
     if (
         sum(
             1
@@ -757,114 +778,277 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 214
+        return 'at most 7 units costing 7 or more', 215
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:401
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:406
                     s.move(v_u, Z_DISCARD + v_p, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:423
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:437
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
-    s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
-    s.g_current = s.g_starter
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
-    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
-    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
-    s.goto(0)  # draw_phase
-
-
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
-def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
-    s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
-    s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
-        for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
-            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
-                s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:465
-    if (s.g_turn > 1):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+    s.goto(0)  # mulligan
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+def done_mulligan(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+    for v_p in range(s.num_players):
+        if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+            s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+    s.goto(1)  # draw_phase
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+def actor_mulligan(s: State) -> int | None:
+    for v_p in [s.g_starter, (1 - s.g_starter)]:
+        if (not s.p_kept[v_p]):
+            return v_p
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+def text_put_back(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' puts ' + t_1 + ' back into the deck'
+
+
+LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+def check_put_back(s: State, actor: int, v_c: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+def do_put_back(s: State, actor: int, v_c: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+    s.move(v_c, Z_ASIDE + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_PUT_BACK[actor]
+    seen: set[tuple[int, ...]] = set()
+    v_c_cards = s.zones[Z_HAND + actor]
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
+        if v_c_again and key in seen:
+            continue
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_PUT_BACK, actor, key, text_put_back, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_PUT_BACK, actor, key, text_put_back)
+            out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+def apply_put_back(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return "malformed action"
+    first: str | None = None
+    v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_c_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+    for v_c in v_c_copies:
+        reason = check_put_back(s, actor, v_c)
+        if reason is None:
+            do_put_back(s, actor, v_c)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_put_back(s, actor, v_c) is None:
+            return (v_c, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def text_keep_hand(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' keeps the hand'
+
+
+LISTED_KEEP_HAND: Final = tuple(
+    Action(K_KEEP_HAND, actor, (), text_keep_hand)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def check_keep_hand(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def do_keep_hand(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    v_n = len(s.zones[Z_ASIDE + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    if (v_n > 0):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:464
+        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:465
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+        s.p_mulliganed[actor] = True
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+    s.p_kept[actor] = True
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_KEEP_HAND[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def apply_keep_hand(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 0:
+        return "malformed action"
+    reason = check_keep_hand(s, actor)
+    if reason is None:
+        do_keep_hand(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_put_back(s, actor, out, check)
+    legal_keep_hand(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+def enter_draw_phase(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+    s.p_resources[s.g_current] = 10
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+    s.p_ended[s.g_current] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:488
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:491
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+                s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+    if (s.g_turn > 1):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -872,33 +1056,33 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
-    s.goto(1)  # attacking
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+    s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
 def phase_legal_draw_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
-    s.goto(0)  # draw_phase
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -913,29 +1097,29 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:488
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -953,14 +1137,14 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -988,7 +1172,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1010,7 +1194,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1021,7 +1205,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1036,43 +1220,43 @@ def text_move_unit(
 LISTED_MOVE_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             key = (v_at, v_to, )
@@ -1082,7 +1266,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1099,7 +1283,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1113,12 +1297,12 @@ def text_retreat(
 LISTED_RETREAT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1129,30 +1313,30 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1167,7 +1351,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1181,7 +1365,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1196,56 +1380,56 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1258,7 +1442,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1275,7 +1459,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1292,73 +1476,73 @@ def text_unite(
 LISTED_UNITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1371,7 +1555,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1388,7 +1572,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -1402,48 +1586,48 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         key = (v_at, )
@@ -1453,7 +1637,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1467,7 +1651,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -1483,23 +1667,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1510,7 +1694,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:479
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
@@ -1521,18 +1705,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:629
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
-    s.goto(1)  # attacking
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+    s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:604
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -1548,9 +1732,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -1559,15 +1743,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -1576,7 +1760,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1587,7 +1771,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -1603,42 +1787,42 @@ LISTED_RETREAT_IN_DEFENCE: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         key = (v_at, )
@@ -1648,7 +1832,7 @@ def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: boo
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1662,7 +1846,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -1675,23 +1859,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Action(K_LET_LAND, actor, (), text_let_land) for actor in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1702,7 +1886,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:603
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
@@ -1721,6 +1905,7 @@ State.ZONES = (
     ('hand', Z_HAND, (PLAYER_NAMES, )),
     ('field', Z_FIELD, (PLAYER_NAMES, N_CELL_NAMES, )),
     ('discard', Z_DISCARD, (PLAYER_NAMES, )),
+    ('aside', Z_ASIDE, (PLAYER_NAMES, )),
     ('retreat2', Z_RETREAT2, (PLAYER_NAMES, )),
     ('retreat1', Z_RETREAT1, (PLAYER_NAMES, )),
 )
@@ -1739,6 +1924,8 @@ State.PLAYER_FIELDS = (
     rt.PlayerField('resources', 'p_resources', ("int",), 'public', per_player=False),
     rt.PlayerField('ended', 'p_ended', ("bool",), 'public', per_player=False),
     rt.PlayerField('retreated', 'p_retreated', ("bool",), 'public', per_player=False),
+    rt.PlayerField('kept', 'p_kept', ("bool",), 'public', per_player=False),
+    rt.PlayerField('mulliganed', 'p_mulliganed', ("bool",), 'public', per_player=False),
 )
 State.NODE_FIELDS = ()
 State.CARD_FIELDS = (
@@ -1759,6 +1946,8 @@ State.STATE_ATTRS = (
     'p_resources',
     'p_ended',
     'p_retreated',
+    'p_kept',
+    'p_mulliganed',
     'k_Card_damage',
     'k_Card_battled',
     'k_Card_moved',
@@ -1766,6 +1955,14 @@ State.STATE_ATTRS = (
     'd_decklists',
 )
 rt.install_phases(State, (
+    rt.PhaseRules(
+        'mulligan',
+        enter=None,
+        actor=actor_mulligan,
+        done=done_mulligan,
+        checkpoints=None,
+        legal=phase_legal_mulligan,
+    ),
     rt.PhaseRules(
         'draw_phase',
         enter=enter_draw_phase,
@@ -1796,18 +1993,22 @@ State.CHECKPOINTS = (
     checkpoint_commanders,
 )
 State.APPLY = {
-    (1, K_PLAY_UNIT): apply_play_unit,
-    (1, K_MOVE_UNIT): apply_move_unit,
-    (1, K_RETREAT): apply_retreat,
-    (1, K_ATTACK): apply_attack,
-    (1, K_UNITE): apply_unite,
-    (1, K_STRIKE): apply_strike,
-    (1, K_END_PHASE): apply_end_phase,
-    (2, K_REINFORCE): apply_reinforce,
-    (2, K_RETREAT_IN_DEFENCE): apply_retreat_in_defence,
-    (2, K_LET_LAND): apply_let_land,
+    (0, K_PUT_BACK): apply_put_back,
+    (0, K_KEEP_HAND): apply_keep_hand,
+    (2, K_PLAY_UNIT): apply_play_unit,
+    (2, K_MOVE_UNIT): apply_move_unit,
+    (2, K_RETREAT): apply_retreat,
+    (2, K_ATTACK): apply_attack,
+    (2, K_UNITE): apply_unite,
+    (2, K_STRIKE): apply_strike,
+    (2, K_END_PHASE): apply_end_phase,
+    (3, K_REINFORCE): apply_reinforce,
+    (3, K_RETREAT_IN_DEFENCE): apply_retreat_in_defence,
+    (3, K_LET_LAND): apply_let_land,
 }
 State.CARD_PARAMS = (
+    (0,),
+    (),
     (0,),
     (),
     (),
@@ -1820,6 +2021,8 @@ State.CARD_PARAMS = (
     (),
 )
 State.PICK = (
+    pick_put_back,
+    None,
     pick_play_unit,
     None,
     None,
@@ -1832,19 +2035,21 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 80), (0, 15), )),
-    (1200, ((0, 15), (0, 15), )),
-    (1425, ((0, 15), )),
-    (1440, ((0, 15), (0, 15), )),
-    (1665, ((0, 15), (0, 15), )),
-    (1890, ((0, 15), )),
-    (1905, ()),
-    (1906, ()),
-    (1907, ((0, 15), )),
-    (1922, ()),
+    (0, ((0, 80), )),
+    (80, ()),
+    (81, ((0, 80), (0, 15), )),
+    (1281, ((0, 15), (0, 15), )),
+    (1506, ((0, 15), )),
+    (1521, ((0, 15), (0, 15), )),
+    (1746, ((0, 15), (0, 15), )),
+    (1971, ((0, 15), )),
+    (1986, ()),
+    (1987, ()),
+    (1988, ((0, 15), )),
+    (2003, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 1923
+NUM_DISTINCT_ACTIONS: Final = 2004
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'skirmish': (

@@ -11,7 +11,8 @@ sees hidden zones too):
 (c) health and resources consistent: resources from 0 to 10, health only ever falls (but for
     the 20 that both commanders gain at once, decision BOTH_ZERO), and no unit holds as much
     damage as its health;
-(d) no hidden card shows: in the opponent's observation, a player's hand and deck are counts,
+(d) no hidden card shows: in the opponent's observation, a player's hand, deck and the cards
+    put aside in a mulligan are counts,
     and the texts of the actions name no card of the hand that the opponent cannot see;
 (e) the game ends within MAX_PLIES plies, and the loser is at 0 health, has nothing left to
     play, or lost a stalemate with the lower health.
@@ -98,12 +99,12 @@ def check_commanders(state: State, health: dict[str, int]) -> None:
 
 
 def check_secrets(state: State) -> None:
-    """(d), observations: each player's hand and deck are counts to the other player."""
+    """(d), observations: each player's hand, deck and mulligan cards are counts to the other."""
     for viewer in PLAYERS:
         view = state.observation(PLAYERS.index(viewer))
         for player in PLAYERS:
             if player != viewer:
-                for zone in ("hand", "deck"):
+                for zone in ("hand", "deck", "aside"):
                     shown = view["zones"][f"{zone}.{player}"]
                     assert isinstance(shown, dict) and not shown.get("revealed"), (
                         f"{viewer} sees {player}'s {zone}: {shown}")
