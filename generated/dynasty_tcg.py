@@ -177,9 +177,10 @@ Z_DECK: Final = 0
 Z_HAND: Final = 2
 Z_FIELD: Final = 4
 Z_DISCARD: Final = 34
-Z_ASIDE: Final = 36
-Z_RETREAT2: Final = 38
-Z_RETREAT1: Final = 40
+Z_TRADE: Final = 36
+Z_ASIDE: Final = 38
+Z_RETREAT2: Final = 40
+Z_RETREAT1: Final = 42
 SLOT_OWNER: Final = (
     0,
     1,
@@ -214,6 +215,8 @@ SLOT_OWNER: Final = (
     1,
     1,
     1,
+    1,
+    0,
     1,
     0,
     1,
@@ -267,6 +270,8 @@ SLOT_CAPACITY: Final = (
     -1,
     -1,
     -1,
+    -1,
+    -1,
 )
 SLOT_NAMES: Final = (
     'deck.A',
@@ -305,6 +310,8 @@ SLOT_NAMES: Final = (
     'field.B.C5',
     'discard.A',
     'discard.B',
+    'trade.A',
+    'trade.B',
     'aside.A',
     'aside.B',
     'retreat2.A',
@@ -317,6 +324,8 @@ SLOT_VISIBILITY: Final = (
     'hidden',
     'owner',
     'owner',
+    'public',
+    'public',
     'public',
     'public',
     'public',
@@ -364,10 +373,13 @@ K_RETREAT: Final = 4
 K_ATTACK: Final = 5
 K_UNITE: Final = 6
 K_STRIKE: Final = 7
-K_END_PHASE: Final = 8
-K_REINFORCE: Final = 9
-K_RETREAT_IN_DEFENCE: Final = 10
-K_LET_LAND: Final = 11
+K_DEPOSIT: Final = 8
+K_BRING: Final = 9
+K_BUY: Final = 10
+K_END_PHASE: Final = 11
+K_REINFORCE: Final = 12
+K_RETREAT_IN_DEFENCE: Final = 13
+K_LET_LAND: Final = 14
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
@@ -377,6 +389,9 @@ ACTIONS: Final = (
     'attack',
     'unite',
     'strike',
+    'deposit',
+    'bring',
+    'buy',
     'end_phase',
     'reinforce',
     'retreat_in_defence',
@@ -399,12 +414,14 @@ class State(rt.GameState):
         'p_resources',
         'p_ended',
         'p_retreated',
+        'p_credit',
         'p_kept',
         'p_mulliganed',
         'k_Card_damage',
         'k_Card_battled',
         'k_Card_moved',
         'k_Card_defended',
+        'k_Card_deposited',
         'd_decklists',
         'num_players',
         'phase',
@@ -431,16 +448,18 @@ class State(rt.GameState):
     p_resources: list[int]
     p_ended: list[bool]
     p_retreated: list[bool]
+    p_credit: list[int]
     p_kept: list[bool]
     p_mulliganed: list[bool]
     k_Card_damage: list[int]
     k_Card_battled: list[bool]
     k_Card_moved: list[bool]
     k_Card_defended: list[bool]
+    k_Card_deposited: list[int]
     d_decklists: list[list[int]]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
-        self.init_runtime(seed, players, 42)
+        self.init_runtime(seed, players, 44)
         self.g_turn = 1
         self.g_current = 0
         self.g_starter = 0
@@ -452,12 +471,14 @@ class State(rt.GameState):
         self.p_resources = [10 for _ in range(players)]
         self.p_ended = [False for _ in range(players)]
         self.p_retreated = [False for _ in range(players)]
+        self.p_credit = [0 for _ in range(players)]
         self.p_kept = [False for _ in range(players)]
         self.p_mulliganed = [False for _ in range(players)]
         self.k_Card_damage = []
         self.k_Card_battled = []
         self.k_Card_moved = []
         self.k_Card_defended = []
+        self.k_Card_deposited = []
         self.d_decklists = [[] for _ in range(players)]
 
     def init_card(self) -> None:
@@ -465,6 +486,7 @@ class State(rt.GameState):
         self.k_Card_battled.append(False)
         self.k_Card_moved.append(False)
         self.k_Card_defended.append(False)
+        self.k_Card_deposited.append(0)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
         """rt.GameState.copy_key and the 'per card' fields."""
@@ -473,6 +495,7 @@ class State(rt.GameState):
             self.k_Card_battled[card],
             self.k_Card_moved[card],
             self.k_Card_defended[card],
+            self.k_Card_deposited[card],
         )
 
     def alike(self, a: int, b: int) -> bool:
@@ -483,6 +506,7 @@ class State(rt.GameState):
             and self.k_Card_battled[a] == self.k_Card_battled[b]
             and self.k_Card_moved[a] == self.k_Card_moved[b]
             and self.k_Card_defended[a] == self.k_Card_defended[b]
+            and self.k_Card_deposited[a] == self.k_Card_deposited[b]
         )
 
     def clone(self) -> State:
@@ -511,17 +535,19 @@ class State(rt.GameState):
         c.p_resources = self.p_resources[:]
         c.p_ended = self.p_ended[:]
         c.p_retreated = self.p_retreated[:]
+        c.p_credit = self.p_credit[:]
         c.p_kept = self.p_kept[:]
         c.p_mulliganed = self.p_mulliganed[:]
         c.k_Card_damage = self.k_Card_damage[:]
         c.k_Card_battled = self.k_Card_battled[:]
         c.k_Card_moved = self.k_Card_moved[:]
         c.k_Card_defended = self.k_Card_defended[:]
+        c.k_Card_deposited = self.k_Card_deposited[:]
         c.d_decklists = [x2[:] for x2 in self.d_decklists]
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:286
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:294
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -531,7 +557,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:291
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:299
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -547,7 +573,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:296
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:304
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -556,13 +582,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:301
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:309
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:304
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:312
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -571,7 +597,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:309
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:317
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -587,7 +613,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:322
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -599,7 +625,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:319
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:327
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     return (
@@ -613,7 +639,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:331
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -622,7 +648,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -637,140 +663,142 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
-def proc_hit(s: State, v_v: int, v_n: int) -> None:
-    """Unit v takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:344
+def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
+    """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
+    (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:345
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:337
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:337
-        s.p_health[s.card_owner[v_v]] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:338
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+        s.p_health[v_side] -= (v_n - v_left)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:347
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:353
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:345
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:354
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:355
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:347
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:356
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:348
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:349
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:358
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:350
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:361
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:360
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:369
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:361
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:362
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:363
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:364
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:373
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:365
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:374
         v_back_zone = f_reinforcer(s, v_q, rt.some(v_foe))
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:375
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_foe)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:367
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:376
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:368
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:377
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_back_zone)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:369
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:378
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:379
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
-                    proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)))
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:381
+                    proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:375
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:376
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, rt.some(v_foe), rt.some(v_at))
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:377
-                    proc_hit(s, v_v, s.g_strike_power)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:378
-                    proc_hit(s, v_u, v_back)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+                    proc_hit(s, v_v, s.g_strike_power, v_q)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:387
+                    proc_hit(s, v_u, v_back, s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:390
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:399
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:401
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
     s.k_Card_defended[v_u] = False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:440
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:209
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:212
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:210
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:213
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 210
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:211
-    for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:212
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 212
+        return 'a main deck has 50 to 60 cards', 213
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:214
+    for v_c in cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:215
+        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 215
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:217
     if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 214
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:215
+        return 'at most 4 champion cards', 217
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:218
     if (
         sum(
             1
@@ -778,93 +806,93 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 215
+        return 'at most 7 units costing 7 or more', 218
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:401
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:410
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:406
-                    s.move(v_u, Z_DISCARD + v_p, False)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+                    s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:425
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:423
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:435
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:447
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:481
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:463
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -872,7 +900,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -886,18 +914,18 @@ def text_put_back(
 LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] = set()
@@ -926,7 +954,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -944,7 +972,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -955,7 +983,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -971,35 +999,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:471
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:464
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1010,45 +1038,47 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:493
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+    s.p_credit[s.g_current] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:488
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:489
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:491
-        for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
-            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
-                s.k_Card_defended[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+                s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:513
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1056,33 +1086,33 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def phase_legal_draw_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:627
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:526
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1097,29 +1127,29 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1137,14 +1167,14 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1172,7 +1202,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1194,7 +1224,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1205,7 +1235,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1220,43 +1250,43 @@ def text_move_unit(
 LISTED_MOVE_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             key = (v_at, v_to, )
@@ -1266,7 +1296,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1283,7 +1313,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1297,12 +1327,12 @@ def text_retreat(
 LISTED_RETREAT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1313,30 +1343,30 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1351,7 +1381,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1365,7 +1395,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1380,56 +1410,56 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1442,7 +1472,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1459,7 +1489,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1476,73 +1506,73 @@ def text_unite(
 LISTED_UNITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1555,7 +1585,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1572,7 +1602,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -1586,48 +1616,48 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         key = (v_at, )
@@ -1637,7 +1667,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1651,7 +1681,280 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+def text_deposit(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' deposits ' + t_1 + ' in the trade centre'
+
+
+LISTED_DEPOSIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+def check_deposit(s: State, actor: int, v_c: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+def do_deposit(s: State, actor: int, v_c: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    s.k_Card_deposited[v_c] = s.g_turn
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    s.move(v_c, Z_TRADE + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_DEPOSIT[actor]
+    seen: set[tuple[int, ...]] = set()
+    v_c_cards = s.zones[Z_HAND + actor]
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        key = (v_c_arg, )
+        if v_c_again and key in seen:
+            continue
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_DEPOSIT, actor, key, text_deposit, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_DEPOSIT, actor, key, text_deposit)
+            out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+def apply_deposit(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return "malformed action"
+    first: str | None = None
+    v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_c_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+    for v_c in v_c_copies:
+        reason = check_deposit(s, actor, v_c)
+        if reason is None:
+            do_deposit(s, actor, v_c)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_deposit(s, actor, v_c) is None:
+            return (v_c, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def text_bring(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' brings ' + t_1 + ' from the discard pile to the trade centre'
+
+
+LISTED_BRING: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def check_bring(s: State, actor: int, v_c: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+        return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def do_bring(s: State, actor: int, v_c: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    s.p_credit[actor] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    s.move(v_c, Z_TRADE + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_BRING[actor]
+    seen: set[tuple[int, ...]] = set()
+    v_c_cards = s.zones[Z_DISCARD + actor]
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+        if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+            continue
+        key = (v_c_arg, )
+        if v_c_again and key in seen:
+            continue
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_BRING, actor, key, text_bring, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_BRING, actor, key, text_bring)
+            out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def apply_bring(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return "malformed action"
+    first: str | None = None
+    v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
+    if not v_c_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+    for v_c in v_c_copies:
+        reason = check_bring(s, actor, v_c)
+        if reason is None:
+            do_bring(s, actor, v_c)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards(s.zones[Z_DISCARD + actor], a.args[0]):
+        if check_bring(s, actor, v_c) is None:
+            return (v_c, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
+
+
+LISTED_BUY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+def check_buy(s: State, actor: int, v_c: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+    if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
+        return 'you cannot buy back your deposit in the turn you deposit it'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+def do_buy(s: State, actor: int, v_c: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+    s.k_Card_deposited[v_c] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    s.move(v_c, Z_HAND + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_BUY[actor]
+    seen: set[tuple[int, ...]] = set()
+    v_c_cards = [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]
+    if not v_c_cards:
+        return
+    v_c_first: dict[int, int] = {}
+    v_c_names = rt.NO_NAMES
+    v_c_start = len(out)
+    for v_c in v_c_cards:
+        v_c_arg = s.card_def[v_c]
+        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        if v_c_again and not s.same_choice(v_c, v_c_other):
+            out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+            v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+            if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
+                continue
+        key = (v_c_arg, )
+        if v_c_again and key in seen:
+            continue
+        seen.add(key)
+        if v_c_names:
+            out.append(Action(K_BUY, actor, key, text_buy, (v_c_names.get(v_c_arg), )))
+        else:
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_BUY, actor, key, text_buy)
+            out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+def apply_buy(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return "malformed action"
+    first: str | None = None
+    v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
+    if not v_c_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+    for v_c in v_c_copies:
+        reason = check_buy(s, actor, v_c)
+        if reason is None:
+            do_buy(s, actor, v_c)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_c in s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0]):
+        if check_buy(s, actor, v_c) is None:
+            return (v_c, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -1667,23 +1970,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1694,7 +1997,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
@@ -1702,21 +2005,24 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_attack(s, actor, out, check)
     legal_unite(s, actor, out, check)
     legal_strike(s, actor, out, check)
+    legal_deposit(s, actor, out, check)
+    legal_bring(s, actor, out, check)
+    legal_buy(s, actor, out, check)
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:638
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -1732,9 +2038,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -1743,15 +2049,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -1760,7 +2066,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1771,7 +2077,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -1787,42 +2093,42 @@ LISTED_RETREAT_IN_DEFENCE: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         key = (v_at, )
@@ -1832,7 +2138,7 @@ def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: boo
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1846,7 +2152,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -1859,23 +2165,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Action(K_LET_LAND, actor, (), text_let_land) for actor in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1886,7 +2192,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
@@ -1905,6 +2211,7 @@ State.ZONES = (
     ('hand', Z_HAND, (PLAYER_NAMES, )),
     ('field', Z_FIELD, (PLAYER_NAMES, N_CELL_NAMES, )),
     ('discard', Z_DISCARD, (PLAYER_NAMES, )),
+    ('trade', Z_TRADE, (PLAYER_NAMES, )),
     ('aside', Z_ASIDE, (PLAYER_NAMES, )),
     ('retreat2', Z_RETREAT2, (PLAYER_NAMES, )),
     ('retreat1', Z_RETREAT1, (PLAYER_NAMES, )),
@@ -1924,6 +2231,7 @@ State.PLAYER_FIELDS = (
     rt.PlayerField('resources', 'p_resources', ("int",), 'public', per_player=False),
     rt.PlayerField('ended', 'p_ended', ("bool",), 'public', per_player=False),
     rt.PlayerField('retreated', 'p_retreated', ("bool",), 'public', per_player=False),
+    rt.PlayerField('credit', 'p_credit', ("int",), 'public', per_player=False),
     rt.PlayerField('kept', 'p_kept', ("bool",), 'public', per_player=False),
     rt.PlayerField('mulliganed', 'p_mulliganed', ("bool",), 'public', per_player=False),
 )
@@ -1933,6 +2241,7 @@ State.CARD_FIELDS = (
     rt.CardField('battled', 'k_Card_battled', ("bool",), 'public'),
     rt.CardField('moved', 'k_Card_moved', ("bool",), 'public'),
     rt.CardField('defended', 'k_Card_defended', ("bool",), 'public'),
+    rt.CardField('deposited', 'k_Card_deposited', ("int",), 'public'),
 )
 State.STATE_ATTRS = (
     'g_turn',
@@ -1946,12 +2255,14 @@ State.STATE_ATTRS = (
     'p_resources',
     'p_ended',
     'p_retreated',
+    'p_credit',
     'p_kept',
     'p_mulliganed',
     'k_Card_damage',
     'k_Card_battled',
     'k_Card_moved',
     'k_Card_defended',
+    'k_Card_deposited',
     'd_decklists',
 )
 rt.install_phases(State, (
@@ -2001,6 +2312,9 @@ State.APPLY = {
     (2, K_ATTACK): apply_attack,
     (2, K_UNITE): apply_unite,
     (2, K_STRIKE): apply_strike,
+    (2, K_DEPOSIT): apply_deposit,
+    (2, K_BRING): apply_bring,
+    (2, K_BUY): apply_buy,
     (2, K_END_PHASE): apply_end_phase,
     (3, K_REINFORCE): apply_reinforce,
     (3, K_RETREAT_IN_DEFENCE): apply_retreat_in_defence,
@@ -2015,6 +2329,9 @@ State.CARD_PARAMS = (
     (),
     (),
     (),
+    (0,),
+    (0,),
+    (0,),
     (),
     (),
     (),
@@ -2029,6 +2346,9 @@ State.PICK = (
     None,
     None,
     None,
+    pick_deposit,
+    pick_bring,
+    pick_buy,
     None,
     None,
     None,
@@ -2043,13 +2363,16 @@ State.ENCODING = (
     (1521, ((0, 15), (0, 15), )),
     (1746, ((0, 15), (0, 15), )),
     (1971, ((0, 15), )),
-    (1986, ()),
-    (1987, ()),
-    (1988, ((0, 15), )),
-    (2003, ()),
+    (1986, ((0, 80), )),
+    (2066, ((0, 80), )),
+    (2146, ((0, 80), )),
+    (2226, ()),
+    (2227, ()),
+    (2228, ((0, 15), )),
+    (2243, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 2004
+NUM_DISTINCT_ACTIONS: Final = 2244
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'skirmish': (

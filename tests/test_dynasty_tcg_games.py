@@ -5,15 +5,15 @@ checks of every generated game.
 Every ply of every random game checks, reading each zone with `state.get("zone.<slot>")` (which
 sees hidden zones too):
 
-(a) card conservation: the cards in each player's zones are exactly that player's deck, as a
-    multiset of names: none is created, lost or moved to the other player;
+(a) card conservation: the cards in all zones are exactly the two decks, as a multiset of
+    names: none is created or lost (bought cards cross to the buyer's zones, decision TRADE);
 (b) one unit per zone, and only units on the battlefield;
 (c) health and resources consistent: resources from 0 to 10, health only ever falls (but for
     the 20 that both commanders gain at once, decision BOTH_ZERO), and no unit holds as much
     damage as its health;
 (d) no hidden card shows: in the opponent's observation, a player's hand, deck and the cards
-    put aside in a mulligan are counts,
-    and the texts of the actions name no card of the hand that the opponent cannot see;
+    put aside in a mulligan are counts, and the texts of the actions name no card that the
+    opponent cannot see;
 (e) the game ends within MAX_PLIES plies, and the loser is at 0 health, has nothing left to
     play, or lost a stalemate with the lower health.
 
@@ -69,13 +69,13 @@ def decks_of(seed: int) -> dict[str, str]:
 
 def check_cards(state: State, decks: dict[str, str]) -> None:
     """(a) conservation and (b) one unit per zone."""
+    held = sorted(name for player in PLAYERS for path in PATHS[player] for name in state.get(path))
+    decked = sorted(game.DEF_NAMES[d] for p in PLAYERS for d in game.DECKS[decks[p]])
+    if held != decked:
+        expected, found = Counter(decked), Counter(held)
+        raise AssertionError(f"the zones differ from the decks: missing "
+                             f"{dict(expected - found)}, extra {dict(found - expected)}")
     for player in PLAYERS:
-        held = sorted(name for path in PATHS[player] for name in state.get(path))
-        deck = sorted(game.DEF_NAMES[d] for d in game.DECKS[decks[player]])
-        if held != deck:
-            expected, found = Counter(deck), Counter(held)
-            raise AssertionError(f"{player}'s zones differ from their deck: missing "
-                                 f"{dict(expected - found)}, extra {dict(found - expected)}")
         for cell in CELLS:
             units = state.get(f"zone.field.{player}.{cell}")
             assert len(units) <= 1, f"{player}'s {cell} holds {units}"
@@ -125,7 +125,7 @@ def check_result(state: State) -> None:
         if returns[index] < 0:
             other = PLAYERS[1 - index]
             nothing = not any(state.get(path) for path in PATHS[player]
-                              if not path.startswith("zone.discard"))
+                              if not path.startswith(("zone.discard", "zone.trade")))
             assert health[player] <= 0 or nothing or health[player] < health[other], (
                 f"{player} lost with {health} and cards left")
 
