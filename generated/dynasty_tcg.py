@@ -41,6 +41,7 @@ DEF_NAMES: Final = (
     'Halberdier',
     'Pike Sergeant',
     'Javelin Thrower',
+    'Flail Berserker',
     'Scout Rider',
     'Lancer',
     'Warhorse Captain',
@@ -49,12 +50,59 @@ DEF_NAMES: Final = (
     'Crossbowman',
     'Longbow Veteran',
     'Siege Ballista',
+    'Fire Catapult',
     'General Tao',
     'Lady Mei',
     'Mei the Unbroken',
 )
-C_CARD_KIND: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, )
-C_CARD_COST: Final[tuple[int, ...]] = (3, 1, 2, 3, 7, 2, 4, 5, 3, 3, 5, 7, 1, 2, 4, 6, 8, 6, 5, 9, )
+C_CARD_KIND: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
+C_CARD_COST: Final[tuple[int, ...]] = (
+    3,
+    1,
+    2,
+    3,
+    7,
+    2,
+    4,
+    5,
+    3,
+    4,
+    3,
+    5,
+    7,
+    1,
+    2,
+    4,
+    6,
+    8,
+    6,
+    6,
+    5,
+    9,
+)
 C_CARD_ATTACK: Final[tuple[int, ...]] = (
     3,
     1,
@@ -65,6 +113,7 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     3,
     4,
     3,
+    3,
     2,
     4,
     6,
@@ -73,6 +122,7 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     3,
     5,
     7,
+    3,
     5,
     4,
     8,
@@ -88,6 +138,7 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     5,
     2,
     3,
+    3,
     4,
     6,
     1,
@@ -95,6 +146,7 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     3,
     3,
     4,
+    3,
     6,
     5,
     8,
@@ -109,9 +161,11 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     1,
     1,
     1,
+    0,
     2,
     2,
     2,
+    3,
     3,
     3,
     3,
@@ -121,7 +175,54 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     1,
     1,
 )
-C_CARD_RANK: Final[tuple[int, ...]] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, )
+C_CARD_RANK: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    2,
+    3,
+)
+C_CARD_AREA: Final[tuple[bool, ...]] = (
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    True,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    True,
+    False,
+    False,
+    False,
+)
 N_CELL_NAMES: Final = (
     'A1',
     'A2',
@@ -372,14 +473,15 @@ K_MOVE_UNIT: Final = 3
 K_RETREAT: Final = 4
 K_ATTACK: Final = 5
 K_UNITE: Final = 6
-K_STRIKE: Final = 7
-K_DEPOSIT: Final = 8
-K_BRING: Final = 9
-K_BUY: Final = 10
-K_END_PHASE: Final = 11
-K_REINFORCE: Final = 12
-K_RETREAT_IN_DEFENCE: Final = 13
-K_LET_LAND: Final = 14
+K_ATTACK_OWN: Final = 7
+K_STRIKE: Final = 8
+K_DEPOSIT: Final = 9
+K_BRING: Final = 10
+K_BUY: Final = 11
+K_END_PHASE: Final = 12
+K_REINFORCE: Final = 13
+K_RETREAT_IN_DEFENCE: Final = 14
+K_LET_LAND: Final = 15
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
@@ -388,6 +490,7 @@ ACTIONS: Final = (
     'retreat',
     'attack',
     'unite',
+    'attack_own',
     'strike',
     'deposit',
     'bring',
@@ -547,7 +650,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:298
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -557,7 +660,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:303
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -573,7 +676,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:304
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:308
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -582,13 +685,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:309
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:313
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:312
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:316
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -597,7 +700,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:317
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -613,7 +716,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:322
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:326
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -625,7 +728,23 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:333
+def f_own_area(s: State, v_foe: int) -> list[int]:
+    """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
+    its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
+    AREA).
+    """
+    return [
+        v_c
+        for v_c in rt.grid_line(N_CELL_ROWS, 1)
+        if (
+            ((N_CELL_ROW[v_foe] == 1) and (N_CELL_COLUMN[v_c] <= (N_CELL_COLUMN[v_foe] + 1)))
+            and (N_CELL_COLUMN[v_foe] <= (N_CELL_COLUMN[v_c] + 1))
+        )
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:338
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     return (
@@ -639,7 +758,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:342
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -648,7 +767,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:346
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -663,142 +782,163 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:355
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:345
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:356
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:347
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:358
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:353
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:364
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:354
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:365
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:355
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:356
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:367
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:368
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:358
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:369
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:359
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:361
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:369
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:380
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:381
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:371
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:382
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:383
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:373
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:374
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
         v_back_zone = f_reinforcer(s, v_q, rt.some(v_foe))
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:375
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_foe)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:376
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:387
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:377
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_back_zone)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:378
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:379
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:381
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
                     proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, rt.some(v_foe), rt.some(v_at))
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
                     proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:387
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
                     proc_hit(s, v_u, v_back, s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
+        if any(
+            C_CARD_AREA[s.card_def[v_u_2]]
+            for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]
+        ):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+            for v_c in list(N_CELL_NEIGHBOURS[rt.some(v_foe)]):
+                if (
+                    not ((v_shield and (v_back_zone is not None)) and (v_c == rt.some(v_back_zone)))
+                ):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
+                    for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
+                        proc_hit(s, v_w, s.g_strike_power, v_q)
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:407
+            for v_c_2 in f_own_area(s, rt.some(v_foe)):
+                if (v_c_2 != rt.some(v_at)):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+                    for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+                        proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:419
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:401
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:423
     s.k_Card_defended[v_u] = False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:460
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:212
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:216
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:213
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 213
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:214
-    for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:215
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 215
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:217
-    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 217
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards', 217
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:218
+    for v_c in cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:219
+        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 219
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:221
+    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards', 221
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:222
     if (
         sum(
             1
@@ -806,93 +946,93 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 218
+        return 'at most 7 units costing 7 or more', 222
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:410
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:445
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:447
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:469
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:469
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:476
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:481
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -900,7 +1040,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -914,18 +1054,18 @@ def text_put_back(
 LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] = set()
@@ -954,7 +1094,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -962,7 +1102,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -972,7 +1112,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -983,7 +1123,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -999,35 +1139,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:491
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1038,47 +1178,47 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:513
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:524
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
                 s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:513
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1086,33 +1226,33 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:512
 def phase_legal_draw_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:546
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1127,29 +1267,29 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1167,14 +1307,14 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1202,7 +1342,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1210,7 +1350,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
     for v_u in v_u_copies:
         v_at = a.args[1]
         if v_at not in range(15):
@@ -1224,7 +1364,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1235,7 +1375,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1250,43 +1390,43 @@ def text_move_unit(
 LISTED_MOVE_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:560
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:560
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             key = (v_at, v_to, )
@@ -1296,7 +1436,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1313,7 +1453,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1327,12 +1467,12 @@ def text_retreat(
 LISTED_RETREAT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1343,30 +1483,30 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1381,7 +1521,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1395,7 +1535,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1410,56 +1550,56 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1472,7 +1612,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1489,7 +1629,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1506,73 +1646,73 @@ def text_unite(
 LISTED_UNITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1585,7 +1725,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1602,7 +1742,104 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+def text_attack_own(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = N_CELL_NAMES[args[1]] if shown & 2 else 'a cell'
+    t_2 = N_CELL_NAMES[args[0]] if shown & 1 else 'a cell'
+    return PLAYER_NAMES[actor] + ' attacks their own unit on ' + t_1 + ' with the unit on ' + t_2
+
+
+LISTED_ATTACK_OWN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    if not f_may_attack(s, actor):
+        return 'the first player makes no attack on the first turn'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    if not f_fresh(s, actor, v_at):
+        return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+    if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
+        return 'you have no unit on ' + N_CELL_NAMES[v_ally]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    if not all(
+        ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return N_CELL_NAMES[v_ally] + ' is out of range'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+        s.k_Card_battled[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+            proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    if check and not f_may_attack(s, actor):
+        return
+    listed = LISTED_ATTACK_OWN[actor]
+    for v_at in range(15):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+        if check and not f_fresh(s, actor, v_at):
+            continue
+        for v_ally in list(N_CELL_AHEAD[v_at]):
+            if check:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+                if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
+                    continue
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+                if not all(
+                    (
+                        (
+                            N_CELL_ROW[v_at]
+                            - N_CELL_ROW[v_ally]
+                        ) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]])
+                    )
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                ):
+                    continue
+            key = (v_at, v_ally, )
+            action = listed.get(key)
+            if action is None:
+                action = listed[key] = Action(K_ATTACK_OWN, actor, key, text_attack_own)
+            out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+def apply_attack_own(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return "malformed action"
+    v_at = a.args[0]
+    if v_at not in range(15):
+        return N_CELL_NAMES[v_at] + ' is not a choice here'
+    v_ally = a.args[1]
+    if v_ally not in list(N_CELL_AHEAD[v_at]):
+        return N_CELL_NAMES[v_ally] + ' is not a choice here'
+    reason = check_attack_own(s, actor, v_at, v_ally)
+    if reason is None:
+        do_attack_own(s, actor, v_at, v_ally)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -1616,48 +1853,48 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         key = (v_at, )
@@ -1667,7 +1904,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1681,7 +1918,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -1695,22 +1932,22 @@ def text_deposit(
 LISTED_DEPOSIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1739,7 +1976,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1747,7 +1984,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
     for v_c in v_c_copies:
         reason = check_deposit(s, actor, v_c)
         if reason is None:
@@ -1757,7 +1994,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1768,7 +2005,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -1782,23 +2019,23 @@ def text_bring(
 LISTED_BRING: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1814,7 +2051,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
         if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         key = (v_c_arg, )
@@ -1830,7 +2067,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1838,7 +2075,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
     for v_c in v_c_copies:
         reason = check_bring(s, actor, v_c)
         if reason is None:
@@ -1848,7 +2085,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1859,7 +2096,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -1868,28 +2105,28 @@ def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyN
 LISTED_BUY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1906,10 +2143,10 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
             if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
                 continue
         key = (v_c_arg, )
@@ -1925,7 +2162,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1933,7 +2170,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 20] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
     for v_c in v_c_copies:
         reason = check_buy(s, actor, v_c)
         if reason is None:
@@ -1943,7 +2180,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1954,7 +2191,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -1970,23 +2207,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1997,13 +2234,14 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
     legal_retreat(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_unite(s, actor, out, check)
+    legal_attack_own(s, actor, out, check)
     legal_strike(s, actor, out, check)
     legal_deposit(s, actor, out, check)
     legal_bring(s, actor, out, check)
@@ -2011,18 +2249,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2038,9 +2276,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2049,15 +2287,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2066,7 +2304,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2077,7 +2315,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2093,42 +2331,42 @@ LISTED_RETREAT_IN_DEFENCE: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
         s.move(v_u_2, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         key = (v_at, )
@@ -2138,7 +2376,7 @@ def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: boo
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2152,7 +2390,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2165,23 +2403,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Action(K_LET_LAND, actor, (), text_let_land) for actor in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2192,7 +2430,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:669
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
@@ -2311,6 +2549,7 @@ State.APPLY = {
     (2, K_RETREAT): apply_retreat,
     (2, K_ATTACK): apply_attack,
     (2, K_UNITE): apply_unite,
+    (2, K_ATTACK_OWN): apply_attack_own,
     (2, K_STRIKE): apply_strike,
     (2, K_DEPOSIT): apply_deposit,
     (2, K_BRING): apply_bring,
@@ -2324,6 +2563,7 @@ State.CARD_PARAMS = (
     (0,),
     (),
     (0,),
+    (),
     (),
     (),
     (),
@@ -2346,6 +2586,7 @@ State.PICK = (
     None,
     None,
     None,
+    None,
     pick_deposit,
     pick_bring,
     pick_buy,
@@ -2355,26 +2596,82 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 80), )),
-    (80, ()),
-    (81, ((0, 80), (0, 15), )),
-    (1281, ((0, 15), (0, 15), )),
-    (1506, ((0, 15), )),
-    (1521, ((0, 15), (0, 15), )),
-    (1746, ((0, 15), (0, 15), )),
-    (1971, ((0, 15), )),
-    (1986, ((0, 80), )),
-    (2066, ((0, 80), )),
-    (2146, ((0, 80), )),
-    (2226, ()),
-    (2227, ()),
-    (2228, ((0, 15), )),
-    (2243, ()),
+    (0, ((0, 88), )),
+    (88, ()),
+    (89, ((0, 88), (0, 15), )),
+    (1409, ((0, 15), (0, 15), )),
+    (1634, ((0, 15), )),
+    (1649, ((0, 15), (0, 15), )),
+    (1874, ((0, 15), (0, 15), )),
+    (2099, ((0, 15), (0, 15), )),
+    (2324, ((0, 15), )),
+    (2339, ((0, 88), )),
+    (2427, ((0, 88), )),
+    (2515, ((0, 88), )),
+    (2603, ()),
+    (2604, ()),
+    (2605, ((0, 15), )),
+    (2620, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 2244
+NUM_DISTINCT_ACTIONS: Final = 2621
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
+    'siege': (
+        18,
+        18,
+        18,
+        9,
+        9,
+        9,
+        0,
+        0,
+        0,
+        1,
+        1,
+        1,
+        2,
+        2,
+        2,
+        3,
+        3,
+        3,
+        5,
+        5,
+        5,
+        8,
+        8,
+        8,
+        6,
+        6,
+        6,
+        7,
+        7,
+        7,
+        10,
+        10,
+        10,
+        13,
+        13,
+        13,
+        14,
+        14,
+        14,
+        15,
+        15,
+        15,
+        16,
+        16,
+        16,
+        11,
+        11,
+        17,
+        17,
+        19,
+        19,
+        20,
+        21,
+    ),
     'skirmish': (
         0,
         0,
@@ -2400,9 +2697,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         7,
         7,
         7,
-        9,
-        9,
-        9,
         10,
         10,
         10,
@@ -2421,12 +2715,15 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         15,
         15,
         15,
+        16,
         16,
         16,
         17,
-        18,
-        18,
+        17,
         19,
+        20,
+        20,
+        21,
     ),
     'vanguard': (
         0,
@@ -2453,15 +2750,12 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         7,
         7,
         7,
-        9,
-        9,
-        9,
         10,
         10,
         10,
-        12,
-        12,
-        12,
+        11,
+        11,
+        11,
         13,
         13,
         13,
@@ -2471,17 +2765,21 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         15,
         15,
         15,
-        11,
-        11,
-        11,
         16,
+        16,
+        16,
+        12,
+        12,
+        12,
         17,
-        17,
-        17,
-        18,
+        19,
+        19,
+        19,
+        20,
     ),
 }
 DECK_TITLES: Final[dict[str, str]] = {
+    'siege': 'Siege',
     'skirmish': 'Skirmish',
     'vanguard': 'Vanguard',
 }
