@@ -223,6 +223,54 @@ C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
     False,
 )
+C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    'Mei the Unbroken',
+    '',
+)
+C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2,
+    0,
+)
 N_CELL_NAMES: Final = (
     'A1',
     'A2',
@@ -280,8 +328,9 @@ Z_FIELD: Final = 4
 Z_DISCARD: Final = 34
 Z_TRADE: Final = 36
 Z_ASIDE: Final = 38
-Z_RETREAT2: Final = 40
-Z_RETREAT1: Final = 42
+Z_UNDER: Final = 40
+Z_RETREAT2: Final = 70
+Z_RETREAT1: Final = 72
 SLOT_OWNER: Final = (
     0,
     1,
@@ -324,6 +373,36 @@ SLOT_OWNER: Final = (
     0,
     1,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
     1,
     0,
     1,
@@ -363,6 +442,36 @@ SLOT_CAPACITY: Final = (
     1,
     1,
     1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
     -1,
     -1,
     -1,
@@ -415,6 +524,36 @@ SLOT_NAMES: Final = (
     'trade.B',
     'aside.A',
     'aside.B',
+    'under.A.A1',
+    'under.A.A2',
+    'under.A.A3',
+    'under.A.A4',
+    'under.A.A5',
+    'under.A.B1',
+    'under.A.B2',
+    'under.A.B3',
+    'under.A.B4',
+    'under.A.B5',
+    'under.A.C1',
+    'under.A.C2',
+    'under.A.C3',
+    'under.A.C4',
+    'under.A.C5',
+    'under.B.A1',
+    'under.B.A2',
+    'under.B.A3',
+    'under.B.A4',
+    'under.B.A5',
+    'under.B.B1',
+    'under.B.B2',
+    'under.B.B3',
+    'under.B.B4',
+    'under.B.B5',
+    'under.B.C1',
+    'under.B.C2',
+    'under.B.C3',
+    'under.B.C4',
+    'under.B.C5',
     'retreat2.A',
     'retreat2.B',
     'retreat1.A',
@@ -465,6 +604,36 @@ SLOT_VISIBILITY: Final = (
     'public',
     'public',
     'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
 )
 K_PUT_BACK: Final = 0
 K_KEEP_HAND: Final = 1
@@ -473,15 +642,16 @@ K_MOVE_UNIT: Final = 3
 K_RETREAT: Final = 4
 K_ATTACK: Final = 5
 K_UNITE: Final = 6
-K_ATTACK_OWN: Final = 7
-K_STRIKE: Final = 8
-K_DEPOSIT: Final = 9
-K_BRING: Final = 10
-K_BUY: Final = 11
-K_END_PHASE: Final = 12
-K_REINFORCE: Final = 13
-K_RETREAT_IN_DEFENCE: Final = 14
-K_LET_LAND: Final = 15
+K_LEVEL_UP: Final = 7
+K_ATTACK_OWN: Final = 8
+K_STRIKE: Final = 9
+K_DEPOSIT: Final = 10
+K_BRING: Final = 11
+K_BUY: Final = 12
+K_END_PHASE: Final = 13
+K_REINFORCE: Final = 14
+K_RETREAT_IN_DEFENCE: Final = 15
+K_LET_LAND: Final = 16
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
@@ -490,6 +660,7 @@ ACTIONS: Final = (
     'retreat',
     'attack',
     'unite',
+    'level_up',
     'attack_own',
     'strike',
     'deposit',
@@ -524,6 +695,8 @@ class State(rt.GameState):
         'k_Card_battled',
         'k_Card_moved',
         'k_Card_defended',
+        'k_Card_kills',
+        'k_Card_kills_turn',
         'k_Card_deposited',
         'd_decklists',
         'num_players',
@@ -558,11 +731,13 @@ class State(rt.GameState):
     k_Card_battled: list[bool]
     k_Card_moved: list[bool]
     k_Card_defended: list[bool]
+    k_Card_kills: list[int]
+    k_Card_kills_turn: list[int]
     k_Card_deposited: list[int]
     d_decklists: list[list[int]]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
-        self.init_runtime(seed, players, 44)
+        self.init_runtime(seed, players, 74)
         self.g_turn = 1
         self.g_current = 0
         self.g_starter = 0
@@ -581,6 +756,8 @@ class State(rt.GameState):
         self.k_Card_battled = []
         self.k_Card_moved = []
         self.k_Card_defended = []
+        self.k_Card_kills = []
+        self.k_Card_kills_turn = []
         self.k_Card_deposited = []
         self.d_decklists = [[] for _ in range(players)]
 
@@ -589,6 +766,8 @@ class State(rt.GameState):
         self.k_Card_battled.append(False)
         self.k_Card_moved.append(False)
         self.k_Card_defended.append(False)
+        self.k_Card_kills.append(0)
+        self.k_Card_kills_turn.append(0)
         self.k_Card_deposited.append(0)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
@@ -598,6 +777,8 @@ class State(rt.GameState):
             self.k_Card_battled[card],
             self.k_Card_moved[card],
             self.k_Card_defended[card],
+            self.k_Card_kills[card],
+            self.k_Card_kills_turn[card],
             self.k_Card_deposited[card],
         )
 
@@ -609,6 +790,8 @@ class State(rt.GameState):
             and self.k_Card_battled[a] == self.k_Card_battled[b]
             and self.k_Card_moved[a] == self.k_Card_moved[b]
             and self.k_Card_defended[a] == self.k_Card_defended[b]
+            and self.k_Card_kills[a] == self.k_Card_kills[b]
+            and self.k_Card_kills_turn[a] == self.k_Card_kills_turn[b]
             and self.k_Card_deposited[a] == self.k_Card_deposited[b]
         )
 
@@ -645,12 +828,14 @@ class State(rt.GameState):
         c.k_Card_battled = self.k_Card_battled[:]
         c.k_Card_moved = self.k_Card_moved[:]
         c.k_Card_defended = self.k_Card_defended[:]
+        c.k_Card_kills = self.k_Card_kills[:]
+        c.k_Card_kills_turn = self.k_Card_kills_turn[:]
         c.k_Card_deposited = self.k_Card_deposited[:]
         c.d_decklists = [x2[:] for x2 in self.d_decklists]
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:298
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:312
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -660,7 +845,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:317
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -676,7 +861,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:308
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:322
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -685,13 +870,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:313
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:327
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:330
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -700,7 +885,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -716,7 +901,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:340
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -728,7 +913,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:333
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:347
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -744,7 +929,30 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+def f_standing(s: State, v_p: int) -> int:
+    """p's units on the battlefield that are still standing (damage below health)"""
+    v_sum = 0
+    for v_c in range(15):
+        v_sum += sum(
+            1
+            for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
+            if (s.k_Card_damage[v_u] < C_CARD_HEALTH[s.card_def[v_u]])
+        )
+    return v_sum
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+def f_battle_forms(s: State, v_p: int) -> list[int]:
+    """the battle champions p could fetch to level up (decision LEVEL_UP)"""
+    return [
+        v_c
+        for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
+        if (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:361
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     return (
@@ -758,7 +966,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:342
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:365
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -767,7 +975,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:369
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -782,163 +990,190 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:355
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:378
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:356
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:379
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:358
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:381
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:364
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:387
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:365
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:367
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:368
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:369
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:372
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:380
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:403
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:381
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:382
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:406
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:407
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
         v_back_zone = f_reinforcer(s, v_q, rt.some(v_foe))
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+        v_before = f_standing(s, v_q)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_foe)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:387
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_back_zone)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
                     proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, rt.some(v_foe), rt.some(v_at))
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
                     proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
                     proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
             for v_c in list(N_CELL_NEIGHBOURS[rt.some(v_foe)]):
                 if (
                     not ((v_shield and (v_back_zone is not None)) and (v_c == rt.some(v_back_zone)))
                 ):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
                         proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:407
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
             for v_c_2 in f_own_area(s, rt.some(v_foe)):
                 if (v_c_2 != rt.some(v_at)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
                         proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+        for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                s.k_Card_kills[v_u_2] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+                s.k_Card_kills_turn[v_u_2] = s.g_turn
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+            s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:450
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:423
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
     s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+    s.k_Card_kills[v_u] = 0
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
+    """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
+    (decision LEVEL_UP).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+        proc_leave_field(s, v_w)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+        s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:228
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:217
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:229
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 217
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:218
+        return 'a main deck has 50 to 60 cards', 229
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:230
     for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:219
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:231
         if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 219
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:221
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 231
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:233
     if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 221
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:222
+        return 'at most 4 champion cards', 233
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:234
     if (
         sum(
             1
@@ -946,93 +1181,95 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 222
+        return 'at most 7 units costing 7 or more', 234
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:471
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+                    proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:488
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:489
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:510
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:476
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:542
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -1040,7 +1277,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -1054,18 +1291,18 @@ def text_put_back(
 LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1094,7 +1331,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1112,7 +1349,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1123,7 +1360,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -1139,35 +1376,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:491
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1178,47 +1415,47 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:513
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:555
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:524
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
                 s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1226,33 +1463,33 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def phase_legal_draw_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:720
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:588
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1267,29 +1504,29 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1307,14 +1544,14 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1342,7 +1579,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1364,7 +1601,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1375,7 +1612,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1390,43 +1627,47 @@ def text_move_unit(
 LISTED_MOVE_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+        s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             key = (v_at, v_to, )
@@ -1436,7 +1677,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1453,7 +1694,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1467,12 +1708,12 @@ def text_retreat(
 LISTED_RETREAT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1483,30 +1724,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
         s.move(v_u_2, Z_RETREAT2 + actor, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1521,7 +1764,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1535,7 +1778,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1550,56 +1793,56 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1612,7 +1855,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1629,7 +1872,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1646,73 +1889,73 @@ def text_unite(
 LISTED_UNITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1725,7 +1968,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1742,7 +1985,149 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+def text_level_up(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = N_CELL_NAMES[args[0]] if shown & 1 else 'a cell'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' levels up the unit on ' + t_1 + ' into ' + t_2
+
+
+LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+    if not any(
+        (
+            (
+                (
+                    (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                    and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                )
+                and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+            )
+            and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+        )
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'the unit on ' + N_CELL_NAMES[v_at] + ' cannot level up into ' + DEF_NAMES[
+            s.card_def[v_b]
+        ] + ' now'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+    v_searched = (v_b in s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_LEVEL_UP[actor]
+    seen: set[tuple[int, ...]] = set()
+    for v_at in range(15):
+        v_b_cards = f_battle_forms(s, actor)
+        if not v_b_cards:
+            continue
+        v_b_first: dict[int, int] = {}
+        v_b_names = rt.NO_NAMES
+        v_b_start = len(out)
+        for v_b in v_b_cards:
+            v_b_arg = s.card_def[v_b]
+            v_b_again = (v_b_other := v_b_first.setdefault(v_b_arg, v_b)) != v_b
+            if v_b_again and not s.same_choice(v_b, v_b_other):
+                out[v_b_start:] = [a if a.names else a.plain() for a in out[v_b_start:]]
+                v_b_arg, v_b_names = s.copy_arg(v_b_cards, v_b, out, v_b_start, 1)
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+            if check and not any(
+                (
+                    (
+                        (
+                            (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                            and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                        )
+                        and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                    )
+                    and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                )
+                for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+            ):
+                continue
+            key = (v_at, v_b_arg, )
+            if v_b_again and key in seen:
+                continue
+            seen.add(key)
+            if v_b_names:
+                out.append(
+                    Action(K_LEVEL_UP, actor, key, text_level_up, (None, v_b_names.get(v_b_arg), ))
+                )
+            else:
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = Action(K_LEVEL_UP, actor, key, text_level_up)
+                out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+def apply_level_up(s: State, a: Action) -> str | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return "malformed action"
+    first: str | None = None
+    v_at = a.args[0]
+    if v_at not in range(15):
+        first = first or N_CELL_NAMES[v_at] + ' is not a choice here'
+    else:
+        v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
+        if not v_b_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 22] + ' is available'
+        for v_b in v_b_copies:
+            reason = check_level_up(s, actor, v_at, v_b)
+            if reason is None:
+                do_level_up(s, actor, v_at, v_b)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    if (v_at := a.args[0]) in range(15):
+        for v_b in s.find_cards(f_battle_forms(s, actor), a.args[1]):
+            if check_level_up(s, actor, v_at, v_b) is None:
+                return (v_at, v_b, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -1757,18 +2142,18 @@ def text_attack_own(
 LISTED_ATTACK_OWN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1777,34 +2162,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
             proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
                 if not all(
                     (
                         (
@@ -1822,7 +2207,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1839,7 +2224,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -1853,48 +2238,48 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         key = (v_at, )
@@ -1904,7 +2289,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1918,7 +2303,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -1932,22 +2317,22 @@ def text_deposit(
 LISTED_DEPOSIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1976,7 +2361,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1994,7 +2379,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2005,7 +2390,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -2019,23 +2404,23 @@ def text_bring(
 LISTED_BRING: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2051,7 +2436,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
         if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         key = (v_c_arg, )
@@ -2067,7 +2452,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2085,7 +2470,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2096,7 +2481,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -2105,28 +2490,28 @@ def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyN
 LISTED_BUY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2143,10 +2528,10 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
             if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
                 continue
         key = (v_c_arg, )
@@ -2162,7 +2547,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2180,7 +2565,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2191,7 +2576,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -2207,23 +2592,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2234,13 +2619,14 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
     legal_retreat(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_unite(s, actor, out, check)
+    legal_level_up(s, actor, out, check)
     legal_attack_own(s, actor, out, check)
     legal_strike(s, actor, out, check)
     legal_deposit(s, actor, out, check)
@@ -2249,18 +2635,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:731
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2276,9 +2662,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2287,15 +2673,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2304,7 +2690,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2315,7 +2701,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2331,42 +2717,44 @@ LISTED_RETREAT_IN_DEFENCE: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
         s.move(v_u_2, Z_RETREAT2 + actor, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+    proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         key = (v_at, )
@@ -2376,7 +2764,7 @@ def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: boo
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2390,7 +2778,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2403,23 +2791,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Action(K_LET_LAND, actor, (), text_let_land) for actor in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2430,7 +2818,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
@@ -2451,6 +2839,7 @@ State.ZONES = (
     ('discard', Z_DISCARD, (PLAYER_NAMES, )),
     ('trade', Z_TRADE, (PLAYER_NAMES, )),
     ('aside', Z_ASIDE, (PLAYER_NAMES, )),
+    ('under', Z_UNDER, (PLAYER_NAMES, N_CELL_NAMES, )),
     ('retreat2', Z_RETREAT2, (PLAYER_NAMES, )),
     ('retreat1', Z_RETREAT1, (PLAYER_NAMES, )),
 )
@@ -2479,6 +2868,8 @@ State.CARD_FIELDS = (
     rt.CardField('battled', 'k_Card_battled', ("bool",), 'public'),
     rt.CardField('moved', 'k_Card_moved', ("bool",), 'public'),
     rt.CardField('defended', 'k_Card_defended', ("bool",), 'public'),
+    rt.CardField('kills', 'k_Card_kills', ("int",), 'public'),
+    rt.CardField('kills_turn', 'k_Card_kills_turn', ("int",), 'public'),
     rt.CardField('deposited', 'k_Card_deposited', ("int",), 'public'),
 )
 State.STATE_ATTRS = (
@@ -2500,6 +2891,8 @@ State.STATE_ATTRS = (
     'k_Card_battled',
     'k_Card_moved',
     'k_Card_defended',
+    'k_Card_kills',
+    'k_Card_kills_turn',
     'k_Card_deposited',
     'd_decklists',
 )
@@ -2549,6 +2942,7 @@ State.APPLY = {
     (2, K_RETREAT): apply_retreat,
     (2, K_ATTACK): apply_attack,
     (2, K_UNITE): apply_unite,
+    (2, K_LEVEL_UP): apply_level_up,
     (2, K_ATTACK_OWN): apply_attack_own,
     (2, K_STRIKE): apply_strike,
     (2, K_DEPOSIT): apply_deposit,
@@ -2567,6 +2961,7 @@ State.CARD_PARAMS = (
     (),
     (),
     (),
+    (1,),
     (),
     (),
     (0,),
@@ -2585,6 +2980,7 @@ State.PICK = (
     None,
     None,
     None,
+    pick_level_up,
     None,
     None,
     pick_deposit,
@@ -2603,18 +2999,19 @@ State.ENCODING = (
     (1634, ((0, 15), )),
     (1649, ((0, 15), (0, 15), )),
     (1874, ((0, 15), (0, 15), )),
-    (2099, ((0, 15), (0, 15), )),
-    (2324, ((0, 15), )),
-    (2339, ((0, 88), )),
-    (2427, ((0, 88), )),
-    (2515, ((0, 88), )),
-    (2603, ()),
-    (2604, ()),
-    (2605, ((0, 15), )),
-    (2620, ()),
+    (2099, ((0, 15), (0, 88), )),
+    (3419, ((0, 15), (0, 15), )),
+    (3644, ((0, 15), )),
+    (3659, ((0, 88), )),
+    (3747, ((0, 88), )),
+    (3835, ((0, 88), )),
+    (3923, ()),
+    (3924, ()),
+    (3925, ((0, 15), )),
+    (3940, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 2621
+NUM_DISTINCT_ACTIONS: Final = 3941
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'siege': (
