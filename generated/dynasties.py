@@ -1480,15 +1480,15 @@ State.PICK = (
 )
 State.ENCODING = (
     (0, ((0, 4), )),
-    (4, ((0, 60), (0, 5), )),
-    (304, ((0, 5), )),
-    (309, ()),
-    (310, ((0, 60), )),
-    (370, ((0, 60), )),
-    (430, ()),
+    (4, ((0, 90), (0, 5), )),
+    (454, ((0, 5), )),
+    (459, ()),
+    (460, ((0, 90), )),
+    (550, ((0, 90), )),
+    (640, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 431
+NUM_DISTINCT_ACTIONS: Final = 641
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'warlords': (bool, False)}
 INFO: Final[dict[str, Any]] = {

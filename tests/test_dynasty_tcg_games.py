@@ -229,3 +229,23 @@ def test_the_shipped_decks_are_legal_and_the_battlefield_is_three_by_five() -> N
     for deck in game.DECKS:
         assert game.deck_problem(list(game.DECKS[deck])) is None
     assert len(CELLS) == 15 and CELLS[0] == "A1" and CELLS[-1] == "C5"
+
+
+def test_six_differing_copies_of_a_card_in_the_trade_centres_each_have_an_action_id() -> None:
+    """Three copies a deck and trading bring up to six copies of a card into one domain, each
+    deposited in a different turn: every buy is told apart by its action id and can be applied
+    (rt.COPY_CHOICES bounds the copies an action's argument tells apart)."""
+    state = game.new_game(seed=1, decks={"A": "vanguard", "B": "skirmish"})
+    for player in PLAYERS:
+        state.set(f"zone.trade.{player}", ["Jinso"] * 3)
+        for index in range(3):
+            state.set(f"card.trade.{player}.{index}.deposited", index + 2)
+    for text in ("A keeps the hand", "B keeps the hand"):
+        state.apply_action(state.parse_action(text))
+    buys = [a for a in state.legal_actions() if "buys Jinso" in str(a)]
+    assert len(buys) == 6
+    assert len({state.action_id(a) for a in buys}) == 6
+    for action in buys:
+        bought = state.clone()
+        bought.apply_action(action)
+        assert bought.get("player.A.resources") == 7

@@ -471,11 +471,11 @@ State.PICK = (
 )
 State.ENCODING = (
     (0, ((1, 2), )),
-    (2, ((0, 8), )),
-    (10, ((0, 9), )),
+    (2, ((0, 12), )),
+    (14, ((0, 9), )),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 19
+NUM_DISTINCT_ACTIONS: Final = 23
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'target': (int, 3)}
 INFO: Final[dict[str, Any]] = {
