@@ -54,6 +54,8 @@ DEF_NAMES: Final = (
     'General Tao',
     'Lady Mei',
     'Mei the Unbroken',
+    'Stone Wall',
+    'Palisade',
 )
 C_CARD_KIND: Final[tuple[int, ...]] = (
     0,
@@ -78,6 +80,8 @@ C_CARD_KIND: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    3,
+    3,
 )
 C_CARD_COST: Final[tuple[int, ...]] = (
     3,
@@ -102,6 +106,8 @@ C_CARD_COST: Final[tuple[int, ...]] = (
     6,
     5,
     9,
+    2,
+    1,
 )
 C_CARD_ATTACK: Final[tuple[int, ...]] = (
     3,
@@ -126,6 +132,8 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     5,
     4,
     8,
+    0,
+    0,
 )
 C_CARD_HEALTH: Final[tuple[int, ...]] = (
     4,
@@ -150,6 +158,8 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     6,
     5,
     8,
+    6,
+    3,
 )
 C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
@@ -174,6 +184,8 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
     1,
     1,
+    0,
+    0,
 )
 C_CARD_RANK: Final[tuple[int, ...]] = (
     0,
@@ -198,6 +210,8 @@ C_CARD_RANK: Final[tuple[int, ...]] = (
     1,
     2,
     3,
+    0,
+    0,
 )
 C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
@@ -219,6 +233,8 @@ C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
     False,
     True,
+    False,
+    False,
     False,
     False,
     False,
@@ -246,6 +262,8 @@ C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
     '',
     'Mei the Unbroken',
     '',
+    '',
+    '',
 )
 C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
@@ -269,6 +287,8 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
     0,
     2,
+    0,
+    0,
     0,
 )
 N_CELL_NAMES: Final = (
@@ -835,7 +855,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:312
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:316
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -845,7 +865,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:317
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -861,7 +881,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:322
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:326
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -870,22 +890,22 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:331
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:330
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:334
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
-        if (not s.k_Card_battled[v_u]):
+        if ((C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT) and (not s.k_Card_battled[v_u])):
             return True
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:340
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -901,19 +921,22 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:340
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:345
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
         if (
             (N_CELL_ROW[v_c] == (N_CELL_ROW[v_target] + 1))
-            and any((not s.k_Card_defended[v_u]) for v_u in s.zones[Z_FIELD + v_p * 15 + v_c])
+            and any(
+                ((C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT) and (not s.k_Card_defended[v_u]))
+                for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
+            )
         ):
             return v_c
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:347
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:352
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -929,7 +952,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -942,7 +965,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:362
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -952,21 +975,26 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:361
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:366
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
+    v_any = False
+    for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
+        if (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT):
+            v_any = True
+            break
     return (
-        (bool(s.zones[Z_FIELD + v_p * 15 + v_c]))
+        v_any
         and (
             s.p_resources[v_p] >= sum(
-                C_CARD_COST[s.card_def[v_u]]
-                for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
+                C_CARD_COST[s.card_def[v_u_2]]
+                for v_u_2 in s.zones[Z_FIELD + v_p * 15 + v_c]
             )
         )
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:365
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:370
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -975,7 +1003,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:369
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -990,190 +1018,190 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:378
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:379
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:380
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:381
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:387
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:392
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:391
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:403
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:408
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:409
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:405
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:406
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:407
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
         v_back_zone = f_reinforcer(s, v_q, rt.some(v_foe))
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_foe)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + rt.some(v_back_zone)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
                     proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, rt.some(v_foe), rt.some(v_at))
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
                     proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
                     proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
             for v_c in list(N_CELL_NEIGHBOURS[rt.some(v_foe)]):
                 if (
                     not ((v_shield and (v_back_zone is not None)) and (v_c == rt.some(v_back_zone)))
                 ):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
                         proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
             for v_c_2 in f_own_area(s, rt.some(v_foe)):
                 if (v_c_2 != rt.some(v_at)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
                         proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + rt.some(v_at)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
     s.k_Card_kills[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:228
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:232
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:229
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 229
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:230
-    for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:231
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 231
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:233
-    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 233
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards', 233
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+    for v_c in cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:235
+        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 235
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:237
+    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards', 237
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:238
     if (
         sum(
             1
@@ -1181,95 +1209,95 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 234
+        return 'at most 7 units costing 7 or more', 238
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:478
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:479
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:480
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:488
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:510
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
-    s.g_starter = (0 if s.rng.flip() else 1)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -1277,7 +1305,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -1291,18 +1319,18 @@ def text_put_back(
 LISTED_PUT_BACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1331,7 +1359,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1339,7 +1367,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -1349,7 +1377,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1360,7 +1388,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -1376,35 +1404,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -1415,47 +1443,47 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
-    s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
-    s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
-    s.p_retreated[(1 - s.g_current)] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    s.p_resources[s.g_current] = 10
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    s.p_ended[s.g_current] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    s.p_credit[s.g_current] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
                 s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1463,33 +1491,33 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:559
 def phase_legal_draw_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     pass
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1504,29 +1532,32 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
-    if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
-        return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    if not (
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
+    ):
+        return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -1544,14 +1575,17 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
             v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
-            if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+            if not (
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
+            ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1579,7 +1613,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1587,7 +1621,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
     for v_u in v_u_copies:
         v_at = a.args[1]
         if v_at not in range(15):
@@ -1601,7 +1635,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1612,7 +1646,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1627,47 +1661,59 @@ def text_move_unit(
 LISTED_MOVE_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    if not all(
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'an environment holds its zone'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+            if not all(
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             key = (v_at, v_to, )
@@ -1677,7 +1723,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1694,7 +1740,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1708,12 +1754,18 @@ def text_retreat(
 LISTED_RETREAT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+    if not all(
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'an environment holds its zone'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1724,32 +1776,38 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
         s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
     proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+            if not all(
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1764,7 +1822,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1778,7 +1836,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1793,56 +1851,68 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    if not all(
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'an environment does not battle'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+            if not all(
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1855,7 +1925,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1872,7 +1942,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1889,73 +1959,73 @@ def text_unite(
 LISTED_UNITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
                 if not all(
                     f_reaches(s, v_u, v_at, v_foe)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -1968,7 +2038,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1985,7 +2055,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -2000,9 +2070,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
     if not any(
         (
             (
@@ -2022,31 +2092,31 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
-    v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
-        proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
-        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    v_searched = (v_b in s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
         s.rng.shuffle(s.zones[Z_DECK + actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2063,7 +2133,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             if v_b_again and not s.same_choice(v_b, v_b_other):
                 out[v_b_start:] = [a if a.names else a.plain() for a in out[v_b_start:]]
                 v_b_arg, v_b_names = s.copy_arg(v_b_cards, v_b, out, v_b_start, 1)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
             if check and not any(
                 (
                     (
@@ -2093,7 +2163,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2105,7 +2175,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     else:
         v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
         if not v_b_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 22] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
         for v_b in v_b_copies:
             reason = check_level_up(s, actor, v_at, v_b)
             if reason is None:
@@ -2115,7 +2185,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2127,7 +2197,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -2142,18 +2212,18 @@ def text_attack_own(
 LISTED_ATTACK_OWN: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -2162,34 +2232,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
             proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
                 if not all(
                     (
                         (
@@ -2207,7 +2277,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2224,7 +2294,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -2238,48 +2308,60 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    if not all(
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'an environment does not battle'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
     if check and not f_may_attack(s, actor):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+            if not all(
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         key = (v_at, )
@@ -2289,7 +2371,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2303,7 +2385,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -2317,22 +2399,22 @@ def text_deposit(
 LISTED_DEPOSIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2361,7 +2443,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2369,7 +2451,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
     for v_c in v_c_copies:
         reason = check_deposit(s, actor, v_c)
         if reason is None:
@@ -2379,7 +2461,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2390,7 +2472,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -2404,23 +2486,23 @@ def text_bring(
 LISTED_BRING: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2436,7 +2518,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
         if v_c_again and not s.same_choice(v_c, v_c_other):
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         key = (v_c_arg, )
@@ -2452,7 +2534,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2460,7 +2542,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
     for v_c in v_c_copies:
         reason = check_bring(s, actor, v_c)
         if reason is None:
@@ -2470,7 +2552,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2481,7 +2563,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -2490,28 +2572,28 @@ def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyN
 LISTED_BUY: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] = set()
@@ -2528,10 +2610,10 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
             v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
             if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
                 continue
         key = (v_c_arg, )
@@ -2547,7 +2629,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2555,7 +2637,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 22] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
     for v_c in v_c_copies:
         reason = check_buy(s, actor, v_c)
         if reason is None:
@@ -2565,7 +2647,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2576,7 +2658,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -2592,23 +2674,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2619,7 +2701,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
@@ -2635,18 +2717,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2662,9 +2744,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2673,15 +2755,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2690,7 +2772,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2701,7 +2783,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2717,44 +2799,44 @@ LISTED_RETREAT_IN_DEFENCE: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
         s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
     proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         key = (v_at, )
@@ -2764,7 +2846,7 @@ def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: boo
         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2778,7 +2860,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2791,23 +2873,23 @@ def text_let_land(
 LISTED_LET_LAND: Final = tuple(Action(K_LET_LAND, actor, (), text_let_land) for actor in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     if len(a.args) != 0:
@@ -2818,7 +2900,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:740
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
@@ -2992,28 +3074,80 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 132), )),
-    (132, ()),
-    (133, ((0, 132), (0, 15), )),
-    (2113, ((0, 15), (0, 15), )),
-    (2338, ((0, 15), )),
-    (2353, ((0, 15), (0, 15), )),
-    (2578, ((0, 15), (0, 15), )),
-    (2803, ((0, 15), (0, 132), )),
-    (4783, ((0, 15), (0, 15), )),
-    (5008, ((0, 15), )),
-    (5023, ((0, 132), )),
-    (5155, ((0, 132), )),
-    (5287, ((0, 132), )),
-    (5419, ()),
-    (5420, ()),
-    (5421, ((0, 15), )),
-    (5436, ()),
+    (0, ((0, 144), )),
+    (144, ()),
+    (145, ((0, 144), (0, 15), )),
+    (2305, ((0, 15), (0, 15), )),
+    (2530, ((0, 15), )),
+    (2545, ((0, 15), (0, 15), )),
+    (2770, ((0, 15), (0, 15), )),
+    (2995, ((0, 15), (0, 144), )),
+    (5155, ((0, 15), (0, 15), )),
+    (5380, ((0, 15), )),
+    (5395, ((0, 144), )),
+    (5539, ((0, 144), )),
+    (5683, ((0, 144), )),
+    (5827, ()),
+    (5828, ()),
+    (5829, ((0, 15), )),
+    (5844, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 5437
+NUM_DISTINCT_ACTIONS: Final = 5845
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
+    'fortress': (
+        22,
+        22,
+        22,
+        23,
+        23,
+        23,
+        0,
+        0,
+        0,
+        1,
+        1,
+        1,
+        2,
+        2,
+        2,
+        3,
+        3,
+        3,
+        5,
+        5,
+        5,
+        8,
+        8,
+        8,
+        6,
+        6,
+        6,
+        7,
+        7,
+        7,
+        10,
+        10,
+        10,
+        11,
+        11,
+        11,
+        13,
+        13,
+        13,
+        14,
+        14,
+        14,
+        15,
+        15,
+        15,
+        16,
+        16,
+        16,
+        19,
+        19,
+    ),
     'siege': (
         18,
         18,
@@ -3176,6 +3310,7 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
     ),
 }
 DECK_TITLES: Final[dict[str, str]] = {
+    'fortress': 'Fortress',
     'siege': 'Siege',
     'skirmish': 'Skirmish',
     'vanguard': 'Vanguard',
