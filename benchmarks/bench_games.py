@@ -9,6 +9,7 @@ tree and the baseline in alternating order, and each figure is the median over t
 drift in machine load affects both alike. Printed per game:
 
     games.<game>.plies_per_s              median over the rounds
+    games.<game>.playouts_per_s           whole random games per second, median over the rounds
     games.<game>.baseline.plies_per_s     the same for the baseline tree (with --baseline)
     games.<game>.speedup                  current / baseline (median of the paired ratios)
 
@@ -122,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             prefix = f"games.{name}" if label == "current" else f"games.{name}.{label}"
             emit(f"{prefix}.plies_per_s", round(statistics.median(rates[label])), "plies/s",
                  games=args.games, rounds=args.rounds, plies=sorted(plies))
+            # a game's length varies by game, so games per second say what a playout costs
+            playouts = [args.games / run[name][1] for run in runs[label]]
+            emit(f"{prefix}.playouts_per_s", round(statistics.median(playouts), 1), "playouts/s",
+                 games=args.games, rounds=args.rounds)
         if "baseline" in trees:
             same = ({run[name][0] for run in runs["current"]}
                     == {run[name][0] for run in runs["baseline"]})

@@ -4,6 +4,8 @@ call of a builtin (its arguments already typed).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from compiler import types as t
 from compiler.check_base import CheckerBase
 from dsl import nodes as n
@@ -30,7 +32,22 @@ BUILTINS = {
     "connected": "connected(start: node, area: list of node) -> list of node: the nodes of area "
                  "joined to start by steps between neighbours inside area",
     "decklist": "decklist(player) -> list of card definitions: the deck the player brought",
+    "row": "row(cell) -> int: the row of a grid cell, from 1 for row A",
+    "column": "column(cell) -> int: the column of a grid cell, from 1",
+    "cell": "cell(Grid, row: int, column: int) -> cell?: the cell there, none off the board",
+    "row_cells": "row_cells(Grid, row: int) -> list of cell: the row, from column 1",
+    "column_cells": "column_cells(Grid, column: int) -> list of cell: the column, from row A",
+    "ahead": "ahead(cell) -> list of cell: the cells before it in its column, nearest first",
+    "behind": "behind(cell) -> list of cell: the cells after it in its column, nearest first",
+    "surrounding": "surrounding(cell) -> list of cell: the up to 8 cells around it",
+    "facing_distance": "facing_distance(cell, cell) -> int: zones down a column between two "
+                       "sides of one grid facing across their rows A; -1 in different columns",
 }
+# The builtins of grid geometry: they need a node of a `grid` board, or (GRID_BY_NAME) the
+# board's name first, since a row and a column alone do not say which grid they are on.
+GRID_BUILTINS = frozenset({"row", "column", "cell", "row_cells", "column_cells", "ahead",
+                           "behind", "surrounding", "facing_distance"})
+GRID_BY_NAME = frozenset({"cell", "row_cells", "column_cells"})
 
 
 class BuiltinChecker(CheckerBase):
@@ -111,6 +128,8 @@ class BuiltinChecker(CheckerBase):
             start = node(0)
             self.expect(e.args[1], args[1], t.ListT(start), f"argument 2 of '{name}'")
             return t.ListT(start)
+        if name in GRID_BUILTINS:
+            return self.grid_builtin(e, args, arity, want, signature)
         if name in ("adjacent", "distance"):
             if arity(2):
                 a, b = node(0), node(1)
@@ -118,3 +137,44 @@ class BuiltinChecker(CheckerBase):
                     self.error("E0201", e.span, f"'{name}' needs two nodes of one board")
             return t.BOOL if name == "adjacent" else t.INT
         raise AssertionError(name)  # pragma: no cover
+
+    def grid_builtin(self, e: n.Call, args: list[t.Type], arity: Callable[[int], bool],
+                     want: Callable[[int, t.Type], None], signature: str) -> t.Type:
+        name = e.func
+        boards = self.model.boards
+
+        def cell(i: int) -> t.Type:
+            type_ = args[i]
+            if isinstance(type_, t.AnyT):
+                return t.ANY
+            if not isinstance(type_, t.NodeT) or boards[type_.board].kind != "grid":
+                self.error("E0201", e.args[i].span, f"argument {i + 1} of '{name}' must be a "
+                           f"cell of a grid board, not {type_}", hint=signature)
+                return t.ANY
+            return type_
+
+        if name in GRID_BY_NAME:
+            if not arity(3 if name == "cell" else 2):
+                return t.ANY
+            for i in range(1, len(args)):
+                want(i, t.INT)
+            first = e.args[0]
+            if not isinstance(first, n.Name) or first.id not in boards \
+                    or boards[first.id].kind != "grid":
+                if not isinstance(args[0], t.AnyT):
+                    self.error("E0201", first.span, f"argument 1 of '{name}' must be the name "
+                               "of a grid board", hint=signature)
+                return t.ANY
+            node = t.NodeT(first.id)
+            return t.optional(node) if name == "cell" else t.ListT(node)
+        # Two grids cannot share a game (their cells would share names), so the cells of
+        # facing_distance are always of one grid.
+        if name == "facing_distance":
+            if arity(2):
+                cell(0)
+                cell(1)
+            return t.INT
+        if not arity(1):
+            return t.ANY
+        found = cell(0)
+        return t.INT if name in ("row", "column") else t.ListT(found)

@@ -326,6 +326,14 @@ class English:
                 assert_never(symbol)
 
     @staticmethod
+    def line_of(kind: str, index: str) -> str:
+        """The cells of a row or column: "the cells of column 3", and "the cells in the column
+        of *c*" rather than "of column the column of *c*"."""
+        if index.startswith(f"the {kind} of "):
+            return f"the cells in {index}"
+        return f"the cells of {kind} {index}"
+
+    @staticmethod
     def builtin(name: str, args: list[str]) -> str:
         phrases: dict[str, Callable[[list[str]], str]] = {
             "size": lambda a: f"the number of cards in {a[0]}",
@@ -345,6 +353,16 @@ class English:
             "distance": lambda a: f"the distance from {a[0]} to {a[1]}",
             "within": lambda a: f"the places within {a[1]} of {a[0]}",
             "decklist": lambda a: f"the deck {a[0]} brought",
+            "row": lambda a: f"the row of {a[0]}",
+            "column": lambda a: f"the column of {a[0]}",
+            "cell": lambda a: f"the cell in row {a[1]}, column {a[2]}",
+            "row_cells": lambda a: English.line_of("row", a[1]),
+            "column_cells": lambda a: English.line_of("column", a[1]),
+            "ahead": lambda a: f"the cells ahead of {a[0]} in its column, nearest first",
+            "behind": lambda a: f"the cells behind {a[0]} in its column, nearest first",
+            "surrounding": lambda a: f"the cells surrounding {a[0]}",
+            "facing_distance": lambda a: f"the number of zones from {a[0]} across both front "
+                                         f"rows to {a[1]}",
         }
         phrase = phrases.get(name)
         return phrase(args) if phrase else f"{md(name)}({', '.join(args)})"

@@ -226,6 +226,8 @@ class GeneratorBase:
         # the areas (board, within or ring, radius) read from tables (area_table; radius -1:
         # ring at every distance, rings_row)
         self.areas: set[tuple[str, str, int]] = set()
+        # the grid boards whose rows and columns the rules ask for (grid_tables)
+        self.grids: set[str] = set()
         # the aggregates worked out by loops before the statement that reads them: by id,
         # the variable that holds the value (ExpressionGenerator.loop_aggregates)
         self.looped_values: dict[int, str] = {}

@@ -13,6 +13,7 @@ from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.pygen_base import Bindings, grouped, names_table, py_type, upper
 from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts
+from compiler.pygen_grid import grid_call
 from dsl import nodes as n
 
 # Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
@@ -553,7 +554,7 @@ class ExpressionGenerator(ExpressionFacts):
             return f"rt.{name}(N_{board}_DISTANCE[{args[0]}], {args[1]})"
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
-        raise AssertionError(name)
+        return grid_call(self.model, self.grids, e, args)
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:
         looped = self.looped_values.get(id(e))

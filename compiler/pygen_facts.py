@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterator
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.pygen_base import GeneratorBase, upper
+from compiler.pygen_grid import write_grid_tables
 from dsl import nodes as n
 
 # What evaluating an expression may do besides giving its value (ExpressionFacts.risk),
@@ -118,7 +119,8 @@ class ExpressionFacts(GeneratorBase):
     def area_tables(self) -> None:
         """The tables of area_table, each a row per node (the nodes in board order). They
         come last, once the rules have said which they read; no rule runs before the module
-        is loaded."""
+        is loaded. The grid tables follow, for the same reason."""
+        write_grid_tables(self.model, self.w, self.grids)
         if not self.areas:
             return
         self.w.line()

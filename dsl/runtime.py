@@ -35,7 +35,15 @@ from dsl.runtime_base import (
 )
 from dsl.runtime_copies import CardCopies
 from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
-from dsl.runtime_geometry import connected, ring, rings, within
+from dsl.runtime_geometry import (
+    connected,
+    facing_distance,
+    grid_cell,
+    grid_line,
+    ring,
+    rings,
+    within,
+)
 from dsl.runtime_paths import StatePaths
 from dsl.runtime_setup import choose_decks, merge_options
 from dsl.runtime_views import StateViews
@@ -59,8 +67,11 @@ __all__ = [
     "card_name",
     "choose_decks",
     "connected",
+    "facing_distance",
     "first",
     "frozen",
+    "grid_cell",
+    "grid_line",
     "install_phases",
     "last",
     "merge_options",

@@ -19,9 +19,10 @@ Codec = tuple[Any, ...]
 # A card parameter of an action names a card definition and, when copies of it differ, which
 # copy (GameState.copy_args): the argument is definition + copy * len(DEF_NAMES), where copy
 # counts the interchangeable groups of that definition in the parameter's domain. Action ids
-# (GameState.action_id) tell apart this many groups per parameter: a deck rule of 2 copies
-# per player gives at most 4 copies of a card in a two-player game.
-COPY_CHOICES = 4
+# (GameState.action_id) tell apart this many groups per parameter: a deck rule of 3 copies
+# per player (Dynasty TCG) gives at most 6 copies of a card in a two-player game, and cards
+# that change hands (its trade centre) can bring all 6 into one domain.
+COPY_CHOICES = 6
 # How each parameter of an action reads when it is a card whose copies differ (Action.names).
 CopyNames = tuple[str | None, ...] | None
 # How the copies of a domain read when none differ (GameState.copy_args): read only.

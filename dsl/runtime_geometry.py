@@ -57,3 +57,24 @@ def connected(start: int, area: Iterable[int], neighbours: Sequence[Sequence[int
                 found.add(other)
                 frontier.append(other)
     return sorted(found)
+
+
+def grid_cell(lines: Sequence[Sequence[int]], row: int, column: int) -> int | None:
+    """The cell at (row, column) of a grid whose rows are `lines`, both counted from 1; None
+    off the board (a negative index must not wrap round to the far side)."""
+    if 1 <= row <= len(lines) and 1 <= column <= len(lines[0]):
+        return lines[row - 1][column - 1]
+    return None
+
+
+def grid_line(lines: Sequence[Sequence[int]], index: int) -> list[int]:
+    """The cells of row or column `index` (from 1) of a grid given as `lines`; none off it."""
+    return list(lines[index - 1]) if 1 <= index <= len(lines) else []
+
+
+def facing_distance(rows: Sequence[int], columns: Sequence[int], mine: int, theirs: int) -> int:
+    """Zones down a column from `mine` on one side of a grid to `theirs` on the other, the two
+    sides facing across their first rows (so A1 to A1 is 1); -1 when the columns differ."""
+    if columns[mine] != columns[theirs]:
+        return -1
+    return rows[mine] + rows[theirs] - 1

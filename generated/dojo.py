@@ -1990,7 +1990,7 @@ def text_play_creature(
 
 
 LISTED_PLAY_CREATURE: Final = tuple(
-    tuple(rt.Listed(K_PLAY_CREATURE, actor, (a0, ), text_play_creature) for a0 in range(0, 196))
+    tuple(rt.Listed(K_PLAY_CREATURE, actor, (a0, ), text_play_creature) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2130,7 +2130,7 @@ def text_play_item(
 
 
 LISTED_PLAY_ITEM: Final = tuple(
-    tuple(rt.Listed(K_PLAY_ITEM, actor, (a0, ), text_play_item) for a0 in range(0, 196))
+    tuple(rt.Listed(K_PLAY_ITEM, actor, (a0, ), text_play_item) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2421,7 +2421,7 @@ def text_set_facedown(
 
 
 LISTED_SET_FACEDOWN: Final = tuple(
-    tuple(rt.Listed(K_SET_FACEDOWN, actor, (a0, ), text_set_facedown) for a0 in range(0, 196))
+    tuple(rt.Listed(K_SET_FACEDOWN, actor, (a0, ), text_set_facedown) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2700,7 +2700,7 @@ def text_play_location(
 
 
 LISTED_PLAY_LOCATION: Final = tuple(
-    tuple(rt.Listed(K_PLAY_LOCATION, actor, (a0, ), text_play_location) for a0 in range(0, 196))
+    tuple(rt.Listed(K_PLAY_LOCATION, actor, (a0, ), text_play_location) for a0 in range(0, 294))
     for actor in range(2)
 )
 
@@ -2831,7 +2831,7 @@ def text_primary_attack(
 
 
 LISTED_PRIMARY_ATTACK: Final = tuple(
-    tuple(rt.Listed(K_PRIMARY_ATTACK, actor, (a0, ), text_primary_attack) for a0 in range(0, 196))
+    tuple(rt.Listed(K_PRIMARY_ATTACK, actor, (a0, ), text_primary_attack) for a0 in range(0, 245))
     for actor in range(2)
 )
 
@@ -2959,7 +2959,7 @@ def text_secondary_attack(
 LISTED_SECONDARY_ATTACK: Final = tuple(
     tuple(
         rt.Listed(K_SECONDARY_ATTACK, actor, (a0, ), text_secondary_attack)
-        for a0 in range(0, 196)
+        for a0 in range(0, 245)
     )
     for actor in range(2)
 )
@@ -3087,7 +3087,7 @@ def text_power_attack(
 
 
 LISTED_POWER_ATTACK: Final = tuple(
-    tuple(rt.Listed(K_POWER_ATTACK, actor, (a0, ), text_power_attack) for a0 in range(0, 196))
+    tuple(rt.Listed(K_POWER_ATTACK, actor, (a0, ), text_power_attack) for a0 in range(0, 245))
     for actor in range(2)
 )
 
@@ -3631,22 +3631,22 @@ State.PICK = (
     pick_strike,
 )
 State.ENCODING = (
-    (0, ((0, 196), )),
-    (196, ((0, 196), )),
-    (392, ((0, 196), (0, 196), )),
-    (38808, ((0, 196), )),
-    (39004, ((0, 196), (0, 196), )),
-    (77420, ((0, 196), )),
-    (77616, ((0, 196), )),
-    (77812, ((0, 196), )),
-    (78008, ((0, 196), )),
-    (78204, ()),
-    (78205, ()),
-    (78206, ()),
-    (78207, ((0, 196), (1, 20), )),
+    (0, ((0, 294), )),
+    (294, ((0, 294), )),
+    (588, ((0, 294), (0, 294), )),
+    (87024, ((0, 294), )),
+    (87318, ((0, 294), (0, 245), )),
+    (159348, ((0, 294), )),
+    (159642, ((0, 245), )),
+    (159887, ((0, 245), )),
+    (160132, ((0, 245), )),
+    (160377, ()),
+    (160378, ()),
+    (160379, ()),
+    (160380, ((0, 294), (1, 20), )),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 82127
+NUM_DISTINCT_ACTIONS: Final = 166260
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'earth_water_stone': (

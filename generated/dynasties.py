@@ -699,7 +699,7 @@ def text_place(
 LISTED_PLACE: Final = tuple(
     tuple(
         rt.Listed(K_PLACE, actor, (a0, a1, ), text_place)
-        for a0 in range(0, 60)
+        for a0 in range(0, 90)
         for a1 in range(0, 5)
     )
     for actor in range(2)
@@ -983,7 +983,7 @@ def text_keep(
 
 
 LISTED_KEEP: Final = tuple(
-    tuple(rt.Listed(K_KEEP, actor, (a0, ), text_keep) for a0 in range(0, 60))
+    tuple(rt.Listed(K_KEEP, actor, (a0, ), text_keep) for a0 in range(0, 90))
     for actor in range(2)
 )
 
@@ -1100,7 +1100,7 @@ def text_discard(
 
 
 LISTED_DISCARD: Final = tuple(
-    tuple(rt.Listed(K_DISCARD, actor, (a0, ), text_discard) for a0 in range(0, 60))
+    tuple(rt.Listed(K_DISCARD, actor, (a0, ), text_discard) for a0 in range(0, 90))
     for actor in range(2)
 )
 
@@ -1492,15 +1492,15 @@ State.PICK = (
 )
 State.ENCODING = (
     (0, ((0, 4), )),
-    (4, ((0, 60), (0, 5), )),
-    (304, ((0, 5), )),
-    (309, ()),
-    (310, ((0, 60), )),
-    (370, ((0, 60), )),
-    (430, ()),
+    (4, ((0, 90), (0, 5), )),
+    (454, ((0, 5), )),
+    (459, ()),
+    (460, ((0, 90), )),
+    (550, ((0, 90), )),
+    (640, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 431
+NUM_DISTINCT_ACTIONS: Final = 641
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'warlords': (bool, False)}
 INFO: Final[dict[str, Any]] = {

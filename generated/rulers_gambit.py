@@ -4568,7 +4568,7 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 352))
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -4872,7 +4872,7 @@ def text_recover(
 
 
 LISTED_RECOVER: Final = tuple(
-    tuple(rt.Listed(K_RECOVER, actor, (a0, ), text_recover) for a0 in range(0, 352))
+    tuple(rt.Listed(K_RECOVER, actor, (a0, ), text_recover) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -4980,7 +4980,7 @@ def text_normal_call(
 
 
 LISTED_NORMAL_CALL: Final = tuple(
-    tuple(rt.Listed(K_NORMAL_CALL, actor, (a0, ), text_normal_call) for a0 in range(0, 352))
+    tuple(rt.Listed(K_NORMAL_CALL, actor, (a0, ), text_normal_call) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5115,7 +5115,7 @@ def text_superior_call(
 
 
 LISTED_SUPERIOR_CALL: Final = tuple(
-    tuple(rt.Listed(K_SUPERIOR_CALL, actor, (a0, ), text_superior_call) for a0 in range(0, 352))
+    tuple(rt.Listed(K_SUPERIOR_CALL, actor, (a0, ), text_superior_call) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5238,7 +5238,7 @@ def text_cast(
 
 
 LISTED_CAST: Final = tuple(
-    tuple(rt.Listed(K_CAST, actor, (a0, ), text_cast) for a0 in range(0, 352))
+    tuple(rt.Listed(K_CAST, actor, (a0, ), text_cast) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5518,7 +5518,7 @@ def text_set_spell(
 
 
 LISTED_SET_SPELL: Final = tuple(
-    tuple(rt.Listed(K_SET_SPELL, actor, (a0, ), text_set_spell) for a0 in range(0, 352))
+    tuple(rt.Listed(K_SET_SPELL, actor, (a0, ), text_set_spell) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5637,7 +5637,7 @@ def text_activate_spell(
 
 
 LISTED_ACTIVATE_SPELL: Final = tuple(
-    tuple(rt.Listed(K_ACTIVATE_SPELL, actor, (a0, ), text_activate_spell) for a0 in range(0, 352))
+    tuple(rt.Listed(K_ACTIVATE_SPELL, actor, (a0, ), text_activate_spell) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -5895,7 +5895,7 @@ def text_use_ability(
 
 
 LISTED_USE_ABILITY: Final = tuple(
-    tuple(rt.Listed(K_USE_ABILITY, actor, (a0, ), text_use_ability) for a0 in range(0, 352))
+    tuple(rt.Listed(K_USE_ABILITY, actor, (a0, ), text_use_ability) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -6256,7 +6256,7 @@ def text_from_stock(
 
 
 LISTED_FROM_STOCK: Final = tuple(
-    tuple(rt.Listed(K_FROM_STOCK, actor, (a0, ), text_from_stock) for a0 in range(0, 352))
+    tuple(rt.Listed(K_FROM_STOCK, actor, (a0, ), text_from_stock) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -6826,7 +6826,7 @@ def text_attack_kingdom(
 
 
 LISTED_ATTACK_KINGDOM: Final = tuple(
-    tuple(rt.Listed(K_ATTACK_KINGDOM, actor, (a0, ), text_attack_kingdom) for a0 in range(0, 352))
+    tuple(rt.Listed(K_ATTACK_KINGDOM, actor, (a0, ), text_attack_kingdom) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7018,7 +7018,7 @@ def text_chain_quick(
 
 
 LISTED_CHAIN_QUICK: Final = tuple(
-    tuple(rt.Listed(K_CHAIN_QUICK, actor, (a0, ), text_chain_quick) for a0 in range(0, 352))
+    tuple(rt.Listed(K_CHAIN_QUICK, actor, (a0, ), text_chain_quick) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7306,7 +7306,7 @@ def text_chain_set(
 
 
 LISTED_CHAIN_SET: Final = tuple(
-    tuple(rt.Listed(K_CHAIN_SET, actor, (a0, ), text_chain_set) for a0 in range(0, 352))
+    tuple(rt.Listed(K_CHAIN_SET, actor, (a0, ), text_chain_set) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7630,7 +7630,7 @@ def text_resolve_next(
 
 
 LISTED_RESOLVE_NEXT: Final = tuple(
-    tuple(rt.Listed(K_RESOLVE_NEXT, actor, (a0, ), text_resolve_next) for a0 in range(0, 352))
+    tuple(rt.Listed(K_RESOLVE_NEXT, actor, (a0, ), text_resolve_next) for a0 in range(0, 528))
     for actor in range(2)
 )
 
@@ -7990,38 +7990,38 @@ State.PICK = (
     pick_resolve_next,
 )
 State.ENCODING = (
-    (0, ((0, 352), )),
-    (352, ()),
-    (353, ()),
-    (354, ()),
-    (355, ((0, 352), )),
-    (707, ((0, 352), )),
-    (1059, ((0, 352), )),
-    (1411, ((0, 352), )),
-    (1763, ((0, 352), (0, 352), )),
-    (125667, ((0, 352), )),
-    (126019, ((0, 352), )),
-    (126371, ((0, 352), (0, 352), )),
-    (250275, ((0, 352), )),
-    (250627, ((0, 352), (0, 352), )),
-    (374531, ((0, 264), )),
-    (374795, ((0, 352), )),
-    (375147, ()),
-    (375148, ()),
-    (375149, ()),
-    (375150, ((0, 352), (0, 352), )),
-    (499054, ((0, 352), (0, 352), )),
-    (622958, ((0, 352), )),
-    (623310, ()),
-    (623311, ((0, 352), )),
-    (623663, ((0, 352), (0, 352), )),
-    (747567, ((0, 352), )),
-    (747919, ((0, 352), (0, 352), )),
-    (871823, ()),
-    (871824, ((0, 352), )),
+    (0, ((0, 528), )),
+    (528, ()),
+    (529, ()),
+    (530, ()),
+    (531, ((0, 528), )),
+    (1059, ((0, 528), )),
+    (1587, ((0, 528), )),
+    (2115, ((0, 528), )),
+    (2643, ((0, 528), (0, 528), )),
+    (281427, ((0, 528), )),
+    (281955, ((0, 528), )),
+    (282483, ((0, 528), (0, 528), )),
+    (561267, ((0, 528), )),
+    (561795, ((0, 528), (0, 528), )),
+    (840579, ((0, 264), )),
+    (840843, ((0, 528), )),
+    (841371, ()),
+    (841372, ()),
+    (841373, ()),
+    (841374, ((0, 528), (0, 528), )),
+    (1120158, ((0, 528), (0, 528), )),
+    (1398942, ((0, 528), )),
+    (1399470, ()),
+    (1399471, ((0, 528), )),
+    (1399999, ((0, 528), (0, 528), )),
+    (1678783, ((0, 528), )),
+    (1679311, ((0, 528), (0, 528), )),
+    (1958095, ()),
+    (1958096, ((0, 528), )),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 872176
+NUM_DISTINCT_ACTIONS: Final = 1958624
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'blue_purple_mindgames': (

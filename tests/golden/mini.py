@@ -249,7 +249,7 @@ def text_cash(
 
 
 LISTED_CASH: Final = tuple(
-    tuple(rt.Listed(K_CASH, actor, (a0, ), text_cash) for a0 in range(0, 8))
+    tuple(rt.Listed(K_CASH, actor, (a0, ), text_cash) for a0 in range(0, 12))
     for actor in range(2)
 )
 
@@ -469,11 +469,11 @@ State.PICK = (
 )
 State.ENCODING = (
     (0, ((1, 2), )),
-    (2, ((0, 8), )),
-    (10, ((0, 9), )),
+    (2, ((0, 12), )),
+    (14, ((0, 9), )),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 19
+NUM_DISTINCT_ACTIONS: Final = 23
 
 OPTIONS: Final[dict[str, tuple[type, object]]] = {'target': (int, 3)}
 INFO: Final[dict[str, Any]] = {
