@@ -36,6 +36,19 @@ def grouped(code: str) -> str:
     return f"({code})"
 
 
+def ungrouped(code: str) -> str:
+    """code as the only argument of a call: without the parentheses that wrap all of it, if
+    any and it is no tuple (ruff flags `abs((a - b))`)."""
+    if not (code.startswith("(") and grouped(code) == code):
+        return code
+    depth = 0
+    for char in code[1:-1]:
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            return code
+    return code[1:-1]
+
+
 def upper(name: str) -> str:
     return name.upper()
 

@@ -11,7 +11,7 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.pygen_base import Bindings, grouped, names_table, py_type, upper
+from compiler.pygen_base import Bindings, grouped, names_table, py_type, ungrouped, upper
 from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts
 from compiler.pygen_grid import grid_call
 from dsl import nodes as n
@@ -322,7 +322,7 @@ class ExpressionGenerator(ExpressionFacts):
     def expr(self, e: n.Expr, state: str = "s", narrow: bool = True) -> str:
         source = self._expr(e, state)
         if narrow and id(e) in self.model.narrowed and not self.never_reassigned(e):
-            return f"rt.some({source})"
+            return f"rt.some({ungrouped(source)})"
         return source
 
     def never_reassigned(self, e: n.Expr) -> bool:
@@ -529,7 +529,7 @@ class ExpressionGenerator(ExpressionFacts):
         if name == "next_player":
             return f"(({args[0]}) + 1) % {s}.num_players"
         if name in ("abs", "min", "max"):
-            return f"{name}({', '.join(args)})"
+            return f"{name}({', '.join(args) if len(args) > 1 else ungrouped(args[0])})"
         if name == "roll":
             return f"{s}.rng.roll({args[0]})"
         if name == "flip":

@@ -5,6 +5,8 @@ reads: an action built by hand is checked before any rule sees it, and a value i
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -335,3 +337,24 @@ def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> Non
                for d in range(len(game.DEF_NAMES)))
     builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
     assert "v_test_698 = s.k_Troop_moved[v_u]" in builder
+
+
+def test_the_only_argument_of_a_call_has_no_doubled_parentheses(tmp_path: Path) -> None:
+    # ruff (UP034) rejects `abs((a - b))`: found writing Dynasty TCG's lane distances
+    folder = new_game("apart", tmp_path)
+    rules = folder / "apart.rules"
+    text = rules.read_text()
+    text = text.replace("    actor.score += c.points\n",
+                        "    actor.score += abs(c.points - actor.score)\n", 1)
+    rules.write_text(text)
+    compilation = check_rulebook(rules)
+    assert compilation.model is not None and not compilation.diagnostics.sorted(), \
+        [d.message for d in compilation.diagnostics.sorted()]
+    source = generate_python(compilation.model)
+    assert "abs(" in source and "abs((" not in source
+    module_file = tmp_path / "apart.py"
+    module_file.write_text(source)
+    checked = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "UP034",
+         str(module_file)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout
