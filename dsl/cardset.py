@@ -28,9 +28,7 @@ from dsl.ast_builder import MAX_INT_DIGITS
 from dsl.diagnostics import Diagnostics
 from dsl.effect_shapes import EffectShapes
 from dsl.effect_spans import moved, within
-from dsl.fastcards import read_card_set
 from dsl.parser import parse_effect
-from dsl.simple_yaml import Unsupported
 from dsl.source import SourceFile, Span
 from dsl.yaml_limits import crossed_limit
 from dsl.yaml_origins import (
@@ -356,6 +354,7 @@ class _Semantics:
 
     def resolve(self, value: str) -> str:
         if self.loader.yaml_path_resolvers:  # tags by position in the document
+            from dsl.simple_yaml import Unsupported  # loaded with the reader already
             raise Unsupported
         return str(self.loader.resolve(ScalarNode, value, (True, False)))
 
@@ -380,7 +379,11 @@ def load_card_set(
     """The cards of a card set as `data` declarations. `effect_fields` maps each card type to
     the names of its effect fields, whose text is parsed as statements."""
     # Most card sets have one simple shape, read straight from the text (dsl.fastcards); any
-    # other is composed by PyYAML. What the fast reader reported is taken back first.
+    # other is composed by PyYAML. What the fast reader reported is taken back first. The
+    # reader is imported here: a rulebook without cards starts faster without it.
+    from dsl.fastcards import read_card_set
+    from dsl.simple_yaml import Unsupported
+
     errors = len(diagnostics.items)
     try:
         return read_card_set(source, effect_fields,
