@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import pytest
 
 State = Any  # a generated module's State; the tests use its public methods only
 Choose = Callable[[list[Any]], Any]
@@ -56,3 +59,42 @@ def play(state: State, choose: Choose, plies: int | None = None) -> list[str]:
         texts.append(str(action))
         state.apply_action(action)
     return texts
+
+
+class GameFailure(AssertionError):
+    """A failed check or an engine error in a random game, named by its setup, seed and ply."""
+
+
+@contextmanager
+def named_failures(setup: str, history: list[str]) -> Iterator[None]:
+    """Turn any error inside into a GameFailure naming `setup` (decks, variant, seed), how many
+    actions `history` holds by then and its last six, so that a failure can be replayed."""
+    try:
+        yield
+    # pytest.fail raises an exception that is not an Exception: a check that fails with it
+    # is reported with the seed too
+    except (Exception, pytest.fail.Exception) as error:  # noqa: BLE001
+        raise GameFailure(
+            f"{setup}, after {len(history)} actions (last: {history[-6:]}): "
+            f"{type(error).__name__}: {error}") from error
+
+
+Watch = Callable[[State, Any], Callable[[State], None]]
+
+
+def play_checked(state: State, choose: Choose, history: list[str], check: Callable[[State], None],
+                 max_plies: int, watch: Watch | None = None) -> None:
+    """Play to the end, appending each action's text to `history` and running `check` on the
+    first position and after every ply. `watch(state, action)`, called before the action, returns
+    what to check once it is applied (e.g. what the action's text told a player)."""
+    check(state)
+    while not state.is_terminal():
+        if len(history) >= max_plies:
+            raise GameFailure(f"the game did not end within {max_plies} plies")
+        action = choose(state.legal_actions())
+        after = watch(state, action) if watch is not None else None
+        history.append(str(action))
+        state.apply_action(action)
+        if after is not None:
+            after(state)
+        check(state)

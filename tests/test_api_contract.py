@@ -53,7 +53,17 @@ import pytest
 
 from dsl import runtime
 from dsl.runtime import Action, IllegalAction
-from tests.playing import GAMES, ROOT, State, load, new_state, play, seats, variants
+from tests.playing import (
+    GAMES,
+    ROOT,
+    State,
+    load,
+    named_failures,
+    new_state,
+    play,
+    seats,
+    variants,
+)
 from tests.tiers import batch_id, batches
 
 MAX_PLIES = 5000  # a bound on any random game: a game that never ends is caught
@@ -70,10 +80,6 @@ INFO_KEYS = {"name", "title", "players", "player_names", "options", "phases", "a
              "source", "compiler"}
 VIEW_KEYS = {"game", "player", "phase", "actor", "terminal", "options", "state", "players",
              "board", "zones"}
-
-
-class GameFailure(AssertionError):
-    """A failed check, named by game, variant, seed and the ply it happened at."""
 
 
 VARIANTS = [(name, label, options) for name in GAMES for label, options in variants(name)]
@@ -263,7 +269,7 @@ class Contract:
         rng, history = random.Random(seed), []
         stale: list[Action] = []
         self.players = seats(self.game, seed)
-        try:
+        with named_failures(f"{self.game.INFO['name']} {label} seed {seed}", history):
             state = new_state(self.game, options, seed)
             legal = self.check_ply(state)
             self.check_deep(state, legal, stale, rng)
@@ -279,10 +285,6 @@ class Contract:
             for action in stale[:3]:
                 with pytest.raises(IllegalAction, match="over"):
                     state.apply_action(action)
-        except (Exception, pytest.fail.Exception) as error:  # noqa: BLE001 - with the seed
-            raise GameFailure(
-                f"{self.game.INFO['name']} {label} seed {seed}, after {len(history)} actions "
-                f"(last: {history[-6:]}): {type(error).__name__}: {error}") from error
         return history
 
 

@@ -29,12 +29,13 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import generated.dojo as game
-from tests.playing import State
+from tests.playing import State, named_failures, play_checked
 from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
@@ -44,10 +45,6 @@ MAX_ACTIONS = 3
 HIDDEN_ZONES = ("hand", "deck", "facedown")
 
 Pair = tuple[str, str]
-
-
-class GameFailure(AssertionError):
-    """A failed check, named by deck pair, seed and the ply it happened at."""
 
 
 def deck_cards(deck: str) -> list[str]:
@@ -154,13 +151,19 @@ def check_secrets(state: State) -> None:
                 assert slot not in view["cards"], f"{viewer} sees the fields of {slot}"
 
 
-def check_action_text(before: set[str], text: str, state: State, viewer: int) -> None:
-    """(c), action texts: the viewer's reading names only cards the viewer sees before or
-    after the action."""
-    after = shown_names(state.observation(viewer))
-    for name in NAMES.findall(text):
-        assert name in before or name in after, (
-            f"{PLAYERS[viewer]} reads '{text}', which names {name}, a card they cannot see")
+def read_by_opponent(state: State, action: Any) -> Callable[[State], None]:
+    """(c), action texts: the reading of the player not acting names only cards that player
+    sees before or after the action."""
+    viewer = 1 - state.current_player()
+    before = shown_names(state.observation(viewer))
+    text = state.action_text(action, viewer)
+
+    def check(after_state: State) -> None:
+        after = shown_names(after_state.observation(viewer))
+        for name in NAMES.findall(text):
+            assert name in before or name in after, (
+                f"{PLAYERS[viewer]} reads '{text}', which names {name}, a card they cannot see")
+    return check
 
 
 def check_result(state: State) -> None:
@@ -182,30 +185,14 @@ def check_ply(state: State, match: Match) -> None:
         check_result(state)
 
 
-def play_checked(pair: Pair, seed: int) -> list[str]:
+def play_one(pair: Pair, seed: int) -> list[str]:
     """Play one random game with every check at every ply; return the actions' texts."""
     match = Match(pair, seed)
     choose = random.Random(seed).choice
     history: list[str] = []
-    try:
-        state = match.new_state(seed)
-        check_ply(state, match)
-        while not state.is_terminal():
-            if len(history) >= MAX_PLIES:
-                raise GameFailure(f"the game did not end within {MAX_PLIES} plies")
-            action = choose(state.legal_actions())
-            viewer = 1 - state.current_player()
-            before = shown_names(state.observation(viewer))
-            text = state.action_text(action, viewer)
-            history.append(str(action))
-            state.apply_action(action)
-            check_action_text(before, text, state, viewer)
-            check_ply(state, match)
-    except Exception as error:  # noqa: BLE001 - engine exceptions are reported with the seed
-        raise GameFailure(
-            f"A={match.decks[0]} B={match.decks[1]} seed {seed}, after {len(history)} actions "
-            f"(last: {history[-6:]}): {type(error).__name__}: {error}"
-        ) from error
+    with named_failures(f"A={match.decks[0]} B={match.decks[1]} seed {seed}", history):
+        play_checked(match.new_state(seed), choose, history,
+                     lambda state: check_ply(state, match), MAX_PLIES, read_by_opponent)
     return history
 
 
@@ -265,7 +252,7 @@ def test_a_facedown_item_is_secret_until_it_fires(item: str, deck_a: str, deck_b
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
 def test_random_games(pair: Pair) -> None:
     for seed in range(GAMES_PER_PAIR):
-        assert 0 < len(play_checked(pair, seed)) <= MAX_PLIES
+        assert 0 < len(play_one(pair, seed)) <= MAX_PLIES
 
 
 @pytest.mark.soak
@@ -273,4 +260,4 @@ def test_random_games(pair: Pair) -> None:
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
 def test_random_games_soak(pair: Pair, seeds: range) -> None:
     for seed in seeds:
-        assert 0 < len(play_checked(pair, seed)) <= MAX_PLIES
+        assert 0 < len(play_one(pair, seed)) <= MAX_PLIES

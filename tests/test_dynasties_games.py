@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 import generated.dynasties as game
-from tests.playing import State
+from tests.playing import State, named_failures, play_checked
 from tests.tiers import batch_id, batches
 
 PLAYERS = ("A", "B")
@@ -45,10 +45,6 @@ LISTED_ZONES = tuple(
     (p, tuple(f"{zone}.{p}" for zone in ("basics", "deck", "drawn", "rack", "discarded")))
     for p in PLAYERS
 )
-
-
-class GameFailure(AssertionError):
-    """A failed check, named by variant, seed and the ply it happened at."""
 
 
 def size(shown: Any) -> int:
@@ -133,36 +129,21 @@ def check_ply(state: State, warlords: bool) -> None:
         assert returns == expected_returns, f"returns {returns} with track {track}"
 
 
-def play_checked(seed: int, warlords: bool) -> list[str]:
+def play_one(seed: int, warlords: bool) -> list[str]:
     """Play one random game with every check at every ply; return the actions' texts."""
     variant = "warlords" if warlords else "basic"
     choose = random.Random(seed).choice
     history: list[str] = []
-
-    def fail(error: BaseException) -> GameFailure:
-        return GameFailure(
-            f"{variant} seed {seed}, after {len(history)} actions "
-            f"(last: {history[-6:]}): {type(error).__name__}: {error}"
-        )
-
-    try:
-        state = new_state(seed, warlords)
-        check_ply(state, warlords)
-        while not state.is_terminal():
-            assert len(history) < MAX_PLIES, f"the game did not end within {MAX_PLIES} plies"
-            action = choose(state.legal_actions())
-            history.append(str(action))
-            state.apply_action(action)
-            check_ply(state, warlords)
-    except Exception as error:  # noqa: BLE001 - engine exceptions are reported with the seed
-        raise fail(error) from error
+    with named_failures(f"{variant} seed {seed}", history):
+        play_checked(new_state(seed, warlords), choose, history,
+                     lambda state: check_ply(state, warlords), MAX_PLIES)
     return history
 
 
 @pytest.mark.parametrize("variant, warlords", VARIANTS, ids=[v for v, _ in VARIANTS])
 def test_random_games(variant: str, warlords: bool) -> None:
     for seed in range(GAMES_PER_VARIANT):
-        assert 0 < len(play_checked(seed, warlords)) <= MAX_PLIES
+        assert 0 < len(play_one(seed, warlords)) <= MAX_PLIES
 
 
 @pytest.mark.soak
@@ -170,7 +151,7 @@ def test_random_games(variant: str, warlords: bool) -> None:
 @pytest.mark.parametrize("variant, warlords", VARIANTS, ids=[v for v, _ in VARIANTS])
 def test_random_games_soak(variant: str, warlords: bool, seeds: range) -> None:
     for seed in seeds:
-        assert 0 < len(play_checked(seed, warlords)) <= MAX_PLIES
+        assert 0 < len(play_one(seed, warlords)) <= MAX_PLIES
 
 
 # ------------------------------------------------------------------ secret choices

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 
 import generated.dynasty_builder as game
-from tests.playing import State
+from tests.playing import State, named_failures
 from tests.tiers import batch_id, batches, seeds
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
@@ -63,10 +63,6 @@ NODE_ATTR = {f[2]: f[3] for f in game.State.NODE_FIELDS}
 SUPPORTING = {f[0]: f[1] for f in game.State.CARD_FIELDS}["supporting"]
 UNITS_BASE = dict((name, base) for name, base, _ in game.State.ZONES)["units"]
 _claims: dict[tuple[tuple[int, int, int], ...], list[list[bool]]] = {}
-
-
-class GameFailure(AssertionError):
-    """A failed check, named by seed and the ply it happened at."""
 
 
 def new_state(seed: int, rounds: int = ROUNDS) -> State:
@@ -166,7 +162,7 @@ class Game:
     def play(self) -> list[str]:
         rng = random.Random(self.seed)
         limit = MAX_PLIES * (self.rounds + 1) // (ROUNDS + 1) * (5 if self.campaign else 1)
-        try:
+        with named_failures(f"seed {self.seed}", self.history):
             legal = self.check()
             while not self.state.is_terminal():
                 assert len(self.history) < limit, f"no end within {limit} plies"
@@ -176,10 +172,6 @@ class Game:
                 self.last, self.actor = game.ACTIONS[action.kind], action.actor
                 self.state.apply_action(action)
                 legal = self.check()
-        except Exception as error:  # noqa: BLE001 - engine exceptions are reported with the seed
-            raise GameFailure(
-                f"seed {self.seed}, ply {len(self.history)} (last: {self.history[-6:]}): "
-                f"{type(error).__name__}: {error}") from error
         return self.history
 
     def check(self) -> list[Any]:

@@ -32,7 +32,7 @@ from collections import Counter
 import pytest
 
 import generated.rulers_gambit as game
-from tests.playing import State
+from tests.playing import State, named_failures, play_checked
 from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
@@ -42,10 +42,6 @@ MAX_MANA = 12
 MAX_LP = 100  # Kingdoms start at 15-16 LP; heal is uncapped, so this is a sanity bound
 
 Pair = tuple[str, str]
-
-
-class GameFailure(AssertionError):
-    """A failed check, named by deck pair, seed and the ply it happened at."""
 
 
 # ------------------------------------------------------------------ decks, pairs and zones
@@ -193,26 +189,14 @@ def check_ply(state: State, match: Match) -> None:
         check_result(state)
 
 
-def play_checked(pair: Pair, seed: int) -> list[str]:
+def play_one(pair: Pair, seed: int) -> list[str]:
     """Play one random game with every check at every ply; return the actions' texts."""
     match = Match(pair, seed)
     choose = random.Random(seed).choice
     history: list[str] = []
-    try:
-        state = match.new_state(seed)
-        check_ply(state, match)
-        while not state.is_terminal():
-            if len(history) >= MAX_PLIES:
-                raise GameFailure(f"the game did not end within {MAX_PLIES} plies")
-            action = choose(state.legal_actions())
-            history.append(str(action))
-            state.apply_action(action)
-            check_ply(state, match)
-    except Exception as error:  # noqa: BLE001 - engine exceptions are reported with the seed
-        raise GameFailure(
-            f"A={match.decks[0]} B={match.decks[1]} seed {seed}, after {len(history)} actions "
-            f"(last: {history[-6:]}): {type(error).__name__}: {error}"
-        ) from error
+    with named_failures(f"A={match.decks[0]} B={match.decks[1]} seed {seed}", history):
+        play_checked(match.new_state(seed), choose, history,
+                     lambda state: check_ply(state, match), MAX_PLIES)
     return history
 
 
@@ -235,7 +219,7 @@ def test_hands_decks_and_set_spells_are_secret() -> None:
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
 def test_random_games(pair: Pair) -> None:
     for seed in range(GAMES_PER_PAIR):
-        assert 0 < len(play_checked(pair, seed)) <= MAX_PLIES
+        assert 0 < len(play_one(pair, seed)) <= MAX_PLIES
 
 
 @pytest.mark.soak
@@ -243,7 +227,7 @@ def test_random_games(pair: Pair) -> None:
 @pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
 def test_random_games_soak(pair: Pair, seeds: range) -> None:
     for seed in seeds:
-        assert 0 < len(play_checked(pair, seed)) <= MAX_PLIES
+        assert 0 < len(play_one(pair, seed)) <= MAX_PLIES
 
 
 def test_an_activated_set_spell_shows_its_target() -> None:
