@@ -277,10 +277,7 @@ class State(rt.GameState):
 
 # rulebooks/dynasties/dynasties.rules:167
 def f_placed_count(s: State, v_p: int) -> int:
-    v_sum = 0
-    for v_v in range(5):
-        v_sum += len(s.zones[Z_PLACED + v_p * 5 + v_v])
-    return v_sum
+    return sum(map(len, s.zones[Z_PLACED + v_p * 5:Z_PLACED + v_p * 5 + 5]))
 
 
 # rulebooks/dynasties/dynasties.rules:170
@@ -681,7 +678,7 @@ def done_placement(s: State) -> None:
 # rulebooks/dynasties/dynasties.rules:346
 def actor_placement(s: State) -> int | None:
     for v_p in range(s.num_players):
-        if (f_placed_count(s, v_p) < 5):
+        if (sum(map(len, s.zones[Z_PLACED + v_p * 5:Z_PLACED + v_p * 5 + 5])) < 5):
             return v_p
     return None
 

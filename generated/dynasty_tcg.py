@@ -997,10 +997,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
-    v_sum = 0
-    for v_c in range(15):
-        v_sum += len(s.zones[Z_FIELD + v_p * 15 + v_c])
-    return v_sum
+    return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:374
