@@ -352,256 +352,262 @@ def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_fi
     # rulebooks/dynasties/dynasties.rules:202
     v_need -= v_from_reserve
     # rulebooks/dynasties/dynasties.rules:203
-    v_s_order = [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))]
-    if len(v_s_order) > 1:
-        v_s_order.sort(
-            key=lambda v_s: (
-                (
-                    1000
-                    if (
-                        (v_near_first and (v_near is not None))
-                        and (v_near in N_PROVINCE_NEIGHBOURS[v_s])
+    if (v_need > 0):
+        # rulebooks/dynasties/dynasties.rules:204
+        v_s_order = [
+            v_s
+            for v_s in range(5)
+            if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))
+        ]
+        if len(v_s_order) > 1:
+            v_s_order.sort(
+                key=lambda v_s: (
+                    (
+                        1000
+                        if (
+                            (v_near_first and (v_near is not None))
+                            and (v_near in N_PROVINCE_NEIGHBOURS[v_s])
+                        )
+                        else 0
                     )
-                    else 0
-                )
-                + s.n_Province_armies[v_s]
-            ),
-            reverse=True,
-        )
-    for v_s in v_s_order:
-        # rulebooks/dynasties/dynasties.rules:205
-        v_taken = min(v_need, s.n_Province_armies[v_s])
-        # rulebooks/dynasties/dynasties.rules:206
-        s.n_Province_armies[v_s] -= v_taken
-        # rulebooks/dynasties/dynasties.rules:207
-        v_need -= v_taken
-        # rulebooks/dynasties/dynasties.rules:208
-        if (s.n_Province_armies[v_s] == 0):
+                    + s.n_Province_armies[v_s]
+                ),
+                reverse=True,
+            )
+        for v_s in v_s_order:
+            # rulebooks/dynasties/dynasties.rules:206
+            v_taken = min(v_need, s.n_Province_armies[v_s])
+            # rulebooks/dynasties/dynasties.rules:207
+            s.n_Province_armies[v_s] -= v_taken
             # rulebooks/dynasties/dynasties.rules:208
-            s.n_Province_owner[v_s] = None
+            v_need -= v_taken
+            # rulebooks/dynasties/dynasties.rules:209
+            if (s.n_Province_armies[v_s] == 0):
+                # rulebooks/dynasties/dynasties.rules:209
+                s.n_Province_owner[v_s] = None
 
 
-# rulebooks/dynasties/dynasties.rules:214
+# rulebooks/dynasties/dynasties.rules:216
 def proc_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
     """p adds up to n armies to province v."""
-    # rulebooks/dynasties/dynasties.rules:215
-    v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
-    # rulebooks/dynasties/dynasties.rules:216
-    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
     # rulebooks/dynasties/dynasties.rules:217
-    s.n_Province_armies[v_v] += v_placed_armies
+    v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
     # rulebooks/dynasties/dynasties.rules:218
+    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
+    # rulebooks/dynasties/dynasties.rules:219
+    s.n_Province_armies[v_v] += v_placed_armies
+    # rulebooks/dynasties/dynasties.rules:220
     if (s.n_Province_armies[v_v] > 0):
-        # rulebooks/dynasties/dynasties.rules:218
+        # rulebooks/dynasties/dynasties.rules:220
         s.n_Province_owner[v_v] = v_p
 
 
-# rulebooks/dynasties/dynasties.rules:222
+# rulebooks/dynasties/dynasties.rules:224
 def proc_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
     """The winner w of a battle in v with the given margin."""
-    # rulebooks/dynasties/dynasties.rules:223
-    v_left = v_margin
     # rulebooks/dynasties/dynasties.rules:225
+    v_left = v_margin
+    # rulebooks/dynasties/dynasties.rules:227
     if (s.n_Province_owner[v_v] == (1 - v_w)):
-        # rulebooks/dynasties/dynasties.rules:226
+        # rulebooks/dynasties/dynasties.rules:228
         if f_protected(s, (1 - v_w), v_v):
-            # rulebooks/dynasties/dynasties.rules:227
+            # rulebooks/dynasties/dynasties.rules:229
             v_left = 0
         else:
-            # rulebooks/dynasties/dynasties.rules:229
-            v_killed = min(v_left, s.n_Province_armies[v_v])
-            # rulebooks/dynasties/dynasties.rules:230
-            s.n_Province_armies[v_v] -= v_killed
             # rulebooks/dynasties/dynasties.rules:231
-            s.p_removed[(1 - v_w)] += v_killed
+            v_killed = min(v_left, s.n_Province_armies[v_v])
             # rulebooks/dynasties/dynasties.rules:232
-            v_left -= v_killed
+            s.n_Province_armies[v_v] -= v_killed
+            # rulebooks/dynasties/dynasties.rules:233
+            s.p_removed[(1 - v_w)] += v_killed
             # rulebooks/dynasties/dynasties.rules:234
+            v_left -= v_killed
+            # rulebooks/dynasties/dynasties.rules:236
             if (s.n_Province_armies[v_v] == 0):
-                # rulebooks/dynasties/dynasties.rules:234
+                # rulebooks/dynasties/dynasties.rules:236
                 s.n_Province_owner[v_v] = None
-    # rulebooks/dynasties/dynasties.rules:237
+    # rulebooks/dynasties/dynasties.rules:239
     if (v_left > 0):
-        # rulebooks/dynasties/dynasties.rules:237
+        # rulebooks/dynasties/dynasties.rules:239
         proc_add_armies(s, v_w, v_v, v_left)
 
 
-# rulebooks/dynasties/dynasties.rules:242
+# rulebooks/dynasties/dynasties.rules:244
 def proc_plague(s: State, v_v: int) -> None:
     """A Plague tile halves the armies in v, rounded down; they return to the reserve."""
-    # rulebooks/dynasties/dynasties.rules:243
+    # rulebooks/dynasties/dynasties.rules:245
     if (
         (s.n_Province_owner[v_v] is not None)
         and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
     ):
-        # rulebooks/dynasties/dynasties.rules:244
-        v_lost = (s.n_Province_armies[v_v] // 2)
-        # rulebooks/dynasties/dynasties.rules:245
-        s.n_Province_armies[v_v] -= v_lost
         # rulebooks/dynasties/dynasties.rules:246
+        v_lost = (s.n_Province_armies[v_v] // 2)
+        # rulebooks/dynasties/dynasties.rules:247
+        s.n_Province_armies[v_v] -= v_lost
+        # rulebooks/dynasties/dynasties.rules:248
         s.p_reserve[rt.some(s.n_Province_owner[v_v])] += v_lost
 
 
-# rulebooks/dynasties/dynasties.rules:253
+# rulebooks/dynasties/dynasties.rules:255
 def proc_six_marker(s: State, v_p: int, v_v: int) -> None:
     """A 6 tile leaves a marker: one army set aside, from the reserve or, when it is empty, from
     the neighbouring province with most armies.
     """
-    # rulebooks/dynasties/dynasties.rules:254
+    # rulebooks/dynasties/dynasties.rules:256
     s.n_Province_six_played[v_v][v_p] = True
-    # rulebooks/dynasties/dynasties.rules:255
+    # rulebooks/dynasties/dynasties.rules:257
     if (f_supply(s, v_p, v_v) > 0):
-        # rulebooks/dynasties/dynasties.rules:256
+        # rulebooks/dynasties/dynasties.rules:258
         proc_take_armies(s, v_p, v_v, 1, True)
-        # rulebooks/dynasties/dynasties.rules:257
+        # rulebooks/dynasties/dynasties.rules:259
         s.n_Province_marker[v_v][v_p] += 1
 
 
-# rulebooks/dynasties/dynasties.rules:263
+# rulebooks/dynasties/dynasties.rules:265
 def proc_pay_cost(s: State, v_p: int, v_tile: int) -> None:
     """+2 and +3 tiles are paid for when revealed (decision COSTS); the other tiles cost nothing."""
-    # rulebooks/dynasties/dynasties.rules:264
+    # rulebooks/dynasties/dynasties.rules:266
     if (C_TILE_COST[s.card_def[v_tile]] > 0):
-        # rulebooks/dynasties/dynasties.rules:265
-        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
-        # rulebooks/dynasties/dynasties.rules:266
-        proc_take_armies(s, v_p, None, v_cost, False)
         # rulebooks/dynasties/dynasties.rules:267
+        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
+        # rulebooks/dynasties/dynasties.rules:268
+        proc_take_armies(s, v_p, None, v_cost, False)
+        # rulebooks/dynasties/dynasties.rules:269
         s.p_removed[v_p] += v_cost
 
 
-# rulebooks/dynasties/dynasties.rules:271
+# rulebooks/dynasties/dynasties.rules:273
 def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:272
+    # rulebooks/dynasties/dynasties.rules:274
     if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, POWER_RECALL)):
-        # rulebooks/dynasties/dynasties.rules:273
-        s.p_reserve[v_p] += s.n_Province_armies[v_v]
-        # rulebooks/dynasties/dynasties.rules:274
-        s.n_Province_armies[v_v] = 0
         # rulebooks/dynasties/dynasties.rules:275
+        s.p_reserve[v_p] += s.n_Province_armies[v_v]
+        # rulebooks/dynasties/dynasties.rules:276
+        s.n_Province_armies[v_v] = 0
+        # rulebooks/dynasties/dynasties.rules:277
         s.n_Province_owner[v_v] = None
 
 
-# rulebooks/dynasties/dynasties.rules:280
+# rulebooks/dynasties/dynasties.rules:282
 def proc_resolve_province(s: State, v_v: int) -> None:
     """Resolve the battle in province v (seed stage 3)."""
-    # rulebooks/dynasties/dynasties.rules:282
-    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
-    # rulebooks/dynasties/dynasties.rules:283
-    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:284
-    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:285
-    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:286
+    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:287
+    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:288
     if ((v_ta is not None) and (v_tb is not None)):
-        # rulebooks/dynasties/dynasties.rules:287
-        proc_pay_cost(s, 0, v_ta)
-        # rulebooks/dynasties/dynasties.rules:288
-        proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:289
-        proc_recall_armies(s, 0, v_v)
+        proc_pay_cost(s, 0, v_ta)
         # rulebooks/dynasties/dynasties.rules:290
-        proc_recall_armies(s, 1, v_v)
+        proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:291
+        proc_recall_armies(s, 0, v_v)
+        # rulebooks/dynasties/dynasties.rules:292
+        proc_recall_armies(s, 1, v_v)
+        # rulebooks/dynasties/dynasties.rules:293
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
             or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
-            # rulebooks/dynasties/dynasties.rules:292
+            # rulebooks/dynasties/dynasties.rules:294
             if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
-                # rulebooks/dynasties/dynasties.rules:292
+                # rulebooks/dynasties/dynasties.rules:294
                 proc_plague(s, v_v)
-            # rulebooks/dynasties/dynasties.rules:293
+            # rulebooks/dynasties/dynasties.rules:295
             if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
-                # rulebooks/dynasties/dynasties.rules:293
+                # rulebooks/dynasties/dynasties.rules:295
                 proc_plague(s, v_v)
         else:
-            # rulebooks/dynasties/dynasties.rules:296
-            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
-            # rulebooks/dynasties/dynasties.rules:297
-            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
             # rulebooks/dynasties/dynasties.rules:298
+            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
+            # rulebooks/dynasties/dynasties.rules:299
+            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
+            # rulebooks/dynasties/dynasties.rules:300
             if (v_va > v_vb):
-                # rulebooks/dynasties/dynasties.rules:298
+                # rulebooks/dynasties/dynasties.rules:300
                 proc_win_battle(s, 0, v_v, (v_va - v_vb))
             elif (v_vb > v_va):
-                # rulebooks/dynasties/dynasties.rules:298
+                # rulebooks/dynasties/dynasties.rules:300
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
-        # rulebooks/dynasties/dynasties.rules:300
+        # rulebooks/dynasties/dynasties.rules:302
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
         ):
-            # rulebooks/dynasties/dynasties.rules:300
+            # rulebooks/dynasties/dynasties.rules:302
             proc_six_marker(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:301
+        # rulebooks/dynasties/dynasties.rules:303
         if (
             (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
         ):
-            # rulebooks/dynasties/dynasties.rules:301
+            # rulebooks/dynasties/dynasties.rules:303
             proc_six_marker(s, 1, v_v)
 
 
-# rulebooks/dynasties/dynasties.rules:307
+# rulebooks/dynasties/dynasties.rules:309
 def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
-    # rulebooks/dynasties/dynasties.rules:308
+    # rulebooks/dynasties/dynasties.rules:310
     v_a = 0
     for v_v in range(5):
         if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
             v_a += f_points(s, v_v)
-    # rulebooks/dynasties/dynasties.rules:309
+    # rulebooks/dynasties/dynasties.rules:311
     v_b = 0
     for v_v_2 in range(5):
         if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
             v_b += f_points(s, v_v_2)
-    # rulebooks/dynasties/dynasties.rules:310
+    # rulebooks/dynasties/dynasties.rules:312
     s.g_track += (v_a - v_b)
 
 
-# rulebooks/dynasties/dynasties.rules:313
+# rulebooks/dynasties/dynasties.rules:315
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasties/dynasties.rules:314
+    # rulebooks/dynasties/dynasties.rules:316
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:315
+        # rulebooks/dynasties/dynasties.rules:317
         for v_t in range(0, 15):
             if (not C_TILE_EXTRA[v_t]):
-                # rulebooks/dynasties/dynasties.rules:315
+                # rulebooks/dynasties/dynasties.rules:317
                 s.create(v_t, Z_BASICS + v_p)
-        # rulebooks/dynasties/dynasties.rules:316
+        # rulebooks/dynasties/dynasties.rules:318
         for v_t_2 in range(0, 15):
             if (C_TILE_EXTRA[v_t_2] and (s.o_warlords or (not C_TILE_ADVANCED[v_t_2]))):
-                # rulebooks/dynasties/dynasties.rules:317
+                # rulebooks/dynasties/dynasties.rules:319
                 for _ in range(C_TILE_COPIES[v_t_2]):
-                    # rulebooks/dynasties/dynasties.rules:317
+                    # rulebooks/dynasties/dynasties.rules:319
                     s.create(v_t_2, Z_DECK + v_p)
-        # rulebooks/dynasties/dynasties.rules:319
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dynasties/dynasties.rules:321
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        # rulebooks/dynasties/dynasties.rules:323
         s.p_reserve[v_p] = (18 if s.o_warlords else 21)
-    # rulebooks/dynasties/dynasties.rules:324
+    # rulebooks/dynasties/dynasties.rules:326
     for v_v in range(5):
-        # rulebooks/dynasties/dynasties.rules:324
+        # rulebooks/dynasties/dynasties.rules:326
         s.n_Province_scores[v_v] = [s.rng.roll(3), (s.rng.roll(3) + 1), (s.rng.roll(3) + 2)]
-    # rulebooks/dynasties/dynasties.rules:325
+    # rulebooks/dynasties/dynasties.rules:327
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:325
+        # rulebooks/dynasties/dynasties.rules:327
         s.goto(0)  # choose_warlord
     else:
-        # rulebooks/dynasties/dynasties.rules:325
+        # rulebooks/dynasties/dynasties.rules:327
         s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:334
+# rulebooks/dynasties/dynasties.rules:336
 def done_choose_warlord(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:334
+    # rulebooks/dynasties/dynasties.rules:336
     s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:330
+# rulebooks/dynasties/dynasties.rules:332
 def actor_choose_warlord(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_warlord[v_p] is None):
@@ -609,7 +615,7 @@ def actor_choose_warlord(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:331
+# rulebooks/dynasties/dynasties.rules:333
 def text_choose(
     actor: int,
     args: tuple[int, ...],
@@ -626,25 +632,25 @@ LISTED_CHOOSE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:331
+# rulebooks/dynasties/dynasties.rules:333
 def check_choose(s: State, actor: int, v_w: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:331
+# rulebooks/dynasties/dynasties.rules:333
 def do_choose(s: State, actor: int, v_w: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:332
+    # rulebooks/dynasties/dynasties.rules:334
     s.p_warlord[actor] = v_w
 
 
-# rulebooks/dynasties/dynasties.rules:331
+# rulebooks/dynasties/dynasties.rules:333
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
         out.append(listed[v_w])
 
 
-# rulebooks/dynasties/dynasties.rules:331
+# rulebooks/dynasties/dynasties.rules:333
 def apply_choose(s: State, a: Action) -> str | None:
     actor = a.actor
     v_w = a.args[0]
@@ -654,28 +660,28 @@ def apply_choose(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:340
+# rulebooks/dynasties/dynasties.rules:342
 def enter_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:341
+    # rulebooks/dynasties/dynasties.rules:343
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:342
+        # rulebooks/dynasties/dynasties.rules:344
         s.p_used_one[v_p] = False
-        # rulebooks/dynasties/dynasties.rules:343
+        # rulebooks/dynasties/dynasties.rules:345
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:356
+# rulebooks/dynasties/dynasties.rules:358
 def done_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:357
+    # rulebooks/dynasties/dynasties.rules:359
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:357
+        # rulebooks/dynasties/dynasties.rules:359
         s.goto(2)  # warlord_step
     else:
-        # rulebooks/dynasties/dynasties.rules:357
+        # rulebooks/dynasties/dynasties.rules:359
         s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:346
+# rulebooks/dynasties/dynasties.rules:348
 def actor_placement(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (sum(map(len, s.zones[Z_PLACED + v_p * 5:Z_PLACED + v_p * 5 + 5])) < 5):
@@ -683,7 +689,7 @@ def actor_placement(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:347
+# rulebooks/dynasties/dynasties.rules:349
 def text_place(
     actor: int,
     args: tuple[int, ...],
@@ -705,12 +711,12 @@ LISTED_PLACE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:347
+# rulebooks/dynasties/dynasties.rules:349
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:349
+    # rulebooks/dynasties/dynasties.rules:351
     if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
-    # rulebooks/dynasties/dynasties.rules:351
+    # rulebooks/dynasties/dynasties.rules:353
     if (
         (
             (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
@@ -724,20 +730,20 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:347
+# rulebooks/dynasties/dynasties.rules:349
 def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:353
+    # rulebooks/dynasties/dynasties.rules:355
     s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
-    # rulebooks/dynasties/dynasties.rules:354
+    # rulebooks/dynasties/dynasties.rules:356
     if (
         (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
         and (C_TILE_VALUE[s.card_def[v_tile]] == 1)
     ):
-        # rulebooks/dynasties/dynasties.rules:354
+        # rulebooks/dynasties/dynasties.rules:356
         s.p_used_one[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:347
+# rulebooks/dynasties/dynasties.rules:349
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -759,18 +765,18 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_tile_names
-        # rulebooks/dynasties/dynasties.rules:351
-        v_test_351 = T_PLACE_TEST_351[s.card_def[v_tile]]
+        # rulebooks/dynasties/dynasties.rules:353
+        v_test_353 = T_PLACE_TEST_353[s.card_def[v_tile]]
         if v_prov_values is None:
-            # rulebooks/dynasties/dynasties.rules:349
+            # rulebooks/dynasties/dynasties.rules:351
             v_prov_values = [
                 v_prov
                 for v_prov in range(5)
                 if (not s.zones[Z_PLACED + actor * 5 + v_prov])
             ] if check else list(range(5))
         for v_prov in v_prov_values:
-            # rulebooks/dynasties/dynasties.rules:351
-            if check and v_test_351 and s.n_Province_six_played[v_prov][actor]:
+            # rulebooks/dynasties/dynasties.rules:353
+            if check and v_test_353 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
                 out.append(listed[v_tile_arg * 5 + v_prov])
@@ -793,14 +799,14 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(listed[v_tile_arg * 5 + v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:351
-T_PLACE_TEST_351: Final[tuple[bool, ...]] = tuple(
+# rulebooks/dynasties/dynasties.rules:353
+T_PLACE_TEST_353: Final[tuple[bool, ...]] = tuple(
     bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
     for d in range(15)
 )
 
 
-# rulebooks/dynasties/dynasties.rules:347
+# rulebooks/dynasties/dynasties.rules:349
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -817,7 +823,7 @@ def apply_place(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:347
+# rulebooks/dynasties/dynasties.rules:349
 def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -828,13 +834,13 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:374
+# rulebooks/dynasties/dynasties.rules:376
 def done_warlord_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:374
+    # rulebooks/dynasties/dynasties.rules:376
     s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:364
+# rulebooks/dynasties/dynasties.rules:366
 def actor_warlord_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -842,7 +848,7 @@ def actor_warlord_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:365
+# rulebooks/dynasties/dynasties.rules:367
 def text_play_warlord(
     actor: int,
     args: tuple[int, ...],
@@ -859,25 +865,25 @@ LISTED_PLAY_WARLORD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:365
+# rulebooks/dynasties/dynasties.rules:367
 def check_play_warlord(s: State, actor: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:366
+    # rulebooks/dynasties/dynasties.rules:368
     if not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return 'your Warlord has already been played this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:365
+# rulebooks/dynasties/dynasties.rules:367
 def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:368
+    # rulebooks/dynasties/dynasties.rules:370
     s.p_warlord_target[actor] = v_prov
-    # rulebooks/dynasties/dynasties.rules:369
+    # rulebooks/dynasties/dynasties.rules:371
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:365
+# rulebooks/dynasties/dynasties.rules:367
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:366
+    # rulebooks/dynasties/dynasties.rules:368
     if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return
     listed = LISTED_PLAY_WARLORD[actor]
@@ -885,7 +891,7 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
         out.append(listed[v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:365
+# rulebooks/dynasties/dynasties.rules:367
 def apply_play_warlord(s: State, a: Action) -> str | None:
     actor = a.actor
     v_prov = a.args[0]
@@ -895,7 +901,7 @@ def apply_play_warlord(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:371
+# rulebooks/dynasties/dynasties.rules:373
 def text_hold(
     actor: int,
     args: tuple[int, ...],
@@ -908,23 +914,23 @@ def text_hold(
 LISTED_HOLD: Final = tuple(rt.Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:371
+# rulebooks/dynasties/dynasties.rules:373
 def check_hold(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:371
+# rulebooks/dynasties/dynasties.rules:373
 def do_hold(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:372
+    # rulebooks/dynasties/dynasties.rules:374
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:371
+# rulebooks/dynasties/dynasties.rules:373
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_HOLD[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:371
+# rulebooks/dynasties/dynasties.rules:373
 def apply_hold(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_hold(s, actor)
@@ -933,36 +939,36 @@ def apply_hold(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:363
+# rulebooks/dynasties/dynasties.rules:365
 def phase_legal_warlord_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_warlord(s, actor, out, check)
     legal_hold(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:380
+# rulebooks/dynasties/dynasties.rules:382
 def enter_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:381
+    # rulebooks/dynasties/dynasties.rules:383
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:382
-        s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
-        # rulebooks/dynasties/dynasties.rules:383
-        s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
         # rulebooks/dynasties/dynasties.rules:384
+        s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
+        # rulebooks/dynasties/dynasties.rules:385
+        s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
+        # rulebooks/dynasties/dynasties.rules:386
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:393
+# rulebooks/dynasties/dynasties.rules:395
 def done_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:394
+    # rulebooks/dynasties/dynasties.rules:396
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:394
+        # rulebooks/dynasties/dynasties.rules:396
         s.goto(4)  # discard_step
     else:
-        # rulebooks/dynasties/dynasties.rules:394
+        # rulebooks/dynasties/dynasties.rules:396
         s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:387
+# rulebooks/dynasties/dynasties.rules:389
 def actor_draw_tiles(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_to_keep[v_p] > 0):
@@ -970,7 +976,7 @@ def actor_draw_tiles(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:388
+# rulebooks/dynasties/dynasties.rules:390
 def text_keep(
     actor: int,
     args: tuple[int, ...],
@@ -987,24 +993,24 @@ LISTED_KEEP: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:388
+# rulebooks/dynasties/dynasties.rules:390
 def check_keep(s: State, actor: int, v_tile: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:388
+# rulebooks/dynasties/dynasties.rules:390
 def do_keep(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:389
-    s.move(v_tile, Z_RACK + actor, False)
-    # rulebooks/dynasties/dynasties.rules:390
-    s.p_to_keep[actor] -= 1
     # rulebooks/dynasties/dynasties.rules:391
+    s.move(v_tile, Z_RACK + actor, False)
+    # rulebooks/dynasties/dynasties.rules:392
+    s.p_to_keep[actor] -= 1
+    # rulebooks/dynasties/dynasties.rules:393
     if (s.p_to_keep[actor] == 0):
-        # rulebooks/dynasties/dynasties.rules:391
+        # rulebooks/dynasties/dynasties.rules:393
         s.move_all(s.zones[Z_DRAWN + actor], Z_DECK + actor, False)
 
 
-# rulebooks/dynasties/dynasties.rules:388
+# rulebooks/dynasties/dynasties.rules:390
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1046,7 +1052,7 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:388
+# rulebooks/dynasties/dynasties.rules:390
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1062,7 +1068,7 @@ def apply_keep(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:388
+# rulebooks/dynasties/dynasties.rules:390
 def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1073,13 +1079,13 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:413
+# rulebooks/dynasties/dynasties.rules:415
 def done_discard_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:413
+    # rulebooks/dynasties/dynasties.rules:415
     s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:401
+# rulebooks/dynasties/dynasties.rules:403
 def actor_discard_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -1087,7 +1093,7 @@ def actor_discard_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:404
 def text_discard(
     actor: int,
     args: tuple[int, ...],
@@ -1104,31 +1110,31 @@ LISTED_DISCARD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:404
 def check_discard(s: State, actor: int, v_tile: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:403
+    # rulebooks/dynasties/dynasties.rules:405
     if (s.p_discards[actor] >= 3):
         return 'you have already discarded three tiles this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:404
 def do_discard(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:404
-    s.move(v_tile, Z_DISCARDED + actor, False)
-    # rulebooks/dynasties/dynasties.rules:405
-    s.p_discards[actor] += 1
     # rulebooks/dynasties/dynasties.rules:406
-    s.p_reserve[actor] += 1
+    s.move(v_tile, Z_DISCARDED + actor, False)
     # rulebooks/dynasties/dynasties.rules:407
-    s.p_bonus[actor] += 1
+    s.p_discards[actor] += 1
     # rulebooks/dynasties/dynasties.rules:408
+    s.p_reserve[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:409
+    s.p_bonus[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:410
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:404
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:403
+    # rulebooks/dynasties/dynasties.rules:405
     if check and (s.p_discards[actor] >= 3):
         return
     listed = LISTED_DISCARD[actor]
@@ -1171,7 +1177,7 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:404
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1187,7 +1193,7 @@ def apply_discard(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:404
 def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1198,7 +1204,7 @@ def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:410
+# rulebooks/dynasties/dynasties.rules:412
 def text_pass(
     actor: int,
     args: tuple[int, ...],
@@ -1211,23 +1217,23 @@ def text_pass(
 LISTED_PASS: Final = tuple(rt.Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:410
+# rulebooks/dynasties/dynasties.rules:412
 def check_pass(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:410
+# rulebooks/dynasties/dynasties.rules:412
 def do_pass(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:411
+    # rulebooks/dynasties/dynasties.rules:413
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:410
+# rulebooks/dynasties/dynasties.rules:412
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:410
+# rulebooks/dynasties/dynasties.rules:412
 def apply_pass(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass(s, actor)
@@ -1236,65 +1242,65 @@ def apply_pass(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:402
 def phase_legal_discard_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_discard(s, actor, out, check)
     legal_pass(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:419
+# rulebooks/dynasties/dynasties.rules:421
 def enter_resolution(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:421
+    # rulebooks/dynasties/dynasties.rules:423
     for v_v in s.rng.shuffled(range(5)):
-        # rulebooks/dynasties/dynasties.rules:421
-        proc_resolve_province(s, v_v)
-    # rulebooks/dynasties/dynasties.rules:422
-    for v_p in range(s.num_players):
         # rulebooks/dynasties/dynasties.rules:423
+        proc_resolve_province(s, v_v)
+    # rulebooks/dynasties/dynasties.rules:424
+    for v_p in range(s.num_players):
+        # rulebooks/dynasties/dynasties.rules:425
         if (s.p_warlord_target[v_p] is not None):
-            # rulebooks/dynasties/dynasties.rules:423
+            # rulebooks/dynasties/dynasties.rules:425
             s.p_warlord_used[v_p] = True
-        # rulebooks/dynasties/dynasties.rules:424
-        s.p_warlord_target[v_p] = None
         # rulebooks/dynasties/dynasties.rules:426
+        s.p_warlord_target[v_p] = None
+        # rulebooks/dynasties/dynasties.rules:428
         for v_v_2 in range(5):
-            # rulebooks/dynasties/dynasties.rules:427
+            # rulebooks/dynasties/dynasties.rules:429
             for v_t in list(s.zones[Z_PLACED + v_p * 5 + v_v_2]):
-                # rulebooks/dynasties/dynasties.rules:428
+                # rulebooks/dynasties/dynasties.rules:430
                 if C_TILE_EXTRA[s.card_def[v_t]]:
-                    # rulebooks/dynasties/dynasties.rules:428
+                    # rulebooks/dynasties/dynasties.rules:430
                     s.move(v_t, Z_DISCARDED + v_p, False)
                 else:
-                    # rulebooks/dynasties/dynasties.rules:428
+                    # rulebooks/dynasties/dynasties.rules:430
                     s.move(v_t, Z_BASICS + v_p, False)
-    # rulebooks/dynasties/dynasties.rules:432
-    if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
-        # rulebooks/dynasties/dynasties.rules:432
-        proc_score(s)
     # rulebooks/dynasties/dynasties.rules:434
+    if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
+        # rulebooks/dynasties/dynasties.rules:434
+        proc_score(s)
+    # rulebooks/dynasties/dynasties.rules:436
     if (s.g_dynasty == 9):
-        # rulebooks/dynasties/dynasties.rules:435
+        # rulebooks/dynasties/dynasties.rules:437
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:435
+            # rulebooks/dynasties/dynasties.rules:437
             s.win(0)
         elif (s.g_track < 0):
-            # rulebooks/dynasties/dynasties.rules:435
+            # rulebooks/dynasties/dynasties.rules:437
             s.win(1)
         else:
-            # rulebooks/dynasties/dynasties.rules:435
+            # rulebooks/dynasties/dynasties.rules:437
             s.end_draw()
     elif (((s.g_dynasty == 3) or (s.g_dynasty == 6)) and (abs(s.g_track) >= 9)):
-        # rulebooks/dynasties/dynasties.rules:438
+        # rulebooks/dynasties/dynasties.rules:440
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:438
+            # rulebooks/dynasties/dynasties.rules:440
             s.win(0)
         else:
-            # rulebooks/dynasties/dynasties.rules:438
+            # rulebooks/dynasties/dynasties.rules:440
             s.win(1)
     else:
-        # rulebooks/dynasties/dynasties.rules:440
+        # rulebooks/dynasties/dynasties.rules:442
         s.g_dynasty += 1
-        # rulebooks/dynasties/dynasties.rules:441
+        # rulebooks/dynasties/dynasties.rules:443
         s.goto(1)  # placement
 
 
