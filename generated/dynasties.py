@@ -223,20 +223,20 @@ class State(rt.GameState):
         self.o_warlords = opts['warlords']
         self.g_dynasty = 1
         self.g_track = 0
-        self.p_reserve = [21 for _ in range(players)]
-        self.p_removed = [0 for _ in range(players)]
-        self.p_bonus = [0 for _ in range(players)]
-        self.p_discards = [0 for _ in range(players)]
-        self.p_used_one = [False for _ in range(players)]
-        self.p_to_keep = [0 for _ in range(players)]
-        self.p_warlord = [None for _ in range(players)]
-        self.p_warlord_used = [False for _ in range(players)]
-        self.p_warlord_target = [None for _ in range(players)]
-        self.p_decided = [False for _ in range(players)]
-        self.n_Province_owner = [None for _ in range(5)]
-        self.n_Province_armies = [0 for _ in range(5)]
-        self.n_Province_marker = [[0 for _ in range(players)] for _ in range(5)]
-        self.n_Province_six_played = [[False for _ in range(players)] for _ in range(5)]
+        self.p_reserve = [21] * players
+        self.p_removed = [0] * players
+        self.p_bonus = [0] * players
+        self.p_discards = [0] * players
+        self.p_used_one = [False] * players
+        self.p_to_keep = [0] * players
+        self.p_warlord = [None] * players
+        self.p_warlord_used = [False] * players
+        self.p_warlord_target = [None] * players
+        self.p_decided = [False] * players
+        self.n_Province_owner = [None] * 5
+        self.n_Province_armies = [0] * 5
+        self.n_Province_marker = [[0] * players for _ in range(5)]
+        self.n_Province_six_played = [[False] * players for _ in range(5)]
         self.n_Province_scores = [[] for _ in range(5)]
 
     def clone(self) -> State:

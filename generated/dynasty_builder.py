@@ -1966,8 +1966,8 @@ class State(rt.GameState):
         self.g_site = None
         self.g_founding = FOUNDING_BY_HOUSES
         self.g_begun = False
-        self.p_supply = [0 for _ in range(players)]
-        self.p_tokens = [0 for _ in range(players)]
+        self.p_supply = [0] * players
+        self.p_tokens = [0] * players
         self.n_Hex_terrain = [
             0,
             0,
@@ -2188,13 +2188,13 @@ class State(rt.GameState):
             1,
             1,
         ]
-        self.n_Hex_house = [None for _ in range(108)]
-        self.n_Hex_token = [None for _ in range(108)]
-        self.n_Hex_centre = [None for _ in range(108)]
-        self.n_Hex_level = [0 for _ in range(108)]
-        self.n_Hex_bridge = [None for _ in range(108)]
-        self.n_Hex_claim = [[False for _ in range(players)] for _ in range(108)]
-        self.n_Hex_recruited = [False for _ in range(108)]
+        self.n_Hex_house = [None] * 108
+        self.n_Hex_token = [None] * 108
+        self.n_Hex_centre = [None] * 108
+        self.n_Hex_level = [0] * 108
+        self.n_Hex_bridge = [None] * 108
+        self.n_Hex_claim = [[False] * players for _ in range(108)]
+        self.n_Hex_recruited = [False] * 108
         self.k_Troop_moves_left = []
         self.k_Troop_moved = []
         self.k_Troop_attacked = []
