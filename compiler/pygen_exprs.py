@@ -19,6 +19,9 @@ from dsl import nodes as n
 # Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
 LOOPED = frozenset({"sum", "count", "any", "all", "first"})
 
+# The most slots whose sizes a sum adds up one by one (slot_sizes); more go to sum(map(...)).
+UNROLLED_SIZES = 6
+
 # Arguments that a function's body may read as often as it names the parameter (inlined): a
 # name, a field of the state, a number.
 _PLAIN_ARGUMENT = re.compile(r"[A-Za-z_][\w.]*|\d+")
@@ -588,13 +591,17 @@ class ExpressionGenerator(ExpressionFacts):
         return zone.zone, outer, dims[-1]
 
     def slot_sizes(self, e: n.Aggregate, s: str = "s") -> str | None:
-        """sized_slots as one expression: the lengths of a slice of the zones, added up in C,
-        without a loop of the generated code's own."""
+        """sized_slots as one expression, without a loop of the generated code's own: the
+        lengths of a few slots added up (a zone per node of a small board), or those of a
+        slice of the zones added up in C (sum and map cost more than a few additions)."""
         sized = self.sized_slots(e)
         if sized is None:
             return None
         zone, outer, count = sized
         first = self.zone_slot(zone, (*outer, n.IntLit(0, span=e.span)), s).removesuffix(" + 0")
+        if count <= UNROLLED_SIZES:
+            return "(" + " + ".join(
+                f"len({s}.zones[{first}{f' + {k}' if k else ''}])" for k in range(count)) + ")"
         return f"sum(map(len, {s}.zones[{first}:{first} + {count}]))"
 
     def aggregate(self, e: n.Aggregate, s: str) -> str:

@@ -277,7 +277,13 @@ class State(rt.GameState):
 
 # rulebooks/dynasties/dynasties.rules:167
 def f_placed_count(s: State, v_p: int) -> int:
-    return sum(map(len, s.zones[Z_PLACED + v_p * 5:Z_PLACED + v_p * 5 + 5]))
+    return (
+        len(s.zones[Z_PLACED + v_p * 5])
+        + len(s.zones[Z_PLACED + v_p * 5 + 1])
+        + len(s.zones[Z_PLACED + v_p * 5 + 2])
+        + len(s.zones[Z_PLACED + v_p * 5 + 3])
+        + len(s.zones[Z_PLACED + v_p * 5 + 4])
+    )
 
 
 # rulebooks/dynasties/dynasties.rules:170
@@ -684,7 +690,15 @@ def done_placement(s: State) -> None:
 # rulebooks/dynasties/dynasties.rules:348
 def actor_placement(s: State) -> int | None:
     for v_p in range(s.num_players):
-        if (sum(map(len, s.zones[Z_PLACED + v_p * 5:Z_PLACED + v_p * 5 + 5])) < 5):
+        if (
+            (
+                len(s.zones[Z_PLACED + v_p * 5])
+                + len(s.zones[Z_PLACED + v_p * 5 + 1])
+                + len(s.zones[Z_PLACED + v_p * 5 + 2])
+                + len(s.zones[Z_PLACED + v_p * 5 + 3])
+                + len(s.zones[Z_PLACED + v_p * 5 + 4])
+            ) < 5
+        ):
             return v_p
     return None
 

@@ -372,10 +372,16 @@ def test_a_sum_of_zone_sizes_over_a_whole_dimension_is_a_slice_of_the_zones() ->
     source = (ROOT / "generated" / "dynasties.py").read_text()
     counted = source[source.index("def f_placed_count"):]
     counted = counted[:counted.index("\n\n\n")]
-    assert "return sum(map(len, s.zones[Z_PLACED + v_p * 5:Z_PLACED + v_p * 5 + 5]))" in counted
+    # five slots: their lengths added up one by one (cheaper than sum and map)
+    assert "for " not in counted and "len(s.zones[Z_PLACED + v_p * 5])" in counted
+    assert "+ len(s.zones[Z_PLACED + v_p * 5 + 4])" in counted
     actor = source[source.index("def actor_placement"):]
     actor = actor[:actor.index("\n\n\n")]
-    assert "f_placed_count" not in actor and "sum(map(len, s.zones[Z_PLACED" in actor
+    assert "f_placed_count" not in actor and "+ len(s.zones[Z_PLACED + v_p * 5 + 4])" in actor
+    # Dynasty Builder's 108 hexes: a slice, added up in C
+    builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
+    assert "return sum(map(len, s.zones[Z_UNITS + v_p * 108:Z_UNITS + v_p * 108 + 108]))" \
+        in builder
     # a sum with a `where`, or of something else than sizes, is still a loop
     assert "v_sum += s.n_Province_armies[v_s]" in source
     game = module("dynasties")
