@@ -12,12 +12,15 @@ from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.pygen_base import Bindings, grouped, names_table, py_type, ungrouped, upper
-from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts
+from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts, walk_expr
 from compiler.pygen_grid import grid_call
 from dsl import nodes as n
 
 # Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
 LOOPED = frozenset({"sum", "count", "any", "all", "first"})
+
+# The most slots whose sizes a sum adds up one by one (slot_sizes); more go to sum(map(...)).
+UNROLLED_SIZES = 6
 
 # Arguments that a function's body may read as often as it names the parameter (inlined): a
 # name, a field of the state, a number.
@@ -242,6 +245,10 @@ class ExpressionGenerator(ExpressionFacts):
         stops where any, all and first stop."""
         w = self.w
         func = e.func
+        sizes = self.slot_sizes(e)
+        if sizes is not None:  # one expression, no loop of its own
+            w.line(f"return {sizes}" if target is None else f"{target} = {sizes}")
+            return
         collection = self.collection(e.domain)
         with self.bindings.frame():
             var = self.bindings.bind(e.var)
@@ -495,17 +502,22 @@ class ExpressionGenerator(ExpressionFacts):
     def inlined(self, e: n.Call, args: list[str], s: str) -> str | None:
         """A call of a small function (inlinable) whose arguments are plain (_PLAIN_ARGUMENT),
         while inlining_calls: its body, reading the arguments for the parameters."""
-        if (not self.inlining or not all(_PLAIN_ARGUMENT.fullmatch(a) for a in args)
-                or not self.inlinable(e.func)):
+        if not self.inlining or not all(_PLAIN_ARGUMENT.fullmatch(a) for a in args):
             return None
         info = self.model.functions[e.func]
         decl = info.decl
         assert isinstance(decl, n.FunctionDecl)
+        # a sum of slot sizes (slot_sizes) is a call: no loop, and no parentheses to add
+        sized = (isinstance(decl.body, n.Aggregate) and self.function_risk(e.func) == HARMLESS
+                 and self.sized_slots(decl.body) is not None)
+        if not sized and not self.inlinable(e.func):
+            return None
         outer, self.bindings = self.bindings, Bindings()
         try:
             for (name, _), arg in zip(info.params, args, strict=True):
                 self.bindings.bind(name, arg)
-            return grouped(self.expr(decl.body, s))
+            body = self.expr(decl.body, s)
+            return body if sized else grouped(body)
         finally:
             self.bindings = outer
 
@@ -556,10 +568,49 @@ class ExpressionGenerator(ExpressionFacts):
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
         return grid_call(self.model, self.grids, e, args)
 
+    def sized_slots(self, e: n.Aggregate) -> tuple[str, list[n.Expr], int] | None:
+        """(zone, its keys but the last, the size of the last) when e is
+        `sum(size(zone[k.., v]) for v in T)` over every value of T, the last key of the zone:
+        its slots are consecutive (slot_sizes). None for any other aggregate."""
+        element = e.element
+        if (e.func != "sum" or e.where is not None or not isinstance(element, n.Call)
+                or element.func != "size" or len(element.args) != 1):
+            return None
+        slot = element.args[0]
+        zone = self.model.symbols.indexes.get(id(slot))
+        if not isinstance(slot, n.Index) or not isinstance(zone, sym.ZoneSlot):
+            return None
+        dims = self.zone_dims[zone.zone]
+        *outer, last = slot.keys
+        if (len(slot.keys) != len(dims) or not isinstance(last, n.Name) or last.id != e.var
+                or any(isinstance(node, n.Name) and node.id == e.var
+                       for key in outer for node in walk_expr(key))):
+            return None
+        if self.collection(e.domain) != f"range({dims[-1]})":  # every value, in order
+            return None
+        return zone.zone, outer, dims[-1]
+
+    def slot_sizes(self, e: n.Aggregate, s: str = "s") -> str | None:
+        """sized_slots as one expression, without a loop of the generated code's own: the
+        lengths of a few slots added up (a zone per node of a small board), or those of a
+        slice of the zones added up in C (sum and map cost more than a few additions)."""
+        sized = self.sized_slots(e)
+        if sized is None:
+            return None
+        zone, outer, count = sized
+        first = self.zone_slot(zone, (*outer, n.IntLit(0, span=e.span)), s).removesuffix(" + 0")
+        if count <= UNROLLED_SIZES:
+            return "(" + " + ".join(
+                f"len({s}.zones[{first}{f' + {k}' if k else ''}])" for k in range(count)) + ")"
+        return f"sum(map(len, {s}.zones[{first}:{first} + {count}]))"
+
     def aggregate(self, e: n.Aggregate, s: str) -> str:
         looped = self.looped_values.get(id(e))
         if looped is not None:
             return looped
+        sizes = self.slot_sizes(e, s)
+        if sizes is not None:
+            return sizes
         collection = self.collection(e.domain)
         with self.bindings.frame():
             var = self.bindings.bind(e.var)

@@ -179,8 +179,9 @@ class RuleGenerator(ActionGenerator):
                 self.callable_body(f"done_{phase.name}", [], decl.done, decl.done.span)
             if decl.actor is not None:
                 self.bindings = Bindings()
+                # the actor is asked after every action, as often as a listing is made
                 with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
-                                   decl.actor.span):
+                                   decl.actor.span), self.inlining_calls():
                     self.return_value(decl.actor)
             for i, block in enumerate(decl.checkpoints):
                 self.callable_body(f"checkpoint_{phase.name}_{i}", [], block, block.span,

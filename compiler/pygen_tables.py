@@ -3,6 +3,7 @@ class (attributes, defaults, copying)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from compiler import symbols as sym
@@ -16,6 +17,18 @@ from compiler.pygen_facts import HARMLESS
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
 from dsl import nodes as n
 from dsl.runtime_base import article
+
+# A starting value that is one immutable object, which a list may hold many times over.
+_IMMUTABLE = re.compile(r"-?\d+|True|False|None|'[^'\\]*'|\"[^\"\\]*\"")
+
+
+def repeated(value: str, count: str) -> str:
+    """A new list of `count` starting values: `[0] * players` when the value is one immutable
+    object (one step, where a comprehension is a function call), else a comprehension that
+    makes each anew (a list in each place, not one list shared)."""
+    if _IMMUTABLE.fullmatch(value):
+        return f"[{value}] * {count}"
+    return f"[{value} for _ in range({count})]"
 
 
 class TableGenerator(ExpressionGenerator):
@@ -256,11 +269,11 @@ class TableGenerator(ExpressionGenerator):
         for info in m.player_fields.values():
             inner = self.per_player_default(info)
             attrs.append((f"p_{info.name}", f"list[{self.stored_type(info)}]",
-                          f"[{inner} for _ in range(players)]"))
+                          repeated(inner, "players")))
         for board in m.boards.values():
             for info in board.fields.values():
                 inner = self.per_player_default(info)
-                value = f"[{inner} for _ in range({len(board.nodes)})]"
+                value = repeated(inner, str(len(board.nodes)))
                 if info.name in board.initial:
                     value = self.map_values(board, info)
                 attrs.append((f"n_{board.name}_{info.name}", f"list[{self.stored_type(info)}]",
@@ -304,7 +317,7 @@ class TableGenerator(ExpressionGenerator):
 
     def per_player_default(self, info: FieldInfo) -> str:
         value = self.default(info)
-        return f"[{value} for _ in range(players)]" if info.per_player else value
+        return repeated(value, "players") if info.per_player else value
 
     def state_class(self) -> None:
         m = self.model

@@ -24,7 +24,12 @@ class CardCopies(StateCore):
         count = len(self.DEF_NAMES)
         card_def = self.card_def
         if arg < count:  # the first group, as every listed action without named copies is
-            copies = [card for card in cards if card_def[card] == arg]
+            # a loop, not a comprehension: every action that names a card comes here, and
+            # (before Python 3.12) a comprehension is a function call of its own
+            copies = []
+            for card in cards:
+                if card_def[card] == arg:
+                    copies.append(card)
             if len(copies) < 2:
                 return copies
             definition, copy = arg, 0

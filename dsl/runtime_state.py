@@ -285,6 +285,15 @@ class StateCore:
         checkpoints = self.CHECKPOINTS  # most games have none: no call to run them
         if checkpoints:
             self.run_checkpoints()
+        if self.pending < 0 and self.result is None:
+            # most actions leave the phase as it is: its actor is asked without the loop
+            actor_of = self.ACTOR[self.phase]
+            if actor_of is not None:
+                actor = actor_of(self)
+                if actor is not None:
+                    self.actor = actor
+                    return
+                self._phase_done(checkpoints)
         for _ in range(10_000):
             if self.result is not None:
                 self.actor = TERMINAL
@@ -298,22 +307,24 @@ class StateCore:
                     if checkpoints:
                         self.run_checkpoints()
                 continue
-            phase = self.phase
-            actor_of = self.ACTOR[phase]
+            actor_of = self.ACTOR[self.phase]
             actor = actor_of(self) if actor_of is not None else None
             if actor is not None:
                 self.actor = actor
                 return
-            done = self.DONE[phase]
-            if done is not None:
-                done(self)
-                if checkpoints:
-                    self.run_checkpoints()
-            if self.pending < 0 and self.result is None:
-                raise RuleError(
-                    f"phase {self.PHASES[phase]} has nobody to act and no way on"
-                )
+            self._phase_done(checkpoints)
         raise RuleError("the rules loop through phases without anyone acting")
+
+    def _phase_done(self, checkpoints: tuple[Callable[[Any], None], ...]) -> None:
+        """The current phase has nobody to act: its `on done` must lead on."""
+        phase = self.phase
+        done = self.DONE[phase]
+        if done is not None:
+            done(self)
+            if checkpoints:
+                self.run_checkpoints()
+        if self.pending < 0 and self.result is None:
+            raise RuleError(f"phase {self.PHASES[phase]} has nobody to act and no way on")
 
     # ---- cards and zones
     def create(self, definition: int, slot: int) -> int:

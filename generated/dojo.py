@@ -1185,10 +1185,10 @@ class State(rt.GameState):
         self.g_turn_player = 0
         self.g_attacker = None
         self.g_pending = 0
-        self.p_cu = [25 for _ in range(players)]
-        self.p_actions = [3 for _ in range(players)]
-        self.p_creatures_played = [0 for _ in range(players)]
-        self.p_ended = [False for _ in range(players)]
+        self.p_cu = [25] * players
+        self.p_actions = [3] * players
+        self.p_creatures_played = [0] * players
+        self.p_ended = [False] * players
         self.k_Card_damage = []
         self.k_Card_played_turn = []
         self.k_Card_primary_used = []

@@ -223,20 +223,20 @@ class State(rt.GameState):
         self.o_warlords = opts['warlords']
         self.g_dynasty = 1
         self.g_track = 0
-        self.p_reserve = [21 for _ in range(players)]
-        self.p_removed = [0 for _ in range(players)]
-        self.p_bonus = [0 for _ in range(players)]
-        self.p_discards = [0 for _ in range(players)]
-        self.p_used_one = [False for _ in range(players)]
-        self.p_to_keep = [0 for _ in range(players)]
-        self.p_warlord = [None for _ in range(players)]
-        self.p_warlord_used = [False for _ in range(players)]
-        self.p_warlord_target = [None for _ in range(players)]
-        self.p_decided = [False for _ in range(players)]
-        self.n_Province_owner = [None for _ in range(5)]
-        self.n_Province_armies = [0 for _ in range(5)]
-        self.n_Province_marker = [[0 for _ in range(players)] for _ in range(5)]
-        self.n_Province_six_played = [[False for _ in range(players)] for _ in range(5)]
+        self.p_reserve = [21] * players
+        self.p_removed = [0] * players
+        self.p_bonus = [0] * players
+        self.p_discards = [0] * players
+        self.p_used_one = [False] * players
+        self.p_to_keep = [0] * players
+        self.p_warlord = [None] * players
+        self.p_warlord_used = [False] * players
+        self.p_warlord_target = [None] * players
+        self.p_decided = [False] * players
+        self.n_Province_owner = [None] * 5
+        self.n_Province_armies = [0] * 5
+        self.n_Province_marker = [[0] * players for _ in range(5)]
+        self.n_Province_six_played = [[False] * players for _ in range(5)]
         self.n_Province_scores = [[] for _ in range(5)]
 
     def clone(self) -> State:
@@ -277,10 +277,13 @@ class State(rt.GameState):
 
 # rulebooks/dynasties/dynasties.rules:167
 def f_placed_count(s: State, v_p: int) -> int:
-    v_sum = 0
-    for v_v in range(5):
-        v_sum += len(s.zones[Z_PLACED + v_p * 5 + v_v])
-    return v_sum
+    return (
+        len(s.zones[Z_PLACED + v_p * 5])
+        + len(s.zones[Z_PLACED + v_p * 5 + 1])
+        + len(s.zones[Z_PLACED + v_p * 5 + 2])
+        + len(s.zones[Z_PLACED + v_p * 5 + 3])
+        + len(s.zones[Z_PLACED + v_p * 5 + 4])
+    )
 
 
 # rulebooks/dynasties/dynasties.rules:170
@@ -355,254 +358,262 @@ def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_fi
     # rulebooks/dynasties/dynasties.rules:202
     v_need -= v_from_reserve
     # rulebooks/dynasties/dynasties.rules:203
-    v_s_order = [v_s for v_s in range(5) if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))]
-    if len(v_s_order) > 1:
-        v_s_order.sort(
-            key=lambda v_s: (
-                (
-                    1000
-                    if (
-                        (v_near_first and (v_near is not None))
-                        and (v_near in N_PROVINCE_NEIGHBOURS[v_s])
+    if (v_need > 0):
+        # rulebooks/dynasties/dynasties.rules:204
+        v_s_order = [
+            v_s
+            for v_s in range(5)
+            if ((v_s != v_near) and (s.n_Province_owner[v_s] == v_p))
+        ]
+        if len(v_s_order) > 1:
+            v_s_order.sort(
+                key=lambda v_s: (
+                    (
+                        1000
+                        if (
+                            (v_near_first and (v_near is not None))
+                            and (v_near in N_PROVINCE_NEIGHBOURS[v_s])
+                        )
+                        else 0
                     )
-                    else 0
-                )
-                + s.n_Province_armies[v_s]
-            ),
-            reverse=True,
-        )
-    for v_s in v_s_order:
-        # rulebooks/dynasties/dynasties.rules:205
-        v_taken = min(v_need, s.n_Province_armies[v_s])
-        # rulebooks/dynasties/dynasties.rules:206
-        s.n_Province_armies[v_s] -= v_taken
-        # rulebooks/dynasties/dynasties.rules:207
-        v_need -= v_taken
-        # rulebooks/dynasties/dynasties.rules:208
-        if (s.n_Province_armies[v_s] == 0):
+                    + s.n_Province_armies[v_s]
+                ),
+                reverse=True,
+            )
+        for v_s in v_s_order:
+            # rulebooks/dynasties/dynasties.rules:206
+            v_taken = min(v_need, s.n_Province_armies[v_s])
+            # rulebooks/dynasties/dynasties.rules:207
+            s.n_Province_armies[v_s] -= v_taken
             # rulebooks/dynasties/dynasties.rules:208
-            s.n_Province_owner[v_s] = None
+            v_need -= v_taken
+            # rulebooks/dynasties/dynasties.rules:209
+            if (s.n_Province_armies[v_s] == 0):
+                # rulebooks/dynasties/dynasties.rules:209
+                s.n_Province_owner[v_s] = None
 
 
-# rulebooks/dynasties/dynasties.rules:214
+# rulebooks/dynasties/dynasties.rules:216
 def proc_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
     """p adds up to n armies to province v."""
-    # rulebooks/dynasties/dynasties.rules:215
-    v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
-    # rulebooks/dynasties/dynasties.rules:216
-    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
     # rulebooks/dynasties/dynasties.rules:217
-    s.n_Province_armies[v_v] += v_placed_armies
+    v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
     # rulebooks/dynasties/dynasties.rules:218
+    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
+    # rulebooks/dynasties/dynasties.rules:219
+    s.n_Province_armies[v_v] += v_placed_armies
+    # rulebooks/dynasties/dynasties.rules:220
     if (s.n_Province_armies[v_v] > 0):
-        # rulebooks/dynasties/dynasties.rules:218
+        # rulebooks/dynasties/dynasties.rules:220
         s.n_Province_owner[v_v] = v_p
 
 
-# rulebooks/dynasties/dynasties.rules:222
+# rulebooks/dynasties/dynasties.rules:224
 def proc_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
     """The winner w of a battle in v with the given margin."""
-    # rulebooks/dynasties/dynasties.rules:223
-    v_left = v_margin
     # rulebooks/dynasties/dynasties.rules:225
+    v_left = v_margin
+    # rulebooks/dynasties/dynasties.rules:227
     if (s.n_Province_owner[v_v] == (1 - v_w)):
-        # rulebooks/dynasties/dynasties.rules:226
+        # rulebooks/dynasties/dynasties.rules:228
         if f_protected(s, (1 - v_w), v_v):
-            # rulebooks/dynasties/dynasties.rules:227
+            # rulebooks/dynasties/dynasties.rules:229
             v_left = 0
         else:
-            # rulebooks/dynasties/dynasties.rules:229
-            v_killed = min(v_left, s.n_Province_armies[v_v])
-            # rulebooks/dynasties/dynasties.rules:230
-            s.n_Province_armies[v_v] -= v_killed
             # rulebooks/dynasties/dynasties.rules:231
-            s.p_removed[(1 - v_w)] += v_killed
+            v_killed = min(v_left, s.n_Province_armies[v_v])
             # rulebooks/dynasties/dynasties.rules:232
-            v_left -= v_killed
+            s.n_Province_armies[v_v] -= v_killed
+            # rulebooks/dynasties/dynasties.rules:233
+            s.p_removed[(1 - v_w)] += v_killed
             # rulebooks/dynasties/dynasties.rules:234
+            v_left -= v_killed
+            # rulebooks/dynasties/dynasties.rules:236
             if (s.n_Province_armies[v_v] == 0):
-                # rulebooks/dynasties/dynasties.rules:234
+                # rulebooks/dynasties/dynasties.rules:236
                 s.n_Province_owner[v_v] = None
-    # rulebooks/dynasties/dynasties.rules:237
+    # rulebooks/dynasties/dynasties.rules:239
     if (v_left > 0):
-        # rulebooks/dynasties/dynasties.rules:237
+        # rulebooks/dynasties/dynasties.rules:239
         proc_add_armies(s, v_w, v_v, v_left)
 
 
-# rulebooks/dynasties/dynasties.rules:242
+# rulebooks/dynasties/dynasties.rules:244
 def proc_plague(s: State, v_v: int) -> None:
     """A Plague tile halves the armies in v, rounded down; they return to the reserve."""
-    # rulebooks/dynasties/dynasties.rules:243
+    # rulebooks/dynasties/dynasties.rules:245
     if (
         (s.n_Province_owner[v_v] is not None)
         and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
     ):
-        # rulebooks/dynasties/dynasties.rules:244
-        v_lost = (s.n_Province_armies[v_v] // 2)
-        # rulebooks/dynasties/dynasties.rules:245
-        s.n_Province_armies[v_v] -= v_lost
         # rulebooks/dynasties/dynasties.rules:246
+        v_lost = (s.n_Province_armies[v_v] // 2)
+        # rulebooks/dynasties/dynasties.rules:247
+        s.n_Province_armies[v_v] -= v_lost
+        # rulebooks/dynasties/dynasties.rules:248
         s.p_reserve[rt.some(s.n_Province_owner[v_v])] += v_lost
 
 
-# rulebooks/dynasties/dynasties.rules:253
+# rulebooks/dynasties/dynasties.rules:255
 def proc_six_marker(s: State, v_p: int, v_v: int) -> None:
     """A 6 tile leaves a marker: one army set aside, from the reserve or, when it is empty, from
     the neighbouring province with most armies.
     """
-    # rulebooks/dynasties/dynasties.rules:254
+    # rulebooks/dynasties/dynasties.rules:256
     s.n_Province_six_played[v_v][v_p] = True
-    # rulebooks/dynasties/dynasties.rules:255
+    # rulebooks/dynasties/dynasties.rules:257
     if (f_supply(s, v_p, v_v) > 0):
-        # rulebooks/dynasties/dynasties.rules:256
+        # rulebooks/dynasties/dynasties.rules:258
         proc_take_armies(s, v_p, v_v, 1, True)
-        # rulebooks/dynasties/dynasties.rules:257
+        # rulebooks/dynasties/dynasties.rules:259
         s.n_Province_marker[v_v][v_p] += 1
 
 
-# rulebooks/dynasties/dynasties.rules:263
+# rulebooks/dynasties/dynasties.rules:265
 def proc_pay_cost(s: State, v_p: int, v_tile: int) -> None:
-    """+2 and +3 tiles are paid for when revealed (decision COSTS)."""
-    # rulebooks/dynasties/dynasties.rules:264
-    v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
-    # rulebooks/dynasties/dynasties.rules:265
-    proc_take_armies(s, v_p, None, v_cost, False)
+    """+2 and +3 tiles are paid for when revealed (decision COSTS); the other tiles cost nothing."""
     # rulebooks/dynasties/dynasties.rules:266
-    s.p_removed[v_p] += v_cost
+    if (C_TILE_COST[s.card_def[v_tile]] > 0):
+        # rulebooks/dynasties/dynasties.rules:267
+        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
+        # rulebooks/dynasties/dynasties.rules:268
+        proc_take_armies(s, v_p, None, v_cost, False)
+        # rulebooks/dynasties/dynasties.rules:269
+        s.p_removed[v_p] += v_cost
 
 
-# rulebooks/dynasties/dynasties.rules:269
+# rulebooks/dynasties/dynasties.rules:273
 def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:270
+    # rulebooks/dynasties/dynasties.rules:274
     if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, POWER_RECALL)):
-        # rulebooks/dynasties/dynasties.rules:271
+        # rulebooks/dynasties/dynasties.rules:275
         s.p_reserve[v_p] += s.n_Province_armies[v_v]
-        # rulebooks/dynasties/dynasties.rules:272
+        # rulebooks/dynasties/dynasties.rules:276
         s.n_Province_armies[v_v] = 0
-        # rulebooks/dynasties/dynasties.rules:273
+        # rulebooks/dynasties/dynasties.rules:277
         s.n_Province_owner[v_v] = None
 
 
-# rulebooks/dynasties/dynasties.rules:278
+# rulebooks/dynasties/dynasties.rules:282
 def proc_resolve_province(s: State, v_v: int) -> None:
     """Resolve the battle in province v (seed stage 3)."""
-    # rulebooks/dynasties/dynasties.rules:280
-    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
-    # rulebooks/dynasties/dynasties.rules:281
-    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
-    # rulebooks/dynasties/dynasties.rules:282
-    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
-    # rulebooks/dynasties/dynasties.rules:283
-    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:284
+    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:285
+    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:286
+    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:287
+    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:288
     if ((v_ta is not None) and (v_tb is not None)):
-        # rulebooks/dynasties/dynasties.rules:285
-        proc_pay_cost(s, 0, v_ta)
-        # rulebooks/dynasties/dynasties.rules:286
-        proc_pay_cost(s, 1, v_tb)
-        # rulebooks/dynasties/dynasties.rules:287
-        proc_recall_armies(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:288
-        proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:289
+        proc_pay_cost(s, 0, v_ta)
+        # rulebooks/dynasties/dynasties.rules:290
+        proc_pay_cost(s, 1, v_tb)
+        # rulebooks/dynasties/dynasties.rules:291
+        proc_recall_armies(s, 0, v_v)
+        # rulebooks/dynasties/dynasties.rules:292
+        proc_recall_armies(s, 1, v_v)
+        # rulebooks/dynasties/dynasties.rules:293
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
             or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
-            # rulebooks/dynasties/dynasties.rules:290
+            # rulebooks/dynasties/dynasties.rules:294
             if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
-                # rulebooks/dynasties/dynasties.rules:290
+                # rulebooks/dynasties/dynasties.rules:294
                 proc_plague(s, v_v)
-            # rulebooks/dynasties/dynasties.rules:291
+            # rulebooks/dynasties/dynasties.rules:295
             if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
-                # rulebooks/dynasties/dynasties.rules:291
+                # rulebooks/dynasties/dynasties.rules:295
                 proc_plague(s, v_v)
         else:
-            # rulebooks/dynasties/dynasties.rules:294
+            # rulebooks/dynasties/dynasties.rules:298
             v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
-            # rulebooks/dynasties/dynasties.rules:295
+            # rulebooks/dynasties/dynasties.rules:299
             v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
-            # rulebooks/dynasties/dynasties.rules:296
+            # rulebooks/dynasties/dynasties.rules:300
             if (v_va > v_vb):
-                # rulebooks/dynasties/dynasties.rules:296
+                # rulebooks/dynasties/dynasties.rules:300
                 proc_win_battle(s, 0, v_v, (v_va - v_vb))
             elif (v_vb > v_va):
-                # rulebooks/dynasties/dynasties.rules:296
+                # rulebooks/dynasties/dynasties.rules:300
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
-        # rulebooks/dynasties/dynasties.rules:298
+        # rulebooks/dynasties/dynasties.rules:302
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
         ):
-            # rulebooks/dynasties/dynasties.rules:298
+            # rulebooks/dynasties/dynasties.rules:302
             proc_six_marker(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:299
+        # rulebooks/dynasties/dynasties.rules:303
         if (
             (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
         ):
-            # rulebooks/dynasties/dynasties.rules:299
+            # rulebooks/dynasties/dynasties.rules:303
             proc_six_marker(s, 1, v_v)
 
 
-# rulebooks/dynasties/dynasties.rules:305
+# rulebooks/dynasties/dynasties.rules:309
 def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
-    # rulebooks/dynasties/dynasties.rules:306
+    # rulebooks/dynasties/dynasties.rules:310
     v_a = 0
     for v_v in range(5):
         if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
             v_a += f_points(s, v_v)
-    # rulebooks/dynasties/dynasties.rules:307
+    # rulebooks/dynasties/dynasties.rules:311
     v_b = 0
     for v_v_2 in range(5):
         if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
             v_b += f_points(s, v_v_2)
-    # rulebooks/dynasties/dynasties.rules:308
+    # rulebooks/dynasties/dynasties.rules:312
     s.g_track += (v_a - v_b)
 
 
-# rulebooks/dynasties/dynasties.rules:311
+# rulebooks/dynasties/dynasties.rules:315
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasties/dynasties.rules:312
+    # rulebooks/dynasties/dynasties.rules:316
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:313
+        # rulebooks/dynasties/dynasties.rules:317
         for v_t in range(0, 15):
             if (not C_TILE_EXTRA[v_t]):
-                # rulebooks/dynasties/dynasties.rules:313
+                # rulebooks/dynasties/dynasties.rules:317
                 s.create(v_t, Z_BASICS + v_p)
-        # rulebooks/dynasties/dynasties.rules:314
+        # rulebooks/dynasties/dynasties.rules:318
         for v_t_2 in range(0, 15):
             if (C_TILE_EXTRA[v_t_2] and (s.o_warlords or (not C_TILE_ADVANCED[v_t_2]))):
-                # rulebooks/dynasties/dynasties.rules:315
+                # rulebooks/dynasties/dynasties.rules:319
                 for _ in range(C_TILE_COPIES[v_t_2]):
-                    # rulebooks/dynasties/dynasties.rules:315
+                    # rulebooks/dynasties/dynasties.rules:319
                     s.create(v_t_2, Z_DECK + v_p)
-        # rulebooks/dynasties/dynasties.rules:317
+        # rulebooks/dynasties/dynasties.rules:321
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/dynasties/dynasties.rules:319
-        s.p_reserve[v_p] = (18 if s.o_warlords else 21)
-    # rulebooks/dynasties/dynasties.rules:322
-    for v_v in range(5):
-        # rulebooks/dynasties/dynasties.rules:322
-        s.n_Province_scores[v_v] = [s.rng.roll(3), (s.rng.roll(3) + 1), (s.rng.roll(3) + 2)]
-    # rulebooks/dynasties/dynasties.rules:323
-    if s.o_warlords:
         # rulebooks/dynasties/dynasties.rules:323
+        s.p_reserve[v_p] = (18 if s.o_warlords else 21)
+    # rulebooks/dynasties/dynasties.rules:326
+    for v_v in range(5):
+        # rulebooks/dynasties/dynasties.rules:326
+        s.n_Province_scores[v_v] = [s.rng.roll(3), (s.rng.roll(3) + 1), (s.rng.roll(3) + 2)]
+    # rulebooks/dynasties/dynasties.rules:327
+    if s.o_warlords:
+        # rulebooks/dynasties/dynasties.rules:327
         s.goto(0)  # choose_warlord
     else:
-        # rulebooks/dynasties/dynasties.rules:323
+        # rulebooks/dynasties/dynasties.rules:327
         s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:332
+# rulebooks/dynasties/dynasties.rules:336
 def done_choose_warlord(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:332
+    # rulebooks/dynasties/dynasties.rules:336
     s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:328
+# rulebooks/dynasties/dynasties.rules:332
 def actor_choose_warlord(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_warlord[v_p] is None):
@@ -610,7 +621,7 @@ def actor_choose_warlord(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:329
+# rulebooks/dynasties/dynasties.rules:333
 def text_choose(
     actor: int,
     args: tuple[int, ...],
@@ -627,25 +638,25 @@ LISTED_CHOOSE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:329
+# rulebooks/dynasties/dynasties.rules:333
 def check_choose(s: State, actor: int, v_w: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:329
+# rulebooks/dynasties/dynasties.rules:333
 def do_choose(s: State, actor: int, v_w: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:330
+    # rulebooks/dynasties/dynasties.rules:334
     s.p_warlord[actor] = v_w
 
 
-# rulebooks/dynasties/dynasties.rules:329
+# rulebooks/dynasties/dynasties.rules:333
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
         out.append(listed[v_w])
 
 
-# rulebooks/dynasties/dynasties.rules:329
+# rulebooks/dynasties/dynasties.rules:333
 def apply_choose(s: State, a: Action) -> str | None:
     actor = a.actor
     v_w = a.args[0]
@@ -655,36 +666,44 @@ def apply_choose(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:338
+# rulebooks/dynasties/dynasties.rules:342
 def enter_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:339
+    # rulebooks/dynasties/dynasties.rules:343
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:340
+        # rulebooks/dynasties/dynasties.rules:344
         s.p_used_one[v_p] = False
-        # rulebooks/dynasties/dynasties.rules:341
+        # rulebooks/dynasties/dynasties.rules:345
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:354
+# rulebooks/dynasties/dynasties.rules:358
 def done_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:355
+    # rulebooks/dynasties/dynasties.rules:359
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:355
+        # rulebooks/dynasties/dynasties.rules:359
         s.goto(2)  # warlord_step
     else:
-        # rulebooks/dynasties/dynasties.rules:355
+        # rulebooks/dynasties/dynasties.rules:359
         s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:344
+# rulebooks/dynasties/dynasties.rules:348
 def actor_placement(s: State) -> int | None:
     for v_p in range(s.num_players):
-        if (f_placed_count(s, v_p) < 5):
+        if (
+            (
+                len(s.zones[Z_PLACED + v_p * 5])
+                + len(s.zones[Z_PLACED + v_p * 5 + 1])
+                + len(s.zones[Z_PLACED + v_p * 5 + 2])
+                + len(s.zones[Z_PLACED + v_p * 5 + 3])
+                + len(s.zones[Z_PLACED + v_p * 5 + 4])
+            ) < 5
+        ):
             return v_p
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:345
+# rulebooks/dynasties/dynasties.rules:349
 def text_place(
     actor: int,
     args: tuple[int, ...],
@@ -706,12 +725,12 @@ LISTED_PLACE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:345
+# rulebooks/dynasties/dynasties.rules:349
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:347
+    # rulebooks/dynasties/dynasties.rules:351
     if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
-    # rulebooks/dynasties/dynasties.rules:349
+    # rulebooks/dynasties/dynasties.rules:353
     if (
         (
             (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
@@ -725,20 +744,20 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:345
+# rulebooks/dynasties/dynasties.rules:349
 def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:351
+    # rulebooks/dynasties/dynasties.rules:355
     s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
-    # rulebooks/dynasties/dynasties.rules:352
+    # rulebooks/dynasties/dynasties.rules:356
     if (
         (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
         and (C_TILE_VALUE[s.card_def[v_tile]] == 1)
     ):
-        # rulebooks/dynasties/dynasties.rules:352
+        # rulebooks/dynasties/dynasties.rules:356
         s.p_used_one[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:345
+# rulebooks/dynasties/dynasties.rules:349
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -760,18 +779,18 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_tile_names
-        # rulebooks/dynasties/dynasties.rules:349
-        v_test_349 = T_PLACE_TEST_349[s.card_def[v_tile]]
+        # rulebooks/dynasties/dynasties.rules:353
+        v_test_353 = T_PLACE_TEST_353[s.card_def[v_tile]]
         if v_prov_values is None:
-            # rulebooks/dynasties/dynasties.rules:347
+            # rulebooks/dynasties/dynasties.rules:351
             v_prov_values = [
                 v_prov
                 for v_prov in range(5)
                 if (not s.zones[Z_PLACED + actor * 5 + v_prov])
             ] if check else list(range(5))
         for v_prov in v_prov_values:
-            # rulebooks/dynasties/dynasties.rules:349
-            if check and v_test_349 and s.n_Province_six_played[v_prov][actor]:
+            # rulebooks/dynasties/dynasties.rules:353
+            if check and v_test_353 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
                 out.append(listed[v_tile_arg * 5 + v_prov])
@@ -794,14 +813,14 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(listed[v_tile_arg * 5 + v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:349
-T_PLACE_TEST_349: Final[tuple[bool, ...]] = tuple(
+# rulebooks/dynasties/dynasties.rules:353
+T_PLACE_TEST_353: Final[tuple[bool, ...]] = tuple(
     bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
     for d in range(15)
 )
 
 
-# rulebooks/dynasties/dynasties.rules:345
+# rulebooks/dynasties/dynasties.rules:349
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -818,7 +837,7 @@ def apply_place(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:345
+# rulebooks/dynasties/dynasties.rules:349
 def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -829,13 +848,13 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:372
+# rulebooks/dynasties/dynasties.rules:376
 def done_warlord_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:372
+    # rulebooks/dynasties/dynasties.rules:376
     s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:362
+# rulebooks/dynasties/dynasties.rules:366
 def actor_warlord_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -843,7 +862,7 @@ def actor_warlord_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:363
+# rulebooks/dynasties/dynasties.rules:367
 def text_play_warlord(
     actor: int,
     args: tuple[int, ...],
@@ -860,25 +879,25 @@ LISTED_PLAY_WARLORD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:363
+# rulebooks/dynasties/dynasties.rules:367
 def check_play_warlord(s: State, actor: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:364
+    # rulebooks/dynasties/dynasties.rules:368
     if not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return 'your Warlord has already been played this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:363
+# rulebooks/dynasties/dynasties.rules:367
 def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:366
+    # rulebooks/dynasties/dynasties.rules:370
     s.p_warlord_target[actor] = v_prov
-    # rulebooks/dynasties/dynasties.rules:367
+    # rulebooks/dynasties/dynasties.rules:371
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:363
+# rulebooks/dynasties/dynasties.rules:367
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:364
+    # rulebooks/dynasties/dynasties.rules:368
     if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return
     listed = LISTED_PLAY_WARLORD[actor]
@@ -886,7 +905,7 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
         out.append(listed[v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:363
+# rulebooks/dynasties/dynasties.rules:367
 def apply_play_warlord(s: State, a: Action) -> str | None:
     actor = a.actor
     v_prov = a.args[0]
@@ -896,7 +915,7 @@ def apply_play_warlord(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:369
+# rulebooks/dynasties/dynasties.rules:373
 def text_hold(
     actor: int,
     args: tuple[int, ...],
@@ -909,23 +928,23 @@ def text_hold(
 LISTED_HOLD: Final = tuple(rt.Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:369
+# rulebooks/dynasties/dynasties.rules:373
 def check_hold(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:369
+# rulebooks/dynasties/dynasties.rules:373
 def do_hold(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:370
+    # rulebooks/dynasties/dynasties.rules:374
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:369
+# rulebooks/dynasties/dynasties.rules:373
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_HOLD[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:369
+# rulebooks/dynasties/dynasties.rules:373
 def apply_hold(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_hold(s, actor)
@@ -934,36 +953,36 @@ def apply_hold(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:361
+# rulebooks/dynasties/dynasties.rules:365
 def phase_legal_warlord_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_warlord(s, actor, out, check)
     legal_hold(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:378
+# rulebooks/dynasties/dynasties.rules:382
 def enter_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:379
+    # rulebooks/dynasties/dynasties.rules:383
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:380
+        # rulebooks/dynasties/dynasties.rules:384
         s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
-        # rulebooks/dynasties/dynasties.rules:381
+        # rulebooks/dynasties/dynasties.rules:385
         s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
-        # rulebooks/dynasties/dynasties.rules:382
+        # rulebooks/dynasties/dynasties.rules:386
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:391
+# rulebooks/dynasties/dynasties.rules:395
 def done_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:392
+    # rulebooks/dynasties/dynasties.rules:396
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:392
+        # rulebooks/dynasties/dynasties.rules:396
         s.goto(4)  # discard_step
     else:
-        # rulebooks/dynasties/dynasties.rules:392
+        # rulebooks/dynasties/dynasties.rules:396
         s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:385
+# rulebooks/dynasties/dynasties.rules:389
 def actor_draw_tiles(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_to_keep[v_p] > 0):
@@ -971,7 +990,7 @@ def actor_draw_tiles(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:386
+# rulebooks/dynasties/dynasties.rules:390
 def text_keep(
     actor: int,
     args: tuple[int, ...],
@@ -988,24 +1007,24 @@ LISTED_KEEP: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:386
+# rulebooks/dynasties/dynasties.rules:390
 def check_keep(s: State, actor: int, v_tile: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:386
+# rulebooks/dynasties/dynasties.rules:390
 def do_keep(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:387
+    # rulebooks/dynasties/dynasties.rules:391
     s.move(v_tile, Z_RACK + actor, False)
-    # rulebooks/dynasties/dynasties.rules:388
+    # rulebooks/dynasties/dynasties.rules:392
     s.p_to_keep[actor] -= 1
-    # rulebooks/dynasties/dynasties.rules:389
+    # rulebooks/dynasties/dynasties.rules:393
     if (s.p_to_keep[actor] == 0):
-        # rulebooks/dynasties/dynasties.rules:389
+        # rulebooks/dynasties/dynasties.rules:393
         s.move_all(s.zones[Z_DRAWN + actor], Z_DECK + actor, False)
 
 
-# rulebooks/dynasties/dynasties.rules:386
+# rulebooks/dynasties/dynasties.rules:390
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1047,7 +1066,7 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:386
+# rulebooks/dynasties/dynasties.rules:390
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1063,7 +1082,7 @@ def apply_keep(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:386
+# rulebooks/dynasties/dynasties.rules:390
 def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1074,13 +1093,13 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:411
+# rulebooks/dynasties/dynasties.rules:415
 def done_discard_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:411
+    # rulebooks/dynasties/dynasties.rules:415
     s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:399
+# rulebooks/dynasties/dynasties.rules:403
 def actor_discard_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -1088,7 +1107,7 @@ def actor_discard_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:404
 def text_discard(
     actor: int,
     args: tuple[int, ...],
@@ -1105,31 +1124,31 @@ LISTED_DISCARD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:404
 def check_discard(s: State, actor: int, v_tile: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:401
+    # rulebooks/dynasties/dynasties.rules:405
     if (s.p_discards[actor] >= 3):
         return 'you have already discarded three tiles this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:404
 def do_discard(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:402
-    s.move(v_tile, Z_DISCARDED + actor, False)
-    # rulebooks/dynasties/dynasties.rules:403
-    s.p_discards[actor] += 1
-    # rulebooks/dynasties/dynasties.rules:404
-    s.p_reserve[actor] += 1
-    # rulebooks/dynasties/dynasties.rules:405
-    s.p_bonus[actor] += 1
     # rulebooks/dynasties/dynasties.rules:406
+    s.move(v_tile, Z_DISCARDED + actor, False)
+    # rulebooks/dynasties/dynasties.rules:407
+    s.p_discards[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:408
+    s.p_reserve[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:409
+    s.p_bonus[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:410
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:404
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:401
+    # rulebooks/dynasties/dynasties.rules:405
     if check and (s.p_discards[actor] >= 3):
         return
     listed = LISTED_DISCARD[actor]
@@ -1172,7 +1191,7 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:404
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1188,7 +1207,7 @@ def apply_discard(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:400
+# rulebooks/dynasties/dynasties.rules:404
 def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1199,7 +1218,7 @@ def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:408
+# rulebooks/dynasties/dynasties.rules:412
 def text_pass(
     actor: int,
     args: tuple[int, ...],
@@ -1212,23 +1231,23 @@ def text_pass(
 LISTED_PASS: Final = tuple(rt.Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:408
+# rulebooks/dynasties/dynasties.rules:412
 def check_pass(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:408
+# rulebooks/dynasties/dynasties.rules:412
 def do_pass(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:409
+    # rulebooks/dynasties/dynasties.rules:413
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:408
+# rulebooks/dynasties/dynasties.rules:412
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:408
+# rulebooks/dynasties/dynasties.rules:412
 def apply_pass(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass(s, actor)
@@ -1237,65 +1256,65 @@ def apply_pass(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:398
+# rulebooks/dynasties/dynasties.rules:402
 def phase_legal_discard_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_discard(s, actor, out, check)
     legal_pass(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:417
+# rulebooks/dynasties/dynasties.rules:421
 def enter_resolution(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:419
+    # rulebooks/dynasties/dynasties.rules:423
     for v_v in s.rng.shuffled(range(5)):
-        # rulebooks/dynasties/dynasties.rules:419
+        # rulebooks/dynasties/dynasties.rules:423
         proc_resolve_province(s, v_v)
-    # rulebooks/dynasties/dynasties.rules:420
+    # rulebooks/dynasties/dynasties.rules:424
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:421
+        # rulebooks/dynasties/dynasties.rules:425
         if (s.p_warlord_target[v_p] is not None):
-            # rulebooks/dynasties/dynasties.rules:421
-            s.p_warlord_used[v_p] = True
-        # rulebooks/dynasties/dynasties.rules:422
-        s.p_warlord_target[v_p] = None
-        # rulebooks/dynasties/dynasties.rules:424
-        for v_v_2 in range(5):
             # rulebooks/dynasties/dynasties.rules:425
+            s.p_warlord_used[v_p] = True
+        # rulebooks/dynasties/dynasties.rules:426
+        s.p_warlord_target[v_p] = None
+        # rulebooks/dynasties/dynasties.rules:428
+        for v_v_2 in range(5):
+            # rulebooks/dynasties/dynasties.rules:429
             for v_t in list(s.zones[Z_PLACED + v_p * 5 + v_v_2]):
-                # rulebooks/dynasties/dynasties.rules:426
+                # rulebooks/dynasties/dynasties.rules:430
                 if C_TILE_EXTRA[s.card_def[v_t]]:
-                    # rulebooks/dynasties/dynasties.rules:426
+                    # rulebooks/dynasties/dynasties.rules:430
                     s.move(v_t, Z_DISCARDED + v_p, False)
                 else:
-                    # rulebooks/dynasties/dynasties.rules:426
+                    # rulebooks/dynasties/dynasties.rules:430
                     s.move(v_t, Z_BASICS + v_p, False)
-    # rulebooks/dynasties/dynasties.rules:430
+    # rulebooks/dynasties/dynasties.rules:434
     if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
-        # rulebooks/dynasties/dynasties.rules:430
+        # rulebooks/dynasties/dynasties.rules:434
         proc_score(s)
-    # rulebooks/dynasties/dynasties.rules:432
+    # rulebooks/dynasties/dynasties.rules:436
     if (s.g_dynasty == 9):
-        # rulebooks/dynasties/dynasties.rules:433
+        # rulebooks/dynasties/dynasties.rules:437
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:433
+            # rulebooks/dynasties/dynasties.rules:437
             s.win(0)
         elif (s.g_track < 0):
-            # rulebooks/dynasties/dynasties.rules:433
+            # rulebooks/dynasties/dynasties.rules:437
             s.win(1)
         else:
-            # rulebooks/dynasties/dynasties.rules:433
+            # rulebooks/dynasties/dynasties.rules:437
             s.end_draw()
     elif (((s.g_dynasty == 3) or (s.g_dynasty == 6)) and (abs(s.g_track) >= 9)):
-        # rulebooks/dynasties/dynasties.rules:436
+        # rulebooks/dynasties/dynasties.rules:440
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:436
+            # rulebooks/dynasties/dynasties.rules:440
             s.win(0)
         else:
-            # rulebooks/dynasties/dynasties.rules:436
+            # rulebooks/dynasties/dynasties.rules:440
             s.win(1)
     else:
-        # rulebooks/dynasties/dynasties.rules:438
+        # rulebooks/dynasties/dynasties.rules:442
         s.g_dynasty += 1
-        # rulebooks/dynasties/dynasties.rules:439
+        # rulebooks/dynasties/dynasties.rules:443
         s.goto(1)  # placement
 
 

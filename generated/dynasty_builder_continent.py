@@ -4810,8 +4810,8 @@ class State(rt.GameState):
         self.g_site = None
         self.g_founding = FOUNDING_BY_HOUSES
         self.g_begun = False
-        self.p_supply = [0 for _ in range(players)]
-        self.p_tokens = [0 for _ in range(players)]
+        self.p_supply = [0] * players
+        self.p_tokens = [0] * players
         self.n_Hex_terrain = [
             0,
             0,
@@ -5256,13 +5256,13 @@ class State(rt.GameState):
             None,
             None,
         ]
-        self.n_Hex_house = [None for _ in range(220)]
-        self.n_Hex_token = [None for _ in range(220)]
-        self.n_Hex_centre = [None for _ in range(220)]
-        self.n_Hex_level = [0 for _ in range(220)]
-        self.n_Hex_bridge = [None for _ in range(220)]
-        self.n_Hex_claim = [[False for _ in range(players)] for _ in range(220)]
-        self.n_Hex_recruited = [False for _ in range(220)]
+        self.n_Hex_house = [None] * 220
+        self.n_Hex_token = [None] * 220
+        self.n_Hex_centre = [None] * 220
+        self.n_Hex_level = [0] * 220
+        self.n_Hex_bridge = [None] * 220
+        self.n_Hex_claim = [[False] * players for _ in range(220)]
+        self.n_Hex_recruited = [False] * 220
         self.k_Troop_moves_left = []
         self.k_Troop_moved = []
         self.k_Troop_attacked = []
@@ -5366,10 +5366,7 @@ def f_posts(s: State, v_p: int) -> list[int]:
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:262
 def f_unit_count(s: State, v_p: int) -> int:
-    v_sum = 0
-    for v_h in range(220):
-        v_sum += len(s.zones[Z_UNITS + v_p * 220 + v_h])
-    return v_sum
+    return sum(map(len, s.zones[Z_UNITS + v_p * 220:Z_UNITS + v_p * 220 + 220]))
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:264
@@ -6267,7 +6264,7 @@ def done_first_soldier(s: State) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:564
 def actor_first_soldier(s: State) -> int | None:
     for v_p in range(s.num_players):
-        if (f_unit_count(s, v_p) == 0):
+        if (sum(map(len, s.zones[Z_UNITS + v_p * 220:Z_UNITS + v_p * 220 + 220])) == 0):
             return v_p
     return None
 
@@ -7898,7 +7895,11 @@ def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:847
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:851
-    if check and (f_unit_count(s, actor) >= (len(f_cities(s, actor)) + 1)):
+    if check and (
+        sum(
+            map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
+        ) >= (len(f_cities(s, actor)) + 1)
+    ):
         return
     listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
@@ -7993,7 +7994,11 @@ def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:859
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:863
-    if check and (f_unit_count(s, actor) >= (len(f_cities(s, actor)) + 1)):
+    if check and (
+        sum(
+            map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
+        ) >= (len(f_cities(s, actor)) + 1)
+    ):
         return
     listed = LISTED_ENLIST[actor]
     v_h_values: list[int] | None = None

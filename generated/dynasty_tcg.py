@@ -765,13 +765,13 @@ class State(rt.GameState):
         self.g_strike_from = None
         self.g_strike_at = None
         self.g_strike_power = 0
-        self.p_health = [50 for _ in range(players)]
-        self.p_resources = [10 for _ in range(players)]
-        self.p_ended = [False for _ in range(players)]
-        self.p_retreated = [False for _ in range(players)]
-        self.p_credit = [0 for _ in range(players)]
-        self.p_kept = [False for _ in range(players)]
-        self.p_mulliganed = [False for _ in range(players)]
+        self.p_health = [50] * players
+        self.p_resources = [10] * players
+        self.p_ended = [False] * players
+        self.p_retreated = [False] * players
+        self.p_credit = [0] * players
+        self.p_kept = [False] * players
+        self.p_mulliganed = [False] * players
         self.k_Card_damage = []
         self.k_Card_battled = []
         self.k_Card_moved = []
@@ -997,10 +997,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:370
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
-    v_sum = 0
-    for v_c in range(15):
-        v_sum += len(s.zones[Z_FIELD + v_p * 15 + v_c])
-    return v_sum
+    return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:374

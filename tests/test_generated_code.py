@@ -5,6 +5,7 @@ reads: an action built by hand is checked before any rule sees it, and a value i
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -329,11 +330,15 @@ def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> Non
     # (Dynasty Builder's moved troops) is still worked out in the listing
     game = module("dynasties")
     source = (ROOT / "generated" / "dynasties.py").read_text()
-    assert "v_test_349 = T_PLACE_TEST_349[s.card_def[v_tile]]" in source
-    sixes = [d for d, name in enumerate(game.DEF_NAMES) if game.T_PLACE_TEST_349[d]]
+    # the table is named after the rulebook line of the `require` (rules:351 today)
+    found = re.search(r"v_test_(\d+) = T_PLACE_TEST_(\d+)\[s\.card_def\[v_tile\]\]", source)
+    assert found is not None and found[1] == found[2]
+    assert f"# rulebooks/dynasties/dynasties.rules:{found[1]}\n" in source
+    table = getattr(game, f"T_PLACE_TEST_{found[1]}")
+    sixes = [d for d, name in enumerate(game.DEF_NAMES) if table[d]]
     assert [game.DEF_NAMES[d] for d in sixes] == ["6"]
-    assert all(game.T_PLACE_TEST_349[d] == (game.C_TILE_KIND[d] == game.TILE_KIND_NUMBER
-                                            and game.C_TILE_VALUE[d] == 6)
+    assert all(table[d] == (game.C_TILE_KIND[d] == game.TILE_KIND_NUMBER
+                            and game.C_TILE_VALUE[d] == 6)
                for d in range(len(game.DEF_NAMES)))
     builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
     assert "v_test_698 = s.k_Troop_moved[v_u]" in builder
@@ -358,3 +363,36 @@ def test_the_only_argument_of_a_call_has_no_doubled_parentheses(tmp_path: Path) 
         [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "UP034",
          str(module_file)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout
+
+
+def test_a_sum_of_zone_sizes_over_a_whole_dimension_is_a_slice_of_the_zones() -> None:
+    # Dynasties' placed_count(p) = sum(size(placed[p, v]) for v in Province): the five slots
+    # of p are consecutive, so their sizes are added up in C; the actor, asked after every
+    # action, reads the body instead of calling the function
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    counted = source[source.index("def f_placed_count"):]
+    counted = counted[:counted.index("\n\n\n")]
+    # five slots: their lengths added up one by one (cheaper than sum and map)
+    assert "for " not in counted and "len(s.zones[Z_PLACED + v_p * 5])" in counted
+    assert "+ len(s.zones[Z_PLACED + v_p * 5 + 4])" in counted
+    actor = source[source.index("def actor_placement"):]
+    actor = actor[:actor.index("\n\n\n")]
+    assert "f_placed_count" not in actor and "+ len(s.zones[Z_PLACED + v_p * 5 + 4])" in actor
+    # Dynasty Builder's 108 hexes: a slice, added up in C
+    builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
+    assert "return sum(map(len, s.zones[Z_UNITS + v_p * 108:Z_UNITS + v_p * 108 + 108]))" \
+        in builder
+    # a sum with a `where`, or of something else than sizes, is still a loop
+    assert "v_sum += s.n_Province_armies[v_s]" in source
+    game = module("dynasties")
+    state = game.new_game(seed=5)
+    counts = set()
+    for step in range(40):
+        placed = [sum(len(state.zones[game.Z_PLACED + p * 5 + v]) for v in range(5))
+                  for p in range(2)]
+        counts.update(placed)
+        assert [game.f_placed_count(state, p) for p in range(2)] == placed
+        assert game.actor_placement(state) == next(
+            (p for p in range(2) if placed[p] < 5), None)
+        state.apply_action(state.legal_actions()[step % len(state.legal_actions())])
+    assert counts == {0, 1, 2, 3, 4, 5}

@@ -93,9 +93,9 @@ class State(rt.GameState):
         self.o_target = opts['target']
         self.g_turn = 0
         self.g_announced = 0
-        self.p_score = [0 for _ in range(players)]
-        self.p_at = [None for _ in range(players)]
-        self.n_Cell_marks = [[0 for _ in range(players)] for _ in range(9)]
+        self.p_score = [0] * players
+        self.p_at = [None] * players
+        self.n_Cell_marks = [[0] * players for _ in range(9)]
 
     def clone(self) -> State:
         """An independent copy: same position, same future under the same actions."""
