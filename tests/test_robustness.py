@@ -8,6 +8,7 @@ the rest of SOAK_MUTANTS in the soak tier (`-m soak`).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -283,6 +284,27 @@ def test_subprocess_garbage_and_nesting(tmp_path: Path) -> None:
     assert code == 1, output
     found = {(f, c) for f, _, _, c in errors(output)}
     assert {("garbage.rules", "E0004"), ("deep.rules", "E0006"), ("nul.rules", "E0004")} <= found
+
+
+def test_subprocess_output_is_whole_when_the_process_ends_at_once(tmp_path: Path) -> None:
+    """`rulecraft` ends without freeing what it made (compiler.cli.run): its output, buffered
+    when piped, must still all arrive, with the command's exit code."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "compiler", *argv], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    rules = ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules"
+    result = run("check", "--format", "json", str(rules))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout) == []
+    write(tmp_path, "broken.rules", HEADER + "setup {\n" + "  nothing_at_all()\n" * 400 + "}\n")
+    result = run("check", "broken.rules")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert len([e for e in errors(result.stdout) if e[3] == "E0101"]) == 400, result.stdout
+    assert result.stderr.rstrip().endswith("warnings"), result.stderr
 
 
 def test_subprocess_explain(tmp_path: Path) -> None:
