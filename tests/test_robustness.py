@@ -204,6 +204,21 @@ def long_flat_chain(tmp_path: Path, name: str, expr: str) -> str:
     return write(tmp_path, name, VALID.replace("round += 1", f"round += {expr}"))
 
 
+def test_code_only_by_pattern_is_code_only_by_character() -> None:
+    """Texts without backslashes are blanked by one pattern (dsl.nesting.code_only): the same
+    text as the character loop, for every real rulebook and random texts of quotes, comments,
+    brackets and line breaks."""
+    from dsl.nesting import code_only, code_only_by_character
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("rulebooks/*/*.rules"))]
+    rng = random.Random(12)
+    texts += ["".join(rng.choice('"#\n ab{}()[]') for _ in range(rng.randrange(60)))
+              for _ in range(3000)]
+    for text in texts:
+        assert code_only(text) == code_only_by_character(text), repr(text)
+    assert code_only('say("a # b") # c "d"\n"e') == 'say("      )        \n" '
+
+
 def test_long_flat_sum_is_rejected_without_a_crash(run: Run, tmp_path: Path) -> None:
     name = long_flat_chain(tmp_path, "sum.rules", " + ".join(["1"] * DEPTH))
     code, output = run("check", name)
