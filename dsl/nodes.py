@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from dsl.nodes_base import (
     Annotation,
     Node,
+    child_fields,
     children,
     faster_inits,
     walk,
@@ -77,7 +78,7 @@ __all__ = [
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
     "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl",
     "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl",
-    "TypeExpr", "Win", "ZoneDecl", "children", "walk",
+    "TypeExpr", "Win", "ZoneDecl", "child_fields", "children", "walk",
 ]
 
 

@@ -45,13 +45,21 @@ _NODELESS_TYPES = frozenset({
 })
 
 
+def child_fields(kind: type[Node]) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes: none for literals and names."""
+    names = _CHILD_FIELDS.get(kind)
+    if names is None:
+        names = tuple(f.name for f in kind.__dataclass_fields__.values()
+                      if f.name not in ("span", "annotations") and f.type not in _NODELESS_TYPES)
+        _CHILD_FIELDS[kind] = names
+    return names
+
+
 def children(node: Node) -> list[Node]:
     """The direct child nodes of any AST node, in source order."""
     names = _CHILD_FIELDS.get(type(node))
     if names is None:
-        names = tuple(f.name for f in node.__dataclass_fields__.values()
-                      if f.name not in ("span", "annotations") and f.type not in _NODELESS_TYPES)
-        _CHILD_FIELDS[type(node)] = names
+        names = child_fields(type(node))
     if not names:
         return []
     found: list[Node] = []
