@@ -22,8 +22,10 @@ def faster_init(cls: type[_T]) -> type[_T]:
     does not cover (a __post_init__, a default factory, a field not in __init__, a field
     without a slot) keeps its own __init__.
     """
-    original = cls.__init__
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    original = vars(cls).get("__init__")
+    if original is None:  # a class made without one (dsl.nodes_base.node_dataclass)
+        original = _dataclass_init_facts(cls, fields)
     if (hasattr(cls, "__post_init__") or "__slots__" not in vars(cls)
             or any(not f.init or f.default_factory is not dataclasses.MISSING for f in fields)):
         return cls
@@ -53,6 +55,24 @@ def faster_init(cls: type[_T]) -> type[_T]:
     init.__doc__ = original.__doc__
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
+
+def _dataclass_init_facts(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Any:
+    """What faster_init copies from the __init__ dataclasses would write for cls: its names,
+    defaults and annotations (a function that is never called)."""
+    def __init__(self: object) -> None:
+        raise NotImplementedError
+
+    missing = dataclasses.MISSING
+    defaults = tuple(f.default for f in fields if not f.kw_only and f.default is not missing)
+    keyword = {f.name: f.default for f in fields if f.kw_only and f.default is not missing}
+    __init__.__defaults__ = defaults or None
+    __init__.__kwdefaults__ = keyword or None
+    __init__.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    __init__.__doc__ = None
+    return __init__
 
 
 @dataclass(frozen=True, slots=True)

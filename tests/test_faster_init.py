@@ -88,3 +88,34 @@ def test_classes_it_does_not_cover_keep_their_init() -> None:
     with pytest.raises(ValueError, match="negative"):
         Checked(-1)
     assert Factory().items == []
+
+
+@pytest.mark.parametrize("cls", NODE_CLASSES, ids=lambda c: c.__name__)
+def test_equality_hash_and_repr_are_the_dataclass_ones(cls: type) -> None:
+    """Node classes get Node's __eq__, __hash__ and __repr__ (dsl.nodes_base.node_dataclass):
+    what dataclasses writes for a frozen copy of the class gives the same for the same values."""
+    fields = dataclasses.fields(cls)
+    reference = dataclasses.make_dataclass(
+        cls.__name__, [(f.name, f.type, dataclasses.field(
+            default=f.default, kw_only=f.kw_only, compare=f.compare, hash=f.hash, repr=f.repr))
+            for f in fields], frozen=True)
+    other_span = Span("g.rules", 5, 6, 7, 8)
+
+    def both(values: dict[str, object]) -> tuple[object, object]:
+        return cls(**values), reference(**values)
+
+    values: dict[str, object] = {f.name: (f"{f.name}-1", 1) for f in fields}
+    values["span"] = SPAN
+    first, first_ref = both(values)
+    assert repr(first) == repr(first_ref) and hash(first) == hash(first_ref)
+    assert first == cls(**{**values, "span": other_span})  # spans are not compared
+    for f in fields:
+        if f.name == "span":
+            continue
+        changed, changed_ref = both({**values, f.name: (f"{f.name}-2", 2)})
+        assert (changed == first) == (changed_ref == first_ref), f.name
+        assert repr(changed) == repr(changed_ref) and hash(changed) == hash(changed_ref)
+    assert first != first_ref and first.__eq__(first_ref) is NotImplemented
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.span = other_span  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(first)) == first
