@@ -6,74 +6,26 @@ and dsl.nodes (declarations); every one, and `children` and `walk`, is a name of
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from dsl.source import Span, faster_init
-
-_C = TypeVar("_C", bound=type)
+from dsl.source import Span, faster_init, value_dataclass, value_eq, value_hash, value_repr
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Node:
     """A node of the AST. Its equality, hash and repr are those dataclasses writes for each
-    class (eq=True): written here once, for the classes node_dataclass makes."""
+    class (eq=True), the same for every node class (see dsl.source.value_dataclass)."""
 
     span: Span = field(kw_only=True, compare=False)
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            names = _facts(type(self))[0]
-            return tuple([getattr(self, name) for name in names]) == tuple(
-                [getattr(other, name) for name in names])
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple([getattr(self, name) for name in _facts(type(self))[1]]))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _facts(type(self))[2])
-        return f"{type(self).__qualname__}({shown})"
+    __eq__ = value_eq
+    __hash__ = value_hash
+    __repr__ = value_repr
 
 
-# By node class: the fields its equality compares, those its hash takes, those its repr shows.
-_FACTS: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
-
-
-def _facts(kind: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    found = _FACTS.get(kind)
-    if found is None:
-        fields = dataclasses.fields(kind)
-        found = _FACTS[kind] = (
-            tuple(f.name for f in fields if f.compare),
-            tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)),
-            tuple(f.name for f in fields if f.repr))
-    return found
-
-
-def node_dataclass(*, frozen: bool, slots: bool) -> Callable[[_C], _C]:
-    """What @dataclass(frozen=True, slots=True) makes of a node class, at run time (type
-    checkers see dataclasses' own: dsl.nodes imports this under its name), in a third of the
-    time: dataclasses compiles each of __init__, __repr__, __eq__, __hash__, __setattr__ and
-    __delattr__ for every class, and making the hundred node classes was a third of the
-    imports of `rulecraft check`. Equality, hash and repr are Node's, the same for every
-    class; __init__ is faster_init's, with dataclasses' signature."""
-    if not (frozen and slots):
-        raise TypeError("node classes are frozen and slotted")
-
-    def make(cls: _C) -> _C:
-        if cls.__doc__ is None:  # (else dataclasses works one out from the signature)
-            cls.__doc__ = cls.__name__
-        made: _C = dataclass(  # type: ignore[assignment]  # (a class in, a class out)
-            frozen=True, slots=True, init=False, repr=False, eq=False)(cls)
-        faster_init(made)
-        if "_set_" not in " ".join(vars(made)["__init__"].__code__.co_names):
-            raise TypeError(f"{cls.__name__}: a node class needs every field in a slot, "
-                            "without a default factory or __post_init__")
-        return made
-    return make
+# What @dataclass(frozen=True, slots=True) makes of a node class, at run time: dsl.nodes
+# imports this under its name (type checkers see dataclasses' own).
+node_dataclass = value_dataclass
 
 
 faster_init(Node)
