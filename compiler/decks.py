@@ -56,17 +56,22 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     if diagnostics.has_errors or not resolved:
         return  # a model with errors has no code to run the rules with
     # the generator, only when there are decks to check: `rulecraft check` starts without it
-    from compiler.pygen import generate_deck_checker, load_python
+    from compiler.pygen import load_deck_checker
 
-    problem = load_python(model, generate_deck_checker(model)).deck_problem
-    for deck, cards in resolved:
-        broken = problem(cards)
-        if broken is not None:
-            message, line = broken
-            diagnostics.add(
-                "E0405", deck.span, f"deck '{deck.title}' breaks a deck rule: {message}",
-                notes=[f"the rule is at {rules.span.file}:{line}"],
-            )
+    checker = load_deck_checker(model)
+    try:
+        for deck, cards in resolved:
+            broken = checker.deck_problem(cards)
+            if broken is not None:
+                message, line = broken
+                diagnostics.add(
+                    "E0405", deck.span, f"deck '{deck.title}' breaks a deck rule: {message}",
+                    notes=[f"the rule is at {rules.span.file}:{line}"],
+                )
+    finally:
+        # its tables refer to its namespace (LazyColumn): without the cycle, reference
+        # counting frees it, and the model its tables read, with the rest
+        vars(checker).clear()
 
 
 def _definition_index(model: GameModel, card_type: str) -> dict[str, int]:

@@ -5,7 +5,7 @@ every part of the generator (compiler.pygen_*) builds on."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -225,6 +225,11 @@ class GeneratorBase:
                                for r in self.card_types for f in r.fields.values())
         # the card tables to write (DEF_NAMES, C_...): None for all of them
         self.only_tables: frozenset[str] | None = None
+        # With it, the card tables are not written but read from COLUMNS, which makes each
+        # value from its source, the text this gives, when it is read: the deck checker of
+        # `rulecraft check` reads a few cards' values, and compiling all of them took longer
+        # than checking the decks (by table, a definition's number → its value's source).
+        self.lazy_columns: dict[str, Callable[[int], str]] | None = None
         # what calling each function may do (ExpressionFacts.function_risk), once known
         self.function_risks: dict[str, int] = {}
         # whether calls of each function are its body (ExpressionFacts.inlinable), once known,

@@ -4,13 +4,13 @@ class (attributes, defaults, copying)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.english import words
-from compiler.model import BoardInfo, EntryInfo, FieldInfo
+from compiler.model import BoardInfo, EntryInfo, FieldInfo, RecordInfo
 from compiler.pygen_base import copy_expr, list_depth, py_type, upper
 from compiler.pygen_exprs import ExpressionGenerator
 from compiler.pygen_facts import HARMLESS
@@ -59,13 +59,24 @@ class TableGenerator(ExpressionGenerator):
                         f"{py_type(info.type)}, ...]] = ", values)
         names = [e.name for r in self.card_types for e in r.entries]
         if self.wants("DEF_NAMES"):
-            w.items("DEF_NAMES: Final = ", [repr(name) for name in names], trailing_comma=False)
+            if self.lazy_columns is not None:
+                self.lazy_columns["DEF_NAMES"] = lambda d: repr(names[d])
+                w.line('DEF_NAMES: Final = COLUMNS["DEF_NAMES"]')
+            else:
+                w.items("DEF_NAMES: Final = ", [repr(name) for name in names],
+                        trailing_comma=False)
         for record in self.card_types:
             offset = self.def_offset[record.name]
             for name, info in record.fields.items():
                 if info.per_card or isinstance(info.type, t.EffectT):
                     continue
-                if not self.wants(f"C_{upper(record.name)}_{upper(name)}"):
+                table = f"C_{upper(record.name)}_{upper(name)}"
+                if not self.wants(table):
+                    continue
+                if self.lazy_columns is not None:
+                    self.lazy_columns[table] = self.lazy_column(record, name, info.default)
+                    w.line(f"{table}: Final[tuple[{py_type(info.type)}, ...]] = "
+                           f"COLUMNS[{table!r}]")
                     continue
                 values = ["0"] * self.def_count
                 values[offset : offset + len(record.entries)] = self.column(
@@ -241,6 +252,17 @@ class TableGenerator(ExpressionGenerator):
             else:
                 values.append(self.constant(expr))
         return values
+
+    def lazy_column(self, record: RecordInfo, name: str, default: n.Expr | None,
+                    ) -> Callable[[int], str]:
+        """What column() writes for one definition, by its number (0 for another type's)."""
+        offset, entries = self.def_offset[record.name], record.entries
+
+        def value(d: int) -> str:
+            if not offset <= d < offset + len(entries):
+                return "0"
+            return self.constant(entries[d - offset].values.get(name, default))
+        return value
 
     def constant(self, expr: n.Expr | None) -> str:
         if expr is None:

@@ -133,12 +133,14 @@ _ROLES: tuple[tuple[type | tuple[type, ...], int], ...] = (
     (n.Goto, _GOTO), (n.Raise, _RAISE), ((n.Win, n.Lose, n.DrawGame), _END),
     (n.EffectCall, _EFFECT_CALL),
 )
-_ROLE_OF: dict[type, tuple[int, bool]] = {}  # class → role, and whether it has annotations
+# class → role, whether it has annotations, and whether it may hold nodes (most nodes of an
+# effect text, names and numbers, do not: their children are not looked for)
+_ROLE_OF: dict[type, tuple[int, bool, bool]] = {}
 
 
-def _role(kind: type) -> tuple[int, bool]:
+def _role(kind: type[n.Node]) -> tuple[int, bool, bool]:
     role = next((role for classes, role in _ROLES if issubclass(kind, classes)), _NOTHING)
-    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"))
+    found = _ROLE_OF[kind] = (role, hasattr(kind, "annotations"), bool(n.child_fields(kind)))
     return found
 
 
@@ -178,7 +180,7 @@ class UseFinder:
         while stack:
             node = stack.pop()
             kind = type(node)
-            role, annotated = _ROLE_OF.get(kind) or _role(kind)
+            role, annotated, parent = _ROLE_OF.get(kind) or _role(kind)
             if role == _EFFECT_LIT:
                 assert isinstance(node, n.EffectLit)
                 if effects is not None:
@@ -220,7 +222,8 @@ class UseFinder:
                 annotations = cast("n.Stmt | n.Decl", node).annotations
                 if annotations:
                     uses.annotations.extend(annotations)
-            stack.extend(reversed(n.children(node)))
+            if parent:
+                stack.extend(reversed(n.children(node)))
         return whole
 
     def entries(self, decl: n.DataDecl) -> None:

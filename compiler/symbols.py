@@ -10,11 +10,24 @@ declaration have equal symbols, which is what "find references" looks for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from dataclasses import field
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from dsl import nodes as n
-from dsl.source import Span, faster_init
+from dsl.source import Span
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, made faster (see value_dataclass)
+    from dataclasses import dataclass as _dataclass
+
+    from dsl.source import value_dataclass
+
+    def dataclass(cls: type | None = None, /, **options: bool) -> object:
+        """value_dataclass for the frozen, slotted symbols; dataclasses' own for the rest."""
+        if cls is not None or options != {"frozen": True, "slots": True}:
+            return _dataclass(cls, **options) if cls is not None else _dataclass(**options)
+        return value_dataclass(frozen=True, slots=True)
 
 # ---- names ------------------------------------------------------------------------------------
 
@@ -258,12 +271,6 @@ class Aggregator:
     KIND: ClassVar[str] = "built-in aggregate"
     name: str
 
-
-for _class in (Local, Parameter, OwnField, Option, GameField, Player, Zone, BoardNode, EnumMember,
-               Domain, Card, RecordEntry, PlayerField, NodeField, RecordField, CardField, DefField,
-               ZoneSlot, Function, Procedure, Builtin, Effect, Aggregator):
-    faster_init(_class)
-del _class
 
 # What a scope binds: the names the rules declare inside a body.
 Bound = Local | Parameter | OwnField

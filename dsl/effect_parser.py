@@ -47,6 +47,9 @@ _LEVELS = {"or": _OR, "and": _AND, "..": _RANGE, "+": _SUM, "-": _SUM, "*": _PRO
            **dict.fromkeys(("==", "!=", "<=", ">=", "<", ">", "in"), _COMPARE)}
 _NOT_ASSOCIATIVE = (_COMPARE, _RANGE)
 _ASSIGNMENTS = frozenset({"=", "+=", "-="})
+# Tokens that end an expression made of one name or number (operation() and postfix() would
+# take nothing after it).
+_ATOM_ENDS = frozenset({",", ")", "]"})
 
 
 # The nodes a card text has most of, built faster (dsl.node_builders).
@@ -327,7 +330,11 @@ class _Parser:
 
     # -- expressions
     def expr(self) -> n.Expr:
-        if self.kinds[self.at] != "if":
+        kinds, at = self.kinds, self.at
+        kind = kinds[at]
+        if kind != "if":
+            if kind in (_WORD, _INT) and kinds[at + 1] in _ATOM_ENDS:
+                return self.atom()  # a name or number alone, as most arguments are
             return self.operation(_OR)
         first = self.at
         self.at += 1

@@ -45,6 +45,11 @@ class EffectShapes:
         # Shapes met once so far: a template pays only for a shape that comes back, and in a
         # pool of varied texts most shapes never do.
         self.once: set[tuple[str, str]] = set()
+        # The first text of each rough shape (every digit written as 1, by file), "" once a
+        # second came: a text whose rough shape is new has a shape that is new too, worked out
+        # only when a second text of the rough shape comes (most texts of a varied pool never
+        # share theirs, and finding a text's numbers cost a tenth of parsing it).
+        self.rough: dict[tuple[str, str], str] = {}
 
     def tree(self, text: str) -> Tree[Token] | None:
         """The Lark tree of text, from its shape's; None when text must be parsed directly."""
@@ -74,6 +79,16 @@ class EffectShapes:
             return None
 
     def _block(self, text: str, file: str, shift: tuple[int, int]) -> n.Block | None:
+        rough = (text.translate(_DIGITS_AS_ONES), file)
+        first = self.rough.get(rough)
+        if first is None:
+            self.rough[rough] = text
+            return None  # as below for the first text of a shape (the shape waits)
+        if first:
+            self.rough[rough] = ""
+            earlier = self.shape(first)
+            if earlier is not None:
+                self.once.add((earlier[0], file))  # what the first text did not do yet
         found = self.shape(text)
         if found is None:
             return None
@@ -114,6 +129,9 @@ class EffectShapes:
         if shape not in self.trees:
             self.trees[shape] = _shape_tree(shape, numbers.keys())
         return self.trees[shape]
+
+
+_DIGITS_AS_ONES = str.maketrans("0123456789", "1" * 10)
 
 
 # A shape's AST, built at no shift, and where each of its IntLits came from: (the position of

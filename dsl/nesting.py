@@ -13,6 +13,8 @@ from dsl.source import SourceFile, Span
 
 MAX_NESTING = 200
 NESTING_OPENERS = {"{": "}", "(": ")", "[": "]"}
+_BRACKET = re.compile(r"[{}()\[\]]")
+_PREFIX_RUN = re.compile(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}")
 
 
 def too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
@@ -26,22 +28,25 @@ def too_deep(source: SourceFile, diagnostics: Diagnostics) -> None:
 def nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
     """Brackets nested beyond MAX_NESTING are reported before Lark or any pass recurses."""
     depth = 0
-    for number, line in enumerate(code_only(source.text).split("\n"), 1):
-        for column, char in enumerate(line, 1):
-            if char in NESTING_OPENERS:
-                depth += 1
-                if depth > MAX_NESTING:
-                    diagnostics.add(
-                        "E0006",
-                        Span.point(source.name, number, column),
-                        f"brackets are nested more than {MAX_NESTING} deep",
-                        hint="flatten the rule with 'let' or a procedure",
-                    )
-                    return False
-            elif char in "})]" and depth > 0:
-                depth -= 1
     code = code_only(source.text)
-    operators = re.search(r"(?:(?:\bnot\b|-)\s*){" + str(MAX_NESTING) + ",}", code)
+    for bracket in _BRACKET.finditer(code):
+        if bracket.group() in NESTING_OPENERS:
+            depth += 1
+            if depth > MAX_NESTING:
+                start = bracket.start()
+                diagnostics.add(
+                    "E0006",
+                    Span.point(source.name, code.count("\n", 0, start) + 1,
+                               start - code.rfind("\n", 0, start)),
+                    f"brackets are nested more than {MAX_NESTING} deep",
+                    hint="flatten the rule with 'let' or a procedure",
+                )
+                return False
+        elif depth > 0:
+            depth -= 1
+    # (the search takes longer than all the rest: made only when a run is possible)
+    operators = _PREFIX_RUN.search(code) if (
+        code.count("-") + code.count("not") >= MAX_NESTING) else None
     if operators:
         start = operators.start()
         line_number = code.count("\n", 0, start) + 1
@@ -55,8 +60,26 @@ def nesting_ok(source: SourceFile, diagnostics: Diagnostics) -> bool:
     return True
 
 
+# Without backslashes, a string runs to its closing quote or the end of its line, and a comment
+# that is not in one to the end of its line: what code_only's loop reads, found by one pattern.
+_STRING_OR_COMMENT = re.compile(r'"[^"\n]*"?|#[^\n]*')
+
+
+def _blanked(found: re.Match[str]) -> str:
+    text = found.group()
+    return '"' + " " * (len(text) - 1) if text[0] == '"' else " " * len(text)
+
+
 def code_only(text: str) -> str:
-    """The text with strings and comments blanked out, keeping every position."""
+    """The text with strings and comments blanked out, keeping every position (a string's
+    opening quote kept)."""
+    if "\\" not in text:
+        return _STRING_OR_COMMENT.sub(_blanked, text)
+    return code_only_by_character(text)
+
+
+def code_only_by_character(text: str) -> str:
+    """code_only, reading every character (escapes included)."""
     out = list(text)
     in_string = escaped = in_comment = False
     for i, char in enumerate(text):

@@ -9,13 +9,19 @@ statements are in dsl.nodes_code, the base class and the walk over a tree in dsl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, made faster (see node_dataclass)
+    from dsl.nodes_base import node_dataclass as dataclass
 
 from dsl.nodes_base import (
     Annotation,
     Node,
+    child_fields,
     children,
-    faster_inits,
     walk,
 )
 from dsl.nodes_code import (
@@ -77,7 +83,7 @@ __all__ = [
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
     "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl",
     "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl",
-    "TypeExpr", "Win", "ZoneDecl", "children", "walk",
+    "TypeExpr", "Win", "ZoneDecl", "child_fields", "children", "walk",
 ]
 
 
@@ -389,5 +395,3 @@ class Module(Node):
 
     declarations: tuple[Decl, ...]
 
-
-faster_inits(globals())

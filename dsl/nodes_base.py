@@ -7,14 +7,28 @@ and dsl.nodes (declarations); every one, and `children` and `walk`, is a name of
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from dsl.source import Span, faster_init
+from dsl.source import Span, faster_init, value_dataclass, value_eq, value_hash, value_repr
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Node:
+    """A node of the AST. Its equality, hash and repr are those dataclasses writes for each
+    class (eq=True), the same for every node class (see dsl.source.value_dataclass)."""
+
     span: Span = field(kw_only=True, compare=False)
+
+    __eq__ = value_eq
+    __hash__ = value_hash
+    __repr__ = value_repr
+
+
+# What @dataclass(frozen=True, slots=True) makes of a node class, at run time: dsl.nodes
+# imports this under its name (type checkers see dataclasses' own).
+node_dataclass = value_dataclass
+
+
+faster_init(Node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,16 +36,7 @@ class Annotation(Node):
     rule: str
 
 
-def faster_inits(namespace: dict[str, Any]) -> None:
-    """faster_init for each node class of the module whose globals() `namespace` is: nodes are
-    built by the hundred thousand for a big card set."""
-    for value in list(namespace.values()):
-        if (isinstance(value, type) and issubclass(value, Node)
-                and value.__module__ == namespace["__name__"]):
-            faster_init(value)
-
-
-faster_inits(globals())
+faster_init(Annotation)
 
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
@@ -45,13 +50,21 @@ _NODELESS_TYPES = frozenset({
 })
 
 
+def child_fields(kind: type[Node]) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes: none for literals and names."""
+    names = _CHILD_FIELDS.get(kind)
+    if names is None:
+        names = tuple(f.name for f in kind.__dataclass_fields__.values()
+                      if f.name not in ("span", "annotations") and f.type not in _NODELESS_TYPES)
+        _CHILD_FIELDS[kind] = names
+    return names
+
+
 def children(node: Node) -> list[Node]:
     """The direct child nodes of any AST node, in source order."""
     names = _CHILD_FIELDS.get(type(node))
     if names is None:
-        names = tuple(f.name for f in node.__dataclass_fields__.values()
-                      if f.name not in ("span", "annotations") and f.type not in _NODELESS_TYPES)
-        _CHILD_FIELDS[type(node)] = names
+        names = child_fields(type(node))
     if not names:
         return []
     found: list[Node] = []

@@ -7,9 +7,15 @@ each. Every name here is also a name of dsl.nodes, which importers use (`n.IntLi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import TYPE_CHECKING
 
-from dsl.nodes_base import Annotation, Node, faster_inits
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, made faster (see node_dataclass)
+    from dsl.nodes_base import node_dataclass as dataclass
+
+from dsl.nodes_base import Annotation, Node
 from dsl.source import Span
 
 
@@ -279,5 +285,3 @@ Stmt = (
     | Goto | Win | Lose | DrawGame | Raise | Require | Break
 )
 
-
-faster_inits(globals())

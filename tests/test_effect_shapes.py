@@ -123,6 +123,20 @@ def test_texts_with_keyword_fields_and_nested_blocks_are_copied_with_their_spans
     assert any(copy is not None for copy in shapes.templates.values())
 
 
+def test_a_shape_is_copied_from_its_second_text_even_when_worked_out_late() -> None:
+    """A shape is worked out only when a second text of its rough shape (digits as 1s) comes;
+    the second text of a shape is still the first copied, and texts whose rough shapes agree
+    but whose names differ (c1, c2) share nothing."""
+    shapes = EffectShapes()
+    texts = ["damage(c1, 3)", "heal(you, 12)", "damage(c2, 3)", "damage(c1, 7)",
+             "heal(you, 95)", "damage(c2, 4)", "damage(c1, 1)"]
+    copied = [shapes.block(text, SOURCE.name, SHIFT) is not None for text in texts]
+    assert copied == [False, False, False, True, True, True, True]
+    for text in texts:
+        expected, got = both_ways(text, shapes)
+        assert got == expected, text
+
+
 def test_a_shape_is_used_for_texts_that_differ_only_in_numbers() -> None:
     shapes = EffectShapes()
     first = shapes.tree("damage(target, 3)\nlet x = [1, 22]")

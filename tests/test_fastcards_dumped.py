@@ -25,7 +25,7 @@ from dsl import cardset, effect_spans
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.parser import parse_effect
-from dsl.simple_yaml import fold_plain, unquote_double, unquote_single
+from dsl.simple_yaml import LINE, fold_plain, unquote_double, unquote_single
 from dsl.source import SourceFile
 from dsl.yaml_origins import Shift
 from tests.card_reading import RG_FIELDS, ROOT, check, differences
@@ -189,6 +189,9 @@ def test_scalars_are_unfolded_as_libyaml_does(text: str, width: int, allow_unico
     if not dumped.startswith("k: ") or "\n..." in dumped or "\t" in dumped:
         return  # a block scalar or an explicit document end: not a one-key scalar
     scalar = dumped[3:].rstrip("\n")
+    line = LINE.match(dumped)
+    if line is None or line.group("other") is not None or line.end() != len(dumped):
+        return  # a scalar the fast reader leaves to PyYAML ('\x85  ': NEL is a line break)
     if scalar[0] == "'":
         assert unquote_single(scalar) == text
     elif scalar[0] == '"':

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import pickle
+from typing import Any
 
 import pytest
 
+from compiler import symbols as sym
 from dsl import nodes as n
 from dsl.source import Span, faster_init
 
@@ -88,3 +90,47 @@ def test_classes_it_does_not_cover_keep_their_init() -> None:
     with pytest.raises(ValueError, match="negative"):
         Checked(-1)
     assert Factory().items == []
+
+
+SYMBOL_CLASSES = [c for c in vars(sym).values() if isinstance(c, type)
+                  and c.__module__ == sym.__name__ and dataclasses.is_dataclass(c)
+                  and c.__dataclass_params__.frozen]  # type: ignore[attr-defined]
+
+
+def test_the_symbol_classes_are_found() -> None:
+    assert len(SYMBOL_CLASSES) > 20 and sym.Card in SYMBOL_CLASSES
+
+
+@pytest.mark.parametrize("cls", [*NODE_CLASSES, *SYMBOL_CLASSES], ids=lambda c: c.__name__)
+def test_equality_hash_and_repr_are_the_dataclass_ones(cls: type) -> None:
+    """Node and symbol classes get value_eq, value_hash and value_repr (dsl.source.
+    value_dataclass): what dataclasses writes for a frozen copy of the class gives the same for
+    the same values."""
+    fields = dataclasses.fields(cls)
+    reference = dataclasses.make_dataclass(
+        cls.__name__, [(f.name, f.type, dataclasses.field(
+            default=f.default, kw_only=f.kw_only, compare=f.compare, hash=f.hash, repr=f.repr))
+            for f in fields], frozen=True)
+    other_span = Span("g.rules", 5, 6, 7, 8)
+
+    def both(values: dict[str, Any]) -> tuple[object, object]:
+        return cls(**values), reference(**values)
+
+    values: dict[str, Any] = {f.name: (f"{f.name}-1", 1) for f in fields}
+    if issubclass(cls, n.Node):
+        values["span"] = SPAN
+    first, first_ref = both(values)
+    assert repr(first) == repr(first_ref) and hash(first) == hash(first_ref)
+    if issubclass(cls, n.Node):
+        assert first == cls(**{**values, "span": other_span})  # spans are not compared
+    for f in fields:
+        if f.name == "span":
+            continue
+        changed, changed_ref = both({**values, f.name: (f"{f.name}-2", 2)})
+        assert (changed == first) == (changed_ref == first_ref), f.name
+        assert repr(changed) == repr(changed_ref) and hash(changed) == hash(changed_ref)
+    assert first != first_ref and first.__eq__(first_ref) is NotImplemented
+    for f in fields:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(first, f.name, other_span)
+    assert pickle.loads(pickle.dumps(first)) == first

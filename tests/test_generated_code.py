@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 from compiler.driver import check_rulebook
-from compiler.pygen import generate_deck_checker, generate_python
+from compiler.pygen import LazyColumn, generate_deck_checker, generate_python, load_deck_checker
 from compiler.scaffold import new_game
 from dsl.runtime import Action, IllegalAction
 
@@ -159,6 +159,37 @@ def test_the_deck_checker_holds_only_the_card_tables_its_rules_read() -> None:
     assert left_out, "the full module has other card columns"
     assert not [table for table in left_out if f"\n{table}: Final" in checker]
     assert "def deck_problem(" in checker and "def fx_" not in checker
+
+
+@pytest.mark.parametrize("game", ["dojo", "dynasty_tcg", "rulers_gambit"])
+def test_the_deck_checker_of_check_judges_decks_as_the_module_does(game: str) -> None:
+    """`rulecraft check` runs deck_problem with card tables made when read (LazyColumn): each
+    table reads as the module's tuple, and shipped and random decks get the same verdicts."""
+    import random
+
+    compilation = check_rulebook(ROOT / "rulebooks" / game / f"{game}.rules")
+    assert compilation.model is not None and compilation.ok
+    full, lazy = module(game), load_deck_checker(compilation.model)
+    tables = [name for name, value in vars(lazy).items() if isinstance(value, LazyColumn)]
+    assert "DEF_NAMES" in tables and len(tables) >= 2
+    for name in tables:
+        column, real = getattr(lazy, name), getattr(full, name)
+        assert len(column) == len(real)
+        assert [column[-1], column[-len(real)]] == [real[-1], real[-len(real)]]
+        assert column[1:5] == real[1:5] and list(column) == list(real)
+        for bad in (len(real), -len(real) - 1):
+            with pytest.raises(IndexError):
+                column[bad]
+    fresh = load_deck_checker(compilation.model)  # nothing read yet: reading makes the values
+    rng = random.Random(7)
+    decks = [list(cards) for cards in full.DECKS.values()]
+    for cards in list(decks):
+        decks.append(cards[1:])  # one card short
+        decks.append([*cards[:-1], cards[0]])  # a copy too many of one card
+        decks.append(rng.choices(range(len(full.DEF_NAMES)), k=len(cards)))
+    verdicts = [full.deck_problem(cards) for cards in decks]
+    assert [fresh.deck_problem(cards) for cards in decks] == verdicts
+    assert None in verdicts and any(v is not None for v in verdicts)
 
 
 def test_an_area_at_a_fixed_distance_is_a_row_of_a_table_of_the_same_nodes() -> None:

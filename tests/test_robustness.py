@@ -8,6 +8,7 @@ the rest of SOAK_MUTANTS in the soak tier (`-m soak`).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -203,6 +204,21 @@ def long_flat_chain(tmp_path: Path, name: str, expr: str) -> str:
     return write(tmp_path, name, VALID.replace("round += 1", f"round += {expr}"))
 
 
+def test_code_only_by_pattern_is_code_only_by_character() -> None:
+    """Texts without backslashes are blanked by one pattern (dsl.nesting.code_only): the same
+    text as the character loop, for every real rulebook and random texts of quotes, comments,
+    brackets and line breaks."""
+    from dsl.nesting import code_only, code_only_by_character
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("rulebooks/*/*.rules"))]
+    rng = random.Random(12)
+    texts += ["".join(rng.choice('"#\n ab{}()[]') for _ in range(rng.randrange(60)))
+              for _ in range(3000)]
+    for text in texts:
+        assert code_only(text) == code_only_by_character(text), repr(text)
+    assert code_only('say("a # b") # c "d"\n"e') == 'say("      )        \n" '
+
+
 def test_long_flat_sum_is_rejected_without_a_crash(run: Run, tmp_path: Path) -> None:
     name = long_flat_chain(tmp_path, "sum.rules", " + ".join(["1"] * DEPTH))
     code, output = run("check", name)
@@ -283,6 +299,27 @@ def test_subprocess_garbage_and_nesting(tmp_path: Path) -> None:
     assert code == 1, output
     found = {(f, c) for f, _, _, c in errors(output)}
     assert {("garbage.rules", "E0004"), ("deep.rules", "E0006"), ("nul.rules", "E0004")} <= found
+
+
+def test_subprocess_output_is_whole_when_the_process_ends_at_once(tmp_path: Path) -> None:
+    """`rulecraft` ends without freeing what it made (compiler.cli.run): its output, buffered
+    when piped, must still all arrive, with the command's exit code."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "compiler", *argv], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    rules = ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules"
+    result = run("check", "--format", "json", str(rules))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout) == []
+    write(tmp_path, "broken.rules", HEADER + "setup {\n" + "  nothing_at_all()\n" * 400 + "}\n")
+    result = run("check", "broken.rules")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert len([e for e in errors(result.stdout) if e[3] == "E0101"]) == 400, result.stdout
+    assert result.stderr.rstrip().endswith("warnings"), result.stderr
 
 
 def test_subprocess_explain(tmp_path: Path) -> None:
