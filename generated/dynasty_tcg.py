@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from dsl import runtime as rt
@@ -14,8 +15,12 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
 
 TERMINAL: Final = rt.TERMINAL
 PLAYER_NAMES: Final = ('A', 'B')
-PHASES: Final = ('mulligan', 'draw_phase', 'attacking', 'defending')
+PHASES: Final = ('mulligan', 'draw_phase', 'attacking', 'defending', 'answer', 'settle_items')
 E_KIND_NAMES: Final = ('unit', 'order', 'item', 'environment')
+E_TIMING_NAMES: Final = ('action_order', 'reaction_order')
+E_TIMING_WORDS: Final = ('action order', 'reaction order')
+E_TARGET_NAMES: Final = ('no_target', 'enemy_unit', 'own_unit', 'enemy_item', 'any_item')
+E_TARGET_WORDS: Final = ('no target', 'enemy unit', 'own unit', 'enemy item', 'any item')
 E_RANGE_NAMES: Final = ('melee', 'reach', 'mobile', 'ranged')
 E_RANK_NAMES: Final = ('normal', 'base_champion', 'level_up_champion', 'battle_champion')
 E_RANK_WORDS: Final = ('normal', 'base champion', 'level up champion', 'battle champion')
@@ -23,6 +28,13 @@ KIND_UNIT: Final = 0
 KIND_ORDER: Final = 1
 KIND_ITEM: Final = 2
 KIND_ENVIRONMENT: Final = 3
+TIMING_ACTION_ORDER: Final = 0
+TIMING_REACTION_ORDER: Final = 1
+TARGET_NO_TARGET: Final = 0
+TARGET_ENEMY_UNIT: Final = 1
+TARGET_OWN_UNIT: Final = 2
+TARGET_ENEMY_ITEM: Final = 3
+TARGET_ANY_ITEM: Final = 4
 RANGE_MELEE: Final = 0
 RANGE_REACH: Final = 1
 RANGE_MOBILE: Final = 2
@@ -291,6 +303,136 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
     0,
 )
+C_CARD_TIMING: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
+C_CARD_NEEDS: Final[tuple[str, ...]] = (
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+)
+C_CARD_TARGETS: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
+C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
+C_CARD_GIVES_HEALTH: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
 N_CELL_NAMES: Final = (
     'A1',
     'A2',
@@ -351,6 +493,9 @@ Z_ASIDE: Final = 38
 Z_UNDER: Final = 40
 Z_RETREAT2: Final = 70
 Z_RETREAT1: Final = 72
+Z_ORDERS: Final = 74
+Z_GEAR: Final = 76
+Z_LEAVING: Final = 78
 SLOT_OWNER: Final = (
     0,
     1,
@@ -426,6 +571,12 @@ SLOT_OWNER: Final = (
     1,
     0,
     1,
+    0,
+    1,
+    0,
+    1,
+    0,
+    1,
 )
 SLOT_CAPACITY: Final = (
     -1,
@@ -462,6 +613,12 @@ SLOT_CAPACITY: Final = (
     1,
     1,
     1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
     -1,
     -1,
     -1,
@@ -578,6 +735,12 @@ SLOT_NAMES: Final = (
     'retreat2.B',
     'retreat1.A',
     'retreat1.B',
+    'orders.A',
+    'orders.B',
+    'gear.A',
+    'gear.B',
+    'leaving.A',
+    'leaving.B',
 )
 SLOT_VISIBILITY: Final = (
     'hidden',
@@ -654,28 +817,47 @@ SLOT_VISIBILITY: Final = (
     'public',
     'public',
     'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
 )
 K_PUT_BACK: Final = 0
 K_KEEP_HAND: Final = 1
 K_PLAY_UNIT: Final = 2
-K_MOVE_UNIT: Final = 3
-K_RETREAT: Final = 4
-K_ATTACK: Final = 5
-K_UNITE: Final = 6
-K_LEVEL_UP: Final = 7
-K_ATTACK_OWN: Final = 8
-K_STRIKE: Final = 9
-K_DEPOSIT: Final = 10
-K_BRING: Final = 11
-K_BUY: Final = 12
-K_END_PHASE: Final = 13
-K_REINFORCE: Final = 14
-K_RETREAT_IN_DEFENCE: Final = 15
-K_LET_LAND: Final = 16
+K_EQUIP: Final = 3
+K_ORDER: Final = 4
+K_ORDER_ON: Final = 5
+K_MOVE_UNIT: Final = 6
+K_RETREAT: Final = 7
+K_ATTACK: Final = 8
+K_UNITE: Final = 9
+K_LEVEL_UP: Final = 10
+K_ATTACK_OWN: Final = 11
+K_STRIKE: Final = 12
+K_DEPOSIT: Final = 13
+K_BRING: Final = 14
+K_BUY: Final = 15
+K_END_PHASE: Final = 16
+K_REINFORCE: Final = 17
+K_REACT: Final = 18
+K_REACT_ON: Final = 19
+K_RETREAT_IN_DEFENCE: Final = 20
+K_LET_LAND: Final = 21
+K_ANSWER: Final = 22
+K_ANSWER_ON: Final = 23
+K_CLOSE_WINDOW: Final = 24
+K_KEEP_ITEM: Final = 25
+K_LET_ITEMS_GO: Final = 26
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
     'play_unit',
+    'equip',
+    'order',
+    'order_on',
     'move_unit',
     'retreat',
     'attack',
@@ -688,8 +870,15 @@ ACTIONS: Final = (
     'buy',
     'end_phase',
     'reinforce',
+    'react',
+    'react_on',
     'retreat_in_defence',
     'let_land',
+    'answer',
+    'answer_on',
+    'close_window',
+    'keep_item',
+    'let_items_go',
 )
 
 
@@ -704,6 +893,8 @@ class State(rt.GameState):
         'g_strike_from',
         'g_strike_at',
         'g_strike_power',
+        'g_strike_shield',
+        'g_pending',
         'p_health',
         'p_resources',
         'p_ended',
@@ -718,6 +909,12 @@ class State(rt.GameState):
         'k_Card_kills',
         'k_Card_kills_turn',
         'k_Card_deposited',
+        'k_Card_held_by',
+        'k_Card_played_by',
+        'k_Card_chosen',
+        'k_Card_plain',
+        'k_Card_boost',
+        'k_Card_guard',
         'd_decklists',
         'num_players',
         'phase',
@@ -740,6 +937,8 @@ class State(rt.GameState):
     g_strike_from: int | None
     g_strike_at: int | None
     g_strike_power: int
+    g_strike_shield: bool
+    g_pending: list[int]
     p_health: list[int]
     p_resources: list[int]
     p_ended: list[bool]
@@ -754,10 +953,16 @@ class State(rt.GameState):
     k_Card_kills: list[int]
     k_Card_kills_turn: list[int]
     k_Card_deposited: list[int]
+    k_Card_held_by: list[int | None]
+    k_Card_played_by: list[int | None]
+    k_Card_chosen: list[int | None]
+    k_Card_plain: list[bool]
+    k_Card_boost: list[int]
+    k_Card_guard: list[int]
     d_decklists: list[list[int]]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
-        self.init_runtime(seed, players, 74)
+        self.init_runtime(seed, players, 80)
         self.g_turn = 1
         self.g_current = 0
         self.g_starter = 0
@@ -765,6 +970,8 @@ class State(rt.GameState):
         self.g_strike_from = None
         self.g_strike_at = None
         self.g_strike_power = 0
+        self.g_strike_shield = False
+        self.g_pending = []
         self.p_health = [50 for _ in range(players)]
         self.p_resources = [10 for _ in range(players)]
         self.p_ended = [False for _ in range(players)]
@@ -779,6 +986,12 @@ class State(rt.GameState):
         self.k_Card_kills = []
         self.k_Card_kills_turn = []
         self.k_Card_deposited = []
+        self.k_Card_held_by = []
+        self.k_Card_played_by = []
+        self.k_Card_chosen = []
+        self.k_Card_plain = []
+        self.k_Card_boost = []
+        self.k_Card_guard = []
         self.d_decklists = [[] for _ in range(players)]
 
     def init_card(self) -> None:
@@ -789,6 +1002,12 @@ class State(rt.GameState):
         self.k_Card_kills.append(0)
         self.k_Card_kills_turn.append(0)
         self.k_Card_deposited.append(0)
+        self.k_Card_held_by.append(None)
+        self.k_Card_played_by.append(None)
+        self.k_Card_chosen.append(None)
+        self.k_Card_plain.append(False)
+        self.k_Card_boost.append(0)
+        self.k_Card_guard.append(0)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
         """rt.GameState.copy_key and the 'per card' fields."""
@@ -800,6 +1019,12 @@ class State(rt.GameState):
             self.k_Card_kills[card],
             self.k_Card_kills_turn[card],
             self.k_Card_deposited[card],
+            self.k_Card_held_by[card],
+            self.k_Card_played_by[card],
+            self.k_Card_chosen[card],
+            self.k_Card_plain[card],
+            self.k_Card_boost[card],
+            self.k_Card_guard[card],
         )
 
     def alike(self, a: int, b: int) -> bool:
@@ -812,6 +1037,12 @@ class State(rt.GameState):
             and self.k_Card_kills[a] == self.k_Card_kills[b]
             and self.k_Card_kills_turn[a] == self.k_Card_kills_turn[b]
             and self.k_Card_deposited[a] == self.k_Card_deposited[b]
+            and self.k_Card_held_by[a] == self.k_Card_held_by[b]
+            and self.k_Card_played_by[a] == self.k_Card_played_by[b]
+            and self.k_Card_chosen[a] == self.k_Card_chosen[b]
+            and self.k_Card_plain[a] == self.k_Card_plain[b]
+            and self.k_Card_boost[a] == self.k_Card_boost[b]
+            and self.k_Card_guard[a] == self.k_Card_guard[b]
             and super().alike(a, b)
         )
 
@@ -837,6 +1068,8 @@ class State(rt.GameState):
         c.g_strike_from = self.g_strike_from
         c.g_strike_at = self.g_strike_at
         c.g_strike_power = self.g_strike_power
+        c.g_strike_shield = self.g_strike_shield
+        c.g_pending = self.g_pending[:]
         c.p_health = self.p_health[:]
         c.p_resources = self.p_resources[:]
         c.p_ended = self.p_ended[:]
@@ -851,11 +1084,17 @@ class State(rt.GameState):
         c.k_Card_kills = self.k_Card_kills[:]
         c.k_Card_kills_turn = self.k_Card_kills_turn[:]
         c.k_Card_deposited = self.k_Card_deposited[:]
+        c.k_Card_held_by = self.k_Card_held_by[:]
+        c.k_Card_played_by = self.k_Card_played_by[:]
+        c.k_Card_chosen = self.k_Card_chosen[:]
+        c.k_Card_plain = self.k_Card_plain[:]
+        c.k_Card_boost = self.k_Card_boost[:]
+        c.k_Card_guard = self.k_Card_guard[:]
         c.d_decklists = [x2[:] for x2 in self.d_decklists]
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:378
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -865,7 +1104,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -881,7 +1120,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:388
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -890,13 +1129,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:393
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:334
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:396
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -905,7 +1144,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:340
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:402
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -921,7 +1160,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:407
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -936,7 +1175,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:414
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -952,7 +1191,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:419
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -960,12 +1199,12 @@ def f_standing(s: State, v_p: int) -> int:
         v_sum += sum(
             1
             for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
-            if (s.k_Card_damage[v_u] < C_CARD_HEALTH[s.card_def[v_u]])
+            if (s.k_Card_damage[v_u] < f_hp(s, v_u))
         )
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -975,7 +1214,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:428
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -994,7 +1233,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -1003,7 +1242,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:436
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1018,188 +1257,605 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+def f_items_of(s: State, v_u: int) -> list[int]:
+    """the items that unit u holds (decision ITEMS)"""
+    return [
+        v_i
+        for v_i in [*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]]
+        if (s.k_Card_held_by[v_i] == v_u)
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+def f_atk(s: State, v_u: int) -> int:
+    """u's attack now: printed, plus its items' bonuses and this turn's boost"""
+    v_sum = 0
+    for v_i in f_items_of(s, v_u):
+        v_sum += C_CARD_GIVES_ATTACK[s.card_def[v_i]]
+    return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+def f_hp(s: State, v_u: int) -> int:
+    """u's health now: printed, plus its items' bonuses and this turn's guard"""
+    v_sum = 0
+    for v_i in f_items_of(s, v_u):
+        v_sum += C_CARD_GIVES_HEALTH[s.card_def[v_i]]
+    return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+def f_units_on(s: State, v_p: int) -> list[int]:
+    """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
+    joined one by one.
+    """
+    return [
+        *[
+            *[
+                *[
+                    *[
+                        *[
+                            *[
+                                *[
+                                    *[
+                                        *[
+                                            *[
+                                                *[
+                                                    *[
+                                                        *[
+                                                            *s.zones[Z_FIELD + v_p * 15 + 0],
+                                                            *s.zones[Z_FIELD + v_p * 15 + 1],
+                                                        ],
+                                                        *s.zones[Z_FIELD + v_p * 15 + 2],
+                                                    ],
+                                                    *s.zones[Z_FIELD + v_p * 15 + 3],
+                                                ],
+                                                *s.zones[Z_FIELD + v_p * 15 + 4],
+                                            ],
+                                            *s.zones[Z_FIELD + v_p * 15 + 5],
+                                        ],
+                                        *s.zones[Z_FIELD + v_p * 15 + 6],
+                                    ],
+                                    *s.zones[Z_FIELD + v_p * 15 + 7],
+                                ],
+                                *s.zones[Z_FIELD + v_p * 15 + 8],
+                            ],
+                            *s.zones[Z_FIELD + v_p * 15 + 9],
+                        ],
+                        *s.zones[Z_FIELD + v_p * 15 + 10],
+                    ],
+                    *s.zones[Z_FIELD + v_p * 15 + 11],
+                ],
+                *s.zones[Z_FIELD + v_p * 15 + 12],
+            ],
+            *s.zones[Z_FIELD + v_p * 15 + 13],
+        ],
+        *s.zones[Z_FIELD + v_p * 15 + 14],
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def f_side_of(s: State, v_u: int) -> int:
+    """the commander whose battlefield holds u"""
+    return (0 if (v_u in f_units_on(s, 0)) else 1)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+def f_items_on(s: State, v_p: int) -> list[int]:
+    """the items on p's battlefield"""
+    return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:466
+def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
+    """what order o played by p may target (decision TARGETS)"""
+    return (
+        f_units_on(s, (1 - v_p))
+        if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ENEMY_UNIT)
+        else (
+            [v_u for v_u in f_units_on(s, v_p) if (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)]
+            if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_OWN_UNIT)
+            else (
+                f_items_on(s, (1 - v_p))
+                if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ENEMY_ITEM)
+                else (
+                    [*f_items_on(s, v_p), *f_items_on(s, (1 - v_p))]
+                    if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ANY_ITEM)
+                    else []
+                )
+            )
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:475
+def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
+    """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
+    return (
+        (C_CARD_NEEDS[s.card_def[v_o]] == '')
+        or any(
+            (DEF_NAMES[s.card_def[v_u]] == C_CARD_NEEDS[s.card_def[v_o]])
+            for v_u in f_units_on(s, v_p)
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:479
+def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
+    """Can p play order o of timing t now, paying for it, with something to target?"""
+    return (
+        (
+            (
+                (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == v_t)
+                )
+                and (s.p_resources[v_p] >= C_CARD_COST[s.card_def[v_o]])
+            )
+            and f_champion_ready(s, v_p, v_o)
+        )
+        and (
+            (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET)
+            or (bool(f_targets_of(s, v_o, v_p)))
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+def f_can_react(s: State, v_p: int) -> bool:
+    """Can p play a reaction order now (decision ORDER_TIMING)?"""
+    for v_o in s.zones[Z_HAND + v_p]:
+        if f_playable(s, v_p, v_o, TIMING_REACTION_ORDER):
+            return True
+    return False
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
+    """the enemy units in the lane of p's zone `at`"""
+    return [
+        v_u
+        for v_u in f_units_on(s, (1 - v_p))
+        if (
+            (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+            and any(
+                (v_u in s.zones[Z_FIELD + (1 - v_p) * 15 + v_c])
+                for v_c in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at])
+            )
+        )
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+def proc_wound(s: State, v_u: int, v_n: int) -> None:
+    """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+    if (v_n > 0):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+        proc_hit(s, v_u, v_n, f_side_of(s, v_u))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+def proc_mend(s: State, v_u: int, v_n: int) -> None:
+    """Unit u's damage falls by n, not below 0."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+    s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+def proc_scrap(s: State, v_i: int) -> None:
+    """Item i comes off its unit and goes to its owner's discard pile."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    s.k_Card_held_by[v_i] = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+    s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
+    """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+    s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+def proc_gain(s: State, v_p: int, v_n: int) -> None:
+    """p gains n resources, up to 10."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+    s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
-    v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+    v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:535
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
-    may act first when they can (decision DEFENDING); otherwise it lands at once.
+    may act first when they can (decision DEFENDING), then the attacker may answer with
+    reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
     if (
-        (f_reinforcer(s, v_q, v_foe) is not None)
-        or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
+        (
+            (f_reinforcer(s, v_q, v_foe) is not None)
+            or (
+                (not s.p_retreated[v_q])
+                and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15))
+            )
+        )
+        or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
         s.goto(3)  # defending
+    elif f_can_react(s, v_p):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+        s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+def proc_after_defence(s: State, v_shield: bool) -> None:
+    """The defender has decided; the attacker may answer with reactions before the window
+    resolves.
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+    s.g_strike_shield = v_shield
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+    if f_can_react(s, s.g_current):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+        s.goto(4)  # answer
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+        proc_resolve_window(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
+    """p plays order o on target t (none without a target): p pays, and it goes to its owner's
+    order zone for good (decision ORDERS).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
+    """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+    proc_spend_order(s, v_p, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    s.g_pending = [*s.g_pending, *[v_o]]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+def proc_resolve_order(s: State, v_o: int) -> None:
+    """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+    v_p = s.k_Card_played_by[v_o]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    if (v_p is not None):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+        v_t = s.k_Card_chosen[v_o]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+            FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
+        elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+            FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+def proc_resolve_window(s: State) -> None:
+    """The window closes: the reactions resolve, a coin deciding whose first when both commanders
+    played some (decision SIMULTANEOUS), and then the attack lands (S90).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+    v_any = False
+    for v_o in s.g_pending:
+        if (s.k_Card_played_by[v_o] == 0):
+            v_any = True
+            break
+    v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    for v_o_2 in s.g_pending:
+        if (s.k_Card_played_by[v_o_2] == v_lead):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+            proc_resolve_order(s, v_o_2)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    for v_o_3 in s.g_pending:
+        if (s.k_Card_played_by[v_o_3] != v_lead):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+            proc_resolve_order(s, v_o_3)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    for v_o_4 in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+        s.k_Card_played_by[v_o_4] = None
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+        s.k_Card_chosen[v_o_4] = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    s.g_pending = []
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    proc_land(s, s.g_strike_shield)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
-    if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+    if (
+        ((v_at is not None) and (v_foe is not None))
+        and any(
+            (s.k_Card_damage[v_u] < f_hp(s, v_u))
+            for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
+        )
+    ):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
-            if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
-                for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
-                    s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
-                    v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
-                    s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
-                    proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
-            else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
-                for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
-                    v_back = (
-                        C_CARD_ATTACK[s.card_def[v_v]]
-                        if f_reaches(s, v_v, v_foe, v_at)
-                        else 0
-                    )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
-                    proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
-                    proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+            if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+                if (v_shield and (v_back_zone is not None)):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+                    for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+                        s.k_Card_defended[v_r] = True
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+                        s.k_Card_damage[v_r] += s.g_strike_power
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+                        proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
+                else:
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+                    for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+                        v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+                        proc_hit(s, v_v, s.g_strike_power, v_q)
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+                        proc_hit(s, v_u, v_back, s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
                         proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
                         proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     s.k_Card_kills[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
+    s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
+    """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
+    be paid for (decision RETREAT_ITEMS).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+            s.k_Card_held_by[v_i] = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+            s.move(v_i, Z_LEAVING + v_p, False)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+        s.move(v_u, Z_RETREAT2 + v_p, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+    proc_clear_under(s, v_p, v_c)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    if (bool(s.zones[Z_LEAVING + v_p])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+        s.goto(5)  # settle_items
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:685
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:232
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:228
+def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of cards that give none."""
+    pass
+
+
+FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:230
+def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of cards that give none."""
+    pass
+
+
+FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:280
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:233
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:281
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 233
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+        return 'a main deck has 50 to 60 cards', 281
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:282
     for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:235
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:283
         if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 235
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:237
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 283
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:285
     if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 237
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:238
+        return 'at most 4 champion cards', 285
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:286
     if (
         sum(
             1
@@ -1207,95 +1863,99 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 238
+        return 'at most 7 units costing 7 or more', 286
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:479
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+                if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+                    for v_i in f_items_of(s, v_u):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+                        proc_scrap(s, v_i)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:713
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -1303,7 +1963,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -1320,18 +1980,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1373,7 +2033,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1389,7 +2049,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1400,7 +2060,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -1416,35 +2076,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -1453,47 +2113,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:750
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:781
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
                 s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+                s.k_Card_guard[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1501,28 +2165,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:986
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1537,32 +2201,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+    if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+        s.k_Card_plain[v_u] = True
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+        FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1576,13 +2247,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -1595,7 +2266,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1631,7 +2302,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1648,7 +2319,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1659,7 +2330,426 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+def text_equip(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = N_CELL_NAMES[args[1]] if shown & 2 else 'a cell'
+    return PLAYER_NAMES[actor] + ' places ' + t_1 + ' under the unit on ' + t_2
+
+
+LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+    if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
+        return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+    if not any(
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'you have no unit on ' + N_CELL_NAMES[v_at]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
+    s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+        s.k_Card_held_by[v_i] = v_u
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+    s.move(v_i, Z_GEAR + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_EQUIP[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_at_values: list[int] | None = None
+    v_i_cards = s.zones[Z_HAND + actor]
+    if not v_i_cards:
+        return
+    v_i_first: dict[int, int] = {}
+    v_i_names = rt.NO_NAMES
+    v_i_start = len(out)
+    for v_i in v_i_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+            if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+                continue
+        v_i_arg = s.card_def[v_i]
+        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        if v_i_again:
+            if not s.same_choice(v_i, v_i_other):
+                out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
+                v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_i_names
+        if v_at_values is None:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+            v_at_values = [
+                v_at
+                for v_at in range(15)
+                if any(
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                )
+            ] if check else list(range(15))
+        for v_at in v_at_values:
+            if plain:
+                key = (v_i_arg, v_at, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_EQUIP, actor, key, text_equip)
+                out.append(action)
+            else:
+                if v_i_again and seen is not None and (v_i_arg, v_at, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_i_arg, v_at, ))
+                if v_i_names:
+                    out.append(
+                        Action(
+                            K_EQUIP,
+                            actor,
+                            (v_i_arg, v_at, ),
+                            text_equip,
+                            (v_i_names.get(v_i_arg), None, ),
+                        )
+                    )
+                else:
+                    key = (v_i_arg, v_at, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_EQUIP, actor, key, text_equip)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+def apply_equip(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_i_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_i in v_i_copies:
+        v_at = a.args[1]
+        reason = check_equip(s, actor, v_i, v_at)
+        if reason is None:
+            do_equip(s, actor, v_i, v_at)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_i in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if (v_at := a.args[1]) in range(15) and check_equip(s, actor, v_i, v_at) is None:
+            return (v_i, v_at, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+def text_order(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the order ' + t_1
+
+
+LISTED_ORDER: Final = tuple(
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 144))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+def check_order(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+def do_order(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ORDER[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_ORDER, actor, (v_o_arg, ), text_order, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+def apply_order(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_order(s, actor, v_o)
+        if reason is None:
+            do_order(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_order(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+def text_order_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the order ' + t_1 + ' on ' + t_2
+
+
+LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ORDER_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_ORDER_ON, actor, key, text_order_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ORDER_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_order_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ORDER_ON, actor, key, text_order_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+def apply_order_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_order_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_order_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_order_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1681,65 +2771,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1752,7 +2842,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1769,18 +2859,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1791,38 +2881,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
-    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
-        proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
-        s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
-    proc_clear_under(s, actor, v_at)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1833,7 +2917,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1843,7 +2927,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1865,68 +2949,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
-        proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+        proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -1945,7 +3029,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1958,7 +3042,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1982,73 +3066,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     v_power = 0
     for v_c in v_line:
-        v_power += sum(
-            C_CARD_ATTACK[s.card_def[v_u]]
-            for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
-        )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+        v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -2067,7 +3148,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2080,7 +3161,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -2095,9 +3176,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
     if not any(
         (
             (
@@ -2117,31 +3198,39 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
         s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2163,7 +3252,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
             if check and not any(
                 (
                     (
@@ -2207,7 +3296,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2224,7 +3313,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2236,7 +3325,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -2258,18 +3347,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -2278,34 +3367,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
-            proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+            proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
                 if not all(
                     (
                         (
@@ -2319,7 +3408,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2332,7 +3421,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -2349,66 +3438,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
-        s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+        s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2418,7 +3507,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -2435,22 +3524,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2486,7 +3575,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2502,7 +3591,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2513,7 +3602,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -2530,23 +3619,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2558,7 +3647,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2585,7 +3674,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2601,7 +3690,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2612,7 +3701,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -2624,28 +3713,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2657,7 +3746,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2669,7 +3758,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -2685,7 +3774,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2701,7 +3790,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2712,7 +3801,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -2728,23 +3817,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -2753,9 +3842,12 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:816
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
+    legal_equip(s, actor, out, check)
+    legal_order(s, actor, out, check)
+    legal_order_on(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
     legal_retreat(s, actor, out, check)
     legal_attack(s, actor, out, check)
@@ -2769,18 +3861,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2796,9 +3888,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2807,15 +3899,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
-    proc_land(s, True)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+    proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2824,7 +3916,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -2833,7 +3925,281 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+def text_react(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the reaction ' + t_1
+
+
+LISTED_REACT: Final = tuple(
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 144))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+def check_react(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+def do_react(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    proc_commit(s, actor, v_o, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REACT[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_REACT, actor, (v_o_arg, ), text_react, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+def apply_react(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_react(s, actor, v_o)
+        if reason is None:
+            do_react(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_react(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+def text_react_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the reaction ' + t_1 + ' on ' + t_2
+
+
+LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    proc_commit(s, actor, v_o, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REACT_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_REACT_ON, actor, key, text_react_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_REACT_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_react_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_REACT_ON, actor, key, text_react_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+def apply_react_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_react_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_react_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_react_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2853,50 +4219,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
-    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
-        proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
-        s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
-    proc_clear_under(s, actor, v_at)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+    proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2906,7 +4266,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2922,23 +4282,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
-    proc_land(s, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -2947,11 +4307,519 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:996
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
+    legal_react(s, actor, out, check)
+    legal_react_on(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
     legal_let_land(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+def done_answer(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    s.goto(2)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def actor_answer(s: State) -> int | None:
+    return (None if (s.g_strike_at is None) else s.g_current)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+def text_answer(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers with the reaction ' + t_1
+
+
+LISTED_ANSWER: Final = tuple(
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 144))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+def check_answer(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+def do_answer(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+    proc_commit(s, actor, v_o, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ANSWER[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_ANSWER, actor, (v_o_arg, ), text_answer, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+def apply_answer(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_answer(s, actor, v_o)
+        if reason is None:
+            do_answer(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_answer(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+def text_answer_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers with the reaction ' + t_1 + ' on ' + t_2
+
+
+LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+    proc_commit(s, actor, v_o, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ANSWER_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_ANSWER_ON, actor, key, text_answer_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ANSWER_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_answer_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ANSWER_ON, actor, key, text_answer_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+def apply_answer_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_answer_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_answer_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_answer_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+def text_close_window(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the window resolve'
+
+
+LISTED_CLOSE_WINDOW: Final = tuple(
+    rt.Listed(K_CLOSE_WINDOW, actor, (), text_close_window)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+def check_close_window(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+def do_close_window(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    proc_resolve_window(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_CLOSE_WINDOW[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+def apply_close_window(s: State, a: Action) -> str | None:
+    actor = a.actor
+    reason = check_close_window(s, actor)
+    if reason is None:
+        do_close_window(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_answer(s, actor, out, check)
+    legal_answer_on(s, actor, out, check)
+    legal_close_window(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+def done_settle_items(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    if (s.g_strike_at is not None):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+        s.goto(3)  # defending
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+        s.goto(2)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def actor_settle_items(s: State) -> int | None:
+    for v_p in range(s.num_players):
+        if (bool(s.zones[Z_LEAVING + v_p])):
+            return v_p
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+def text_keep_item(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' pays to keep ' + t_1
+
+
+LISTED_KEEP_ITEM: Final = tuple(
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 144))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+def do_keep_item(s: State, actor: int, v_i: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    s.move(v_i, Z_RETREAT2 + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_KEEP_ITEM[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_i_cards = s.zones[Z_LEAVING + actor]
+    if not v_i_cards:
+        return
+    v_i_first: dict[int, int] = {}
+    v_i_names = rt.NO_NAMES
+    v_i_start = len(out)
+    for v_i in v_i_cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+        if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+            continue
+        v_i_arg = s.card_def[v_i]
+        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        if v_i_again:
+            if not s.same_choice(v_i, v_i_other):
+                out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
+                v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_i_names
+        if plain:
+            out.append(listed[v_i_arg])
+        else:
+            if v_i_again and seen is not None and (v_i_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_i_arg, ))
+            if v_i_names:
+                out.append(
+                    Action(
+                        K_KEEP_ITEM,
+                        actor,
+                        (v_i_arg, ),
+                        text_keep_item,
+                        (v_i_names.get(v_i_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_i_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+def apply_keep_item(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
+    if not v_i_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+    for v_i in v_i_copies:
+        reason = check_keep_item(s, actor, v_i)
+        if reason is None:
+            do_keep_item(s, actor, v_i)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_i in s.find_cards(s.zones[Z_LEAVING + actor], a.args[0]):
+        if check_keep_item(s, actor, v_i) is None:
+            return (v_i, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+def text_let_items_go(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the items go to the discard pile'
+
+
+LISTED_LET_ITEMS_GO: Final = tuple(
+    rt.Listed(K_LET_ITEMS_GO, actor, (), text_let_items_go)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+def check_let_items_go(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+def do_let_items_go(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    for v_i in list(s.zones[Z_LEAVING + actor]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+        s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_LET_ITEMS_GO[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+def apply_let_items_go(s: State, a: Action) -> str | None:
+    actor = a.actor
+    reason = check_let_items_go(s, actor)
+    if reason is None:
+        do_let_items_go(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_keep_item(s, actor, out, check)
+    legal_let_items_go(s, actor, out, check)
 
 
 State.GAME = 'dynasty_tcg'
@@ -2971,6 +4839,9 @@ State.ZONES = (
     ('under', Z_UNDER, (PLAYER_NAMES, N_CELL_NAMES, )),
     ('retreat2', Z_RETREAT2, (PLAYER_NAMES, )),
     ('retreat1', Z_RETREAT1, (PLAYER_NAMES, )),
+    ('orders', Z_ORDERS, (PLAYER_NAMES, )),
+    ('gear', Z_GEAR, (PLAYER_NAMES, )),
+    ('leaving', Z_LEAVING, (PLAYER_NAMES, )),
 )
 State.OPTION_FIELDS = ()
 State.GAME_FIELDS = (
@@ -2981,6 +4852,8 @@ State.GAME_FIELDS = (
     rt.GameField('strike_from', 'g_strike_from', ("option", ("names", N_CELL_NAMES)), 'public'),
     rt.GameField('strike_at', 'g_strike_at', ("option", ("names", N_CELL_NAMES)), 'public'),
     rt.GameField('strike_power', 'g_strike_power', ("int",), 'public'),
+    rt.GameField('strike_shield', 'g_strike_shield', ("bool",), 'public'),
+    rt.GameField('pending', 'g_pending', ("list", ("card",)), 'public'),
 )
 State.PLAYER_FIELDS = (
     rt.PlayerField('health', 'p_health', ("int",), 'public', per_player=False),
@@ -3000,6 +4873,12 @@ State.CARD_FIELDS = (
     rt.CardField('kills', 'k_Card_kills', ("int",), 'public'),
     rt.CardField('kills_turn', 'k_Card_kills_turn', ("int",), 'public'),
     rt.CardField('deposited', 'k_Card_deposited', ("int",), 'public'),
+    rt.CardField('held_by', 'k_Card_held_by', ("option", ("card",)), 'public'),
+    rt.CardField('played_by', 'k_Card_played_by', ("option", ("player",)), 'public'),
+    rt.CardField('chosen', 'k_Card_chosen', ("option", ("card",)), 'public'),
+    rt.CardField('plain', 'k_Card_plain', ("bool",), 'public'),
+    rt.CardField('boost', 'k_Card_boost', ("int",), 'public'),
+    rt.CardField('guard', 'k_Card_guard', ("int",), 'public'),
 )
 State.STATE_ATTRS = (
     'g_turn',
@@ -3009,6 +4888,8 @@ State.STATE_ATTRS = (
     'g_strike_from',
     'g_strike_at',
     'g_strike_power',
+    'g_strike_shield',
+    'g_pending',
     'p_health',
     'p_resources',
     'p_ended',
@@ -3023,6 +4904,12 @@ State.STATE_ATTRS = (
     'k_Card_kills',
     'k_Card_kills_turn',
     'k_Card_deposited',
+    'k_Card_held_by',
+    'k_Card_played_by',
+    'k_Card_chosen',
+    'k_Card_plain',
+    'k_Card_boost',
+    'k_Card_guard',
     'd_decklists',
 )
 rt.install_phases(State, (
@@ -3058,6 +4945,22 @@ rt.install_phases(State, (
         checkpoints=None,
         legal=phase_legal_defending,
     ),
+    rt.PhaseRules(
+        'answer',
+        enter=None,
+        actor=actor_answer,
+        done=done_answer,
+        checkpoints=None,
+        legal=phase_legal_answer,
+    ),
+    rt.PhaseRules(
+        'settle_items',
+        enter=None,
+        actor=actor_settle_items,
+        done=done_settle_items,
+        checkpoints=None,
+        legal=phase_legal_settle_items,
+    ),
 ))
 State.CHECKPOINTS = (
     checkpoint_destroyed,
@@ -3067,6 +4970,9 @@ State.APPLY = {
     (0, K_PUT_BACK): apply_put_back,
     (0, K_KEEP_HAND): apply_keep_hand,
     (2, K_PLAY_UNIT): apply_play_unit,
+    (2, K_EQUIP): apply_equip,
+    (2, K_ORDER): apply_order,
+    (2, K_ORDER_ON): apply_order_on,
     (2, K_MOVE_UNIT): apply_move_unit,
     (2, K_RETREAT): apply_retreat,
     (2, K_ATTACK): apply_attack,
@@ -3079,13 +4985,23 @@ State.APPLY = {
     (2, K_BUY): apply_buy,
     (2, K_END_PHASE): apply_end_phase,
     (3, K_REINFORCE): apply_reinforce,
+    (3, K_REACT): apply_react,
+    (3, K_REACT_ON): apply_react_on,
     (3, K_RETREAT_IN_DEFENCE): apply_retreat_in_defence,
     (3, K_LET_LAND): apply_let_land,
+    (4, K_ANSWER): apply_answer,
+    (4, K_ANSWER_ON): apply_answer_on,
+    (4, K_CLOSE_WINDOW): apply_close_window,
+    (5, K_KEEP_ITEM): apply_keep_item,
+    (5, K_LET_ITEMS_GO): apply_let_items_go,
 }
 State.CARD_PARAMS = (
     (0,),
     (),
     (0,),
+    (0,),
+    (0,),
+    (0, 1),
     (),
     (),
     (),
@@ -3098,13 +5014,23 @@ State.CARD_PARAMS = (
     (0,),
     (),
     (),
+    (0,),
+    (0, 1),
     (),
+    (),
+    (0,),
+    (0, 1),
+    (),
+    (0,),
     (),
 )
 State.PICK = (
     pick_put_back,
     None,
     pick_play_unit,
+    pick_equip,
+    pick_order,
+    pick_order_on,
     None,
     None,
     None,
@@ -3117,30 +5043,47 @@ State.PICK = (
     pick_buy,
     None,
     None,
+    pick_react,
+    pick_react_on,
     None,
+    None,
+    pick_answer,
+    pick_answer_on,
+    None,
+    pick_keep_item,
     None,
 )
 State.ENCODING = (
     (0, ((0, 144), )),
     (144, ()),
     (145, ((0, 144), (0, 15), )),
-    (2305, ((0, 15), (0, 15), )),
-    (2530, ((0, 15), )),
-    (2545, ((0, 15), (0, 15), )),
-    (2770, ((0, 15), (0, 15), )),
-    (2995, ((0, 15), (0, 144), )),
-    (5155, ((0, 15), (0, 15), )),
-    (5380, ((0, 15), )),
-    (5395, ((0, 144), )),
-    (5539, ((0, 144), )),
-    (5683, ((0, 144), )),
-    (5827, ()),
-    (5828, ()),
-    (5829, ((0, 15), )),
-    (5844, ()),
+    (2305, ((0, 144), (0, 15), )),
+    (4465, ((0, 144), )),
+    (4609, ((0, 144), (0, 144), )),
+    (25345, ((0, 15), (0, 15), )),
+    (25570, ((0, 15), )),
+    (25585, ((0, 15), (0, 15), )),
+    (25810, ((0, 15), (0, 15), )),
+    (26035, ((0, 15), (0, 144), )),
+    (28195, ((0, 15), (0, 15), )),
+    (28420, ((0, 15), )),
+    (28435, ((0, 144), )),
+    (28579, ((0, 144), )),
+    (28723, ((0, 144), )),
+    (28867, ()),
+    (28868, ()),
+    (28869, ((0, 144), )),
+    (29013, ((0, 144), (0, 144), )),
+    (49749, ((0, 15), )),
+    (49764, ()),
+    (49765, ((0, 144), )),
+    (49909, ((0, 144), (0, 144), )),
+    (70645, ()),
+    (70646, ((0, 144), )),
+    (70790, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 5845
+NUM_DISTINCT_ACTIONS: Final = 70791
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
