@@ -66,8 +66,38 @@ DEF_NAMES: Final = (
     'General Tao',
     'Lady Mei',
     'Mei the Unbroken',
+    'Lord Wu',
+    'Captain Ren',
+    'Ren the Storm',
+    'Field Medic',
+    'War Drummer',
+    'Saboteur',
+    'Horse Archer',
+    'Quartermaster',
     'Stone Wall',
     'Palisade',
+    'Watchtower',
+    'Iron Sword',
+    'Tower Shield',
+    'War Banner',
+    'Steel Helm',
+    'Fire Arrows',
+    'Barding',
+    'Lucky Charm',
+    'Supply Wagon',
+    'Volley',
+    'Sabotage',
+    'Field Surgery',
+    'War Cry',
+    'Shield Wall',
+    'Counter Volley',
+    'Disarm',
+    'Rallying Horn',
+    "Tao's Command",
+    "Mei's Vow",
+    "Wu's Arrow Storm",
+    "Tao's Stand",
+    "Ren's Ambush",
 )
 C_CARD_KIND: Final[tuple[int, ...]] = (
     0,
@@ -92,8 +122,38 @@ C_CARD_KIND: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     3,
     3,
+    3,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
 )
 C_CARD_COST: Final[tuple[int, ...]] = (
     3,
@@ -118,8 +178,38 @@ C_CARD_COST: Final[tuple[int, ...]] = (
     6,
     5,
     9,
+    7,
+    4,
+    8,
+    2,
+    3,
+    3,
+    4,
+    2,
     2,
     1,
+    2,
+    2,
+    2,
+    2,
+    1,
+    3,
+    3,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    1,
+    2,
+    1,
+    1,
+    2,
+    2,
+    3,
+    2,
+    2,
 )
 C_CARD_ATTACK: Final[tuple[int, ...]] = (
     3,
@@ -144,6 +234,36 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     5,
     4,
     8,
+    5,
+    3,
+    6,
+    1,
+    1,
+    2,
+    2,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
 )
@@ -170,8 +290,38 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     6,
     5,
     8,
+    5,
+    4,
+    6,
+    2,
+    3,
+    2,
+    3,
+    2,
     6,
     3,
+    4,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
 )
 C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
@@ -196,6 +346,36 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
     1,
     1,
+    3,
+    2,
+    2,
+    0,
+    1,
+    2,
+    2,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
 )
@@ -222,6 +402,36 @@ C_CARD_RANK: Final[tuple[int, ...]] = (
     1,
     2,
     3,
+    1,
+    2,
+    3,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
 )
@@ -245,6 +455,36 @@ C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
     False,
     True,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
     False,
     False,
     False,
@@ -275,6 +515,36 @@ C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
     'Mei the Unbroken',
     '',
     '',
+    'Ren the Storm',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
     '',
 )
 C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
@@ -299,6 +569,36 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
     0,
     2,
+    0,
+    0,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
     0,
@@ -328,6 +628,36 @@ C_CARD_TIMING: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    1,
+    0,
+    0,
+    0,
+    1,
+    1,
 )
 C_CARD_NEEDS: Final[tuple[str, ...]] = (
     '',
@@ -354,6 +684,36 @@ C_CARD_NEEDS: Final[tuple[str, ...]] = (
     '',
     '',
     '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    'General Tao',
+    'Lady Mei',
+    'Lord Wu',
+    'General Tao',
+    'Captain Ren',
 )
 C_CARD_TARGETS: Final[tuple[int, ...]] = (
     0,
@@ -380,6 +740,36 @@ C_CARD_TARGETS: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    3,
+    2,
+    2,
+    2,
+    1,
+    4,
+    0,
+    0,
+    1,
+    0,
+    2,
+    1,
 )
 C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
     0,
@@ -406,6 +796,36 @@ C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2,
+    0,
+    1,
+    0,
+    3,
+    1,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
 )
 C_CARD_GIVES_HEALTH: Final[tuple[int, ...]] = (
     0,
@@ -417,6 +837,36 @@ C_CARD_GIVES_HEALTH: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    3,
+    1,
+    2,
+    0,
+    3,
     0,
     0,
     0,
@@ -1779,6 +2229,110 @@ def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | No
     pass
 
 
+# rulebooks/dynasty_tcg/starter.cards.yaml:361
+def fx_Card_effect_40(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Supply Wagon."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:361
+    proc_draw_cards(s, v_you, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:368
+def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Volley."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:369
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:369
+        proc_wound(s, v_target, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:376
+def fx_Card_effect_42(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Sabotage."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:377
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:377
+        proc_scrap(s, v_target)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:384
+def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Field Surgery."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:385
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:385
+        proc_mend(s, v_target, 3)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:392
+def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of War Cry."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:393
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:393
+        s.k_Card_boost[v_target] += 2
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:403
+def fx_Card_effect_45(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Shield Wall."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:404
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:404
+        s.k_Card_guard[v_target] += 3
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:429
+def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Rallying Horn."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    proc_draw_cards(s, v_you, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:438
+def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Tao's Command."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:439
+    for v_u in f_units_on(s, v_you):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:439
+        s.k_Card_boost[v_u] += 1
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:447
+def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Mei's Vow."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:448
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:448
+        proc_wound(s, v_target, 4)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:455
+def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Wu's Arrow Storm."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:456
+    for v_u in f_units_on(s, (1 - v_you)):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:456
+        proc_wound(s, v_u, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:465
+def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Tao's Stand."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:466
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:466
+        s.k_Card_guard[v_target] += 5
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:475
+def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Ren's Ambush."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:476
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:476
+        proc_wound(s, v_target, 3)
+
+
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
     fx_Card_effect_default,
     fx_Card_effect_default,
@@ -1804,6 +2358,36 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
     fx_Card_effect_default,
     fx_Card_effect_default,
     fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_40,
+    fx_Card_effect_41,
+    fx_Card_effect_42,
+    fx_Card_effect_43,
+    fx_Card_effect_44,
+    fx_Card_effect_45,
+    fx_Card_effect_41,
+    fx_Card_effect_42,
+    fx_Card_effect_48,
+    fx_Card_effect_49,
+    fx_Card_effect_50,
+    fx_Card_effect_51,
+    fx_Card_effect_52,
+    fx_Card_effect_53,
 )
 
 
@@ -1813,7 +2397,100 @@ def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> Non
     pass
 
 
+# rulebooks/dynasty_tcg/starter.cards.yaml:203
+def fx_Card_on_play_21(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Mei the Unbroken."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:204
+    for v_u in f_lane_foes(s, v_you, v_at):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:204
+        proc_wound(s, v_u, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:234
+def fx_Card_on_play_24(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Ren the Storm."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:235
+    for v_u in f_lane_foes(s, v_you, v_at):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:235
+        proc_wound(s, v_u, 1)
+    # rulebooks/dynasty_tcg/starter.cards.yaml:236
+    proc_draw_cards(s, v_you, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:247
+def fx_Card_on_play_25(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Field Medic."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:248
+    for v_u in f_units_on(s, v_you):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:248
+        proc_mend(s, v_u, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:257
+def fx_Card_on_play_26(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of War Drummer."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    proc_draw_cards(s, v_you, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:266
+def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Saboteur."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:267
+    v_i = rt.first(f_items_on(s, (1 - v_you)))
+    # rulebooks/dynasty_tcg/starter.cards.yaml:268
+    if (v_i is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:268
+        proc_scrap(s, v_i)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:277
+def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Horse Archer."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:278
+    for v_u in f_lane_foes(s, v_you, v_at):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:278
+        proc_wound(s, v_u, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:287
+def fx_Card_on_play_29(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Quartermaster."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:287
+    proc_gain(s, v_you, 1)
+
+
 FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_21,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_24,
+    fx_Card_on_play_25,
+    fx_Card_on_play_26,
+    fx_Card_on_play_27,
+    fx_Card_on_play_28,
+    fx_Card_on_play_29,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
@@ -1975,7 +2652,7 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 144))
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -2039,7 +2716,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -2308,7 +2985,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_u in v_u_copies:
         v_at = a.args[1]
         reason = check_play_unit(s, actor, v_u, v_at)
@@ -2449,7 +3126,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_i_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_i in v_i_copies:
         v_at = a.args[1]
         reason = check_equip(s, actor, v_i, v_at)
@@ -2483,7 +3160,7 @@ def text_order(
 
 
 LISTED_ORDER: Final = tuple(
-    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 144))
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -2576,7 +3253,7 @@ def apply_order(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_o in v_o_copies:
         reason = check_order(s, actor, v_o)
         if reason is None:
@@ -2723,11 +3400,11 @@ def apply_order_on(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
         for v_t in v_t_copies:
             reason = check_order_on(s, actor, v_o, v_t)
             if reason is None:
@@ -3303,7 +3980,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     v_at = a.args[0]
     v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
     if not v_b_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
     for v_b in v_b_copies:
         reason = check_level_up(s, actor, v_at, v_b)
         if reason is None:
@@ -3519,7 +4196,7 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 144))
+    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -3581,7 +4258,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_deposit(s, actor, v_c)
         if reason is None:
@@ -3614,7 +4291,7 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 144))
+    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -3680,7 +4357,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_bring(s, actor, v_c)
         if reason is None:
@@ -3708,7 +4385,7 @@ def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyN
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 144))
+    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -3780,7 +4457,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_buy(s, actor, v_c)
         if reason is None:
@@ -3937,7 +4614,7 @@ def text_react(
 
 
 LISTED_REACT: Final = tuple(
-    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 144))
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -4028,7 +4705,7 @@ def apply_react(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_o in v_o_copies:
         reason = check_react(s, actor, v_o)
         if reason is None:
@@ -4173,11 +4850,11 @@ def apply_react_on(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
         for v_t in v_t_copies:
             reason = check_react_on(s, actor, v_o, v_t)
             if reason is None:
@@ -4339,7 +5016,7 @@ def text_answer(
 
 
 LISTED_ANSWER: Final = tuple(
-    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 144))
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -4430,7 +5107,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_o in v_o_copies:
         reason = check_answer(s, actor, v_o)
         if reason is None:
@@ -4575,11 +5252,11 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
         for v_t in v_t_copies:
             reason = check_answer_on(s, actor, v_o, v_t)
             if reason is None:
@@ -4680,7 +5357,7 @@ def text_keep_item(
 
 
 LISTED_KEEP_ITEM: Final = tuple(
-    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 144))
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 324))
     for actor in range(2)
 )
 
@@ -4752,7 +5429,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
     if not v_i_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_i in v_i_copies:
         reason = check_keep_item(s, actor, v_i)
         if reason is None:
@@ -5054,45 +5731,62 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 144), )),
-    (144, ()),
-    (145, ((0, 144), (0, 15), )),
-    (2305, ((0, 144), (0, 15), )),
-    (4465, ((0, 144), )),
-    (4609, ((0, 144), (0, 144), )),
-    (25345, ((0, 15), (0, 15), )),
-    (25570, ((0, 15), )),
-    (25585, ((0, 15), (0, 15), )),
-    (25810, ((0, 15), (0, 15), )),
-    (26035, ((0, 15), (0, 144), )),
-    (28195, ((0, 15), (0, 15), )),
-    (28420, ((0, 15), )),
-    (28435, ((0, 144), )),
-    (28579, ((0, 144), )),
-    (28723, ((0, 144), )),
-    (28867, ()),
-    (28868, ()),
-    (28869, ((0, 144), )),
-    (29013, ((0, 144), (0, 144), )),
-    (49749, ((0, 15), )),
-    (49764, ()),
-    (49765, ((0, 144), )),
-    (49909, ((0, 144), (0, 144), )),
-    (70645, ()),
-    (70646, ((0, 144), )),
-    (70790, ()),
+    (0, ((0, 324), )),
+    (324, ()),
+    (325, ((0, 324), (0, 15), )),
+    (5185, ((0, 324), (0, 15), )),
+    (10045, ((0, 324), )),
+    (10369, ((0, 324), (0, 324), )),
+    (115345, ((0, 15), (0, 15), )),
+    (115570, ((0, 15), )),
+    (115585, ((0, 15), (0, 15), )),
+    (115810, ((0, 15), (0, 15), )),
+    (116035, ((0, 15), (0, 324), )),
+    (120895, ((0, 15), (0, 15), )),
+    (121120, ((0, 15), )),
+    (121135, ((0, 324), )),
+    (121459, ((0, 324), )),
+    (121783, ((0, 324), )),
+    (122107, ()),
+    (122108, ()),
+    (122109, ((0, 324), )),
+    (122433, ((0, 324), (0, 324), )),
+    (227409, ((0, 15), )),
+    (227424, ()),
+    (227425, ((0, 324), )),
+    (227749, ((0, 324), (0, 324), )),
+    (332725, ()),
+    (332726, ((0, 324), )),
+    (333050, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 70791
+NUM_DISTINCT_ACTIONS: Final = 333051
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
         22,
-        22,
-        22,
         23,
         23,
-        23,
+        24,
+        32,
+        32,
+        25,
+        25,
+        34,
+        34,
+        36,
+        36,
+        45,
+        45,
+        51,
+        53,
+        53,
+        30,
+        30,
+        30,
+        31,
+        31,
+        31,
         0,
         0,
         0,
@@ -5102,9 +5796,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         2,
         2,
         2,
-        3,
-        3,
-        3,
         5,
         5,
         5,
@@ -5117,12 +5808,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         7,
         7,
         7,
-        10,
-        10,
-        10,
-        11,
-        11,
-        11,
         13,
         13,
         13,
@@ -5135,10 +5820,18 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         16,
         16,
         16,
-        19,
-        19,
     ),
     'siege': (
+        41,
+        41,
+        42,
+        42,
+        40,
+        40,
+        37,
+        37,
+        50,
+        46,
         18,
         18,
         18,
@@ -5154,9 +5847,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         2,
         2,
         2,
-        3,
-        3,
-        3,
         5,
         5,
         5,
@@ -5169,9 +5859,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         7,
         7,
         7,
-        10,
-        10,
-        10,
         13,
         13,
         13,
@@ -5194,6 +5881,15 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         21,
     ),
     'skirmish': (
+        33,
+        33,
+        38,
+        27,
+        28,
+        44,
+        47,
+        50,
+        46,
         0,
         0,
         0,
@@ -5247,6 +5943,16 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         21,
     ),
     'vanguard': (
+        35,
+        35,
+        39,
+        26,
+        29,
+        43,
+        48,
+        45,
+        49,
+        52,
         0,
         0,
         0,
