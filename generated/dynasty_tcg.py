@@ -1343,6 +1343,7 @@ class State(rt.GameState):
         'g_strike_from',
         'g_strike_at',
         'g_strike_power',
+        'g_strike_lead',
         'g_strike_shield',
         'g_pending',
         'p_health',
@@ -1387,6 +1388,7 @@ class State(rt.GameState):
     g_strike_from: int | None
     g_strike_at: int | None
     g_strike_power: int
+    g_strike_lead: int
     g_strike_shield: bool
     g_pending: list[int]
     p_health: list[int]
@@ -1420,6 +1422,7 @@ class State(rt.GameState):
         self.g_strike_from = None
         self.g_strike_at = None
         self.g_strike_power = 0
+        self.g_strike_lead = 0
         self.g_strike_shield = False
         self.g_pending = []
         self.p_health = [50 for _ in range(players)]
@@ -1518,6 +1521,7 @@ class State(rt.GameState):
         c.g_strike_from = self.g_strike_from
         c.g_strike_at = self.g_strike_at
         c.g_strike_power = self.g_strike_power
+        c.g_strike_lead = self.g_strike_lead
         c.g_strike_shield = self.g_strike_shield
         c.g_pending = self.g_pending[:]
         c.p_health = self.p_health[:]
@@ -1544,7 +1548,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:378
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:380
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1554,7 +1558,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:385
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -1570,7 +1574,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:390
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1579,13 +1583,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:393
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:395
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:396
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:398
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1594,7 +1598,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:402
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1610,7 +1614,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:407
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1625,7 +1629,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:416
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1641,7 +1645,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:421
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1654,7 +1658,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:426
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -1664,7 +1668,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:428
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1683,7 +1687,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:434
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -1692,7 +1696,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:438
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1707,7 +1711,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1717,7 +1721,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1726,7 +1730,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:451
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1735,7 +1739,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1785,19 +1789,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:461
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:464
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:466
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1819,7 +1823,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:475
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1831,7 +1835,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:479
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1852,7 +1856,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:486
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1861,7 +1865,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1877,77 +1881,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:508
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:509
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:513
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
-    v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
-    if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
-        s.p_health[v_side] -= (v_n - v_left)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+    if (v_n > v_left):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+        s.p_health[v_side] -= (v_n - v_left)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
-    s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
-    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
-    s.g_strike_power = v_power
+    s.g_strike_from = v_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
-    s.g_strike_shield = False
+    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
-    v_q = (1 - v_p)
+    s.g_strike_power = v_power
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+    v_sum = 0
+    for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
+        v_sum += f_atk(s, v_u)
+    s.g_strike_lead = v_sum
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+    v_q = (1 - v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -1958,121 +1967,121 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
-    proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
-    s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
-    s.k_Card_chosen[v_o] = v_t
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    proc_spend_order(s, v_p, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:595
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     for v_o_4 in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
         s.k_Card_played_by[v_o_4] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
         s.k_Card_chosen[v_o_4] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
     s.g_pending = []
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2080,146 +2089,156 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
-        v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
-        v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
-        v_before = f_standing(s, v_q)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        v_q = (1 - s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+        v_back_zone = f_reinforcer(s, v_q, v_foe)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+        v_before = f_standing(s, v_q)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+        v_power = max(
+            0,
+            (
+                (s.g_strike_power - s.g_strike_lead)
+                + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
+            ),
+        )
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
-                        s.k_Card_damage[v_r] += s.g_strike_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
-                        proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
-                else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
-                    for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+                        s.k_Card_damage[v_r] += v_power
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+                        proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
+                else:
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+                    for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
-                        proc_hit(s, v_v, s.g_strike_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
+                        proc_hit(s, v_v, v_power, v_q)
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
-                        proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+                        proc_hit(s, v_w, v_power, v_q)
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
-                        proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+                        proc_hit(s, v_w_2, v_power, s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
-            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
-                s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
-                s.k_Card_kills_turn[v_u_2] = s.g_turn
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+                s.k_Card_kills[v_u_2] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+                s.k_Card_kills_turn[v_u_2] = s.g_turn
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+    s.g_strike_lead = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:661
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
-    s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
-    s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
-    s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
-    s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
-    s.k_Card_kills[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
-    s.k_Card_plain[v_u] = False
+    s.k_Card_damage[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
-    s.k_Card_boost[v_u] = 0
+    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
+    s.k_Card_moved[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+    s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    s.k_Card_kills[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:675
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
-            s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
-            s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
-        proc_leave_field(s, v_u)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+            s.k_Card_held_by[v_i] = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+            s.move(v_i, Z_LEAVING + v_p, False)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
         s.goto(5)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:690
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:733
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
         s.end_draw()
 
 
@@ -2544,95 +2563,95 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:740
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
-    s.g_starter = (0 if s.rng.flip() else 1)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:773
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:756
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2640,7 +2659,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2657,18 +2676,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2710,7 +2729,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2726,7 +2745,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2737,7 +2756,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2753,35 +2772,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2790,51 +2809,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:781
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:786
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
-    s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
-    s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
-    s.p_retreated[(1 - s.g_current)] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    s.p_resources[s.g_current] = 10
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    s.p_ended[s.g_current] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
+    s.p_credit[s.g_current] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
-                s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
-                s.k_Card_boost[v_u] = 0
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:809
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2842,28 +2861,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:822
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2878,39 +2897,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2924,13 +2943,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -2943,7 +2962,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -2979,7 +2998,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2996,7 +3015,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3007,7 +3026,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3022,15 +3041,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3039,19 +3058,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3065,10 +3084,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3081,7 +3100,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3120,7 +3139,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3137,7 +3156,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3148,7 +3167,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3165,21 +3184,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3187,15 +3206,15 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3208,19 +3227,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3247,7 +3266,7 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3263,7 +3282,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3274,7 +3293,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3289,18 +3308,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3308,15 +3327,15 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3329,16 +3348,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3394,7 +3413,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3414,7 +3433,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3426,7 +3445,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3448,65 +3467,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3519,7 +3538,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3536,18 +3555,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3558,32 +3577,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3594,7 +3613,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3604,7 +3623,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3626,68 +3645,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -3706,7 +3725,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3719,7 +3738,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3743,70 +3762,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -3825,7 +3844,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3838,7 +3857,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -3853,9 +3872,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
     if not any(
         (
             (
@@ -3875,39 +3894,39 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
-            s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
-        proc_leave_field(s, v_u)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
-        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
-    s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
-    if v_searched:
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+        proc_leave_field(s, v_u)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3929,7 +3948,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
             if check and not any(
                 (
                     (
@@ -3973,7 +3992,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3990,7 +4009,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4002,7 +4021,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4024,18 +4043,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4044,34 +4063,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
                 if not all(
                     (
                         (
@@ -4085,7 +4104,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4098,7 +4117,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4115,66 +4134,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4184,7 +4203,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4201,22 +4220,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4252,7 +4271,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4268,7 +4287,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4279,7 +4298,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4296,23 +4315,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4324,7 +4343,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4351,7 +4370,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4367,7 +4386,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4378,7 +4397,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -4390,28 +4409,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4423,7 +4442,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4435,7 +4454,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4451,7 +4470,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4467,7 +4486,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4478,7 +4497,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4494,23 +4513,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4519,7 +4538,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:816
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4538,18 +4557,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4565,9 +4584,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4576,15 +4595,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4593,7 +4612,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4602,7 +4621,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4619,21 +4638,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4641,13 +4660,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4660,19 +4679,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4699,7 +4718,7 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4715,7 +4734,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4726,7 +4745,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4741,18 +4760,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4760,13 +4779,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4779,16 +4798,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4844,7 +4863,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4864,7 +4883,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4876,7 +4895,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -4896,44 +4915,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4943,7 +4962,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -4959,23 +4978,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -4984,7 +5003,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -4993,18 +5012,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5021,21 +5040,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5043,13 +5062,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5062,19 +5081,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5101,7 +5120,7 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5117,7 +5136,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5128,7 +5147,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5143,18 +5162,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5162,13 +5181,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5181,16 +5200,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5246,7 +5265,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5266,7 +5285,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5278,7 +5297,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5294,23 +5313,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5319,25 +5338,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -5345,7 +5364,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5362,23 +5381,23 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5390,7 +5409,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -5423,7 +5442,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5439,7 +5458,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5450,7 +5469,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -5466,25 +5485,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -5493,7 +5512,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -5529,6 +5548,7 @@ State.GAME_FIELDS = (
     rt.GameField('strike_from', 'g_strike_from', ("option", ("names", N_CELL_NAMES)), 'public'),
     rt.GameField('strike_at', 'g_strike_at', ("option", ("names", N_CELL_NAMES)), 'public'),
     rt.GameField('strike_power', 'g_strike_power', ("int",), 'public'),
+    rt.GameField('strike_lead', 'g_strike_lead', ("int",), 'public'),
     rt.GameField('strike_shield', 'g_strike_shield', ("bool",), 'public'),
     rt.GameField('pending', 'g_pending', ("list", ("card",)), 'public'),
 )
@@ -5565,6 +5585,7 @@ State.STATE_ATTRS = (
     'g_strike_from',
     'g_strike_at',
     'g_strike_power',
+    'g_strike_lead',
     'g_strike_shield',
     'g_pending',
     'p_health',
