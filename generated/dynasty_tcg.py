@@ -1548,7 +1548,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:380
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:384
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1558,7 +1558,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:389
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -1574,7 +1574,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:390
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:394
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1583,13 +1583,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:399
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:402
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1598,7 +1598,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:408
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1614,7 +1614,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1629,7 +1629,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:420
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1645,7 +1645,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:425
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1658,7 +1658,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -1668,7 +1668,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:434
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1687,7 +1687,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:438
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -1696,7 +1696,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:442
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1711,7 +1711,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1721,7 +1721,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1730,7 +1730,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1739,7 +1739,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1789,19 +1789,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:464
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1823,7 +1823,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1835,7 +1835,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1856,7 +1856,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:490
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1865,7 +1865,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:522
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1881,82 +1881,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:495
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:506
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:507
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:512
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:513
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:513
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:517
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:541
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
     v_sum = 0
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
         v_sum += f_atk(s, v_u)
     s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -1967,121 +1967,121 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:575
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:584
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:599
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
-    for v_o_4 in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
-        s.k_Card_played_by[v_o_4] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
-        s.k_Card_chosen[v_o_4] = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    for v_o_4 in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+        s.k_Card_played_by[v_o_4] = None
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+        s.k_Card_chosen[v_o_4] = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     s.g_pending = []
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:616
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2089,13 +2089,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
         v_power = max(
             0,
             (
@@ -2103,146 +2103,146 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
-            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
-                s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
-                s.k_Card_kills_turn[v_u_2] = s.g_turn
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+                s.k_Card_kills[v_u_2] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+                s.k_Card_kills_turn[v_u_2] = s.g_turn
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
-    s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
-    s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
-    s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
-    s.g_strike_lead = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+    s.g_strike_from = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    s.g_strike_at = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+    s.g_strike_power = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    s.g_strike_lead = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:665
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
-    s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
-    s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
-    s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
-    s.k_Card_defended[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
-    s.k_Card_kills[v_u] = 0
+    s.k_Card_damage[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
-    s.k_Card_plain[v_u] = False
+    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
-    s.k_Card_boost[v_u] = 0
+    s.k_Card_moved[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+    s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+    s.k_Card_kills[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
-            s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
-            s.move(v_i, Z_LEAVING + v_p, False)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
-        proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
-        s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
-    proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
-    if (bool(s.zones[Z_LEAVING + v_p])):
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+            s.k_Card_held_by[v_i] = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+            s.move(v_i, Z_LEAVING + v_p, False)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+        s.move(v_u, Z_RETREAT2 + v_p, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+    proc_clear_under(s, v_p, v_c)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+    if (bool(s.zones[Z_LEAVING + v_p])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
         s.goto(5)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:737
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:228
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:232
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -2410,7 +2410,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:234
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
@@ -2537,21 +2537,21 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:280
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:284
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:281
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 281
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:282
-    for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:283
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 283
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:285
-    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 285
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards', 285
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:286
+    for v_c in cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:287
+        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:289
+    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards', 289
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:290
     if (
         sum(
             1
@@ -2559,99 +2559,99 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 286
+        return 'at most 7 units costing 7 or more', 290
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:705
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
-                    for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
-                        proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
-                    proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
-                    s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+                    for v_i in f_items_of(s, v_u):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+                        proc_scrap(s, v_i)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+                    proc_leave_field(s, v_u)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+                    s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
-    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
-        s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
-        s.p_health[1] += 20
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+        s.p_health[0] += 20
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+        s.p_health[1] += 20
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
-    s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
-    s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
-    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
-    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:777
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:760
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2659,7 +2659,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2676,18 +2676,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2729,7 +2729,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2745,7 +2745,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2756,7 +2756,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2772,35 +2772,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2809,51 +2809,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:759
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:786
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:790
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
-    s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
-    s.p_retreated[(1 - s.g_current)] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    s.p_ended[s.g_current] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    s.p_credit[s.g_current] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
-                s.k_Card_defended[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
-                s.k_Card_boost[v_u] = 0
+                s.k_Card_battled[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:809
-    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
-        s.g_dry_turns += 1
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+        s.g_dry_turns += 1
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2861,28 +2861,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:995
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2897,39 +2897,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2943,13 +2943,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -2962,7 +2962,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -2998,7 +2998,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3015,7 +3015,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3026,7 +3026,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3041,15 +3041,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3058,19 +3058,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3084,10 +3084,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3100,7 +3100,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3139,7 +3139,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3156,7 +3156,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3167,7 +3167,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3184,21 +3184,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3206,15 +3206,15 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3227,19 +3227,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3266,7 +3266,7 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3282,7 +3282,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3293,7 +3293,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3308,18 +3308,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3327,15 +3327,15 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3348,16 +3348,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3413,7 +3413,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3433,7 +3433,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3445,7 +3445,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3467,65 +3467,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
-        s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
-        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+        s.k_Card_moved[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3538,7 +3538,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3555,18 +3555,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3577,32 +3577,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3613,7 +3613,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3623,7 +3623,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3645,68 +3645,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -3725,7 +3725,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3738,7 +3738,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3762,70 +3762,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -3844,7 +3844,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3857,7 +3857,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -3872,9 +3872,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
     if not any(
         (
             (
@@ -3894,39 +3894,39 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
-            s.k_Card_held_by[v_i] = v_b
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
-        proc_leave_field(s, v_u)
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
-    s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
-    if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
-        s.rng.shuffle(s.zones[Z_DECK + actor])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3948,7 +3948,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
             if check and not any(
                 (
                     (
@@ -3992,7 +3992,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4009,7 +4009,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4021,7 +4021,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4043,18 +4043,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4063,34 +4063,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
                 if not all(
                     (
                         (
@@ -4104,7 +4104,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4117,7 +4117,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4134,66 +4134,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4203,7 +4203,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4220,22 +4220,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4271,7 +4271,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4287,7 +4287,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4298,7 +4298,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4315,23 +4315,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4343,7 +4343,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4370,7 +4370,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4386,7 +4386,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4397,7 +4397,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -4409,28 +4409,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4442,7 +4442,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4454,7 +4454,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4470,7 +4470,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4486,7 +4486,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4497,7 +4497,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4513,23 +4513,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4538,7 +4538,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:825
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4557,18 +4557,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4584,9 +4584,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4595,15 +4595,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4612,7 +4612,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4621,7 +4621,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4638,21 +4638,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4660,13 +4660,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4679,19 +4679,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4718,7 +4718,7 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4734,7 +4734,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4745,7 +4745,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4760,18 +4760,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4779,13 +4779,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4798,16 +4798,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4863,7 +4863,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4883,7 +4883,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4895,7 +4895,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -4915,44 +4915,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4962,7 +4962,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -4978,23 +4978,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5003,7 +5003,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5012,18 +5012,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5040,21 +5040,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5062,13 +5062,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5081,19 +5081,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5120,7 +5120,7 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5136,7 +5136,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5147,7 +5147,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5162,18 +5162,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5181,13 +5181,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5200,16 +5200,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5265,7 +5265,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5285,7 +5285,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5297,7 +5297,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5313,23 +5313,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5338,25 +5338,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -5364,7 +5364,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5381,23 +5381,23 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5409,7 +5409,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -5442,7 +5442,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5458,7 +5458,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5469,7 +5469,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -5485,25 +5485,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -5512,7 +5512,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
