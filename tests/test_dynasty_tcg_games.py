@@ -42,7 +42,7 @@ from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
 GAMES, SOAK_GAMES = 3, 1000
-MAX_PLIES = 3000  # random games observed: 110..450 plies
+MAX_PLIES = 3000  # random games observed: 110..520 plies (seeds 0-199, mean 274)
 RULEBOOK = ROOT / "rulebooks" / "dynasty_tcg"
 CELLS = game.N_CELL_NAMES
 NAMES = re.compile("|".join(
