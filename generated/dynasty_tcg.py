@@ -15,7 +15,15 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
 
 TERMINAL: Final = rt.TERMINAL
 PLAYER_NAMES: Final = ('A', 'B')
-PHASES: Final = ('mulligan', 'draw_phase', 'attacking', 'defending', 'answer', 'settle_items')
+PHASES: Final = (
+    'mulligan',
+    'draw_phase',
+    'attacking',
+    'defending',
+    'answer',
+    'reply',
+    'settle_items',
+)
 E_KIND_NAMES: Final = ('unit', 'order', 'item', 'environment')
 E_TIMING_NAMES: Final = ('action_order', 'reaction_order')
 E_TIMING_WORDS: Final = ('action order', 'reaction order')
@@ -1299,8 +1307,11 @@ K_LET_LAND: Final = 21
 K_ANSWER: Final = 22
 K_ANSWER_ON: Final = 23
 K_CLOSE_WINDOW: Final = 24
-K_KEEP_ITEM: Final = 25
-K_LET_ITEMS_GO: Final = 26
+K_REPLY: Final = 25
+K_REPLY_ON: Final = 26
+K_END_REPLY: Final = 27
+K_KEEP_ITEM: Final = 28
+K_LET_ITEMS_GO: Final = 29
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
@@ -1327,6 +1338,9 @@ ACTIONS: Final = (
     'answer',
     'answer_on',
     'close_window',
+    'reply',
+    'reply_on',
+    'end_reply',
     'keep_item',
     'let_items_go',
 )
@@ -1346,6 +1360,7 @@ class State(rt.GameState):
         'g_strike_lead',
         'g_strike_shield',
         'g_pending',
+        'g_replying',
         'p_health',
         'p_resources',
         'p_ended',
@@ -1391,6 +1406,7 @@ class State(rt.GameState):
     g_strike_lead: int
     g_strike_shield: bool
     g_pending: list[int]
+    g_replying: bool
     p_health: list[int]
     p_resources: list[int]
     p_ended: list[bool]
@@ -1425,6 +1441,7 @@ class State(rt.GameState):
         self.g_strike_lead = 0
         self.g_strike_shield = False
         self.g_pending = []
+        self.g_replying = False
         self.p_health = [50 for _ in range(players)]
         self.p_resources = [10 for _ in range(players)]
         self.p_ended = [False for _ in range(players)]
@@ -1524,6 +1541,7 @@ class State(rt.GameState):
         c.g_strike_lead = self.g_strike_lead
         c.g_strike_shield = self.g_strike_shield
         c.g_pending = self.g_pending[:]
+        c.g_replying = self.g_replying
         c.p_health = self.p_health[:]
         c.p_resources = self.p_resources[:]
         c.p_ended = self.p_ended[:]
@@ -1548,7 +1566,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:386
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1558,7 +1576,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:389
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:391
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -1574,7 +1592,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:394
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:396
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1583,13 +1601,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:401
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:402
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1598,7 +1616,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:410
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1614,7 +1632,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1629,7 +1647,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:422
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1645,7 +1663,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1658,7 +1676,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -1668,7 +1686,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:436
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1687,7 +1705,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:440
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -1696,7 +1714,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1711,7 +1729,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:450
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1721,7 +1739,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:454
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1730,7 +1748,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1739,7 +1757,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:461
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1789,19 +1807,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:474
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1823,7 +1841,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1835,7 +1853,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1856,7 +1874,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:490
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1865,7 +1883,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1881,82 +1899,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:497
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:508
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:509
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:510
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:513
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:519
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:533
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
-    v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
-    if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
-        s.p_health[v_side] -= (v_n - v_left)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+    v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+    if (v_n > v_left):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+        s.p_health[v_side] -= (v_n - v_left)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
-    s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
-    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
-    s.g_strike_power = v_power
+    s.g_strike_from = v_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+    s.g_strike_at = v_foe
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+    s.g_strike_power = v_power
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
     v_sum = 0
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
         v_sum += f_atk(s, v_u)
     s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
-    s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
-    v_q = (1 - v_p)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+    v_q = (1 - v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -1967,121 +1985,139 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:570
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:577
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
-    proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
-    s.k_Card_played_by[v_o] = v_p
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
-    s.k_Card_chosen[v_o] = v_t
+    proc_spend_order(s, v_p, v_o)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:586
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+def proc_open_reply(s: State) -> None:
+    """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    if f_can_react(s, (1 - s.g_current)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+        s.g_replying = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+        s.goto(5)  # reply
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def proc_clear_pending(s: State) -> None:
+    """The reactions of a window have resolved: they leave the window."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+        s.k_Card_played_by[v_o] = None
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+        s.k_Card_chosen[v_o] = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    s.g_pending = []
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
-    for v_o_4 in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
-        s.k_Card_played_by[v_o_4] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
-        s.k_Card_chosen[v_o_4] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
-    s.g_pending = []
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    proc_clear_pending(s)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2089,13 +2125,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
         v_power = max(
             0,
             (
@@ -2103,142 +2139,142 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:681
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
-        s.goto(5)  # settle_items
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+        s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:710
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         s.end_draw()
 
 
@@ -2563,95 +2599,95 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:738
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
         s.lose(1)
-
-
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
-def setup(s: State) -> None:
-    """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
-    s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
-    s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
-    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
-    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
-    s.goto(0)  # mulligan
-
-
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:777
-def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
-    for v_p in range(s.num_players):
-        if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
-            s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
-    s.goto(1)  # draw_phase
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+def setup(s: State) -> None:
+    """The game's setup."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
+    s.goto(0)  # mulligan
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+def done_mulligan(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+    for v_p in range(s.num_players):
+        if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+            s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+    s.goto(1)  # draw_phase
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:776
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2659,7 +2695,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2676,18 +2712,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2729,7 +2765,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2745,7 +2781,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2756,7 +2792,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2772,35 +2808,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2809,51 +2845,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:759
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:775
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:790
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:808
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:809
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
-        for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
-            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
-                s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
-                s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
-                s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
-    if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
-    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
-        s.g_dry_turns += 1
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+    for v_p in range(s.num_players):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
+            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+                s.k_Card_guard[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+    if (s.g_turn > 1):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
+    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+        s.g_dry_turns += 1
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2861,28 +2897,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2897,39 +2933,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2943,13 +2979,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -2962,7 +2998,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -2998,7 +3034,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3015,7 +3051,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3026,7 +3062,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3041,15 +3077,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3058,19 +3094,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3084,10 +3120,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3100,7 +3136,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3139,7 +3175,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3156,7 +3192,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3167,7 +3203,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3184,21 +3220,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3206,15 +3242,17 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+    proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3227,19 +3265,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3266,7 +3304,7 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3282,7 +3320,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3293,7 +3331,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3308,18 +3346,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3327,15 +3365,17 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3348,16 +3388,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3413,7 +3453,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3433,7 +3473,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3445,7 +3485,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3467,65 +3507,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3538,7 +3578,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3555,18 +3595,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3577,32 +3617,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3613,7 +3653,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3623,7 +3663,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3645,68 +3685,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -3725,7 +3765,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3738,7 +3778,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3762,70 +3802,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -3844,7 +3884,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3857,7 +3897,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -3872,9 +3912,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if not any(
         (
             (
@@ -3894,39 +3934,39 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
             s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
     s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3948,7 +3988,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
             if check and not any(
                 (
                     (
@@ -3992,7 +4032,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4009,7 +4049,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4021,7 +4061,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4043,18 +4083,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4063,34 +4103,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
                 if not all(
                     (
                         (
@@ -4104,7 +4144,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4117,7 +4157,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4134,66 +4174,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4203,7 +4243,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4220,22 +4260,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4271,7 +4311,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4287,7 +4327,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4298,7 +4338,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4315,23 +4355,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4343,7 +4383,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4370,7 +4410,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4386,7 +4426,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4397,7 +4437,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -4409,28 +4449,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4442,7 +4482,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4454,7 +4494,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4470,7 +4510,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4486,7 +4526,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4497,7 +4537,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4513,23 +4553,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4538,7 +4578,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4557,18 +4597,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4584,9 +4624,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4595,15 +4635,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4612,7 +4652,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4621,7 +4661,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4638,21 +4678,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4660,13 +4700,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4679,19 +4719,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4718,7 +4758,7 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4734,7 +4774,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4745,7 +4785,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4760,18 +4800,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4779,13 +4819,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4798,16 +4838,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4863,7 +4903,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4883,7 +4923,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4895,7 +4935,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -4915,44 +4955,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4962,7 +5002,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -4978,23 +5018,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5003,7 +5043,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5012,18 +5052,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5040,21 +5080,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5062,13 +5102,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5081,19 +5121,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5120,7 +5160,7 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5136,7 +5176,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5147,7 +5187,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5162,18 +5202,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5181,13 +5221,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5200,16 +5240,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5265,7 +5305,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5285,7 +5325,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5297,7 +5337,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5313,23 +5353,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5338,25 +5378,364 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+def done_reply(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+    s.goto(2)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+def actor_reply(s: State) -> int | None:
+    return ((1 - s.g_current) if s.g_replying else None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def text_reply(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers the order with the reaction ' + t_1
+
+
+LISTED_REPLY: Final = tuple(
+    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 324))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def check_reply(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def do_reply(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    proc_commit(s, actor, v_o, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REPLY[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_REPLY, actor, (v_o_arg, ), text_reply, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def apply_reply(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_reply(s, actor, v_o)
+        if reason is None:
+            do_reply(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_reply(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def text_reply_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers the order with the reaction ' + t_1 + ' on ' + t_2
+
+
+LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    proc_commit(s, actor, v_o, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REPLY_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_REPLY_ON, actor, key, text_reply_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_REPLY_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_reply_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_REPLY_ON, actor, key, text_reply_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def apply_reply_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_reply_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_reply_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_reply_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def text_end_reply(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the order stand'
+
+
+LISTED_END_REPLY: Final = tuple(
+    rt.Listed(K_END_REPLY, actor, (), text_end_reply)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def check_end_reply(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def do_end_reply(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+    s.g_replying = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+        proc_resolve_order(s, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    proc_clear_pending(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_END_REPLY[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def apply_end_reply(s: State, a: Action) -> str | None:
+    actor = a.actor
+    reason = check_end_reply(s, actor)
+    if reason is None:
+        do_end_reply(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_reply(s, actor, out, check)
+    legal_reply_on(s, actor, out, check)
+    legal_end_reply(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -5364,7 +5743,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5381,23 +5760,23 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5409,7 +5788,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -5442,7 +5821,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5458,7 +5837,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5469,7 +5848,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -5485,25 +5864,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -5512,7 +5891,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -5551,6 +5930,7 @@ State.GAME_FIELDS = (
     rt.GameField('strike_lead', 'g_strike_lead', ("int",), 'public'),
     rt.GameField('strike_shield', 'g_strike_shield', ("bool",), 'public'),
     rt.GameField('pending', 'g_pending', ("list", ("card",)), 'public'),
+    rt.GameField('replying', 'g_replying', ("bool",), 'public'),
 )
 State.PLAYER_FIELDS = (
     rt.PlayerField('health', 'p_health', ("int",), 'public', per_player=False),
@@ -5588,6 +5968,7 @@ State.STATE_ATTRS = (
     'g_strike_lead',
     'g_strike_shield',
     'g_pending',
+    'g_replying',
     'p_health',
     'p_resources',
     'p_ended',
@@ -5652,6 +6033,14 @@ rt.install_phases(State, (
         legal=phase_legal_answer,
     ),
     rt.PhaseRules(
+        'reply',
+        enter=None,
+        actor=actor_reply,
+        done=done_reply,
+        checkpoints=None,
+        legal=phase_legal_reply,
+    ),
+    rt.PhaseRules(
         'settle_items',
         enter=None,
         actor=actor_settle_items,
@@ -5690,8 +6079,11 @@ State.APPLY = {
     (4, K_ANSWER): apply_answer,
     (4, K_ANSWER_ON): apply_answer_on,
     (4, K_CLOSE_WINDOW): apply_close_window,
-    (5, K_KEEP_ITEM): apply_keep_item,
-    (5, K_LET_ITEMS_GO): apply_let_items_go,
+    (5, K_REPLY): apply_reply,
+    (5, K_REPLY_ON): apply_reply_on,
+    (5, K_END_REPLY): apply_end_reply,
+    (6, K_KEEP_ITEM): apply_keep_item,
+    (6, K_LET_ITEMS_GO): apply_let_items_go,
 }
 State.CARD_PARAMS = (
     (0,),
@@ -5715,6 +6107,9 @@ State.CARD_PARAMS = (
     (0,),
     (0, 1),
     (),
+    (),
+    (0,),
+    (0, 1),
     (),
     (0,),
     (0, 1),
@@ -5748,6 +6143,9 @@ State.PICK = (
     pick_answer,
     pick_answer_on,
     None,
+    pick_reply,
+    pick_reply_on,
+    None,
     pick_keep_item,
     None,
 )
@@ -5778,10 +6176,13 @@ State.ENCODING = (
     (227749, ((0, 324), (0, 324), )),
     (332725, ()),
     (332726, ((0, 324), )),
-    (333050, ()),
+    (333050, ((0, 324), (0, 324), )),
+    (438026, ()),
+    (438027, ((0, 324), )),
+    (438351, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 333051
+NUM_DISTINCT_ACTIONS: Final = 438352
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (

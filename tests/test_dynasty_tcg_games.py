@@ -11,7 +11,7 @@ sees hidden zones too):
 (b) one unit per zone, and only units and walls on the battlefield; only orders in the order
     zones; only items under units, each held by a unit of that commander's battlefield; items
     wait for payment only while their commander settles them, and reaction orders wait only
-    in the window of a declared attack;
+    in the window of a declared attack or of the answer to an action order;
 (c) health and resources consistent: resources from 0 to 10, health only ever falls (but for
     the 20 that both commanders gain at once, decision BOTH_ZERO), and no unit holds as much
     damage as its health with its items' bonuses and this turn's guard;
@@ -113,7 +113,7 @@ def check_cards(state: State, decks: dict[str, str]) -> None:
         assert all(holder in fielded for holder in holders), (
             f"{player}'s items {gear} are held by {holders}, not by {fielded}")
     if state.get("pending"):
-        in_window = phase in ("defending", "answer") or (
+        in_window = phase in ("defending", "answer", "reply") or (
             phase == "settle_items" and state.get("strike_at") is not None)
         assert in_window, f"reactions wait in {phase}, outside a window"
 
