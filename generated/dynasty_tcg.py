@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from dsl import runtime as rt
@@ -14,8 +15,20 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
 
 TERMINAL: Final = rt.TERMINAL
 PLAYER_NAMES: Final = ('A', 'B')
-PHASES: Final = ('mulligan', 'draw_phase', 'attacking', 'defending')
+PHASES: Final = (
+    'mulligan',
+    'draw_phase',
+    'attacking',
+    'defending',
+    'answer',
+    'reply',
+    'settle_items',
+)
 E_KIND_NAMES: Final = ('unit', 'order', 'item', 'environment')
+E_TIMING_NAMES: Final = ('action_order', 'reaction_order')
+E_TIMING_WORDS: Final = ('action order', 'reaction order')
+E_TARGET_NAMES: Final = ('no_target', 'enemy_unit', 'own_unit', 'enemy_item', 'any_item')
+E_TARGET_WORDS: Final = ('no target', 'enemy unit', 'own unit', 'enemy item', 'any item')
 E_RANGE_NAMES: Final = ('melee', 'reach', 'mobile', 'ranged')
 E_RANK_NAMES: Final = ('normal', 'base_champion', 'level_up_champion', 'battle_champion')
 E_RANK_WORDS: Final = ('normal', 'base champion', 'level up champion', 'battle champion')
@@ -23,6 +36,13 @@ KIND_UNIT: Final = 0
 KIND_ORDER: Final = 1
 KIND_ITEM: Final = 2
 KIND_ENVIRONMENT: Final = 3
+TIMING_ACTION_ORDER: Final = 0
+TIMING_REACTION_ORDER: Final = 1
+TARGET_NO_TARGET: Final = 0
+TARGET_ENEMY_UNIT: Final = 1
+TARGET_OWN_UNIT: Final = 2
+TARGET_ENEMY_ITEM: Final = 3
+TARGET_ANY_ITEM: Final = 4
 RANGE_MELEE: Final = 0
 RANGE_REACH: Final = 1
 RANGE_MOBILE: Final = 2
@@ -54,8 +74,38 @@ DEF_NAMES: Final = (
     'General Tao',
     'Lady Mei',
     'Mei the Unbroken',
+    'Lord Wu',
+    'Captain Ren',
+    'Ren the Storm',
+    'Field Medic',
+    'War Drummer',
+    'Saboteur',
+    'Horse Archer',
+    'Quartermaster',
     'Stone Wall',
     'Palisade',
+    'Watchtower',
+    'Iron Sword',
+    'Tower Shield',
+    'War Banner',
+    'Steel Helm',
+    'Fire Arrows',
+    'Barding',
+    'Lucky Charm',
+    'Supply Wagon',
+    'Volley',
+    'Sabotage',
+    'Field Surgery',
+    'War Cry',
+    'Shield Wall',
+    'Counter Volley',
+    'Disarm',
+    'Rallying Horn',
+    "Tao's Command",
+    "Mei's Vow",
+    "Wu's Arrow Storm",
+    "Tao's Stand",
+    "Ren's Ambush",
 )
 C_CARD_KIND: Final[tuple[int, ...]] = (
     0,
@@ -80,8 +130,38 @@ C_CARD_KIND: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     3,
     3,
+    3,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
 )
 C_CARD_COST: Final[tuple[int, ...]] = (
     3,
@@ -106,8 +186,38 @@ C_CARD_COST: Final[tuple[int, ...]] = (
     6,
     5,
     9,
+    7,
+    4,
+    8,
+    2,
+    3,
+    3,
+    4,
+    2,
     2,
     1,
+    2,
+    2,
+    2,
+    2,
+    1,
+    3,
+    3,
+    1,
+    2,
+    2,
+    1,
+    1,
+    2,
+    1,
+    2,
+    1,
+    1,
+    2,
+    2,
+    3,
+    2,
+    2,
 )
 C_CARD_ATTACK: Final[tuple[int, ...]] = (
     3,
@@ -132,6 +242,36 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     5,
     4,
     8,
+    5,
+    3,
+    6,
+    1,
+    1,
+    2,
+    2,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
 )
@@ -158,8 +298,38 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     6,
     5,
     8,
+    5,
+    4,
+    6,
+    2,
+    3,
+    2,
+    3,
+    2,
     6,
     3,
+    4,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
 )
 C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
@@ -184,6 +354,36 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
     1,
     1,
+    3,
+    2,
+    2,
+    0,
+    1,
+    2,
+    2,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
 )
@@ -210,6 +410,36 @@ C_CARD_RANK: Final[tuple[int, ...]] = (
     1,
     2,
     3,
+    1,
+    2,
+    3,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
 )
@@ -233,6 +463,36 @@ C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
     False,
     True,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
+    False,
     False,
     False,
     False,
@@ -263,6 +523,36 @@ C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
     'Mei the Unbroken',
     '',
     '',
+    'Ren the Storm',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
     '',
 )
 C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
@@ -287,6 +577,316 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
     0,
     2,
+    0,
+    0,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
+C_CARD_TIMING: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    1,
+    1,
+    1,
+    0,
+    0,
+    0,
+    1,
+    1,
+)
+C_CARD_NEEDS: Final[tuple[str, ...]] = (
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    'General Tao',
+    'Lady Mei',
+    'Lord Wu',
+    'General Tao',
+    'Captain Ren',
+)
+C_CARD_TARGETS: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    3,
+    2,
+    2,
+    2,
+    1,
+    4,
+    0,
+    0,
+    1,
+    0,
+    2,
+    1,
+)
+C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    2,
+    0,
+    1,
+    0,
+    3,
+    1,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+)
+C_CARD_GIVES_HEALTH: Final[tuple[int, ...]] = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    3,
+    1,
+    2,
+    0,
+    3,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     0,
     0,
@@ -351,6 +951,9 @@ Z_ASIDE: Final = 38
 Z_UNDER: Final = 40
 Z_RETREAT2: Final = 70
 Z_RETREAT1: Final = 72
+Z_ORDERS: Final = 74
+Z_GEAR: Final = 76
+Z_LEAVING: Final = 78
 SLOT_OWNER: Final = (
     0,
     1,
@@ -426,6 +1029,12 @@ SLOT_OWNER: Final = (
     1,
     0,
     1,
+    0,
+    1,
+    0,
+    1,
+    0,
+    1,
 )
 SLOT_CAPACITY: Final = (
     -1,
@@ -462,6 +1071,12 @@ SLOT_CAPACITY: Final = (
     1,
     1,
     1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
     -1,
     -1,
     -1,
@@ -578,6 +1193,12 @@ SLOT_NAMES: Final = (
     'retreat2.B',
     'retreat1.A',
     'retreat1.B',
+    'orders.A',
+    'orders.B',
+    'gear.A',
+    'gear.B',
+    'leaving.A',
+    'leaving.B',
 )
 SLOT_VISIBILITY: Final = (
     'hidden',
@@ -654,28 +1275,50 @@ SLOT_VISIBILITY: Final = (
     'public',
     'public',
     'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
 )
 K_PUT_BACK: Final = 0
 K_KEEP_HAND: Final = 1
 K_PLAY_UNIT: Final = 2
-K_MOVE_UNIT: Final = 3
-K_RETREAT: Final = 4
-K_ATTACK: Final = 5
-K_UNITE: Final = 6
-K_LEVEL_UP: Final = 7
-K_ATTACK_OWN: Final = 8
-K_STRIKE: Final = 9
-K_DEPOSIT: Final = 10
-K_BRING: Final = 11
-K_BUY: Final = 12
-K_END_PHASE: Final = 13
-K_REINFORCE: Final = 14
-K_RETREAT_IN_DEFENCE: Final = 15
-K_LET_LAND: Final = 16
+K_EQUIP: Final = 3
+K_ORDER: Final = 4
+K_ORDER_ON: Final = 5
+K_MOVE_UNIT: Final = 6
+K_RETREAT: Final = 7
+K_ATTACK: Final = 8
+K_UNITE: Final = 9
+K_LEVEL_UP: Final = 10
+K_ATTACK_OWN: Final = 11
+K_STRIKE: Final = 12
+K_DEPOSIT: Final = 13
+K_BRING: Final = 14
+K_BUY: Final = 15
+K_END_PHASE: Final = 16
+K_REINFORCE: Final = 17
+K_REACT: Final = 18
+K_REACT_ON: Final = 19
+K_RETREAT_IN_DEFENCE: Final = 20
+K_LET_LAND: Final = 21
+K_ANSWER: Final = 22
+K_ANSWER_ON: Final = 23
+K_CLOSE_WINDOW: Final = 24
+K_REPLY: Final = 25
+K_REPLY_ON: Final = 26
+K_END_REPLY: Final = 27
+K_KEEP_ITEM: Final = 28
+K_LET_ITEMS_GO: Final = 29
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
     'play_unit',
+    'equip',
+    'order',
+    'order_on',
     'move_unit',
     'retreat',
     'attack',
@@ -688,8 +1331,18 @@ ACTIONS: Final = (
     'buy',
     'end_phase',
     'reinforce',
+    'react',
+    'react_on',
     'retreat_in_defence',
     'let_land',
+    'answer',
+    'answer_on',
+    'close_window',
+    'reply',
+    'reply_on',
+    'end_reply',
+    'keep_item',
+    'let_items_go',
 )
 
 
@@ -704,6 +1357,10 @@ class State(rt.GameState):
         'g_strike_from',
         'g_strike_at',
         'g_strike_power',
+        'g_strike_lead',
+        'g_strike_shield',
+        'g_pending',
+        'g_replying',
         'p_health',
         'p_resources',
         'p_ended',
@@ -718,6 +1375,12 @@ class State(rt.GameState):
         'k_Card_kills',
         'k_Card_kills_turn',
         'k_Card_deposited',
+        'k_Card_held_by',
+        'k_Card_played_by',
+        'k_Card_chosen',
+        'k_Card_plain',
+        'k_Card_boost',
+        'k_Card_guard',
         'd_decklists',
         'num_players',
         'phase',
@@ -740,6 +1403,10 @@ class State(rt.GameState):
     g_strike_from: int | None
     g_strike_at: int | None
     g_strike_power: int
+    g_strike_lead: int
+    g_strike_shield: bool
+    g_pending: list[int]
+    g_replying: bool
     p_health: list[int]
     p_resources: list[int]
     p_ended: list[bool]
@@ -754,10 +1421,16 @@ class State(rt.GameState):
     k_Card_kills: list[int]
     k_Card_kills_turn: list[int]
     k_Card_deposited: list[int]
+    k_Card_held_by: list[int | None]
+    k_Card_played_by: list[int | None]
+    k_Card_chosen: list[int | None]
+    k_Card_plain: list[bool]
+    k_Card_boost: list[int]
+    k_Card_guard: list[int]
     d_decklists: list[list[int]]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
-        self.init_runtime(seed, players, 74)
+        self.init_runtime(seed, players, 80)
         self.g_turn = 1
         self.g_current = 0
         self.g_starter = 0
@@ -765,6 +1438,10 @@ class State(rt.GameState):
         self.g_strike_from = None
         self.g_strike_at = None
         self.g_strike_power = 0
+        self.g_strike_lead = 0
+        self.g_strike_shield = False
+        self.g_pending = []
+        self.g_replying = False
         self.p_health = [50] * players
         self.p_resources = [10] * players
         self.p_ended = [False] * players
@@ -779,6 +1456,12 @@ class State(rt.GameState):
         self.k_Card_kills = []
         self.k_Card_kills_turn = []
         self.k_Card_deposited = []
+        self.k_Card_held_by = []
+        self.k_Card_played_by = []
+        self.k_Card_chosen = []
+        self.k_Card_plain = []
+        self.k_Card_boost = []
+        self.k_Card_guard = []
         self.d_decklists = [[] for _ in range(players)]
 
     def init_card(self) -> None:
@@ -789,6 +1472,12 @@ class State(rt.GameState):
         self.k_Card_kills.append(0)
         self.k_Card_kills_turn.append(0)
         self.k_Card_deposited.append(0)
+        self.k_Card_held_by.append(None)
+        self.k_Card_played_by.append(None)
+        self.k_Card_chosen.append(None)
+        self.k_Card_plain.append(False)
+        self.k_Card_boost.append(0)
+        self.k_Card_guard.append(0)
 
     def copy_key(self, card: int) -> tuple[Any, ...]:
         """rt.GameState.copy_key and the 'per card' fields."""
@@ -800,6 +1489,12 @@ class State(rt.GameState):
             self.k_Card_kills[card],
             self.k_Card_kills_turn[card],
             self.k_Card_deposited[card],
+            self.k_Card_held_by[card],
+            self.k_Card_played_by[card],
+            self.k_Card_chosen[card],
+            self.k_Card_plain[card],
+            self.k_Card_boost[card],
+            self.k_Card_guard[card],
         )
 
     def alike(self, a: int, b: int) -> bool:
@@ -812,6 +1507,12 @@ class State(rt.GameState):
             and self.k_Card_kills[a] == self.k_Card_kills[b]
             and self.k_Card_kills_turn[a] == self.k_Card_kills_turn[b]
             and self.k_Card_deposited[a] == self.k_Card_deposited[b]
+            and self.k_Card_held_by[a] == self.k_Card_held_by[b]
+            and self.k_Card_played_by[a] == self.k_Card_played_by[b]
+            and self.k_Card_chosen[a] == self.k_Card_chosen[b]
+            and self.k_Card_plain[a] == self.k_Card_plain[b]
+            and self.k_Card_boost[a] == self.k_Card_boost[b]
+            and self.k_Card_guard[a] == self.k_Card_guard[b]
             and super().alike(a, b)
         )
 
@@ -837,6 +1538,10 @@ class State(rt.GameState):
         c.g_strike_from = self.g_strike_from
         c.g_strike_at = self.g_strike_at
         c.g_strike_power = self.g_strike_power
+        c.g_strike_lead = self.g_strike_lead
+        c.g_strike_shield = self.g_strike_shield
+        c.g_pending = self.g_pending[:]
+        c.g_replying = self.g_replying
         c.p_health = self.p_health[:]
         c.p_resources = self.p_resources[:]
         c.p_ended = self.p_ended[:]
@@ -851,11 +1556,17 @@ class State(rt.GameState):
         c.k_Card_kills = self.k_Card_kills[:]
         c.k_Card_kills_turn = self.k_Card_kills_turn[:]
         c.k_Card_deposited = self.k_Card_deposited[:]
+        c.k_Card_held_by = self.k_Card_held_by[:]
+        c.k_Card_played_by = self.k_Card_played_by[:]
+        c.k_Card_chosen = self.k_Card_chosen[:]
+        c.k_Card_plain = self.k_Card_plain[:]
+        c.k_Card_boost = self.k_Card_boost[:]
+        c.k_Card_guard = self.k_Card_guard[:]
         c.d_decklists = [x2[:] for x2 in self.d_decklists]
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:386
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -865,7 +1576,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:391
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -881,7 +1592,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:396
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -890,13 +1601,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:401
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:334
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -905,7 +1616,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:340
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:410
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -921,7 +1632,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:415
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -936,7 +1647,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:422
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -952,7 +1663,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -960,12 +1671,12 @@ def f_standing(s: State, v_p: int) -> int:
         v_sum += sum(
             1
             for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]
-            if (s.k_Card_damage[v_u] < C_CARD_HEALTH[s.card_def[v_u]])
+            if (s.k_Card_damage[v_u] < f_hp(s, v_u))
         )
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -975,7 +1686,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:436
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -994,13 +1705,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:440
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1015,188 +1726,865 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+def f_items_of(s: State, v_u: int) -> list[int]:
+    """the items that unit u holds (decision ITEMS)"""
+    return [
+        v_i
+        for v_i in [*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]]
+        if (s.k_Card_held_by[v_i] == v_u)
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+def f_atk(s: State, v_u: int) -> int:
+    """u's attack now: printed, plus its items' bonuses and this turn's boost"""
+    v_sum = 0
+    for v_i in f_items_of(s, v_u):
+        v_sum += C_CARD_GIVES_ATTACK[s.card_def[v_i]]
+    return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+def f_hp(s: State, v_u: int) -> int:
+    """u's health now: printed, plus its items' bonuses and this turn's guard"""
+    v_sum = 0
+    for v_i in f_items_of(s, v_u):
+        v_sum += C_CARD_GIVES_HEALTH[s.card_def[v_i]]
+    return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+def f_units_on(s: State, v_p: int) -> list[int]:
+    """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
+    joined one by one.
+    """
+    return [
+        *[
+            *[
+                *[
+                    *[
+                        *[
+                            *[
+                                *[
+                                    *[
+                                        *[
+                                            *[
+                                                *[
+                                                    *[
+                                                        *[
+                                                            *s.zones[Z_FIELD + v_p * 15 + 0],
+                                                            *s.zones[Z_FIELD + v_p * 15 + 1],
+                                                        ],
+                                                        *s.zones[Z_FIELD + v_p * 15 + 2],
+                                                    ],
+                                                    *s.zones[Z_FIELD + v_p * 15 + 3],
+                                                ],
+                                                *s.zones[Z_FIELD + v_p * 15 + 4],
+                                            ],
+                                            *s.zones[Z_FIELD + v_p * 15 + 5],
+                                        ],
+                                        *s.zones[Z_FIELD + v_p * 15 + 6],
+                                    ],
+                                    *s.zones[Z_FIELD + v_p * 15 + 7],
+                                ],
+                                *s.zones[Z_FIELD + v_p * 15 + 8],
+                            ],
+                            *s.zones[Z_FIELD + v_p * 15 + 9],
+                        ],
+                        *s.zones[Z_FIELD + v_p * 15 + 10],
+                    ],
+                    *s.zones[Z_FIELD + v_p * 15 + 11],
+                ],
+                *s.zones[Z_FIELD + v_p * 15 + 12],
+            ],
+            *s.zones[Z_FIELD + v_p * 15 + 13],
+        ],
+        *s.zones[Z_FIELD + v_p * 15 + 14],
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+def f_side_of(s: State, v_u: int) -> int:
+    """the commander whose battlefield holds u"""
+    return (0 if (v_u in f_units_on(s, 0)) else 1)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+def f_items_on(s: State, v_p: int) -> list[int]:
+    """the items on p's battlefield"""
+    return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
+    """what order o played by p may target (decision TARGETS)"""
+    return (
+        f_units_on(s, (1 - v_p))
+        if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ENEMY_UNIT)
+        else (
+            [v_u for v_u in f_units_on(s, v_p) if (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)]
+            if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_OWN_UNIT)
+            else (
+                f_items_on(s, (1 - v_p))
+                if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ENEMY_ITEM)
+                else (
+                    [*f_items_on(s, v_p), *f_items_on(s, (1 - v_p))]
+                    if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ANY_ITEM)
+                    else []
+                )
+            )
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
+    """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
+    return (
+        (C_CARD_NEEDS[s.card_def[v_o]] == '')
+        or any(
+            (DEF_NAMES[s.card_def[v_u]] == C_CARD_NEEDS[s.card_def[v_o]])
+            for v_u in f_units_on(s, v_p)
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
+    """Can p play order o of timing t now, paying for it, with something to target?"""
+    return (
+        (
+            (
+                (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == v_t)
+                )
+                and (s.p_resources[v_p] >= C_CARD_COST[s.card_def[v_o]])
+            )
+            and f_champion_ready(s, v_p, v_o)
+        )
+        and (
+            (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET)
+            or (bool(f_targets_of(s, v_o, v_p)))
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+def f_can_react(s: State, v_p: int) -> bool:
+    """Can p play a reaction order now (decision ORDER_TIMING)?"""
+    for v_o in s.zones[Z_HAND + v_p]:
+        if f_playable(s, v_p, v_o, TIMING_REACTION_ORDER):
+            return True
+    return False
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
+def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
+    """the enemy units in the lane of p's zone `at`"""
+    return [
+        v_u
+        for v_u in f_units_on(s, (1 - v_p))
+        if (
+            (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+            and any(
+                (v_u in s.zones[Z_FIELD + (1 - v_p) * 15 + v_c])
+                for v_c in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at])
+            )
+        )
+    ]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+def proc_wound(s: State, v_u: int, v_n: int) -> None:
+    """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+    if (v_n > 0):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        proc_hit(s, v_u, v_n, f_side_of(s, v_u))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+def proc_mend(s: State, v_u: int, v_n: int) -> None:
+    """Unit u's damage falls by n, not below 0."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+    s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+def proc_scrap(s: State, v_i: int) -> None:
+    """Item i comes off its unit and goes to its owner's discard pile."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+    s.k_Card_held_by[v_i] = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:510
+    s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
+    """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+def proc_gain(s: State, v_p: int, v_n: int) -> None:
+    """p gains n resources, up to 10."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:533
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
-    v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+    v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
-    may act first when they can (decision DEFENDING); otherwise it lands at once.
+    may act first when they can (decision DEFENDING), then the attacker may answer with
+    reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+    v_sum = 0
+    for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
+        v_sum += f_atk(s, v_u)
+    s.g_strike_lead = v_sum
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     if (
-        (f_reinforcer(s, v_q, v_foe) is not None)
-        or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
+        (
+            (f_reinforcer(s, v_q, v_foe) is not None)
+            or (
+                (not s.p_retreated[v_q])
+                and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15))
+            )
+        )
+        or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
         s.goto(3)  # defending
+    elif f_can_react(s, v_p):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+        s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+def proc_after_defence(s: State, v_shield: bool) -> None:
+    """The defender has decided; the attacker may answer with reactions before the window
+    resolves.
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    s.g_strike_shield = v_shield
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    if f_can_react(s, s.g_current):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+        s.goto(4)  # answer
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+        proc_resolve_window(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
+    """p plays order o on target t (none without a target): p pays, and it goes to its owner's
+    order zone for good (decision ORDERS).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+    s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
+    """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+    proc_spend_order(s, v_p, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    s.g_pending = [*s.g_pending, *[v_o]]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+def proc_resolve_order(s: State, v_o: int) -> None:
+    """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+    v_p = s.k_Card_played_by[v_o]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+    if (v_p is not None):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+        v_t = s.k_Card_chosen[v_o]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+        if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+            FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
+        elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+            FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+def proc_open_reply(s: State) -> None:
+    """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    if f_can_react(s, (1 - s.g_current)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+        s.g_replying = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+        s.goto(5)  # reply
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+def proc_clear_pending(s: State) -> None:
+    """The reactions of a window have resolved: they leave the window."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+        s.k_Card_played_by[v_o] = None
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+        s.k_Card_chosen[v_o] = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    s.g_pending = []
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+def proc_resolve_window(s: State) -> None:
+    """The window closes: the reactions resolve, a coin deciding whose first when both commanders
+    played some (decision SIMULTANEOUS), and then the attack lands (S90).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    v_any = False
+    for v_o in s.g_pending:
+        if (s.k_Card_played_by[v_o] == 0):
+            v_any = True
+            break
+    v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+    v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    for v_o_2 in s.g_pending:
+        if (s.k_Card_played_by[v_o_2] == v_lead):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+            proc_resolve_order(s, v_o_2)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    for v_o_3 in s.g_pending:
+        if (s.k_Card_played_by[v_o_3] != v_lead):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+            proc_resolve_order(s, v_o_3)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    proc_clear_pending(s)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    proc_land(s, s.g_strike_shield)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
-    if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    if (
+        ((v_at is not None) and (v_foe is not None))
+        and any(
+            (s.k_Card_damage[v_u] < f_hp(s, v_u))
+            for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
+        )
+    ):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+        v_power = max(
+            0,
+            (
+                (s.g_strike_power - s.g_strike_lead)
+                + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
+            ),
+        )
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
-            if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
-                for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
-                    s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
-                    v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
-                    s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
-                    proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
-            else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
-                for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
-                    v_back = (
-                        C_CARD_ATTACK[s.card_def[v_v]]
-                        if f_reaches(s, v_v, v_foe, v_at)
-                        else 0
-                    )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
-                    proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
-                    proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+            if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+                if (v_shield and (v_back_zone is not None)):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+                    for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+                        s.k_Card_defended[v_r] = True
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
+                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+                        s.k_Card_damage[v_r] += v_power
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+                        proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
+                else:
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+                    for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+                        v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+                        proc_hit(s, v_v, v_power, v_q)
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+                        proc_hit(s, v_u, v_back, s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
-                        proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+                        proc_hit(s, v_w, v_power, v_q)
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
-                        proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+                        proc_hit(s, v_w_2, v_power, s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+    s.g_strike_lead = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:681
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     s.k_Card_kills[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+    s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
+    """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
+    be paid for (decision RETREAT_ITEMS).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+            s.k_Card_held_by[v_i] = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+            s.move(v_i, Z_LEAVING + v_p, False)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+        s.move(v_u, Z_RETREAT2 + v_p, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+    proc_clear_under(s, v_p, v_c)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    if (bool(s.zones[Z_LEAVING + v_p])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+        s.goto(6)  # settle_items
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:710
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:753
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         s.end_draw()
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:232
+def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of cards that give none."""
+    pass
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:361
+def fx_Card_effect_40(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Supply Wagon."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:361
+    proc_draw_cards(s, v_you, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:368
+def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Volley."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:369
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:369
+        proc_wound(s, v_target, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:376
+def fx_Card_effect_42(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Sabotage."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:377
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:377
+        proc_scrap(s, v_target)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:384
+def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Field Surgery."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:385
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:385
+        proc_mend(s, v_target, 3)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:392
+def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of War Cry."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:393
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:393
+        s.k_Card_boost[v_target] += 2
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:403
+def fx_Card_effect_45(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Shield Wall."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:404
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:404
+        s.k_Card_guard[v_target] += 3
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:429
+def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Rallying Horn."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    proc_draw_cards(s, v_you, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:438
+def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Tao's Command."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:439
+    for v_u in f_units_on(s, v_you):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:439
+        s.k_Card_boost[v_u] += 1
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:447
+def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Mei's Vow."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:448
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:448
+        proc_wound(s, v_target, 4)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:455
+def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Wu's Arrow Storm."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:456
+    for v_u in f_units_on(s, (1 - v_you)):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:456
+        proc_wound(s, v_u, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:465
+def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Tao's Stand."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:466
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:466
+        s.k_Card_guard[v_target] += 5
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:475
+def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+    """The effect of Ren's Ambush."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:476
+    if (v_target is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:476
+        proc_wound(s, v_target, 3)
+
+
+FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_default,
+    fx_Card_effect_40,
+    fx_Card_effect_41,
+    fx_Card_effect_42,
+    fx_Card_effect_43,
+    fx_Card_effect_44,
+    fx_Card_effect_45,
+    fx_Card_effect_41,
+    fx_Card_effect_42,
+    fx_Card_effect_48,
+    fx_Card_effect_49,
+    fx_Card_effect_50,
+    fx_Card_effect_51,
+    fx_Card_effect_52,
+    fx_Card_effect_53,
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of cards that give none."""
+    pass
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:203
+def fx_Card_on_play_21(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Mei the Unbroken."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:204
+    for v_u in f_lane_foes(s, v_you, v_at):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:204
+        proc_wound(s, v_u, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:234
+def fx_Card_on_play_24(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Ren the Storm."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:235
+    for v_u in f_lane_foes(s, v_you, v_at):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:235
+        proc_wound(s, v_u, 1)
+    # rulebooks/dynasty_tcg/starter.cards.yaml:236
+    proc_draw_cards(s, v_you, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:247
+def fx_Card_on_play_25(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Field Medic."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:248
+    for v_u in f_units_on(s, v_you):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:248
+        proc_mend(s, v_u, 2)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:257
+def fx_Card_on_play_26(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of War Drummer."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    proc_draw_cards(s, v_you, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:266
+def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Saboteur."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:267
+    v_i = rt.first(f_items_on(s, (1 - v_you)))
+    # rulebooks/dynasty_tcg/starter.cards.yaml:268
+    if (v_i is not None):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:268
+        proc_scrap(s, v_i)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:277
+def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Horse Archer."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:278
+    for v_u in f_lane_foes(s, v_you, v_at):
+        # rulebooks/dynasty_tcg/starter.cards.yaml:278
+        proc_wound(s, v_u, 1)
+
+
+# rulebooks/dynasty_tcg/starter.cards.yaml:287
+def fx_Card_on_play_29(s: State, v_this: int, v_you: int, v_at: int) -> None:
+    """The on_play of Quartermaster."""
+    # rulebooks/dynasty_tcg/starter.cards.yaml:287
+    proc_gain(s, v_you, 1)
+
+
+FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_21,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_24,
+    fx_Card_on_play_25,
+    fx_Card_on_play_26,
+    fx_Card_on_play_27,
+    fx_Card_on_play_28,
+    fx_Card_on_play_29,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+    fx_Card_on_play_default,
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:284
 def deck_problem(cards: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:233
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:285
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 233
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+        return 'a main deck has 50 to 60 cards', 285
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:286
     for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:235
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:287
         if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 235
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:237
+            return 'at most 3 copies of ' + DEF_NAMES[v_c], 287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:289
     if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 237
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:238
+        return 'at most 4 champion cards', 289
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:290
     if (
         sum(
             1
@@ -1204,95 +2592,99 @@ def deck_problem(cards: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 238
+        return 'at most 7 units costing 7 or more', 290
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:479
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+                if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+                    for v_i in f_items_of(s, v_u):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+                        proc_scrap(s, v_i)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:738
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:760
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:793
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:776
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -1300,7 +2692,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -1312,23 +2704,23 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 144))
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 324))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1370,13 +2762,13 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -1386,7 +2778,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:778
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1397,7 +2789,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -1413,35 +2805,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:782
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -1450,47 +2842,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:775
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:808
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:809
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:817
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
                 s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+                s.k_Card_guard[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1498,28 +2894,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1534,32 +2930,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+        s.k_Card_plain[v_u] = True
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+        FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1573,13 +2976,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -1592,7 +2995,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1628,13 +3031,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_u in v_u_copies:
         v_at = a.args[1]
         reason = check_play_unit(s, actor, v_u, v_at)
@@ -1645,7 +3048,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:846
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1656,7 +3059,430 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def text_equip(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = N_CELL_NAMES[args[1]] if shown & 2 else 'a cell'
+    return PLAYER_NAMES[actor] + ' places ' + t_1 + ' under the unit on ' + t_2
+
+
+LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+    if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
+        return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+    if not any(
+        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+    ):
+        return 'you have no unit on ' + N_CELL_NAMES[v_at]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+    s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+        s.k_Card_held_by[v_i] = v_u
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+    s.move(v_i, Z_GEAR + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_EQUIP[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_at_values: list[int] | None = None
+    v_i_cards = s.zones[Z_HAND + actor]
+    if not v_i_cards:
+        return
+    v_i_first: dict[int, int] = {}
+    v_i_names = rt.NO_NAMES
+    v_i_start = len(out)
+    for v_i in v_i_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+            if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+                continue
+        v_i_arg = s.card_def[v_i]
+        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        if v_i_again:
+            if not s.same_choice(v_i, v_i_other):
+                out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
+                v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_i_names
+        if v_at_values is None:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+            v_at_values = [
+                v_at
+                for v_at in range(15)
+                if any(
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                )
+            ] if check else list(range(15))
+        for v_at in v_at_values:
+            if plain:
+                key = (v_i_arg, v_at, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_EQUIP, actor, key, text_equip)
+                out.append(action)
+            else:
+                if v_i_again and seen is not None and (v_i_arg, v_at, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_i_arg, v_at, ))
+                if v_i_names:
+                    out.append(
+                        Action(
+                            K_EQUIP,
+                            actor,
+                            (v_i_arg, v_at, ),
+                            text_equip,
+                            (v_i_names.get(v_i_arg), None, ),
+                        )
+                    )
+                else:
+                    key = (v_i_arg, v_at, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_EQUIP, actor, key, text_equip)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def apply_equip(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_i_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_i in v_i_copies:
+        v_at = a.args[1]
+        reason = check_equip(s, actor, v_i, v_at)
+        if reason is None:
+            do_equip(s, actor, v_i, v_at)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_i in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if (v_at := a.args[1]) in range(15) and check_equip(s, actor, v_i, v_at) is None:
+            return (v_i, v_at, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+def text_order(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the order ' + t_1
+
+
+LISTED_ORDER: Final = tuple(
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 324))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+def check_order(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+def do_order(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+    proc_open_reply(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ORDER[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_ORDER, actor, (v_o_arg, ), text_order, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+def apply_order(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_order(s, actor, v_o)
+        if reason is None:
+            do_order(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_order(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def text_order_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the order ' + t_1 + ' on ' + t_2
+
+
+LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    proc_open_reply(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ORDER_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_ORDER_ON, actor, key, text_order_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ORDER_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_order_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ORDER_ON, actor, key, text_order_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def apply_order_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_order_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_order_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_order_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1678,65 +3504,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:888
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1749,7 +3575,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1766,18 +3592,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1788,38 +3614,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
-    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
-        proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
-        s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
-    proc_clear_under(s, actor, v_at)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1830,7 +3650,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1840,7 +3660,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1862,68 +3682,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
-        proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+        proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -1942,7 +3762,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:910
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1955,7 +3775,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1979,73 +3799,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
     v_power = 0
     for v_c in v_line:
-        v_power += sum(
-            C_CARD_ATTACK[s.card_def[v_u]]
-            for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
-        )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+        v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -2064,7 +3881,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2077,7 +3894,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -2092,9 +3909,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if not any(
         (
             (
@@ -2114,31 +3931,39 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
         s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2160,7 +3985,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
             if check and not any(
                 (
                     (
@@ -2204,14 +4029,14 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_at = a.args[0]
     v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
     if not v_b_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[1] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
     for v_b in v_b_copies:
         reason = check_level_up(s, actor, v_at, v_b)
         if reason is None:
@@ -2221,7 +4046,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2233,7 +4058,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -2255,18 +4080,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -2275,34 +4100,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
-            proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+            proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
                 if not all(
                     (
                         (
@@ -2316,7 +4141,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2329,7 +4154,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -2346,66 +4171,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
-        s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+        s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:974
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2415,7 +4240,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -2427,27 +4252,27 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 144))
+    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 324))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2483,13 +4308,13 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_deposit(s, actor, v_c)
         if reason is None:
@@ -2499,7 +4324,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:987
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2510,7 +4335,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -2522,28 +4347,28 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 144))
+    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 324))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2555,7 +4380,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2582,13 +4407,13 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_bring(s, actor, v_c)
         if reason is None:
@@ -2598,7 +4423,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:994
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2609,40 +4434,40 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 144))
+    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 324))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2654,7 +4479,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2666,7 +4491,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -2682,13 +4507,13 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 24] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
     for v_c in v_c_copies:
         reason = check_buy(s, actor, v_c)
         if reason is None:
@@ -2698,7 +4523,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2709,7 +4534,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -2725,23 +4550,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -2750,9 +4575,12 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
+    legal_equip(s, actor, out, check)
+    legal_order(s, actor, out, check)
+    legal_order_on(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
     legal_retreat(s, actor, out, check)
     legal_attack(s, actor, out, check)
@@ -2766,18 +4594,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2793,9 +4621,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2804,15 +4632,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
-    proc_land(s, True)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+    proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2821,7 +4649,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -2830,7 +4658,281 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+def text_react(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the reaction ' + t_1
+
+
+LISTED_REACT: Final = tuple(
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 324))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+def check_react(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+def do_react(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+    proc_commit(s, actor, v_o, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REACT[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_REACT, actor, (v_o_arg, ), text_react, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+def apply_react(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_react(s, actor, v_o)
+        if reason is None:
+            do_react(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_react(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def text_react_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' plays the reaction ' + t_1 + ' on ' + t_2
+
+
+LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    proc_commit(s, actor, v_o, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REACT_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_REACT_ON, actor, key, text_react_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_REACT_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_react_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_REACT_ON, actor, key, text_react_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def apply_react_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_react_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_react_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_react_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2850,50 +4952,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
-    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
-        proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
-        s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
-    proc_clear_under(s, actor, v_at)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2903,7 +4999,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2919,23 +5015,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
-    proc_land(s, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+    proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -2944,11 +5040,858 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
+    legal_react(s, actor, out, check)
+    legal_react_on(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
     legal_let_land(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+def done_answer(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    s.goto(2)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+def actor_answer(s: State) -> int | None:
+    return (None if (s.g_strike_at is None) else s.g_current)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def text_answer(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers with the reaction ' + t_1
+
+
+LISTED_ANSWER: Final = tuple(
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 324))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def check_answer(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def do_answer(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    proc_commit(s, actor, v_o, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ANSWER[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_ANSWER, actor, (v_o_arg, ), text_answer, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def apply_answer(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_answer(s, actor, v_o)
+        if reason is None:
+            do_answer(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_answer(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+def text_answer_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers with the reaction ' + t_1 + ' on ' + t_2
+
+
+LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    proc_commit(s, actor, v_o, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_ANSWER_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_ANSWER_ON, actor, key, text_answer_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_ANSWER_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_answer_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_ANSWER_ON, actor, key, text_answer_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+def apply_answer_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_answer_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_answer_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_answer_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+def text_close_window(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the window resolve'
+
+
+LISTED_CLOSE_WINDOW: Final = tuple(
+    rt.Listed(K_CLOSE_WINDOW, actor, (), text_close_window)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+def check_close_window(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+def do_close_window(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+    proc_resolve_window(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_CLOSE_WINDOW[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+def apply_close_window(s: State, a: Action) -> str | None:
+    actor = a.actor
+    reason = check_close_window(s, actor)
+    if reason is None:
+        do_close_window(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_answer(s, actor, out, check)
+    legal_answer_on(s, actor, out, check)
+    legal_close_window(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+def done_reply(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+    s.goto(2)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+def actor_reply(s: State) -> int | None:
+    return ((1 - s.g_current) if s.g_replying else None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def text_reply(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers the order with the reaction ' + t_1
+
+
+LISTED_REPLY: Final = tuple(
+    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 324))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def check_reply(s: State, actor: int, v_o: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+        return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def do_reply(s: State, actor: int, v_o: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    proc_commit(s, actor, v_o, None)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REPLY[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+            if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_o_names
+        if plain:
+            out.append(listed[v_o_arg])
+        else:
+            if v_o_again and seen is not None and (v_o_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_o_arg, ))
+            if v_o_names:
+                out.append(
+                    Action(K_REPLY, actor, (v_o_arg, ), text_reply, (v_o_names.get(v_o_arg), ))
+                )
+            else:
+                out.append(listed[v_o_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def apply_reply(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        reason = check_reply(s, actor, v_o)
+        if reason is None:
+            do_reply(s, actor, v_o)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if check_reply(s, actor, v_o) is None:
+            return (v_o, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def text_reply_on(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    return PLAYER_NAMES[actor] + ' answers the order with the reaction ' + t_1 + ' on ' + t_2
+
+
+LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+    if not (
+        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+    ):
+        return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+    if not f_champion_ready(s, actor, v_o):
+        return 'the champion that ' + DEF_NAMES[
+            s.card_def[v_o]
+        ] + ' names is not on your battlefield'
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    proc_commit(s, actor, v_o, v_t)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_REPLY_ON[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_o_cards = s.zones[Z_HAND + actor]
+    if not v_o_cards:
+        return
+    v_o_first: dict[int, int] = {}
+    v_o_names = rt.NO_NAMES
+    v_o_start = len(out)
+    for v_o in v_o_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+            if not (
+                (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+            if not f_champion_ready(s, actor, v_o):
+                continue
+        v_o_arg = s.card_def[v_o]
+        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        if v_o_again:
+            if not s.same_choice(v_o, v_o_other):
+                out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
+                v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        v_t_cards = f_targets_of(s, v_o, actor)
+        if not v_t_cards:
+            continue
+        v_t_first: dict[int, int] = {}
+        v_t_names = rt.NO_NAMES
+        v_t_start = len(out)
+        for v_t in v_t_cards:
+            v_t_arg = s.card_def[v_t]
+            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            if v_t_again:
+                if not s.same_choice(v_t, v_t_other):
+                    out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
+                    v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            plain = seen is None and not (v_o_names or v_t_names)
+            if plain:
+                key = (v_o_arg, v_t_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_REPLY_ON, actor, key, text_reply_on)
+                out.append(action)
+            else:
+                if (v_o_again or v_t_again) and seen is not None and (v_o_arg, v_t_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_o_arg, v_t_arg, ))
+                if v_o_names or v_t_names:
+                    out.append(
+                        Action(
+                            K_REPLY_ON,
+                            actor,
+                            (v_o_arg, v_t_arg, ),
+                            text_reply_on,
+                            (v_o_names.get(v_o_arg), v_t_names.get(v_t_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_o_arg, v_t_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_REPLY_ON, actor, key, text_reply_on)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def apply_reply_on(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_o_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_o in v_o_copies:
+        v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
+        if not v_t_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        for v_t in v_t_copies:
+            reason = check_reply_on(s, actor, v_o, v_t)
+            if reason is None:
+                do_reply_on(s, actor, v_o, v_t)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    for v_o in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        for v_t in s.find_cards(f_targets_of(s, v_o, actor), a.args[1]):
+            if check_reply_on(s, actor, v_o, v_t) is None:
+                return (v_o, v_t, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def text_end_reply(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the order stand'
+
+
+LISTED_END_REPLY: Final = tuple(
+    rt.Listed(K_END_REPLY, actor, (), text_end_reply)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def check_end_reply(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def do_end_reply(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+    s.g_replying = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+        proc_resolve_order(s, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    proc_clear_pending(s)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_END_REPLY[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+def apply_end_reply(s: State, a: Action) -> str | None:
+    actor = a.actor
+    reason = check_end_reply(s, actor)
+    if reason is None:
+        do_end_reply(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_reply(s, actor, out, check)
+    legal_reply_on(s, actor, out, check)
+    legal_end_reply(s, actor, out, check)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+def done_settle_items(s: State) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+    if (s.g_strike_at is not None):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+        s.goto(3)  # defending
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+        s.goto(2)  # attacking
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+def actor_settle_items(s: State) -> int | None:
+    for v_p in range(s.num_players):
+        if (bool(s.zones[Z_LEAVING + v_p])):
+            return v_p
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+def text_keep_item(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    return PLAYER_NAMES[actor] + ' pays to keep ' + t_1
+
+
+LISTED_KEEP_ITEM: Final = tuple(
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 324))
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+def do_keep_item(s: State, actor: int, v_i: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+    s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+    s.move(v_i, Z_RETREAT2 + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_KEEP_ITEM[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_i_cards = s.zones[Z_LEAVING + actor]
+    if not v_i_cards:
+        return
+    v_i_first: dict[int, int] = {}
+    v_i_names = rt.NO_NAMES
+    v_i_start = len(out)
+    for v_i in v_i_cards:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+        if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+            continue
+        v_i_arg = s.card_def[v_i]
+        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        if v_i_again:
+            if not s.same_choice(v_i, v_i_other):
+                out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
+                v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        plain = seen is None and not v_i_names
+        if plain:
+            out.append(listed[v_i_arg])
+        else:
+            if v_i_again and seen is not None and (v_i_arg, ) in seen:
+                continue
+            if seen is not None:
+                seen.add((v_i_arg, ))
+            if v_i_names:
+                out.append(
+                    Action(
+                        K_KEEP_ITEM,
+                        actor,
+                        (v_i_arg, ),
+                        text_keep_item,
+                        (v_i_names.get(v_i_arg), ),
+                    )
+                )
+            else:
+                out.append(listed[v_i_arg])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+def apply_keep_item(s: State, a: Action) -> str | None:
+    actor = a.actor
+    first: str | None = None
+    v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
+    if not v_i_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+    for v_i in v_i_copies:
+        reason = check_keep_item(s, actor, v_i)
+        if reason is None:
+            do_keep_item(s, actor, v_i)
+            return None
+        first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 1:
+        return None
+    for v_i in s.find_cards(s.zones[Z_LEAVING + actor], a.args[0]):
+        if check_keep_item(s, actor, v_i) is None:
+            return (v_i, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+def text_let_items_go(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    return PLAYER_NAMES[actor] + ' lets the items go to the discard pile'
+
+
+LISTED_LET_ITEMS_GO: Final = tuple(
+    rt.Listed(K_LET_ITEMS_GO, actor, (), text_let_items_go)
+    for actor in range(2)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+def check_let_items_go(s: State, actor: int) -> str | None:
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+def do_let_items_go(s: State, actor: int) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    for v_i in list(s.zones[Z_LEAVING + actor]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+        s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
+    out.append(LISTED_LET_ITEMS_GO[actor])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+def apply_let_items_go(s: State, a: Action) -> str | None:
+    actor = a.actor
+    reason = check_let_items_go(s, actor)
+    if reason is None:
+        do_let_items_go(s, actor)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
+    legal_keep_item(s, actor, out, check)
+    legal_let_items_go(s, actor, out, check)
 
 
 State.GAME = 'dynasty_tcg'
@@ -2968,6 +5911,9 @@ State.ZONES = (
     ('under', Z_UNDER, (PLAYER_NAMES, N_CELL_NAMES, )),
     ('retreat2', Z_RETREAT2, (PLAYER_NAMES, )),
     ('retreat1', Z_RETREAT1, (PLAYER_NAMES, )),
+    ('orders', Z_ORDERS, (PLAYER_NAMES, )),
+    ('gear', Z_GEAR, (PLAYER_NAMES, )),
+    ('leaving', Z_LEAVING, (PLAYER_NAMES, )),
 )
 State.OPTION_FIELDS = ()
 State.GAME_FIELDS = (
@@ -2978,6 +5924,10 @@ State.GAME_FIELDS = (
     rt.GameField('strike_from', 'g_strike_from', ("option", ("names", N_CELL_NAMES)), 'public'),
     rt.GameField('strike_at', 'g_strike_at', ("option", ("names", N_CELL_NAMES)), 'public'),
     rt.GameField('strike_power', 'g_strike_power', ("int",), 'public'),
+    rt.GameField('strike_lead', 'g_strike_lead', ("int",), 'public'),
+    rt.GameField('strike_shield', 'g_strike_shield', ("bool",), 'public'),
+    rt.GameField('pending', 'g_pending', ("list", ("card",)), 'public'),
+    rt.GameField('replying', 'g_replying', ("bool",), 'public'),
 )
 State.PLAYER_FIELDS = (
     rt.PlayerField('health', 'p_health', ("int",), 'public', per_player=False),
@@ -2997,6 +5947,12 @@ State.CARD_FIELDS = (
     rt.CardField('kills', 'k_Card_kills', ("int",), 'public'),
     rt.CardField('kills_turn', 'k_Card_kills_turn', ("int",), 'public'),
     rt.CardField('deposited', 'k_Card_deposited', ("int",), 'public'),
+    rt.CardField('held_by', 'k_Card_held_by', ("option", ("card",)), 'public'),
+    rt.CardField('played_by', 'k_Card_played_by', ("option", ("player",)), 'public'),
+    rt.CardField('chosen', 'k_Card_chosen', ("option", ("card",)), 'public'),
+    rt.CardField('plain', 'k_Card_plain', ("bool",), 'public'),
+    rt.CardField('boost', 'k_Card_boost', ("int",), 'public'),
+    rt.CardField('guard', 'k_Card_guard', ("int",), 'public'),
 )
 State.STATE_ATTRS = (
     'g_turn',
@@ -3006,6 +5962,10 @@ State.STATE_ATTRS = (
     'g_strike_from',
     'g_strike_at',
     'g_strike_power',
+    'g_strike_lead',
+    'g_strike_shield',
+    'g_pending',
+    'g_replying',
     'p_health',
     'p_resources',
     'p_ended',
@@ -3020,6 +5980,12 @@ State.STATE_ATTRS = (
     'k_Card_kills',
     'k_Card_kills_turn',
     'k_Card_deposited',
+    'k_Card_held_by',
+    'k_Card_played_by',
+    'k_Card_chosen',
+    'k_Card_plain',
+    'k_Card_boost',
+    'k_Card_guard',
     'd_decklists',
 )
 rt.install_phases(State, (
@@ -3055,6 +6021,30 @@ rt.install_phases(State, (
         checkpoints=None,
         legal=phase_legal_defending,
     ),
+    rt.PhaseRules(
+        'answer',
+        enter=None,
+        actor=actor_answer,
+        done=done_answer,
+        checkpoints=None,
+        legal=phase_legal_answer,
+    ),
+    rt.PhaseRules(
+        'reply',
+        enter=None,
+        actor=actor_reply,
+        done=done_reply,
+        checkpoints=None,
+        legal=phase_legal_reply,
+    ),
+    rt.PhaseRules(
+        'settle_items',
+        enter=None,
+        actor=actor_settle_items,
+        done=done_settle_items,
+        checkpoints=None,
+        legal=phase_legal_settle_items,
+    ),
 ))
 State.CHECKPOINTS = (
     checkpoint_destroyed,
@@ -3064,6 +6054,9 @@ State.APPLY = {
     (0, K_PUT_BACK): apply_put_back,
     (0, K_KEEP_HAND): apply_keep_hand,
     (2, K_PLAY_UNIT): apply_play_unit,
+    (2, K_EQUIP): apply_equip,
+    (2, K_ORDER): apply_order,
+    (2, K_ORDER_ON): apply_order_on,
     (2, K_MOVE_UNIT): apply_move_unit,
     (2, K_RETREAT): apply_retreat,
     (2, K_ATTACK): apply_attack,
@@ -3076,13 +6069,26 @@ State.APPLY = {
     (2, K_BUY): apply_buy,
     (2, K_END_PHASE): apply_end_phase,
     (3, K_REINFORCE): apply_reinforce,
+    (3, K_REACT): apply_react,
+    (3, K_REACT_ON): apply_react_on,
     (3, K_RETREAT_IN_DEFENCE): apply_retreat_in_defence,
     (3, K_LET_LAND): apply_let_land,
+    (4, K_ANSWER): apply_answer,
+    (4, K_ANSWER_ON): apply_answer_on,
+    (4, K_CLOSE_WINDOW): apply_close_window,
+    (5, K_REPLY): apply_reply,
+    (5, K_REPLY_ON): apply_reply_on,
+    (5, K_END_REPLY): apply_end_reply,
+    (6, K_KEEP_ITEM): apply_keep_item,
+    (6, K_LET_ITEMS_GO): apply_let_items_go,
 }
 State.CARD_PARAMS = (
     (0,),
     (),
     (0,),
+    (0,),
+    (0,),
+    (0, 1),
     (),
     (),
     (),
@@ -3095,13 +6101,26 @@ State.CARD_PARAMS = (
     (0,),
     (),
     (),
+    (0,),
+    (0, 1),
     (),
+    (),
+    (0,),
+    (0, 1),
+    (),
+    (0,),
+    (0, 1),
+    (),
+    (0,),
     (),
 )
 State.PICK = (
     pick_put_back,
     None,
     pick_play_unit,
+    pick_equip,
+    pick_order,
+    pick_order_on,
     None,
     None,
     None,
@@ -3114,39 +6133,79 @@ State.PICK = (
     pick_buy,
     None,
     None,
+    pick_react,
+    pick_react_on,
     None,
+    None,
+    pick_answer,
+    pick_answer_on,
+    None,
+    pick_reply,
+    pick_reply_on,
+    None,
+    pick_keep_item,
     None,
 )
 State.ENCODING = (
-    (0, ((0, 144), )),
-    (144, ()),
-    (145, ((0, 144), (0, 15), )),
-    (2305, ((0, 15), (0, 15), )),
-    (2530, ((0, 15), )),
-    (2545, ((0, 15), (0, 15), )),
-    (2770, ((0, 15), (0, 15), )),
-    (2995, ((0, 15), (0, 144), )),
-    (5155, ((0, 15), (0, 15), )),
-    (5380, ((0, 15), )),
-    (5395, ((0, 144), )),
-    (5539, ((0, 144), )),
-    (5683, ((0, 144), )),
-    (5827, ()),
-    (5828, ()),
-    (5829, ((0, 15), )),
-    (5844, ()),
+    (0, ((0, 324), )),
+    (324, ()),
+    (325, ((0, 324), (0, 15), )),
+    (5185, ((0, 324), (0, 15), )),
+    (10045, ((0, 324), )),
+    (10369, ((0, 324), (0, 324), )),
+    (115345, ((0, 15), (0, 15), )),
+    (115570, ((0, 15), )),
+    (115585, ((0, 15), (0, 15), )),
+    (115810, ((0, 15), (0, 15), )),
+    (116035, ((0, 15), (0, 324), )),
+    (120895, ((0, 15), (0, 15), )),
+    (121120, ((0, 15), )),
+    (121135, ((0, 324), )),
+    (121459, ((0, 324), )),
+    (121783, ((0, 324), )),
+    (122107, ()),
+    (122108, ()),
+    (122109, ((0, 324), )),
+    (122433, ((0, 324), (0, 324), )),
+    (227409, ((0, 15), )),
+    (227424, ()),
+    (227425, ((0, 324), )),
+    (227749, ((0, 324), (0, 324), )),
+    (332725, ()),
+    (332726, ((0, 324), )),
+    (333050, ((0, 324), (0, 324), )),
+    (438026, ()),
+    (438027, ((0, 324), )),
+    (438351, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 5845
+NUM_DISTINCT_ACTIONS: Final = 438352
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
         22,
-        22,
-        22,
         23,
         23,
-        23,
+        24,
+        32,
+        32,
+        25,
+        25,
+        34,
+        34,
+        36,
+        36,
+        45,
+        45,
+        51,
+        53,
+        53,
+        30,
+        30,
+        30,
+        31,
+        31,
+        31,
         0,
         0,
         0,
@@ -3156,9 +6215,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         2,
         2,
         2,
-        3,
-        3,
-        3,
         5,
         5,
         5,
@@ -3171,12 +6227,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         7,
         7,
         7,
-        10,
-        10,
-        10,
-        11,
-        11,
-        11,
         13,
         13,
         13,
@@ -3189,10 +6239,18 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         16,
         16,
         16,
-        19,
-        19,
     ),
     'siege': (
+        41,
+        41,
+        42,
+        42,
+        40,
+        40,
+        37,
+        37,
+        50,
+        46,
         18,
         18,
         18,
@@ -3208,9 +6266,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         2,
         2,
         2,
-        3,
-        3,
-        3,
         5,
         5,
         5,
@@ -3223,9 +6278,6 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         7,
         7,
         7,
-        10,
-        10,
-        10,
         13,
         13,
         13,
@@ -3248,6 +6300,15 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         21,
     ),
     'skirmish': (
+        33,
+        33,
+        38,
+        27,
+        28,
+        44,
+        47,
+        50,
+        46,
         0,
         0,
         0,
@@ -3301,6 +6362,16 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         21,
     ),
     'vanguard': (
+        35,
+        35,
+        39,
+        26,
+        29,
+        43,
+        48,
+        45,
+        49,
+        52,
         0,
         0,
         0,

@@ -5,12 +5,16 @@ checks of every generated game.
 Every ply of every random game checks, reading each zone with `state.get("zone.<slot>")` (which
 sees hidden zones too):
 
-(a) card conservation: the cards in all zones are exactly the two decks, as a multiset of
+(a) card conservation: the cards in all zones (the order zones, the items under units and
+    the items of a retreating unit included) are exactly the two decks, as a multiset of
     names: none is created or lost (bought cards cross to the buyer's zones, decision TRADE);
-(b) one unit per zone, and only units on the battlefield;
+(b) one unit per zone, and only units and walls on the battlefield; only orders in the order
+    zones; only items under units, each held by a unit of that commander's battlefield; items
+    wait for payment only while their commander settles them, and reaction orders wait only
+    in the window of a declared attack or of the answer to an action order;
 (c) health and resources consistent: resources from 0 to 10, health only ever falls (but for
     the 20 that both commanders gain at once, decision BOTH_ZERO), and no unit holds as much
-    damage as its health;
+    damage as its health with its items' bonuses and this turn's guard;
 (d) no hidden card shows: in the opponent's observation, a player's hand, deck and the cards
     put aside in a mulligan are counts, and the texts of the actions name no card that the
     opponent cannot see;
@@ -38,7 +42,7 @@ from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
 GAMES, SOAK_GAMES = 3, 1000
-MAX_PLIES = 3000  # random games observed: 110..450 plies
+MAX_PLIES = 3000  # random games observed: 110..520 plies (seeds 0-199, mean 274)
 RULEBOOK = ROOT / "rulebooks" / "dynasty_tcg"
 CELLS = game.N_CELL_NAMES
 NAMES = re.compile("|".join(
@@ -67,22 +71,51 @@ def decks_of(seed: int) -> dict[str, str]:
     return {"A": names[seed % len(names)], "B": names[(seed + 1) % len(names)]}
 
 
+def kind_of(name: str) -> str:
+    """The card kind of a card name: unit, order, item or environment."""
+    return str(game.E_KIND_NAMES[game.C_CARD_KIND[game.DEF_NAMES.index(name)]])
+
+
 def check_cards(state: State, decks: dict[str, str]) -> None:
-    """(a) conservation and (b) one unit per zone."""
+    """(a) conservation and (b) one unit per zone, orders and items where they belong."""
     held = sorted(name for player in PLAYERS for path in PATHS[player] for name in state.get(path))
     decked = sorted(game.DEF_NAMES[d] for p in PLAYERS for d in game.DECKS[decks[p]])
     if held != decked:
         expected, found = Counter(decked), Counter(held)
         raise AssertionError(f"the zones differ from the decks: missing "
                              f"{dict(expected - found)}, extra {dict(found - expected)}")
+    phase = state.get("phase")
     for player in PLAYERS:
+        gear = state.get(f"zone.gear.{player}")
+        holders = [state.get(f"card.gear.{player}.{i}.held_by") for i in range(len(gear))]
+        assert all(kind_of(n) == "item" for n in gear), f"{player}'s items: {gear}"
+        orders = state.get(f"zone.orders.{player}")
+        assert all(kind_of(n) == "order" for n in orders), f"{player}'s orders: {orders}"
+        if state.get(f"zone.leaving.{player}"):
+            assert phase == "settle_items", f"{player}'s items wait for payment in {phase}"
+        fielded: list[str] = []
         for cell in CELLS:
             units = state.get(f"zone.field.{player}.{cell}")
             assert len(units) <= 1, f"{player}'s {cell} holds {units}"
             if units:
+                (unit,) = units
+                assert kind_of(unit) in ("unit", "environment"), f"{unit} on {cell}"
+                fielded.append(unit)
                 damage = state.get(f"card.field.{player}.{cell}.0.damage")
-                health = game.C_CARD_HEALTH[game.DEF_NAMES.index(units[0])]
-                assert 0 <= damage < health, f"{units[0]} on {cell}: {damage} of {health}"
+                # items are named by their unit's name: with two copies of a unit on the
+                # battlefield, both count the bonuses of either copy's items (an upper bound)
+                health = (game.C_CARD_HEALTH[game.DEF_NAMES.index(unit)]
+                          + state.get(f"card.field.{player}.{cell}.0.guard")
+                          + sum(game.C_CARD_GIVES_HEALTH[game.DEF_NAMES.index(item)]
+                                for item, holder in zip(gear, holders, strict=True)
+                                if holder == unit))
+                assert 0 <= damage < health, f"{unit} on {cell}: {damage} of {health}"
+        assert all(holder in fielded for holder in holders), (
+            f"{player}'s items {gear} are held by {holders}, not by {fielded}")
+    if state.get("pending"):
+        in_window = phase in ("defending", "answer", "reply") or (
+            phase == "settle_items" and state.get("strike_at") is not None)
+        assert in_window, f"reactions wait in {phase}, outside a window"
 
 
 def check_commanders(state: State, health: dict[str, int]) -> None:
@@ -236,6 +269,8 @@ def test_six_differing_copies_of_a_card_in_the_trade_centres_each_have_an_action
     deposited in a different turn: every buy is told apart by its action id and can be applied
     (rt.COPY_CHOICES bounds the copies an action's argument tells apart)."""
     state = game.new_game(seed=1, decks={"A": "vanguard", "B": "skirmish"})
+    state.set("starter", "A")
+    state.set("current", "A")
     for player in PLAYERS:
         state.set(f"zone.trade.{player}", ["Jinso"] * 3)
         for index in range(3):
