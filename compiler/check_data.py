@@ -314,6 +314,8 @@ class DataChecker(StatementChecker):
     def deck_rules(self, deck: n.DeckDecl) -> None:
         scope = Scope()
         scope.names["cards"] = (t.ListT(t.DefT(deck.card_type)), sym.Parameter("cards", deck.span))
+        # the side deck: swapped with `cards` between games, so rules may count both
+        scope.names["side"] = (t.ListT(t.DefT(deck.card_type)), sym.Parameter("side", deck.span))
         with self.body_of("deck rules"):
             self.deck_block(deck.body, scope)
         # A deck is checked before any game exists: only the cards and fixed data are known.

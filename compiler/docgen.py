@@ -420,6 +420,9 @@ class DocBuilder(CardGallery):
                 "source": code(deck.span.file),
                 "cards": [{"card": self.card_link(rules.card_type, entry.card),
                            "count": entry.count} for entry in deck.entries],
+                "side_size": sum(entry.count for entry in deck.side),
+                "side": [{"card": self.card_link(rules.card_type, entry.card),
+                          "count": entry.count} for entry in deck.side],
             })
         return {"card_type": md(rules.card_type), "doc": md_paragraph(rules.doc),
                 "line": self.where(rules.span.file, [rules.span.line]),

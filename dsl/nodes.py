@@ -233,11 +233,14 @@ class DeckEntry(Node):
 
 @dataclass(frozen=True, slots=True)
 class DeckList(Node):
-    """A `*.deck.yaml` file: card names and counts, spans in the YAML file."""
+    """A `*.deck.yaml` file: card names and counts, spans in the YAML file. `side` is the side
+    deck (`side:`), never played; `side_span` is its key's, when the file has one."""
 
     name: str
     title: str
     entries: tuple[DeckEntry, ...]
+    side: tuple[DeckEntry, ...] = ()
+    side_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)

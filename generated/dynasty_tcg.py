@@ -855,7 +855,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:316
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:320
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -865,7 +865,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:321
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:325
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return (
@@ -881,7 +881,7 @@ def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:330
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -890,13 +890,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:334
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:338
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -905,7 +905,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:340
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:344
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -921,7 +921,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:345
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:349
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -936,7 +936,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:356
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -952,7 +952,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:361
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -965,7 +965,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:362
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:366
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -975,7 +975,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:370
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -994,7 +994,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -1003,7 +1003,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:378
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1018,284 +1018,287 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:387
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:384
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:385
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:386
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:392
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:396
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:393
-    s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:394
-    s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:395
-    s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:396
-    v_q = (1 - v_p)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
+    s.g_strike_from = v_at
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+    s.g_strike_at = v_foe
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+    s.g_strike_power = v_power
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+    v_q = (1 - v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:401
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:408
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:412
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:423
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
                     proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, v_foe, v_at)
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
                     proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
                     proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
                         proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
                         proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
-            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
-                s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
-                s.k_Card_kills_turn[v_u_2] = s.g_turn
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+            if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+                s.k_Card_kills[v_u_2] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+                s.k_Card_kills_turn[v_u_2] = s.g_turn
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:448
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:456
-    s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
-    s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
-    s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
-    s.k_Card_defended[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    s.k_Card_damage[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    s.k_Card_battled[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+    s.k_Card_moved[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+    s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:464
     s.k_Card_kills[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:471
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:508
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:232
-def deck_problem(cards: list[int]) -> tuple[str, int] | None:
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:233
+def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:233
-    if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 233
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:234
-    for v_c in cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:235
-        if (sum(1 for v_x in cards if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c], 235
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:237
-    if (sum(1 for v_c_2 in cards if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards', 237
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:238
+    if not ((len(cards) >= 50) and (len(cards) <= 60)):
+        return 'a main deck has 50 to 60 cards', 234
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:235
+    if (len(side) > 15):
+        return 'a side deck has 0 to 15 cards', 235
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:236
+    for v_c in [*cards, *side]:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:237
+        if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 237
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:240
+    if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
+        return 'at most 4 champion cards, main and side deck together', 240
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:242
     if (
         sum(
             1
-            for v_c_2 in cards
+            for v_c_2 in [*cards, *side]
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more', 238
+        return 'at most 7 units costing 7 or more, main and side deck together', 242
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:481
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:479
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:487
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:493
-    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
-        s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
-        s.p_health[1] += 20
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        s.p_health[0] += 20
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
+        s.p_health[1] += 20
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:506
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
-        for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
-            s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
-    s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
-    s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
-    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:522
-    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+        for v_d in s.d_decklists[v_p][:]:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+            s.create(v_d, Z_DECK + v_p)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+    s.g_starter = (0 if s.rng.flip() else 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:524
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:551
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:534
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -1303,7 +1306,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -1320,18 +1323,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1373,7 +1376,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1389,7 +1392,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1400,7 +1403,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -1416,35 +1419,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -1453,47 +1456,47 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:533
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
-    s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
-    s.p_retreated[(1 - s.g_current)] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    s.p_ended[s.g_current] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    s.p_credit[s.g_current] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
                 s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
-    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
-        s.g_dry_turns += 1
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+        s.g_dry_turns += 1
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1501,28 +1504,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1537,32 +1540,32 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1576,13 +1579,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -1595,7 +1598,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1631,7 +1634,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1648,7 +1651,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1659,7 +1662,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1681,65 +1684,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
-        s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
-        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        s.k_Card_moved[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1752,7 +1755,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1769,18 +1772,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1791,38 +1794,38 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
-    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
-        proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
-        s.move(v_u_2, Z_RETREAT2 + actor, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+        proc_leave_field(s, v_u_2)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+        s.move(v_u_2, Z_RETREAT2 + actor, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
     proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1833,7 +1836,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1843,7 +1846,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1865,68 +1868,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -1945,7 +1948,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1958,7 +1961,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1982,73 +1985,73 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
                 if not all(
                     (
                         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
@@ -2067,7 +2070,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2080,7 +2083,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -2095,9 +2098,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
     if not any(
         (
             (
@@ -2117,31 +2120,31 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
-        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
-    if v_searched:
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
         s.rng.shuffle(s.zones[Z_DECK + actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2163,7 +2166,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
             if check and not any(
                 (
                     (
@@ -2207,7 +2210,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2224,7 +2227,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2236,7 +2239,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -2258,18 +2261,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -2278,34 +2281,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
             proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
                 if not all(
                     (
                         (
@@ -2319,7 +2322,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2332,7 +2335,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -2349,66 +2352,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2418,7 +2421,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -2435,22 +2438,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2486,7 +2489,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2502,7 +2505,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2513,7 +2516,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -2530,23 +2533,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2558,7 +2561,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2585,7 +2588,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2601,7 +2604,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2612,7 +2615,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -2624,28 +2627,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2657,7 +2660,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2669,7 +2672,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -2685,7 +2688,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2701,7 +2704,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2712,7 +2715,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -2728,23 +2731,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -2753,7 +2756,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:596
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
@@ -2769,18 +2772,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:771
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:745
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2796,9 +2799,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2807,15 +2810,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2824,7 +2827,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -2833,7 +2836,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2853,50 +2856,50 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
-    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
-        proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
-        s.move(v_u_2, Z_RETREAT2 + actor, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+    for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+        proc_leave_field(s, v_u_2)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+        s.move(v_u_2, Z_RETREAT2 + actor, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
     proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2906,7 +2909,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2922,23 +2925,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -2947,7 +2950,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
