@@ -855,7 +855,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:320
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:329
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -865,23 +865,22 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:325
-def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
-    """Does unit u on `mine` reach the opposing zone `theirs`?"""
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:334
+def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
+    """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
         (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_mine, v_theirs) >= 1)
-        and (
-            rt.facing_distance(
-                N_CELL_ROW,
-                N_CELL_COLUMN,
-                v_mine,
-                v_theirs,
-            ) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]])
-        )
+        and (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_mine, v_theirs) <= f_span(s, v_r))
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:330
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:339
+def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
+    """Does unit u on `mine` reach the opposing zone `theirs`?"""
+    return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:343
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -890,13 +889,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:348
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:338
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:351
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -905,7 +904,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:357
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -921,7 +920,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:349
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:362
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -936,7 +935,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:356
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:369
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -952,7 +951,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:361
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -965,7 +964,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:366
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:379
 def f_battle_forms(s: State, v_p: int) -> list[int]:
     """the battle champions p could fetch to level up (decision LEVEL_UP)"""
     return [
@@ -975,7 +974,7 @@ def f_battle_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:370
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:383
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -994,7 +993,7 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:374
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:387
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     v_sum = 0
@@ -1003,7 +1002,7 @@ def f_units(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:378
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:391
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1018,170 +1017,170 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:387
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:400
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:388
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:401
     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_v]] - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:389
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:390
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:403
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:396
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:397
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:410
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:398
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:411
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:412
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:400
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:401
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
     if (
         (f_reinforcer(s, v_q, v_foe) is not None)
         or ((not s.p_retreated[v_q]) and any(f_can_pay_retreat(s, v_q, v_c) for v_c in range(15)))
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:402
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:425
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:426
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:427
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:415
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
     if ((v_at is not None) and (v_foe is not None)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:416
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:419
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:432
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:420
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:433
             if (v_shield and (v_back_zone is not None)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:434
                 for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:422
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:435
                     s.k_Card_defended[v_r] = True
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:423
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
                     v_left = max(0, (C_CARD_HEALTH[s.card_def[v_r]] - s.k_Card_damage[v_r]))
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:424
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
                     s.k_Card_damage[v_r] += s.g_strike_power
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:425
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
                     proc_hit(s, v_v, max(0, (s.g_strike_power - v_left)), v_q)
             else:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:428
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
                 for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:429
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:442
                     v_back = (
                         C_CARD_ATTACK[s.card_def[v_v]]
                         if f_reaches(s, v_v, v_foe, v_at)
                         else 0
                     )
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:430
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:443
                     proc_hit(s, v_v, s.g_strike_power, v_q)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
                     proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:436
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:450
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:438
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:451
                         proc_hit(s, v_w, s.g_strike_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
                         proc_hit(s, v_w_2, s.g_strike_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:457
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:458
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:459
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:447
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:465
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:466
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:467
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:455
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:468
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:460
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:473
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:474
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:475
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:476
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:464
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:477
     s.k_Card_kills[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:485
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
         s.end_draw()
 
 
@@ -1214,91 +1213,91 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:493
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:481
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:494
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:495
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:483
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:496
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= C_CARD_HEALTH[s.card_def[v_u]]):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:500
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:510
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:511
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:499
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:512
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:514
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:503
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:516
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:517
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:518
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:506
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:521
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:534
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:523
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:536
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:524
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:539
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -1306,7 +1305,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -1323,18 +1322,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1376,7 +1375,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1392,7 +1391,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1403,7 +1402,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -1419,35 +1418,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:554
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:556
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:558
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:559
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -1456,47 +1455,47 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:546
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:577
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
-        for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
-            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
-                s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
-    if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
-    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
-        s.g_dry_turns += 1
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+    for v_p in range(s.num_players):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+                s.k_Card_defended[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    if (s.g_turn > 1):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+        s.g_dry_turns += 1
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -1504,28 +1503,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:747
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1540,32 +1539,32 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1579,13 +1578,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:602
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -1598,7 +1597,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -1634,7 +1633,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -1651,7 +1650,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -1662,7 +1661,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -1684,65 +1683,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1755,7 +1754,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -1772,18 +1771,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -1794,38 +1793,38 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
         s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
     proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -1836,7 +1835,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1846,7 +1845,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -1868,87 +1867,77 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
         proc_declare(s, actor, v_at, v_foe, C_CARD_ATTACK[s.card_def[v_u]])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
                 if not all(
-                    (
-                        (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
-                        and (
-                            rt.facing_distance(
-                                N_CELL_ROW,
-                                N_CELL_COLUMN,
-                                v_at,
-                                v_foe,
-                            ) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]])
-                        )
-                    )
+                    (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -1961,7 +1950,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -1985,92 +1974,82 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
     v_power = 0
     for v_c in v_line:
         v_power += sum(
             C_CARD_ATTACK[s.card_def[v_u]]
             for v_u in s.zones[Z_FIELD + actor * 15 + v_c]
         )
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
                 if not all(
-                    (
-                        (rt.facing_distance(N_CELL_ROW, N_CELL_COLUMN, v_at, v_foe) >= 1)
-                        and (
-                            rt.facing_distance(
-                                N_CELL_ROW,
-                                N_CELL_COLUMN,
-                                v_at,
-                                v_foe,
-                            ) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]])
-                        )
-                    )
+                    (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:663
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2083,7 +2062,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -2098,9 +2077,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
     if not any(
         (
             (
@@ -2120,31 +2099,31 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
         s.rng.shuffle(s.zones[Z_DECK + actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2166,7 +2145,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
             if check and not any(
                 (
                     (
@@ -2210,7 +2189,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2227,7 +2206,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:679
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2239,7 +2218,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -2261,18 +2240,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -2281,34 +2260,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
             proc_hit(s, v_v, C_CARD_ATTACK[s.card_def[v_u]], actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
                 if not all(
                     (
                         (
@@ -2322,7 +2301,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:696
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2335,7 +2314,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -2352,66 +2331,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
         s.p_health[(1 - actor)] -= C_CARD_ATTACK[s.card_def[v_u]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2421,7 +2400,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -2438,22 +2417,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2489,7 +2468,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2505,7 +2484,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2516,7 +2495,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -2533,23 +2512,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2561,7 +2540,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2588,7 +2567,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2604,7 +2583,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2615,7 +2594,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -2627,28 +2606,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2660,7 +2639,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -2672,7 +2651,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -2688,7 +2667,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2704,7 +2683,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:735
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2715,7 +2694,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:743
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -2731,23 +2710,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:743
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:743
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:743
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:743
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -2756,7 +2735,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_move_unit(s, actor, out, check)
@@ -2772,18 +2751,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:784
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:761
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -2799,9 +2778,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:761
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2810,15 +2789,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:761
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
     proc_land(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:761
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -2827,7 +2806,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:761
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -2836,7 +2815,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -2856,50 +2835,50 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
     for v_u_2 in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
         proc_leave_field(s, v_u_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
         s.move(v_u_2, Z_RETREAT2 + actor, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
     proc_clear_under(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:768
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -2909,7 +2888,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -2925,23 +2904,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
     proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -2950,7 +2929,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:757
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_retreat_in_defence(s, actor, out, check)
