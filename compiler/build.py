@@ -101,6 +101,7 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
     # The back ends are imported when output is made: `rulecraft check` starts without them.
     from compiler.docgen import generate_all_docs
+    from compiler.grid_diagram import grid_pictures
     from compiler.hexmap import board_pictures
     from compiler.pygen import generate_python
 
@@ -116,12 +117,13 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
             out / "docs" / f"{model.name}.md": markdown,
             out / "docs" / f"{model.name}.html": html,
         }
-        for name, picture in board_pictures(model).items():
+        for name, picture in (board_pictures(model) | grid_pictures(model)).items():
             files[out / "docs" / name] = picture
         for variant in compilation.variants:  # the same rules on another map: module, picture
             assert variant.model is not None
             files[out / f"{variant.model.name}.py"] = generate_python(variant.model)
-            for name, picture in board_pictures(variant.model).items():
+            for name, picture in (board_pictures(variant.model)
+                                  | grid_pictures(variant.model)).items():
                 files[out / "docs" / name] = picture
     return files
 

@@ -314,6 +314,8 @@ class DataChecker(StatementChecker):
     def deck_rules(self, deck: n.DeckDecl) -> None:
         scope = Scope()
         scope.names["cards"] = (t.ListT(t.DefT(deck.card_type)), sym.Parameter("cards", deck.span))
+        # the side deck: swapped with `cards` between games, so rules may count both
+        scope.names["side"] = (t.ListT(t.DefT(deck.card_type)), sym.Parameter("side", deck.span))
         with self.body_of("deck rules"):
             self.deck_block(deck.body, scope)
         # A deck is checked before any game exists: only the cards and fixed data are known.
@@ -329,6 +331,75 @@ class DataChecker(StatementChecker):
                 self.error("E0207", node.span, "deck rules see only the deck's cards and the "
                            "card data, not the game", hint="a deck is checked before any game "
                            "exists")
+
+    def diagram(self, d: n.DiagramDecl) -> None:
+        """A diagram: `from` a list of a grid's cells, `for` an enum, `where` a condition that
+        the compiler evaluates when it builds the rulebook, so it may not read the game."""
+        m = self.model
+        ctx = Context("diagram", effects=False)
+        scope = Scope()
+        origins = self.expr(d.origins, scope, ctx)
+        cell = t.element_type(origins) if isinstance(origins, t.ListT) else None
+        board = m.boards.get(cell.board) if isinstance(cell, t.NodeT) else None
+        if board is None or board.kind != "grid":
+            if origins != t.ANY:
+                grids = [b.name for b in m.boards.values() if b.kind == "grid"]
+                self.error("E0201", d.origins.span, "a diagram draws a grid: 'from' takes a list "
+                           f"of cells of a grid board, not {origins}",
+                           hint=f"for example [{m.boards[grids[0]].nodes[0]}]" if grids
+                           and m.boards[grids[0]].nodes else "declare board B: grid R by C { }")
+            return
+        assert isinstance(cell, t.NodeT)
+        if d.opposing and not board.facing:
+            self.error("E0201", d.origins.span, f"'mark opposing' marks the other side of a "
+                       f"facing grid, and the grid {board.name} is not 'facing'",
+                       hint=f"declare board {board.name}: grid R by C facing {{ }}, or mark "
+                       "this side's cells: mark NAME where ...")
+            return
+        inner = scope.child()
+        if d.each_var is not None and d.each_enum is not None and d.each_span is not None:
+            if d.each_enum not in m.enums:
+                self.error("E0201", d.each_span, f"a diagram's 'for' takes an enum, and "
+                           f"'{d.each_enum}' is not one: one drawing is made per member",
+                           hint=did_you_mean(d.each_enum, list(m.enums))
+                           or "declare enum NAME { ... }")
+                return
+            inner.names[d.each_var] = (t.EnumT(d.each_enum),
+                                       sym.Local(d.each_var, "loop", d.each_span))
+        inner.names[d.origin_var] = (cell, sym.Local(d.origin_var, "loop", d.origins.span))
+        inner.names[d.mark_var] = (cell, sym.Local(d.mark_var, "loop", d.cond.span))
+        before = len(self.diagnostics.items)
+        self.condition(d.cond, inner, ctx)
+        if len(self.diagnostics.items) == before:
+            self.diagram_reads(d.cond)
+
+    def diagram_reads(self, cond: n.Expr) -> None:
+        """A diagram is drawn before any game exists: its condition, and the functions that it
+        calls, may read only their parameters, the grid and constant data."""
+        m = self.model
+        symbols = m.symbols
+        seen: set[str] = set()
+        bodies: list[tuple[n.Expr, str | None]] = [(cond, None)]
+        while bodies:
+            body, function = bodies.pop()
+            for node in n.walk(body):
+                used = symbols.of(node)
+                if isinstance(used, sym.Function) and used.name not in seen:
+                    seen.add(used.name)
+                    decl = m.functions[used.name].decl
+                    assert isinstance(decl, n.FunctionDecl)
+                    bodies.append((decl.body, used.name))
+                elif isinstance(node, n.PlayersRef | n.ActorRef) or (
+                        _reads_the_game(used, set(BUILTINS) - _CHANCE)
+                        and not isinstance(used, sym.Function | sym.Player | sym.BoardNode)):
+                    via = (f", through function '{function}' (line {node.span.line})"
+                           if function else "")
+                    self.error("E0207", cond.span if function else node.span,
+                               "a diagram is drawn when the rulebook is built, before any "
+                               f"game: its condition reads the game{via}",
+                               hint="draw a function of the diagram's names and constant data "
+                               "only, and let the game's own rule call it")
+                    return
 
     def deck_block(self, block: n.Block, scope: Scope) -> None:
         """Deck rules: requires, with let, for and if around them."""
@@ -354,6 +425,10 @@ class DataChecker(StatementChecker):
                 self.error("E0207", stmt.span,
                            "deck rules hold only require, let, for and if",
                            hint="a deck rule says what a legal deck is; it changes nothing")
+
+
+# builtins that read the game: its random generator, its decks and its number of players
+_CHANCE = frozenset({"flip", "roll", "shuffled", "decklist", "opponent", "next_player"})
 
 
 def _reads_the_game(symbol: sym.Symbol | None, builtins: set[str]) -> bool:

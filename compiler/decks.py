@@ -1,9 +1,9 @@
 """Pass 4 — decks: the shipped deck files against the card sets and the deck rules.
 
-Card names are resolved here, with did-you-mean, and each entry's card is recorded as its
-symbol. The deck rules themselves are run through the code they compile to (`deck_problem` in
-the generated module), so `rulecraft check` and `new_game(decks=...)` can never disagree about
-what a legal deck is.
+Card names are resolved here, in the main deck (`cards:`) and the side deck (`side:`) alike,
+with did-you-mean, and each entry's card is recorded as its symbol. The deck rules themselves
+are run through the code they compile to (`deck_problem` in the generated module), so
+`rulecraft check` and `new_game(decks=...)` can never disagree about what a legal deck is.
 """
 
 from __future__ import annotations
@@ -27,51 +27,65 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     index = _definition_index(model, record.name)
     names = record.entry_names()
     position = {name: i for i, name in enumerate(names)}
-    resolved: list[tuple[n.DeckList, list[int]]] = []
+    resolved: list[tuple[n.DeckList, list[int], list[int]]] = []
     for deck in model.decks:
-        cards: list[int] = []
         known = True
-        for entry in deck.entries:
-            if entry.card not in names and entry.card in record.rejected_entries:
-                known = False
-                diagnostics.add(
-                    "W0401", entry.span, f"deck '{deck.name}' lists card '{entry.card}', which "
-                    "exists but has errors (reported in its card set)",
-                    hint="fix the card; the deck is checked against the deck rules once it "
-                    "compiles")
-                continue
-            if entry.card not in names:
-                known = False
-                diagnostics.add(
-                    "E0404", entry.span, f"deck '{deck.name}' names unknown card '{entry.card}'",
-                    hint=did_you_mean(entry.card, names) or f"no {record.name} has that name",
-                )
-                continue
-            cards += [index[entry.card]] * entry.count
-            card = record.entries[position[entry.card]]
-            model.symbols.deck_cards[id(entry)] = sym.Card(
-                record.name, card.name, position[entry.card], card.span)
+        lists: list[list[int]] = []
+        for entries in (deck.entries, deck.side):
+            cards: list[int] = []
+            lists.append(cards)
+            for entry in entries:
+                if entry.card not in names and entry.card in record.rejected_entries:
+                    known = False
+                    diagnostics.add(
+                        "W0401", entry.span, f"deck '{deck.name}' lists card '{entry.card}', "
+                        "which exists but has errors (reported in its card set)",
+                        hint="fix the card; the deck is checked against the deck rules once it "
+                        "compiles")
+                    continue
+                if entry.card not in names:
+                    known = False
+                    diagnostics.add(
+                        "E0404", entry.span,
+                        f"deck '{deck.name}' names unknown card '{entry.card}'",
+                        hint=did_you_mean(entry.card, names) or f"no {record.name} has that name",
+                    )
+                    continue
+                cards += [index[entry.card]] * entry.count
+                card = record.entries[position[entry.card]]
+                model.symbols.deck_cards[id(entry)] = sym.Card(
+                    record.name, card.name, position[entry.card], card.span)
         if known:
-            resolved.append((deck, cards))
+            resolved.append((deck, lists[0], lists[1]))
     if diagnostics.has_errors or not resolved:
         return  # a model with errors has no code to run the rules with
     # the generator, only when there are decks to check: `rulecraft check` starts without it
     from compiler.pygen import load_deck_checker
 
     checker = load_deck_checker(model)
+    side_lines = {node.span.line for node in n.walk(rules.body)
+                  if isinstance(node, n.Require) and _names(node.cond) & {"side", "cards"}
+                  == {"side"}}
     try:
-        for deck, cards in resolved:
-            broken = checker.deck_problem(cards)
+        for deck, cards, side in resolved:
+            broken = checker.deck_problem(cards, side)
             if broken is not None:
                 message, line = broken
+                # a rule about the side deck alone is reported at its `side:` key
+                at = (deck.side_span if deck.side_span is not None and line in side_lines
+                      else deck.span)
                 diagnostics.add(
-                    "E0405", deck.span, f"deck '{deck.title}' breaks a deck rule: {message}",
+                    "E0405", at, f"deck '{deck.title}' breaks a deck rule: {message}",
                     notes=[f"the rule is at {rules.span.file}:{line}"],
                 )
     finally:
         # its tables refer to its namespace (LazyColumn): without the cycle, reference
         # counting frees it, and the model its tables read, with the rest
         vars(checker).clear()
+
+
+def _names(expr: n.Expr) -> set[str]:
+    return {node.id for node in n.walk(expr) if isinstance(node, n.Name)}
 
 
 def _definition_index(model: GameModel, card_type: str) -> dict[str, int]:

@@ -32,6 +32,15 @@ from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
 from compiler.english import anchor, code, md, md_paragraph, sentence, words
+from compiler.grid_diagram import (
+    MAX_GRID_CELLS,
+    diagram_lines,
+    diagram_picture_name,
+    diagram_svg,
+    evaluate_diagrams,
+    grid_picture_name,
+    grid_svg,
+)
 from compiler.hexmap import board_picture_name
 from compiler.model import BoardInfo, FieldInfo, GameModel
 from compiler.turn_diagram import turn_sequence_svg
@@ -182,7 +191,10 @@ class DocBuilder(CardGallery):
         return text + (f", when {code(edge.condition)}." if edge.condition else ".")
 
     def board_diagram(self, board: BoardInfo) -> Markup:
-        """The picture of a graph or grid board: its nodes and borders (SVG, inline)."""
+        """The picture of a graph or grid board: its nodes and borders (SVG, inline); a grid's
+        rows and columns labelled, both sides of a facing grid."""
+        if board.kind == "grid" and 0 < len(board.nodes) <= MAX_GRID_CELLS:
+            return Markup(grid_svg(f"{self.model.title}: the board {board.name}", board))
         links = [(i, j) for i, row in enumerate(board.neighbours) for j in row if i < j]
         return Markup(board_svg(f"{self.model.title}: the board {board.name}",
                                 [node.capitalize() for node in board.nodes], links,
@@ -406,6 +418,17 @@ class DocBuilder(CardGallery):
                  "where": self.where(span.file, [span.line])}
                 for name, what, doc, span in found if doc.strip()]
 
+    def diagrams(self) -> list[dict[str, Any]]:
+        """Each `diagram`: its picture (inline in the HTML, a file beside the Markdown) and the
+        same drawings in words."""
+        m = self.model
+        return [{"title": md(found.decl.title), "doc": md_paragraph(found.decl.doc),
+                 "line": self.where(found.decl.span.file, [found.decl.span.line]),
+                 "picture": diagram_picture_name(m.name, found.decl.title),
+                 "svg": Markup(diagram_svg(f"{m.title}: {found.decl.title}", found)),
+                 "lines": [md(line) for line in diagram_lines(found)]}
+                for found in evaluate_diagrams(m)]
+
     # ---- decks
     def decks(self) -> dict[str, Any] | None:
         m = self.model
@@ -420,6 +443,9 @@ class DocBuilder(CardGallery):
                 "source": code(deck.span.file),
                 "cards": [{"card": self.card_link(rules.card_type, entry.card),
                            "count": entry.count} for entry in deck.entries],
+                "side_size": sum(entry.count for entry in deck.side),
+                "side": [{"card": self.card_link(rules.card_type, entry.card),
+                          "count": entry.count} for entry in deck.side],
             })
         return {"card_type": md(rules.card_type), "doc": md_paragraph(rules.doc),
                 "line": self.where(rules.span.file, [rules.span.line]),
@@ -466,7 +492,7 @@ class DocBuilder(CardGallery):
         boards = []
         for board in m.boards.values():
             boards.append({
-                "name": md(board.name), "kind": board.kind,
+                "name": md(board.name), "kind": board.kind, "shape": md(grid_shape(board)),
                 "source": code(board.source) if board.source else "",
                 "doc": md_paragraph(board.doc),
                 "nodes": [{"name": md(node.capitalize()),
@@ -478,7 +504,8 @@ class DocBuilder(CardGallery):
                 "fields": self.field_rows(board.fields),
                 "diagram": self.board_diagram(board) if board.kind != "hex" else Markup(""),
                 "picture": board_picture_name(m.name, board.name) if board.kind == "hex"
-                and board.nodes else "",
+                and board.nodes else grid_picture_name(m.name, board.name)
+                if board.kind == "grid" and 0 < len(board.nodes) <= MAX_GRID_CELLS else "",
                 "variants": [{"game": code(game), "source": code(source), "plain": game,
                               "picture": board_picture_name(game, board.name)}
                              for game, source in m.variants] if board.kind == "hex" else [],
@@ -571,7 +598,7 @@ class DocBuilder(CardGallery):
                            for x in e.members),
                        "doc": md(e.doc)} for e in m.enums.values()],
             "records": records,
-            "boards": boards, "zones": zones,
+            "boards": boards, "zones": zones, "diagrams": self.diagrams(),
             "game_fields": self.field_rows(m.game_fields),
             "player_fields": self.field_rows(m.player_fields),
             "setup": en.block(m.setup.body.statements) if m.setup else [],
@@ -591,6 +618,22 @@ class DocBuilder(CardGallery):
             "has_lists": any(isinstance(f.type, t.ListT) for f in m.game_fields.values()),
         }
 
+
+
+def grid_shape(board: BoardInfo) -> str:
+    """A grid's rows and columns in words, by the rulebook's names for them."""
+    if board.kind != "grid" or not board.coords:
+        return ""
+    rows = max(r for r, _ in board.coords) + 1
+    columns = max(c for _, c in board.coords) + 1
+    row, column = board.row_word or "row", board.column_word or "column"
+    text = (f"{rows} {row}s ({'A' if rows == 1 else 'A to ' + chr(ord('A') + rows - 1)}) by "
+            f"{columns} {column}s ({'1' if columns == 1 else f'1 to {columns}'}); a cell "
+            "borders the up to 8 cells around it")
+    if board.facing:
+        text += (". Each player has a side that is this grid, the sides facing each other "
+                 f"across their {row}s A")
+    return text
 
 
 def generate_docs(model: GameModel) -> str:

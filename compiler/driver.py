@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from compiler.decks import check_decks
+from compiler.grid_diagram import check_diagrams
 from compiler.model import GameModel
 from compiler.reach import reach
 from compiler.resolve import resolve
@@ -27,6 +28,7 @@ CHECKS: tuple[tuple[str, Pass], ...] = (
     ("typecheck", typecheck),
     ("reach", reach),
     ("decks", check_decks),
+    ("diagrams", check_diagrams),
 )
 
 

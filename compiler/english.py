@@ -132,7 +132,8 @@ class English:
             return self.block(effect.body.statements)
 
     def deck_rules(self, deck: n.DeckDecl) -> list[str]:
-        with self.speaking({"cards": "the deck"}, require_lead="A deck must satisfy:"):
+        with self.speaking({"cards": "the deck", "side": "the side deck"},
+                           require_lead="A deck must satisfy:"):
             return self.block(deck.body.statements)
 
     def card_requires(self, requires: Sequence[n.CardRequire], fields: Sequence[str],

@@ -84,6 +84,11 @@ class BoardInfo:
     doc: str = ""
     source: str = ""  # the map file, when the board is loaded from one
     coords: list[tuple[int, int]] = field(default_factory=list)
+    # A grid's words for a row and a column (`rows "row" columns "lane"`), and whether it is
+    # one side per player facing the other across rows A (`facing`): for its drawings.
+    row_word: str = ""
+    column_word: str = ""
+    facing: bool = False
     # Values a map file gives each node for some fields (a hex map's terrain), as written.
     initial: dict[str, list[str | int | bool]] = field(default_factory=dict)
 
@@ -195,6 +200,7 @@ class GameModel:
     decisions: list[n.DecisionDecl] = field(default_factory=list)
     keywords: dict[str, n.KeywordDecl] = field(default_factory=dict)
     deck_rules: n.DeckDecl | None = None
+    diagrams: list[n.DiagramDecl] = field(default_factory=list)  # drawn in the rulebook
     decks: list[n.DeckList] = field(default_factory=list)  # the shipped *.deck.yaml files
     card_sets: list[str] = field(default_factory=list)  # source names of *.cards.yaml files
     # A game whose hex board lists more maps has variants: (module name, map file) each.

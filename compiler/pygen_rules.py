@@ -72,17 +72,20 @@ class RuleGenerator(ActionGenerator):
                                   f"Final[tuple[Callable[[{signature}], None], ...]]", table)
 
     def deck_rules(self) -> None:
-        """deck_problem(cards): the first deck rule the list of definitions breaks, if any,
-        with the rule's line."""
+        """deck_problem(cards, side): the first deck rule that the lists of definitions (the
+        main deck and the side deck) break, if any, with the rule's line."""
         deck = self.model.deck_rules
         if deck is None:
             return
         self.bindings = Bindings()
-        with self.function("def deck_problem(cards: list[int]) -> tuple[str, int] | None:",
+        with self.function("def deck_problem(cards: list[int], side: list[int]) "
+                           "-> tuple[str, int] | None:",
                            deck.span, "The first deck-construction rule broken, if any."):
             with self.bindings.frame():
                 self.bindings.frames[-1]["cards"] = "cards"
-                self.deck_types = {"cards": t.ListT(t.DefT(deck.card_type))}
+                self.bindings.frames[-1]["side"] = "side"
+                self.deck_types = {"cards": t.ListT(t.DefT(deck.card_type)),
+                                   "side": t.ListT(t.DefT(deck.card_type))}
                 self.deck_statements(deck.body.statements)
             self.w.line("return None")
 

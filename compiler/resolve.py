@@ -252,6 +252,9 @@ class Resolver(BoardResolver):
                 m.decisions.append(d)
         elif isinstance(d, n.DeckDecl):
             self.deck(d)
+        elif isinstance(d, n.DiagramDecl) and self.declare("diagram", d.title, d.span,
+                                                           "diagram"):
+            m.diagrams.append(d)
 
     def params(self, params: tuple[n.Param, ...]) -> list[tuple[str, t.Type]]:
         result: list[tuple[str, t.Type]] = []

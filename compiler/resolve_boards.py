@@ -44,6 +44,8 @@ class BoardResolver:
                 self._link(board, index[a], index[b])
         elif isinstance(shape, n.GridShape):
             board.kind = "grid"
+            board.row_word, board.column_word = shape.row_word, shape.column_word
+            board.facing = shape.facing
             self.grid(board, shape)
         elif isinstance(shape, n.GraphFile):
             board.source = shape.path

@@ -58,6 +58,8 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
                 if function.returns is not None:
                     self.expect(body.body, actual, function.returns,
                                 f"the result of '{function.name}'")
+        for diagram in m.diagrams:  # after the functions, whose symbols it reads
+            self.diagram(diagram)
         for procedure in m.procedures.values():
             proc = procedure.decl
             assert isinstance(proc, n.ProcedureDecl)

@@ -250,8 +250,30 @@ class AstBuilder(Transformer[Token, Any]):
     def edge(self, meta: Any, c: list[Token]) -> list[str]:
         return [str(t) for t in c]
 
-    def grid_shape(self, meta: Any, c: list[Token]) -> n.GridShape:
-        return n.GridShape(int(str(c[0])), int(str(c[1])), span=self._span(meta))
+    def grid_shape(self, meta: Any, c: list[Any]) -> n.GridShape:
+        options: dict[str, str | bool] = dict(x for x in c[2:] if isinstance(x, tuple))
+        return n.GridShape(int(str(c[0])), int(str(c[1])), str(options.get("rows", "")),
+                           str(options.get("columns", "")), bool(options.get("facing", False)),
+                           span=self._span(meta))
+
+    def grid_rows(self, meta: Any, c: list[Token]) -> tuple[str, str]:
+        return ("rows", _unescape(c[0]))
+
+    def grid_columns(self, meta: Any, c: list[Token]) -> tuple[str, str]:
+        return ("columns", _unescape(c[0]))
+
+    def grid_facing(self, meta: Any, c: list[Token]) -> tuple[str, bool]:
+        return ("facing", True)
+
+    def diagram_each(self, meta: Any, c: list[Token]) -> tuple[str, str, Span]:
+        return (str(c[0]), str(c[1]), self._tspan(c[1]))
+
+    def diagram_decl(self, meta: Any, c: list[Any]) -> n.DiagramDecl:
+        each = c[1]
+        return n.DiagramDecl(
+            _unescape(c[0]), each[0] if each else None, each[1] if each else None,
+            each[2] if each else None, str(c[2]), c[3], c[4] is not None, str(c[5]), c[6],
+            span=self._span(meta))
 
     def hex_file(self, meta: Any, c: list[Token]) -> n.HexFile:
         return n.HexFile(_unescape(c[0]), tuple(_unescape(x) for x in c[1:]),

@@ -49,7 +49,7 @@ _STANDARD_TAGS = frozenset(_KINDS)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 MAX_NAME_LENGTH = 200
 CARD_SET_KEYS = ("type", "set", "cards")
-DECK_KEYS = ("name", "cards")
+DECK_KEYS = ("name", "cards", "side")
 
 
 # libyaml's loader when PyYAML was built with it (10x faster on big card sets); composing only.
@@ -476,13 +476,16 @@ def _card(reader: _Reader, node: Node, effects: set[str]) -> n.Entry:
 
 
 def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
-    """A deck file: `cards:` maps card names to how many copies."""
+    """A deck file: `cards:` maps card names to how many copies; `side:`, the same shape, is
+    the side deck, swapped with the main deck between games only."""
     reader = _Reader(source, diagnostics, "E0404")
     root = reader.compose("a deck needs 'cards:', a mapping of card names to counts")
     if root is None:
         return None
     title = name
     entries: list[n.DeckEntry] = []
+    side: list[n.DeckEntry] = []
+    side_span: Span | None = None
     try:
         found_cards = False
         for key, key_node, value in reader.mapping(root, "a deck"):
@@ -490,16 +493,10 @@ def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.Deck
                 title = reader.text(value, "the deck's name")
             elif key == "cards":
                 found_cards = True
-                for card, card_node, count in reader.mapping(value, "the deck's cards"):
-                    reader.check(count)
-                    if (not isinstance(count, ScalarNode)
-                            or count.tag != "tag:yaml.org,2002:int"
-                            or not count.value.isdigit() or len(count.value) > 6
-                            or int(count.value) < 1):
-                        raise reader.fail(count, f"the count of '{card}' must be a whole "
-                                                 "number, 1 or more")
-                    entries.append(n.DeckEntry(card.strip(), int(count.value),
-                                               span=reader.marks.span(card_node)))
+                entries = _deck_entries(reader, value, "the deck's cards")
+            elif key == "side":
+                side = _deck_entries(reader, value, "the side deck's cards")
+                side_span = reader.marks.span(key_node)
             else:
                 raise reader.fail(key_node, f"unknown key '{key}' in a deck",
                                   hint=f"a deck has: {', '.join(DECK_KEYS)}")
@@ -507,4 +504,21 @@ def load_deck(source: SourceFile, name: str, diagnostics: Diagnostics) -> n.Deck
             raise reader.fail(root, "a deck needs 'cards:', a mapping of card names to counts")
     except _Refused:
         return None
-    return n.DeckList(name, title, tuple(entries), span=reader.marks.span(root))
+    return n.DeckList(name, title, tuple(entries), tuple(side), side_span,
+                      span=reader.marks.span(root))
+
+
+def _deck_entries(reader: _Reader, value: Node, what: str) -> list[n.DeckEntry]:
+    """A mapping of card names to counts: `cards:` and `side:` alike."""
+    entries: list[n.DeckEntry] = []
+    for card, card_node, count in reader.mapping(value, what):
+        reader.check(count)
+        if (not isinstance(count, ScalarNode)
+                or count.tag != "tag:yaml.org,2002:int"
+                or not count.value.isdigit() or len(count.value) > 6
+                or int(count.value) < 1):
+            raise reader.fail(count, f"the count of '{card}' must be a whole "
+                                     "number, 1 or more")
+        entries.append(n.DeckEntry(card.strip(), int(count.value),
+                                   span=reader.marks.span(card_node)))
+    return entries

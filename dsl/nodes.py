@@ -75,8 +75,9 @@ __all__ = [
     "ActionDecl", "ActionParam", "ActorRef", "Aggregate", "Annotation", "Assign", "Attribute",
     "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Break", "Call", "CallStmt",
     "CardRequire", "CardsDecl", "CheckpointDecl", "Conditional", "Create", "DataDecl", "DataWord",
-    "DecisionDecl", "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "Draw", "DrawGame",
-    "EffectCall", "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr", "ExprBase",
+    "DecisionDecl", "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "DiagramDecl", "Draw",
+    "DrawGame", "EffectCall", "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr",
+    "ExprBase",
     "FieldDecl", "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline",
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
@@ -225,6 +226,24 @@ class CardsDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class DiagramDecl(Decl):
+    """`diagram "TITLE" { for V in ENUM from O in CELLS mark [opposing] T where COND }`: a
+    drawing of the grid of CELLS in the rulebook, one small grid per member of ENUM (when
+    given) and per origin O, with O and every cell T where COND holds marked, on the other
+    side of a `facing` grid when `opposing`."""
+
+    title: str
+    each_var: str | None
+    each_enum: str | None
+    each_span: Span | None
+    origin_var: str
+    origins: Expr
+    opposing: bool
+    mark_var: str
+    cond: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class DecksDecl(Decl):
     """`decks "decks"`: the folder of `*.deck.yaml` files that `rulecraft check` validates."""
 
@@ -239,11 +258,14 @@ class DeckEntry(Node):
 
 @dataclass(frozen=True, slots=True)
 class DeckList(Node):
-    """A `*.deck.yaml` file: card names and counts, spans in the YAML file."""
+    """A `*.deck.yaml` file: card names and counts, spans in the YAML file. `side` is the side
+    deck (`side:`), never played; `side_span` is its key's, when the file has one."""
 
     name: str
     title: str
     entries: tuple[DeckEntry, ...]
+    side: tuple[DeckEntry, ...] = ()
+    side_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,8 +286,15 @@ class GraphInline(BoardShape):
 
 @dataclass(frozen=True, slots=True)
 class GridShape(BoardShape):
+    """`grid R by C`, optionally `rows "WORD" columns "WORD"` (what the rulebook calls a row and
+    a column, for its drawings) and `facing` (one side per player, the sides facing each other
+    across their rows A, as `facing_distance` counts)."""
+
     rows: int
     columns: int
+    row_word: str = ""
+    column_word: str = ""
+    facing: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ def choose_decks(
     players: int,
     shipped: Mapping[str, tuple[int, ...]],
     names: Sequence[str],
-    problem: Callable[[list[int]], tuple[str, int] | None],
+    problem: Callable[[list[int], list[int]], tuple[str, int] | None],
     seats: Sequence[str],
 ) -> list[list[int]]:
     """Each player's deck, as card definitions. `decks` is None (the shipped decks in name
@@ -63,7 +63,7 @@ def choose_decks(
             cards = [index[x] for x in entry]
         else:
             raise ValueError(f"deck {seat + 1} must be a deck name or a list of card names")
-        broken = problem(cards)
+        broken = problem(cards, [])  # the side deck is never played
         if broken is not None:
             raise ValueError(f"deck {seat + 1} breaks a deck rule: {broken[0]}")
         result.append(cards)

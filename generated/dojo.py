@@ -1805,7 +1805,7 @@ FX_CARD_EACH_TURN: Final[tuple[Callable[[State, int, int], None], ...]] = (
 
 
 # rulebooks/dojo/dojo.rules:197
-def deck_problem(cards: list[int]) -> tuple[str, int] | None:
+def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     # rulebooks/dojo/dojo.rules:198
     if (len(cards) != 51):

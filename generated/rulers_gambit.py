@@ -4424,7 +4424,7 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 
 
 # rulebooks/rulers_gambit/rulers_gambit.rules:308
-def deck_problem(cards: list[int]) -> tuple[str, int] | None:
+def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
     # rulebooks/rulers_gambit/rulers_gambit.rules:309
     if (len(cards) != 40):

@@ -260,7 +260,7 @@ def test_each_deck_rule_is_reported_at_its_line(tmp_path: Path, message: str,
 def test_the_shipped_decks_are_legal_and_the_battlefield_is_three_by_five() -> None:
     assert sorted(game.DECKS) == ["fortress", "siege", "skirmish", "vanguard"]
     for deck in game.DECKS:
-        assert game.deck_problem(list(game.DECKS[deck])) is None
+        assert game.deck_problem(list(game.DECKS[deck]), []) is None
     assert len(CELLS) == 15 and CELLS[0] == "A1" and CELLS[-1] == "C5"
 
 

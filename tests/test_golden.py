@@ -1,4 +1,5 @@
-"""Golden outputs: the compiler's Python and Markdown for fixed rulebooks, byte for byte.
+"""Golden outputs: the compiler's Python and Markdown for fixed rulebooks, and the pictures of
+their grids (SVG), byte for byte.
 
 Refresh with `python -m pytest tests/test_golden.py --update-golden` and review the diff.
 """
@@ -15,6 +16,7 @@ import pytest
 
 from compiler.docgen import generate_docs
 from compiler.driver import check_rulebook
+from compiler.grid_diagram import grid_pictures
 from compiler.pygen import generate_python
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +33,12 @@ def compile_outputs(rules: Path) -> tuple[str, str]:
     return generate_python(compilation.model), generate_docs(compilation.model)
 
 
+def compile_pictures(rules: Path) -> dict[str, str]:
+    compilation = check_rulebook(rules.relative_to(ROOT))
+    assert compilation.model is not None
+    return grid_pictures(compilation.model)
+
+
 @pytest.fixture(autouse=True)
 def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # paths in headers are relative to the project root
@@ -39,8 +47,10 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_outputs(name: str, update_golden: bool) -> None:
     python, docs = compile_outputs(CASES[name])
-    for suffix, text in ((".py", python), (".md", docs)):
-        path = GOLDEN / f"{name}{suffix}"
+    pictures = compile_pictures(CASES[name])
+    assert pictures, "the golden rulebook draws a grid"
+    for file, text in [(f"{name}.py", python), (f"{name}.md", docs), *sorted(pictures.items())]:
+        path = GOLDEN / file
         if update_golden:
             path.write_text(text, encoding="utf-8")
         assert path.read_text(encoding="utf-8") == text, (
