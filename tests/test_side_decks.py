@@ -75,7 +75,7 @@ def test_the_shipped_side_decks_are_legal_and_hold_5_to_15_cards() -> None:
 def test_a_game_is_played_with_the_main_deck_only() -> None:
     state = game.new_game(seed=3, decks={"A": "fortress", "B": "siege"})
     held = sum(len(state.get(f"zone.{zone}.A")) for zone in ("deck", "hand", "aside"))
-    assert held == len(game.DECKS["fortress"]) == 50
+    assert held == len(game.DECKS["fortress"]) == 56
 
 
 def check_deck(tmp_path: Path, side: dict[str, int]) -> list[tuple[str, int, str]]:
