@@ -188,8 +188,9 @@ def test_the_deck_checker_of_check_judges_decks_as_the_module_does(game: str) ->
         decks.append([*cards[:-1], cards[0]])  # a copy too many of one card
         decks.append(rng.choices(range(len(full.DEF_NAMES)), k=len(cards)))
     sides = [rng.choices(range(len(full.DEF_NAMES)), k=rng.randrange(4)) for _ in decks]
-    verdicts = [full.deck_problem(cards, side) for cards, side in zip(decks, sides, strict=True)]
-    assert [fresh.deck_problem(cards, side) for cards, side in zip(decks, sides, strict=True)] == verdicts
+    pairs = list(zip(decks, sides, strict=True))
+    verdicts = [full.deck_problem(cards, side) for cards, side in pairs]
+    assert [fresh.deck_problem(cards, side) for cards, side in pairs] == verdicts
     assert None in verdicts and any(v is not None for v in verdicts)
 
 
