@@ -322,6 +322,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    # imported here: only this command needs starlette and uvicorn
+    from compiler.serve.command import cmd_serve as serve
+
+    name = _game(args.game)
+    if name is None:
+        return EXIT_FAIL
+    return serve(args, name, _options(args.option), _decks(args.decks))
+
+
 def _decks(text: str | None) -> list[str] | None:
     """`--decks red_rush,blue_wall`: one shipped deck per player, in seat order."""
     return [name.strip() for name in text.split(",")] if text else None
@@ -419,6 +429,11 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     play.set_defaults(run=cmd_play)
+
+    from compiler.serve.command import add_parser as add_serve
+
+    add_serve(sub)
+    sub.choices["serve"].set_defaults(run=cmd_serve)
 
     simulate = sub.add_parser("simulate", help="run N games and report balance figures")
     simulate.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
