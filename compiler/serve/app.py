@@ -83,6 +83,8 @@ class Server:
             choice = message.get("choice")
             if not isinstance(choice, list) or not all(type(x) is int for x in choice):
                 raise SessionError("a move is a list of whole numbers: its kind and arguments")
+            if session.passing(page.seat):
+                raise SessionError(f"pass the device to {session.names[session.shown]} first")
             legal = session.legal_for(page.seat)
             if any(a.kind == choice[0] and len(a.args) == len(choice) - 1 for a in legal
                    if choice) or not choice:
