@@ -9,8 +9,9 @@ import sys
 from typing import Any, TextIO
 
 from compiler import types as t
+from compiler.card_faces import CardFace
 from compiler.model import BoardInfo
-from compiler.serve.catalogue import CardFace, Catalogue
+from compiler.serve.catalogue import Catalogue
 
 Line = tuple[str, str]  # the text, and its rich style ("" for none)
 CELL = 7  # characters of a grid or hex cell

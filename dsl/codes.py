@@ -262,6 +262,13 @@ which zones a card type's effects can touch; anything else is a designer error.
 
     card Spell { effect: effect(you: player) reaches hand, graveyard = {} }
 """),
+    Code("W0408", "card text does not fit its face", """
+`rulecraft build` draws each card's face (a poker-size card, 63 x 88 mm) for the HTML
+rulebook's gallery and `rulecraft print`: its name, cost, fields and the English of its
+effects, set smaller until it fits. This card's text does not fit even at the smallest size,
+so its face is cut short (the gallery's table below the faces still lists every field).
+Shorten the card's text or name, or split its effect.
+"""),
 ]
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

@@ -12,7 +12,8 @@ from html import escape
 from typing import Any
 
 from compiler.board_diagram import MAX_BOARD_NODES, board_svg
-from compiler.serve.catalogue import CardFace, Catalogue
+from compiler.card_faces import CardFace
+from compiler.serve.catalogue import Catalogue
 from compiler.serve.session import DEVICE, HOTSEAT, Session
 from dsl.runtime_base import Action
 
