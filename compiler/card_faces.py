@@ -11,8 +11,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from compiler import symbols as sym
+from compiler import types as t
 from compiler.english import words
 from compiler.svg_text import ACCENT, INK, LABEL_INK, PAPER, escape, num, text_width
+from dsl import nodes as n
 
 if TYPE_CHECKING:
     from compiler.doc_gallery import CardGallery
@@ -43,30 +46,28 @@ def plain(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+def _value(gallery: CardGallery, expr: n.Expr) -> str:
+    if isinstance(expr, n.Name):
+        symbol = gallery.model.symbols.names.get(id(expr))
+        if isinstance(symbol, sym.EnumMember):
+            return words(expr.id)
+    if isinstance(expr, n.ListLit):
+        return ", ".join(_value(gallery, item) for item in expr.items)
+    return plain(gallery.value(expr))
+
+
 def face_of(gallery: CardGallery, record: RecordInfo, entry: EntryInfo) -> CardFace:
     """A card's face: the fields its entry gives (a type's default is not the card's), and
     its effects as the gallery words them."""
-    from compiler import symbols as sym
-    from dsl import nodes as n
-
-    def value(expr: n.Expr) -> str:
-        if isinstance(expr, n.Name):
-            symbol = gallery.model.symbols.names.get(id(expr))
-            if isinstance(symbol, sym.EnumMember):
-                return words(expr.id)
-        if isinstance(expr, n.ListLit):
-            return ", ".join(value(item) for item in expr.items)
-        return plain(gallery.value(expr))
-
-    from compiler import types as t
-
+    # a module-level helper, not a nested recursive one: that would be a reference cycle
+    # holding the model after a build (tests/test_collector.py)
     face = CardFace(entry.name, record.name, flavour=entry.description.strip(),
                     source=f"{entry.span.file}:{entry.span.line}")
     for name, info in record.data_fields().items():
         if isinstance(info.type, t.EffectT) or name == "name":
             continue
         given = entry.values.get(name)
-        shown = "" if given is None else value(given)
+        shown = "" if given is None else _value(gallery, given)
         if shown not in ("", "—", "no"):
             face.stats.append((words(name), shown))
     for effect in gallery.card_effects(record, entry):

@@ -332,6 +332,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args, name, _options(args.option), _decks(args.decks))
 
 
+def cmd_print(args: argparse.Namespace) -> int:
+    from compiler.printing import command
+
+    name = _game(args.game)
+    if name is None:
+        return EXIT_FAIL
+    return command(name, args.deck, args.output, args.paper, args.backs)
+
+
 def _decks(text: str | None) -> list[str] | None:
     """`--decks red_rush,blue_wall`: one shipped deck per player, in seat order."""
     return [name.strip() for name in text.split(",")] if text else None
@@ -434,6 +443,17 @@ def parser() -> argparse.ArgumentParser:
 
     add_serve(sub)
     sub.choices["serve"].set_defaults(run=cmd_serve)
+
+    printing = sub.add_parser("print", help="a print-and-play PDF of the cards and boards")
+    printing.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
+    printing.add_argument("--deck", help="a shipped deck's cards, as many as it lists "
+                          "(default: every card once)")
+    printing.add_argument("-o", "--output", metavar="F.pdf",
+                          help="the PDF to write (default: GAME.pdf here)")
+    printing.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    printing.add_argument("--backs", action="store_true",
+                          help="a page of card backs after each page of fronts, for duplex")
+    printing.set_defaults(run=cmd_print)
 
     simulate = sub.add_parser("simulate", help="run N games and report balance figures")
     simulate.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
