@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from compiler import api
-from compiler.serve.catalogue import Catalogue
-from compiler.serve.session import HOTSEAT, Session, SessionError
+# Only argparse at import: every command builds the parser, and pays for what it imports
+# (the session, the catalogue and the web stack are imported by `serve` alone).
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -15,6 +14,8 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 def bot_seats(names: list[str], bot: str | None, wanted: str | None) -> frozenset[int]:
     """The seats a bot plays: those --bot-seats names, or with --bot alone every seat but
     the first."""
+    from compiler.serve.session import SessionError
+
     if bot is None:
         if wanted:
             raise SessionError("--bot-seats needs --bot AGENT")
@@ -36,10 +37,14 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
         import uvicorn
 
         from compiler.serve.app import make_app
-    except ImportError:
+    except ImportError:  # starlette and uvicorn are the `play` extra
         print("rulecraft serve needs starlette and uvicorn: "
               "python -m pip install 'rulecraft[play]'", file=sys.stderr)
         return EXIT_FAIL
+    from compiler import api
+    from compiler.serve.catalogue import Catalogue
+    from compiler.serve.session import HOTSEAT, Session, SessionError
+
     try:
         model, game = api.load_game_model(game_name)
     except api.GameNotFound as error:
