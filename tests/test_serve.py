@@ -217,3 +217,16 @@ def test_serve_reports_a_bad_game_or_seat_without_a_traceback() -> None:
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == code, run.stderr
         assert words in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_hex_map_marks_what_the_view_holds() -> None:
+    session, app = served("dynasty_builder", seed=1, bots=frozenset({1}))
+    token = next(iter(session.tokens))
+    client = TestClient(app)
+    before = client.get(f"/play/{token}/view").text
+    agent = random.Random(1)
+    while not any(f.get("house") for f in session.state.observation(0)["board"]["Hex"].values()):
+        session.act(DEVICE, choice_of(agent.choice(session.legal_for(DEVICE))))
+    after = client.get(f"/play/{token}/view").text
+    marks = 'font-size="11" font-weight="bold" text-anchor="middle">'
+    assert before.count(marks) == 0 < after.count(marks)

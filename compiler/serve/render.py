@@ -7,12 +7,17 @@ name that its observation does not."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 from html import escape
 from typing import Any
 
+from compiler import types as t
 from compiler.board_diagram import MAX_BOARD_NODES, board_svg
 from compiler.card_faces import CardFace
+from compiler.hexmap import hex_svg
+from compiler.model import BoardInfo
 from compiler.serve.catalogue import Catalogue
 from compiler.serve.session import DEVICE, HOTSEAT, Session
 from dsl.runtime_base import Action
@@ -143,6 +148,8 @@ def board_html(catalogue: Catalogue, name: str, nodes: dict[str, Any],
             labels.append(node.capitalize() + (f" · {summary}" if summary else ""))
         links = [(i, j) for i, row in enumerate(info.neighbours) for j in row if i < j]
         picture = board_svg(f"{catalogue.title}: the board {name}", labels, links, info.coords)
+    elif info is not None and info.kind == "hex" and info.nodes:
+        picture = live_hex(catalogue, info, nodes)
     changed = {node: fields for node, fields in nodes.items() if fields != start.get(node)}
     rows = []
     columns: list[str] = []
@@ -156,6 +163,20 @@ def board_html(catalogue: Catalogue, name: str, nodes: dict[str, Any],
              if rows else "<p>Every place as at the start.</p>")
     return (f'<section class="board"><h2>{escape(words(name))}</h2>'
             f'<div class="picture">{picture}</div>{table}</section>')
+
+
+def live_hex(catalogue: Catalogue, board: BoardInfo, nodes: dict[str, Any]) -> str:
+    """The docs' hex map with its marks taken from the view: each hex's player fields of
+    the state (a house, a token), in place of the map file's (the starting areas)."""
+    live: dict[str, list[str | int | bool]] = {
+        name: values for name, values in board.initial.items()
+        if not isinstance(t.strip_optional(board.fields[name].type), t.PlayerT)}
+    for name, info in board.fields.items():
+        if name not in board.initial and isinstance(t.strip_optional(info.type), t.PlayerT):
+            live[name] = [str(nodes.get(node, {}).get(name) or "") for node in board.nodes]
+    model = copy.copy(catalogue.model)
+    model.boards = {**model.boards, board.name: dataclasses.replace(board, initial=live)}
+    return hex_svg(model, board.name)
 
 
 # ---- the page
