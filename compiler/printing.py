@@ -2,7 +2,7 @@
 the faces of the HTML gallery say them (compiler.card_faces): poker-size cards, 63 x 88 mm,
 3 x 3 to an A4 or Letter page, with cut marks; with --backs, a page of backs after each page
 of fronts, its columns mirrored for long-edge duplex; each board on a page of its own, as a
-list of its places and their neighbours.
+the docs' drawing of it and a list of its places and their neighbours.
 
 Text is set in the PDF core font Helvetica: characters it cannot show (outside Latin-1)
 print as "?", and the file stays the same from machine to machine (no font files read, a
@@ -11,6 +11,8 @@ fixed creation date). Card text is text in the PDF, never markup: nothing in it 
 from __future__ import annotations
 
 import datetime
+import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +47,7 @@ class Sheet:
 
     title: str
     cards: list[CardFace]
-    boards: list[tuple[str, list[str]]]  # a board's name, and its places' lines
+    boards: list[tuple[str, str, list[str]]]  # a board's name, picture (SVG), places' lines
 
 
 def sheet_of(model: GameModel, deck: str | None = None) -> Sheet:
@@ -72,7 +74,7 @@ def sheet_of(model: GameModel, deck: str | None = None) -> Sheet:
             near = ", ".join(board.nodes[j] for j in board.neighbours[i])
             extra = " ".join(f"{k} {v[i]}" for k, v in board.initial.items() if v[i] != "")
             lines.append(f"{node}" + (f" ({extra})" if extra else "") + f": next to {near}")
-        boards.append((board.name, lines))
+        boards.append((board.name, catalogue.pictures.get(board.name, ""), lines))
     return Sheet(model.title, cards, boards)
 
 
@@ -102,13 +104,13 @@ def write_pdf(sheet: Sheet, path: Path, paper: str = "a4", backs: bool = False) 
                 column = PER_ROW - 1 - i % PER_ROW  # mirrored: the back of card i
                 card_back(pdf, sheet.title, left + CARD_W * column,
                           top + CARD_H * (i // PER_ROW))
-    for name, lines in sheet.boards:
+    for name, picture, lines in sheet.boards:
         pdf.add_page()
         pdf.set_font("helvetica", "B", 16)
         pdf.set_xy(15, 15)
         pdf.cell(0, 10, pdf_text(f"{sheet.title}: the board {name}"))
+        pdf.set_xy(15, 30 + board_picture(pdf, picture, width - 30, height * 0.6))
         pdf.set_font("helvetica", "", 9)
-        pdf.set_xy(15, 30)
         for line in lines:
             if pdf.get_y() > height - 15:
                 pdf.add_page()
@@ -119,6 +121,24 @@ def write_pdf(sheet: Sheet, path: Path, paper: str = "a4", backs: bool = False) 
         raise PrintError(f"{sheet.title} has no card and no board to print")
     pdf.output(str(path))
     return len(pdf.pages)
+
+
+def board_picture(pdf: object, svg: str, width: float, most: float) -> float:
+    """The docs' drawing of a board (SVG, drawn by fpdf2) under the title, as wide as the
+    page or as high as `most`; returns the height it takes."""
+    from fpdf import FPDF
+
+    assert isinstance(pdf, FPDF)
+    size = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
+    if not svg or size is None or float(size[1]) <= 0:
+        return 0.0
+    high = width * float(size[2]) / float(size[1])
+    if high > most:
+        width, high = width * most / high, most
+    # fpdf2 draws no <title>: the page's heading says what the title would
+    pdf.image(io.BytesIO(re.sub(r"<title>.*?</title>", "", svg, flags=re.S).encode()),
+              x=15, y=30, w=width, h=high)
+    return high + 5
 
 
 def cut_marks(pdf: object, left: float, top: float) -> None:

@@ -102,5 +102,7 @@ def test_print_reports_errors_as_messages(tmp_path: Path, monkeypatch: pytest.Mo
     out = tmp_path / "d.pdf"
     assert cli.main(["print", "dynasties", "-o", str(out)]) == 0
     assert "15 cards, 1 board(s), 3 page(s)" in capsys.readouterr().err
+    board = pages_text(out)[-1]  # the docs' drawing (its boxes' names), then the list
+    assert board.index("Mongolia") < board.index("mongolia: next to qinghai")
     assert cli.main(["print", "dynasties", "-o", str(tmp_path / "no" / "x.pdf")]) == 1
     assert "cannot write" in capsys.readouterr().err
