@@ -1,8 +1,8 @@
 """`rulecraft print GAME [--deck NAME]`: a print-and-play PDF (fpdf2) of a game's cards, as
 the faces of the HTML gallery say them (compiler.card_faces): poker-size cards, 63 x 88 mm,
 3 x 3 to an A4 or Letter page, with cut marks; with --backs, a page of backs after each page
-of fronts, its columns mirrored for long-edge duplex; each board on a page of its own, as a
-the docs' drawing of it and a list of its places and their neighbours.
+of fronts, its columns mirrored for long-edge duplex; each board on a page of its own: the
+docs' drawing of it and a list of its places and their neighbours.
 
 Text is set in the PDF core font Helvetica: characters it cannot show (outside Latin-1)
 print as "?", and the file stays the same from machine to machine (no font files read, a
