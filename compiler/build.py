@@ -110,7 +110,11 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     with collector_paused():
         # The docs first: their context and pieces are gone before the module is written,
         # whose lines take less memory than the docs' pieces would beside a finished module.
-        markdown, html, overflows = generate_docs_and_faces(model)
+        markdown, html, overflows, layouts = generate_docs_and_faces(model)
+        for file, line, message in layouts:
+            compilation.diagnostics.add("W0409", Span.point(display_name(Path(file)), line),
+                                        f"card face layout {Path(file).name}: {message}",
+                                        hint="the gallery draws the default face instead")
         for entry in overflows:
             compilation.diagnostics.add(
                 "W0408", entry.span, f"the text of card '{entry.name}' does not fit its face",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler import symbols as sym
@@ -188,3 +189,59 @@ def card_svg(face: CardFace) -> tuple[str, bool]:
                          fill=LABEL_INK if i >= rules else INK))
     out.append("</svg>")
     return "\n".join(out) + "\n", fits
+
+
+class Layouts:
+    """A designer's face layouts: `faces/<CardType>.svg.j2` beside the rulebook, a Jinja2
+    template of an SVG, rendered in Jinja's immutable sandbox with autoescaping (card text is
+    escaped, and a template can call no Python). It gets `card` (name, type, stats: pairs of
+    field and value, fields: the same as a dict, text: the effect lines, flavour), `width`,
+    `height` and `wrap(text, width, size)` (lines that fit). A template that cannot be read
+    or rendered is reported (`problems`: file, line, message) and the default face is used."""
+
+    def __init__(self, source_file: str) -> None:
+        self.folder = Path(source_file).parent / "faces" if source_file else None
+        self.templates: dict[str, object] = {}
+        self.problems: list[tuple[str, int, str]] = []
+
+    def template(self, card_type: str) -> object:
+        if card_type in self.templates:
+            return self.templates[card_type]
+        found: object = None
+        path = self.folder / f"{card_type}.svg.j2" if self.folder else None
+        if path is not None and path.is_file():
+            from jinja2 import StrictUndefined, TemplateSyntaxError
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+            environment = ImmutableSandboxedEnvironment(autoescape=True,
+                                                        undefined=StrictUndefined)
+            try:
+                found = environment.from_string(path.read_text(encoding="utf-8"))
+            except TemplateSyntaxError as error:
+                self.problems.append((str(path), error.lineno or 1, error.message or "syntax"))
+            except (OSError, UnicodeDecodeError) as error:
+                self.problems.append((str(path), 1, f"cannot read it: {error}"))
+        self.templates[card_type] = found
+        return found
+
+    def render(self, face: CardFace) -> str | None:
+        """The card's face by its type's template; None when the type has none (or a broken
+        one, reported once per template)."""
+        from jinja2 import Template, TemplateError
+        from jinja2.exceptions import SecurityError
+
+        template = self.template(face.card_type)
+        if not isinstance(template, Template):
+            return None
+        card = {"name": face.name, "type": face.card_type, "stats": face.stats,
+                "fields": dict(face.stats), "text": face.text, "flavour": face.flavour}
+        try:
+            return template.render(card=card, width=WIDTH, height=HEIGHT,
+                                   wrap=lambda text, width, size: fit_lines(
+                                       [str(text)], float(width), float(size)))
+        except (TemplateError, SecurityError, TypeError, ValueError) as error:
+            assert self.folder is not None
+            self.problems.append((str(self.folder / f"{face.card_type}.svg.j2"), 1,
+                                  f"rendering card '{face.name}': {error}"))
+            self.templates[face.card_type] = None
+            return None

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from compiler import symbols as sym
 from compiler import types as t
-from compiler.card_faces import card_svg, face_of
+from compiler.card_faces import Layouts, card_svg, face_of
 from compiler.doc_html import escape_html, html_bullets, inline_html
 from compiler.english import English, anchor, code, md, sentence, words
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
@@ -123,7 +123,12 @@ class GalleryGroup:
         builder, record = self.builder, self.record
         yield Markup('<div class="card-faces">\n')
         for entry in self.cards:
-            svg, fits = card_svg(face_of(builder, record, entry))
+            face = face_of(builder, record, entry)
+            own = builder.layouts.render(face)
+            if own is not None:  # the designer's layout: Markup of what the sandbox escaped
+                yield Markup(own)
+                continue
+            svg, fits = card_svg(face)
             if not fits:
                 builder.face_overflows.append(entry)
             yield Markup(svg)
@@ -182,6 +187,7 @@ class CardGallery:
         self.html_cells: dict[str, str] = {}
         self.html_effects: dict[int, tuple[list[str], str]] = {}
         self.face_overflows: list[EntryInfo] = []  # cards whose text does not fit the face
+        self.layouts = Layouts(model.source_file)  # the designer's face templates, if any
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:

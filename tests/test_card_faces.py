@@ -53,3 +53,40 @@ def test_text_wraps_then_shrinks_then_warns_at_the_cards_line(tmp_path: Path) ->
         ("W0408", "core.cards.yaml", 4)]
     assert "'Saga'" in found[0].message
     assert (tmp_path / "out" / "cardtest.py").is_file()  # a warning: the build goes on
+
+
+LAYOUT = ('<svg xmlns="http://www.w3.org/2000/svg" class="my-face" width="{{ width }}" '
+          'height="{{ height }}"><text>{{ card.name }}</text>'
+          '{% for line in wrap(card.text | join(" "), 200, 9) %}<text>{{ line }}</text>'
+          '{% endfor %}</svg>')
+
+
+def build_with_layout(tmp_path: Path, layout: str) -> tuple[list[tuple[str, str, int]], str]:
+    cards, _ = hostile_card_set(tmp_path / "pwned")
+    rules = write_game(tmp_path / "game", cards)
+    (tmp_path / "game" / "faces").mkdir()
+    (tmp_path / "game" / "faces" / "Card.svg.j2").write_text(layout, encoding="utf-8")
+    result = build([rules], tmp_path / "out", False, Diagnostics())
+    found = [(d.code, Path(d.span.file).name, d.span.line)
+             for c in result.compilations for d in c.diagnostics.sorted()]
+    return found, (tmp_path / "out" / "docs" / "cardtest.html").read_text(encoding="utf-8")
+
+
+def test_a_card_type_may_name_its_own_layout(tmp_path: Path) -> None:
+    found, page = build_with_layout(tmp_path, LAYOUT)
+    assert found == []
+    assert page.count('class="my-face"') == page.count("<tr id=\"card-")
+    assert "<text>&lt;script&gt;alert(1)&lt;/script&gt;</text>" in page
+    assert "<script>" not in page[page.index('<div class="card-faces">'):]
+
+
+@pytest.mark.parametrize(("layout", "line"), [
+    ("<svg>\n{% for x in %}\n</svg>", 2),  # a syntax error, at its line
+    ("<svg>{{ card.nothing }}</svg>", 1),  # a name the card does not have
+    ("<svg>{{ card.name.__class__.__mro__[1].__subclasses__() }}</svg>", 1),  # the sandbox
+])
+def test_a_broken_layout_warns_and_the_default_face_is_drawn(tmp_path: Path, layout: str,
+                                                             line: int) -> None:
+    found, page = build_with_layout(tmp_path, layout)
+    assert found == [("W0409", "Card.svg.j2", line)]
+    assert 'class="card-face"' in page
