@@ -126,3 +126,19 @@ def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
     assert session.state.is_terminal() and clicks > 10
     assert not errors, errors
     assert all(m.by_bot == (m.action.actor in bots) for m in session.moves)
+
+
+@pytest.mark.parametrize("game", ["rulers_gambit", "dynasty_tcg"])
+def test_the_gallery_card_faces_render(browser: object, game: str) -> None:
+    """Three card faces of the HTML rulebook's gallery, as Chromium draws them: each a
+    poker card's shape, saved as screenshots (docs/gallery/ keeps a copy)."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto((ROOT / "generated" / "docs" / f"{game}.html").as_uri())
+    faces = page.locator("svg.card-face")
+    assert faces.count() > 3
+    shots = artifacts()
+    for i in range(3):
+        box = faces.nth(i).bounding_box()
+        assert box is not None and abs(box["height"] / box["width"] - 88 / 63) < 0.02
+        faces.nth(i).screenshot(path=str(shots / f"{game}-face-{i + 1}.png"))
+    page.close()
