@@ -229,3 +229,17 @@ def test_the_hex_map_marks_what_the_view_holds() -> None:
     after = client.get(f"/play/{token}/view").text
     marks = 'font-size="11" font-weight="bold" text-anchor="middle">'
     assert before.count(marks) == 0 < after.count(marks)
+
+
+def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    monkeypatch.chdir(ROOT)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "dynasties", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "/play/" not in err

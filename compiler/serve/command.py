@@ -58,6 +58,11 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
     except SessionError as error:
         print(f"rulecraft serve: {error}", file=sys.stderr)
         return EXIT_USAGE
+    problem = cannot_listen(args.host, args.port)
+    if problem is not None:
+        print(f"rulecraft serve: cannot listen on {args.host}:{args.port}: {problem}",
+              file=sys.stderr)
+        return EXIT_FAIL
     app = make_app(session, Catalogue(model))
     host = args.host if ":" not in args.host else f"[{args.host}]"
     print(f"{game.INFO['title']} (seed {args.seed}), {args.seats}:", file=sys.stderr)
@@ -71,11 +76,29 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
               "can play that seat", file=sys.stderr)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    except OSError as error:
-        print(f"rulecraft serve: cannot listen on {args.host}:{args.port}: {error}",
-              file=sys.stderr)
+    except (OSError, SystemExit) as error:  # uvicorn exits when it cannot bind
+        print(f"rulecraft serve: the server stopped: {error}", file=sys.stderr)
         return EXIT_FAIL
     return EXIT_OK
+
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen there (the address taken, no such address), or None:
+    asked before the links are printed, so that no dead link is."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        return str(error)
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
