@@ -40,6 +40,9 @@ def test_links_give_each_seat_an_unguessable_token() -> None:
     for path in ("/play/guess/", "/play/guess/view", "/play/guess/save"):
         assert client.get(path).status_code == 404
     assert client.post("/play/guess/act", json={"choice": [0]}).status_code == 404
+    token = next(iter(session.tokens))
+    assert client.post(f"/play/{token}/act", content=b"[" * 100_000).status_code == 400
+    assert client.post(f"/play/{token}/act", content=b"\xff").status_code == 400
     page = client.get(f"/play/{next(iter(session.tokens))}/")
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert next(iter(session.tokens)) not in client.get("/").text
@@ -85,6 +88,10 @@ def test_the_websocket_refuses_a_forged_move_with_a_reason() -> None:
     with TestClient(app).websocket_connect(f"/play/{token}/ws") as socket:
         assert "Your move" in socket.receive_json()["html"]
         socket.send_text("not json")
+        assert socket.receive_json()["error"] == "a message is a JSON object"
+        socket.send_bytes(b"\x00\xff")
+        assert "not bytes" in socket.receive_json()["error"]
+        socket.send_text("[" * 100_000)
         assert socket.receive_json()["error"] == "a message is a JSON object"
         socket.send_json({"type": "pick", "choice": [0, 12345]})
         assert "not one of your legal moves" in socket.receive_json()["error"]

@@ -166,7 +166,7 @@ class Server:
         try:
             body = json.loads(await request.body())
             choice = body.get("choice") if isinstance(body, dict) else None
-        except ValueError:
+        except (ValueError, RecursionError):
             return JSONResponse({"error": "send JSON: {\"choice\": [kind, args...]}"},
                                 status_code=400, headers=SECURITY)
         try:
@@ -210,8 +210,13 @@ class Server:
         try:
             await websocket.send_json({"html": self.view(seat, [], None)})
             while True:
-                text = await websocket.receive_text()
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
                 try:
+                    if not isinstance(text, str):
+                        raise SessionError("a message is JSON text, not bytes")
                     if len(text) > MAX_MESSAGE:
                         raise SessionError("the message is too long")
                     try:
