@@ -14,6 +14,7 @@ from types import ModuleType
 
 from compiler.build import BuildResult, build, find_rulebooks
 from compiler.driver import Compilation, check_rulebook
+from compiler.model import GameModel
 from compiler.project import (
     NO_TARGET,
     NO_TARGET_HINT,
@@ -144,12 +145,18 @@ def _by_name(game: str, start: Path) -> Path | None:
     return None
 
 
-_LOADED: dict[tuple[Path, str], ModuleType] = {}
+_LOADED: dict[tuple[Path, str], tuple[GameModel, ModuleType]] = {}
 
 
 def load_game(game: str, near: Path | None = None) -> ModuleType:
     """Compile a rulebook now and return its module, as `generated/<game>.py` would be; GAME
     is found as `rulebook_path` says. Nothing is written to disk."""
+    return load_game_model(game, near)[1]
+
+
+def load_game_model(game: str, near: Path | None = None) -> tuple[GameModel, ModuleType]:
+    """load_game, with the checked model the module was generated from: what the players'
+    views (`rulecraft serve`, `play`, `print`) draw boards and card faces from."""
     path = rulebook_path(game, near)
     key = (resolved(path), game)
     if key in _LOADED:
@@ -165,5 +172,5 @@ def load_game(game: str, near: Path | None = None) -> ModuleType:
     from compiler.pygen import load_python  # the generator, only for a game to play
 
     module = load_python(model)
-    _LOADED[key] = module
-    return module
+    _LOADED[key] = (model, module)
+    return model, module

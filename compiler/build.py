@@ -100,7 +100,7 @@ class BuildResult:
 def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     """The files one clean rulebook compiles to, by path."""
     # The back ends are imported when output is made: `rulecraft check` starts without them.
-    from compiler.docgen import generate_all_docs
+    from compiler.docgen import generate_docs_and_faces
     from compiler.grid_diagram import grid_pictures
     from compiler.hexmap import board_pictures
     from compiler.pygen import generate_python
@@ -110,7 +110,15 @@ def outputs(compilation: Compilation, out: Path) -> dict[Path, str]:
     with collector_paused():
         # The docs first: their context and pieces are gone before the module is written,
         # whose lines take less memory than the docs' pieces would beside a finished module.
-        markdown, html = generate_all_docs(model)
+        markdown, html, overflows, layouts = generate_docs_and_faces(model)
+        for file, line, message in layouts:
+            compilation.diagnostics.add("W0409", Span.point(display_name(Path(file)), line),
+                                        f"card face layout {Path(file).name}: {message}",
+                                        hint="the gallery draws the default face instead")
+        for entry in overflows:
+            compilation.diagnostics.add(
+                "W0408", entry.span, f"the text of card '{entry.name}' does not fit its face",
+                hint="shorten its text or name; the face is cut short")
         module = generate_python(model)
         files = {
             out / f"{model.name}.py": module,

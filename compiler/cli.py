@@ -256,26 +256,20 @@ def _options(pairs: list[str]) -> dict[str, object]:
     return options
 
 
-def _show(view: dict[str, Any], out: TextIO) -> None:
-    print(f"-- {view['game']} · phase {view['phase']} · you are {view['player']}", file=out)
-    for name, value in view["state"].items():
-        print(f"   {name}: {value}", file=out)
-    for player, fields in view["players"].items():
-        shown = ", ".join(f"{k}={v}" for k, v in fields.items())
-        print(f"   {player}: {shown}", file=out)
-    for board, nodes in view["board"].items():
-        for node, fields in nodes.items():
-            shown = ", ".join(f"{k}={v}" for k, v in fields.items())
-            print(f"   {board} {node}: {shown}", file=out)
-    for zone, content in view["zones"].items():
-        if content and content != {"count": 0}:
-            print(f"   [{zone}] {content}", file=out)
-
-
 def cmd_play(args: argparse.Namespace) -> int:
+    from compiler.serve.catalogue import Catalogue
+    from compiler.terminal import Printer, view_lines
+
     name = _game(args.game)
-    game = None if name is None else _load(name)
-    if game is None:
+    if name is None:
+        return EXIT_FAIL
+    try:
+        model, game = api.load_game_model(name)
+    except api.GameNotFound as error:
+        if error.compilation is not None:
+            diagnostics, sources = _gather([error.compilation], Diagnostics())
+            _print_diagnostics(diagnostics, sources, "text", sys.stderr)
+        print(error, file=sys.stderr)
         return EXIT_FAIL
     try:
         state = game.new_game(seed=args.seed, options=_options(args.option),
@@ -288,18 +282,22 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"--as must be one of {', '.join(names)}", file=sys.stderr)
         return EXIT_USAGE
     me = names.index(args.as_player)
+    catalogue = Catalogue(model)
+    start = state.observation(me).get("board", {})
+    printer = Printer()
     agent = random.Random(args.seed)
     while not state.is_terminal():
         actions = state.legal_actions()
         if state.current_player() != me:
             action = agent.choice(actions)
             # as the human sees it: a spell set face down is not named
-            print(f"{names[state.current_player()]}: {state.action_text(action, me)}")
+            printer.line(f"{names[state.current_player()]}: {state.action_text(action, me)}",
+                         "red")
             state.apply_action(action)
             continue
-        _show(state.observation(me), sys.stdout)
+        printer.lines(view_lines(state.observation(me), catalogue, start))
         for i, action in enumerate(actions, 1):
-            print(f"  {i:>3}. {action}")
+            printer.line(f"  {i:>3}. {action}", "cyan")
         while True:
             try:
                 line = input("your move (number or text, q to quit): ").strip()
@@ -314,12 +312,33 @@ def cmd_play(args: argparse.Namespace) -> int:
             else:
                 chosen = next((a for a in actions if str(a) == line), None)
             if chosen is not None:
+                printer.line(f"{names[me]}: {chosen}", "blue")
                 state.apply_action(chosen)
                 break
             print("not one of the moves listed")
     outcome = state.returns()
-    print("game over: " + ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(outcome)))
+    printer.line("game over: " + ", ".join(f"{names[i]} {r:+.0f}" for i, r in enumerate(outcome)),
+                 "bold")
     return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    # imported here: only this command needs starlette and uvicorn
+    from compiler.serve.command import cmd_serve as serve
+
+    name = _game(args.game)
+    if name is None:
+        return EXIT_FAIL
+    return serve(args, name, _options(args.option), _decks(args.decks))
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    from compiler.printing import command
+
+    name = _game(args.game)
+    if name is None:
+        return EXIT_FAIL
+    return command(name, args.deck, args.output, args.paper, args.backs)
 
 
 def _decks(text: str | None) -> list[str] | None:
@@ -419,6 +438,22 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     play.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     play.set_defaults(run=cmd_play)
+
+    from compiler.serve.command import add_parser as add_serve
+
+    add_serve(sub)
+    sub.choices["serve"].set_defaults(run=cmd_serve)
+
+    printing = sub.add_parser("print", help="a print-and-play PDF of the cards and boards")
+    printing.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
+    printing.add_argument("--deck", help="a shipped deck's cards, as many as it lists "
+                          "(default: every card once)")
+    printing.add_argument("-o", "--output", metavar="F.pdf",
+                          help="the PDF to write (default: GAME.pdf here)")
+    printing.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    printing.add_argument("--backs", action="store_true",
+                          help="a page of card backs after each page of fronts, for duplex")
+    printing.set_defaults(run=cmd_print)
 
     simulate = sub.add_parser("simulate", help="run N games and report balance figures")
     simulate.add_argument("game", nargs="?", help="a game's name, rulebook or folder")

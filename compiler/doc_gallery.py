@@ -17,10 +17,13 @@ from markupsafe import Markup
 
 from compiler import symbols as sym
 from compiler import types as t
+from compiler.card_faces import Layouts, card_svg, face_of
 from compiler.doc_html import escape_html, html_bullets, inline_html
 from compiler.english import English, anchor, code, md, sentence, words
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
 from dsl import nodes as n
+
+MAX_FACE_CARDS = 400
 
 
 def slug(text: str) -> str:
@@ -111,6 +114,26 @@ class GalleryGroup:
         written.reverse()
         self.written_cells = written  # every card's: the Markdown rows may take them
 
+    def html_faces(self) -> Iterator[Markup]:
+        """Each card's face (compiler.card_faces), above the table of fields; a card whose
+        text does not fit its face is kept in `face_overflows`, for a warning. A card type
+        of more than MAX_FACE_CARDS cards keeps only its table: the page stays readable."""
+        if len(self.record.entries) > MAX_FACE_CARDS:
+            return
+        builder, record = self.builder, self.record
+        yield Markup('<div class="card-faces">\n')
+        for entry in self.cards:
+            face = face_of(builder, record, entry)
+            own = builder.layouts.render(face)
+            if own is not None:  # the designer's layout: Markup of what the sandbox escaped
+                yield Markup(own)
+                continue
+            svg, fits = card_svg(face)
+            if not fits:
+                builder.face_overflows.append(entry)
+            yield Markup(svg)
+        yield Markup("</div>\n")
+
     def html_texts(self) -> Iterator[Markup]:
         """The cards' texts, as the loop of rulebook.html.j2 over dicts of them wrote them."""
         builder, record = self.builder, self.record
@@ -163,6 +186,8 @@ class CardGallery:
         # keywords), and each shared effect text's list of lines.
         self.html_cells: dict[str, str] = {}
         self.html_effects: dict[int, tuple[list[str], str]] = {}
+        self.face_overflows: list[EntryInfo] = []  # cards whose text does not fit the face
+        self.layouts = Layouts(model.source_file)  # the designer's face templates, if any
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:

@@ -42,7 +42,7 @@ from compiler.grid_diagram import (
     grid_svg,
 )
 from compiler.hexmap import board_picture_name
-from compiler.model import BoardInfo, FieldInfo, GameModel
+from compiler.model import BoardInfo, EntryInfo, FieldInfo, GameModel
 from compiler.turn_diagram import turn_sequence_svg
 from dsl import nodes as n
 from dsl.source import Span
@@ -647,9 +647,18 @@ def generate_html(model: GameModel) -> str:
 
 def generate_all_docs(model: GameModel) -> tuple[str, str]:
     """The Markdown and the HTML rulebook, from one context."""
+    markdown, html, _, _ = generate_docs_and_faces(model)
+    return markdown, html
+
+
+def generate_docs_and_faces(
+    model: GameModel,
+) -> tuple[str, str, list[EntryInfo], list[tuple[str, int, str]]]:
+    """generate_all_docs, the cards whose text does not fit their face in the gallery, and
+    the face layouts that could not be used (file, line, message)."""
     builder = DocBuilder(model)
     context = builder.context()
     # The HTML first: the larger text is joined while the smaller one does not exist yet.
     html = render_html(context)
     builder.html_done()
-    return render_markdown(context), html
+    return render_markdown(context), html, builder.face_overflows, builder.layouts.problems

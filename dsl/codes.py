@@ -262,6 +262,24 @@ which zones a card type's effects can touch; anything else is a designer error.
 
     card Spell { effect: effect(you: player) reaches hand, graveyard = {} }
 """),
+    Code("W0408", "card text does not fit its face", """
+`rulecraft build` draws each card's face (a poker-size card, 63 x 88 mm) for the HTML
+rulebook's gallery and `rulecraft print`: its name, cost, fields and the English of its
+effects, set smaller until it fits. This card's text does not fit even at the smallest size,
+so its face is cut short (the gallery's table below the faces still lists every field).
+Shorten the card's text or name, or split its effect.
+"""),
+    Code("W0409", "card face layout cannot be used", """
+A card type's face layout, `faces/<CardType>.svg.j2` beside the rulebook, is a Jinja2 template
+of an SVG. This one has a syntax error, or failed while drawing a card (a name it does not
+know, an operation the sandbox refuses), so the gallery uses the default face for that type.
+A template sees `card` (name, type, stats, fields, text, flavour), `width`, `height` and
+`wrap(text, width, size)`:
+
+    <svg xmlns="http://www.w3.org/2000/svg" width="{{ width }}" height="{{ height }}">
+      <text x="10" y="20">{{ card.name }}</text>
+    </svg>
+"""),
 ]
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _ENTRIES}

@@ -1,0 +1,247 @@
+"""Card faces as SVG, one layout for every card type, from a card's fields and the English
+of its effects (the card gallery's words): its name over the top, cost in a disc, its kind
+and type, its other fields as a table, then its text, wrapped to the face's width and set
+smaller until it fits. Text that does not fit at the smallest size is cut, and the card is
+reported (`overflows`) so that the build warns at its YAML line. Sized as a poker card
+(63 x 88 mm, 4 units a millimetre); every text escaped (compiler.svg_text)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compiler import symbols as sym
+from compiler import types as t
+from compiler.english import words
+from compiler.svg_text import ACCENT, INK, LABEL_INK, PAPER, escape, num, text_width
+from dsl import nodes as n
+
+if TYPE_CHECKING:
+    from compiler.doc_gallery import CardGallery
+    from compiler.model import EntryInfo, RecordInfo
+
+WIDTH, HEIGHT = 252.0, 352.0
+PAD = 14.0
+NAME_FONT, MIN_NAME_FONT = 17.0, 9.0
+TEXT_FONTS = (11.0, 10.0, 9.0, 8.0, 7.0)
+STAT_FONT = 10.0
+MAX_STATS = 16
+
+
+@dataclass
+class CardFace:
+    name: str
+    card_type: str
+    stats: list[tuple[str, str]] = field(default_factory=list)  # (field in words, value)
+    text: list[str] = field(default_factory=list)  # the effects in English, a line each
+    flavour: str = ""
+    source: str = ""  # file:line of the card's entry
+
+
+def plain(markdown: str) -> str:
+    """Text of the docs' Markdown as a player reads it: links as their words, no emphasis."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
+    text = re.sub(r"(?<!\\)[*_`]", "", text)
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def _value(gallery: CardGallery, expr: n.Expr) -> str:
+    if isinstance(expr, n.Name):
+        symbol = gallery.model.symbols.names.get(id(expr))
+        if isinstance(symbol, sym.EnumMember):
+            return words(expr.id)
+    if isinstance(expr, n.ListLit):
+        return ", ".join(_value(gallery, item) for item in expr.items)
+    return plain(gallery.value(expr))
+
+
+def face_of(gallery: CardGallery, record: RecordInfo, entry: EntryInfo) -> CardFace:
+    """A card's face: the fields its entry gives (a type's default is not the card's), and
+    its effects as the gallery words them."""
+    # a module-level helper, not a nested recursive one: that would be a reference cycle
+    # holding the model after a build (tests/test_collector.py)
+    face = CardFace(entry.name, record.name, flavour=entry.description.strip(),
+                    source=f"{entry.span.file}:{entry.span.line}")
+    for name, info in record.data_fields().items():
+        if isinstance(info.type, t.EffectT) or name == "name":
+            continue
+        given = entry.values.get(name)
+        shown = "" if given is None else _value(gallery, given)
+        if shown not in ("", "—", "no"):
+            face.stats.append((words(name), shown))
+    for effect in gallery.card_effects(record, entry):
+        face.text.append(plain(effect.name) + ":")
+        face.text.extend(plain(line) for line in effect.lines)
+    return face
+
+
+def fit_lines(paragraphs: list[str], width: float, size: float) -> list[str]:
+    """Paragraphs wrapped to `width` at `size` (a word wider than a line is cut by letters)."""
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        indent = "  " * ((len(paragraph) - len(paragraph.lstrip(" "))) // 2)
+        line = indent
+        for word in paragraph.split():
+            trial = f"{line} {word}" if line.strip() else indent + word
+            if text_width(trial, size) <= width:
+                line = trial
+                continue
+            if line.strip():
+                lines.append(line)
+            line = indent + word
+            while text_width(line, size) > width and len(line) > 1:
+                cut = len(line)
+                while cut > 1 and text_width(line[:cut], size) > width:
+                    cut -= 1
+                lines.append(line[:cut])
+                line = line[cut:]
+        if line.strip():
+            lines.append(line)
+    return lines
+
+
+def _text(x: float, y: float, text: str, size: float, *, anchor: str = "", weight: str = "",
+          fill: str = INK, style: str = "") -> str:
+    extra = (f' text-anchor="{anchor}"' if anchor else "") + (
+        f' font-weight="{weight}"' if weight else "") + (
+        f' font-style="{style}"' if style else "")
+    return (f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}"{extra} '
+            f'fill="{fill}">{escape(text)}</text>')
+
+
+def card_svg(face: CardFace) -> tuple[str, bool]:
+    """The face as SVG, and whether all its text fits."""
+    stats = dict(face.stats)
+    cost = stats.pop("cost", None)
+    kind = stats.pop("kind", None)
+    inner = WIDTH - 2 * PAD - (34 if cost is not None else 0)
+    size = NAME_FONT
+    while size > MIN_NAME_FONT and text_width(face.name, size) > inner:
+        size -= 0.5
+    # a name too long even at the smallest size is cut ("…"; the whole name is the face's
+    # title): the warning is for the card's text, which a player needs whole
+    fits = True
+    name = face.name
+    while text_width(name, size) > inner and len(name) > 1:
+        name = name[:-2] + "…"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="card-face" width="{num(WIDTH)}" '
+           f'height="{num(HEIGHT)}" viewBox="0 0 {num(WIDTH)} {num(HEIGHT)}" role="img" '
+           f'aria-label="{escape(face.name)}" font-family="sans-serif">',
+           f"<title>{escape(face.name)}</title>",
+           f'<rect x="2" y="2" width="{num(WIDTH - 4)}" height="{num(HEIGHT - 4)}" rx="12" '
+           f'fill="#fffdf7" stroke="{INK}" stroke-width="3"/>',
+           f'<rect x="{num(PAD - 4)}" y="{num(PAD - 4)}" width="{num(WIDTH - 2 * PAD + 8)}" '
+           f'height="34" rx="6" fill="{PAPER}" stroke="{ACCENT}"/>',
+           _text(PAD, PAD + 19, name, size, weight="bold")]
+    if cost is not None:
+        out.append(f'<circle cx="{num(WIDTH - PAD - 12)}" cy="{num(PAD + 13)}" r="14" '
+                   f'fill="{ACCENT}"/>')
+        out.append(_text(WIDTH - PAD - 12, PAD + 18, cost[:3], 13, anchor="middle",
+                         weight="bold", fill="#fff"))
+    type_line = face.card_type + (f" — {kind}" if kind else "")
+    out.append(_text(PAD, PAD + 44, type_line, 10, style="italic", fill=LABEL_INK))
+    y = PAD + 58
+    shown = list(stats.items())
+    if len(shown) > MAX_STATS:
+        shown, fits = shown[:MAX_STATS], False
+    column = (WIDTH - 2 * PAD) / 2
+    row, at = 0, 0  # the row, and the column (0 or 1) the next field goes in
+    long_fields: list[str] = []  # wider than the face: written with the text, wrapped
+    for label, value in shown:
+        text = f"{label}: {value}"
+        if text_width(text, STAT_FONT) > 2 * column:
+            long_fields.append(text)
+            continue
+        wide = text_width(text, STAT_FONT) > column - 4
+        if wide and at:
+            row, at = row + 1, 0
+        out.append(_text(PAD + column * at, y + STAT_FONT * 1.3 * row + STAT_FONT, text,
+                         STAT_FONT))
+        if wide or at:
+            row, at = row + 1, 0
+        else:
+            at = 1
+    y += STAT_FONT * 1.3 * (row + (1 if at else 0)) + 6
+    out.append(f'<line x1="{num(PAD)}" y1="{num(y)}" x2="{num(WIDTH - PAD)}" y2="{num(y)}" '
+               f'stroke="{ACCENT}"/>')
+    paragraphs = long_fields + [line.replace("- ", "• ", 1) for line in face.text]
+    flavour = [face.flavour] if face.flavour else []
+    room = HEIGHT - PAD - y - 4
+    chosen: tuple[float, list[str], int] | None = None
+    for font in TEXT_FONTS:
+        lines = fit_lines(paragraphs, WIDTH - 2 * PAD, font)
+        more = fit_lines(flavour, WIDTH - 2 * PAD, font)
+        if (len(lines) + len(more)) * font * 1.25 <= room:
+            chosen = (font, lines + more, len(lines))
+            break
+    if chosen is None:
+        font = TEXT_FONTS[-1]
+        lines = fit_lines(paragraphs, WIDTH - 2 * PAD, font)
+        keep = max(0, int(room // (font * 1.25)) - 1)
+        chosen = (font, [*lines[:keep], "…"], keep + 1)
+        fits = False
+    font, lines, rules = chosen
+    for i, line in enumerate(lines):
+        out.append(_text(PAD, y + font * 1.25 * (i + 1), line, font,
+                         style="italic" if i >= rules else "",
+                         fill=LABEL_INK if i >= rules else INK))
+    out.append("</svg>")
+    return "\n".join(out) + "\n", fits
+
+
+class Layouts:
+    """A designer's face layouts: `faces/<CardType>.svg.j2` beside the rulebook, a Jinja2
+    template of an SVG, rendered in Jinja's immutable sandbox with autoescaping (card text is
+    escaped, and a template can call no Python). It gets `card` (name, type, stats: pairs of
+    field and value, fields: the same as a dict, text: the effect lines, flavour), `width`,
+    `height` and `wrap(text, width, size)` (lines that fit). A template that cannot be read
+    or rendered is reported (`problems`: file, line, message) and the default face is used."""
+
+    def __init__(self, source_file: str) -> None:
+        self.folder = Path(source_file).parent / "faces" if source_file else None
+        self.templates: dict[str, object] = {}
+        self.problems: list[tuple[str, int, str]] = []
+
+    def template(self, card_type: str) -> object:
+        if card_type in self.templates:
+            return self.templates[card_type]
+        found: object = None
+        path = self.folder / f"{card_type}.svg.j2" if self.folder else None
+        if path is not None and path.is_file():
+            from jinja2 import StrictUndefined, TemplateSyntaxError
+            from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+            environment = ImmutableSandboxedEnvironment(autoescape=True,
+                                                        undefined=StrictUndefined)
+            try:
+                found = environment.from_string(path.read_text(encoding="utf-8"))
+            except TemplateSyntaxError as error:
+                self.problems.append((str(path), error.lineno or 1, error.message or "syntax"))
+            except (OSError, UnicodeDecodeError) as error:
+                self.problems.append((str(path), 1, f"cannot read it: {error}"))
+        self.templates[card_type] = found
+        return found
+
+    def render(self, face: CardFace) -> str | None:
+        """The card's face by its type's template; None when the type has none (or a broken
+        one, reported once per template)."""
+        from jinja2 import Template, TemplateError
+        from jinja2.exceptions import SecurityError
+
+        template = self.template(face.card_type)
+        if not isinstance(template, Template):
+            return None
+        card = {"name": face.name, "type": face.card_type, "stats": face.stats,
+                "fields": dict(face.stats), "text": face.text, "flavour": face.flavour}
+        try:
+            return template.render(card=card, width=WIDTH, height=HEIGHT,
+                                   wrap=lambda text, width, size: fit_lines(
+                                       [str(text)], float(width), float(size)))
+        except (TemplateError, SecurityError, TypeError, ValueError) as error:
+            assert self.folder is not None
+            self.problems.append((str(self.folder / f"{face.card_type}.svg.j2"), 1,
+                                  f"rendering card '{face.name}': {error}"))
+            self.templates[face.card_type] = None
+            return None

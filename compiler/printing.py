@@ -1,0 +1,253 @@
+"""`rulecraft print GAME [--deck NAME]`: a print-and-play PDF (fpdf2) of a game's cards, as
+the faces of the HTML gallery say them (compiler.card_faces): poker-size cards, 63 x 88 mm,
+3 x 3 to an A4 or Letter page, with cut marks; with --backs, a page of backs after each page
+of fronts, its columns mirrored for long-edge duplex; each board on a page of its own: the
+docs' drawing of it and a list of its places and their neighbours.
+
+Text is set in the PDF core font Helvetica: characters it cannot show (outside Latin-1)
+print as "?", and the file stays the same from machine to machine (no font files read, a
+fixed creation date). Card text is text in the PDF, never markup: nothing in it runs."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.card_faces import CardFace
+from compiler.model import GameModel
+from compiler.serve.catalogue import Catalogue
+
+CARD_W, CARD_H = 63.0, 88.0
+PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PER_ROW = PER_COLUMN = 3
+MARK = 5.0  # mm of a cut mark, outside the grid of cards
+TEXT_SIZES = (8.0, 7.0, 6.0, 5.0)
+FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+_SHOWN = str.maketrans({"—": "-", "–": "-", "…": "...", "•": "-", "‘": "'", "’": "'",
+                        "“": '"', "”": '"', "×": "x"})
+
+
+class PrintError(Exception):
+    """A request the command refuses; the message is for the user."""
+
+
+def pdf_text(text: str) -> str:
+    """Text as Helvetica can set it: a few typographic marks as their ASCII forms, any
+    other character outside Latin-1 (and every control character) as "?"."""
+    text = text.translate(_SHOWN)
+    return "".join(c if (" " <= c <= "~" or "\xa0" <= c <= "\xff") else "?" for c in text)
+
+
+@dataclass
+class Sheet:
+    """What a print run holds: the card faces in order (one per copy), and the boards."""
+
+    title: str
+    cards: list[CardFace]
+    boards: list[tuple[str, str, list[str]]]  # a board's name, picture (SVG), places' lines
+
+
+def sheet_of(model: GameModel, deck: str | None = None) -> Sheet:
+    """Every card of the game once, or a shipped deck's cards as many times as it lists
+    them (main deck, then side deck)."""
+    catalogue = Catalogue(model)
+    if deck is None:
+        cards = list(catalogue.faces.values())
+    else:
+        found = next((d for d in model.decks if d.name == deck), None)
+        if found is None:
+            names = ", ".join(sorted(d.name for d in model.decks)) or "none"
+            raise PrintError(f"no deck {deck!r} in {model.title}; its decks: {names}")
+        cards = []
+        for entry in (*found.entries, *found.side):
+            face = catalogue.face(entry.card)
+            if face is None:
+                raise PrintError(f"deck {deck!r} lists {entry.card!r}, which is no card")
+            cards += [face] * entry.count
+    boards = []
+    for board in model.boards.values():
+        lines = []
+        for i, node in enumerate(board.nodes):
+            near = ", ".join(board.nodes[j] for j in board.neighbours[i])
+            extra = " ".join(f"{k} {v[i]}" for k, v in board.initial.items() if v[i] != "")
+            lines.append(f"{node}" + (f" ({extra})" if extra else "") + f": next to {near}")
+        boards.append((board.name, catalogue.pictures.get(board.name, ""), lines))
+    return Sheet(model.title, cards, boards)
+
+
+def write_pdf(sheet: Sheet, path: Path, paper: str = "a4", backs: bool = False) -> int:
+    """Write the PDF; returns its number of pages."""
+    from fpdf import FPDF
+
+    width, height = PAGES[paper]
+    pdf = FPDF(unit="mm", format=(width, height))
+    pdf.set_creation_date(FIXED_DATE)
+    pdf.set_auto_page_break(False)
+    pdf.set_title(pdf_text(sheet.title))
+    pdf.set_creator("rulecraft print")
+    left = (width - PER_ROW * CARD_W) / 2
+    top = (height - PER_COLUMN * CARD_H) / 2
+    per_page = PER_ROW * PER_COLUMN
+    for start in range(0, len(sheet.cards), per_page):
+        page = sheet.cards[start:start + per_page]
+        pdf.add_page()
+        cut_marks(pdf, left, top)
+        for i, face in enumerate(page):
+            card_front(pdf, face, left + CARD_W * (i % PER_ROW), top + CARD_H * (i // PER_ROW))
+        if backs:
+            pdf.add_page()
+            cut_marks(pdf, left, top)
+            for i in range(len(page)):
+                column = PER_ROW - 1 - i % PER_ROW  # mirrored: the back of card i
+                card_back(pdf, sheet.title, left + CARD_W * column,
+                          top + CARD_H * (i // PER_ROW))
+    for name, picture, lines in sheet.boards:
+        pdf.add_page()
+        pdf.set_font("helvetica", "B", 16)
+        pdf.set_xy(15, 15)
+        pdf.cell(0, 10, pdf_text(f"{sheet.title}: the board {name}"))
+        pdf.set_xy(15, 30 + board_picture(pdf, picture, width - 30, height * 0.6))
+        pdf.set_font("helvetica", "", 9)
+        for line in lines:
+            if pdf.get_y() > height - 15:
+                pdf.add_page()
+                pdf.set_xy(15, 15)
+            pdf.multi_cell(width - 30, 4.5, pdf_text(line), new_x="LMARGIN", new_y="NEXT")
+            pdf.set_x(15)
+    if not pdf.pages:
+        raise PrintError(f"{sheet.title} has no card and no board to print")
+    pdf.output(str(path))
+    return len(pdf.pages)
+
+
+def board_picture(pdf: object, svg: str, width: float, most: float) -> float:
+    """The docs' drawing of a board (SVG, drawn by fpdf2) under the title, as wide as the
+    page or as high as `most`; returns the height it takes."""
+    from fpdf import FPDF
+
+    assert isinstance(pdf, FPDF)
+    size = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
+    if not svg or size is None or float(size[1]) <= 0:
+        return 0.0
+    high = width * float(size[2]) / float(size[1])
+    if high > most:
+        width, high = width * most / high, most
+    # fpdf2 draws no <title>: the page's heading says what the title would
+    pdf.image(io.BytesIO(re.sub(r"<title>.*?</title>", "", svg, flags=re.S).encode()),
+              x=15, y=30, w=width, h=high)
+    return high + 5
+
+
+def cut_marks(pdf: object, left: float, top: float) -> None:
+    from fpdf import FPDF
+
+    assert isinstance(pdf, FPDF)
+    pdf.set_draw_color(0)
+    pdf.set_line_width(0.2)
+    right, bottom = left + PER_ROW * CARD_W, top + PER_COLUMN * CARD_H
+    for c in range(PER_ROW + 1):
+        x = left + c * CARD_W
+        pdf.line(x, top - MARK - 1, x, top - 1)
+        pdf.line(x, bottom + 1, x, bottom + MARK + 1)
+    for r in range(PER_COLUMN + 1):
+        y = top + r * CARD_H
+        pdf.line(left - MARK - 1, y, left - 1, y)
+        pdf.line(right + 1, y, right + MARK + 1, y)
+
+
+def card_front(pdf: object, face: CardFace, x: float, y: float) -> None:
+    from fpdf import FPDF
+
+    assert isinstance(pdf, FPDF)
+    pad = 3.0
+    pdf.set_draw_color(60)
+    pdf.set_line_width(0.3)
+    pdf.rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, round_corners=True, corner_radius=3)
+    stats = dict(face.stats)
+    cost = stats.pop("cost", None)
+    kind = stats.pop("kind", None)
+    name_width = CARD_W - 2 * pad - (8 if cost is not None else 0)
+    size = 11.0
+    pdf.set_font("helvetica", "B", size)
+    name = pdf_text(face.name)
+    while size > 6 and pdf.get_string_width(name) > name_width:
+        size -= 0.5
+        pdf.set_font("helvetica", "B", size)
+    while pdf.get_string_width(name) > name_width and len(name) > 3:
+        name = name[:-4] + "..."
+    pdf.set_xy(x + pad, y + pad)
+    pdf.cell(name_width, 6, name)
+    if cost is not None:
+        pdf.set_fill_color(138, 90, 0)
+        pdf.circle(x + CARD_W - pad - 3.5, y + pad + 3, 3.5, style="F")
+        pdf.set_text_color(255)
+        pdf.set_font("helvetica", "B", 8)
+        pdf.set_xy(x + CARD_W - pad - 7, y + pad + 1)
+        pdf.cell(7, 4, pdf_text(cost[:3]), align="C")
+        pdf.set_text_color(0)
+    pdf.set_font("helvetica", "I", 7)
+    pdf.set_xy(x + pad, y + pad + 7)
+    pdf.cell(CARD_W - 2 * pad, 4, pdf_text(face.card_type + (f" - {kind}" if kind else "")))
+    body = [f"{label}: {value}" for label, value in stats.items()] + [""]
+    body += [line.strip().replace("- ", "* ", 1) for line in face.text]
+    if face.flavour:
+        body += ["", face.flavour]
+    text = "\n".join(pdf_text(line) for line in body).strip()
+    room = CARD_H - 2 * pad - 13
+    for size in TEXT_SIZES:
+        pdf.set_font("helvetica", "", size)
+        found = pdf.multi_cell(CARD_W - 2 * pad, size * 0.42, text, dry_run=True,
+                               output="LINES")
+        lines = [str(line) for line in found] if isinstance(found, list) else []
+        if len(lines) * size * 0.42 <= room or size == TEXT_SIZES[-1]:
+            break
+    keep = int(room // (size * 0.42))
+    shown = "\n".join(lines[:keep]) if len(lines) > keep else text
+    pdf.set_xy(x + pad, y + pad + 12)
+    pdf.multi_cell(CARD_W - 2 * pad, size * 0.42, shown, align="L")
+
+
+def card_back(pdf: object, title: str, x: float, y: float) -> None:
+    from fpdf import FPDF
+
+    assert isinstance(pdf, FPDF)
+    pdf.set_fill_color(60, 90, 138)
+    pdf.rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, style="F", round_corners=True,
+             corner_radius=3)
+    pdf.set_text_color(255)
+    pdf.set_font("helvetica", "B", 10)
+    pdf.set_xy(x + 4, y + CARD_H / 2 - 6)
+    pdf.multi_cell(CARD_W - 8, 5, pdf_text(title), align="C")
+    pdf.set_text_color(0)
+
+
+def command(game: str, deck: str | None, output: str | None, paper: str, backs: bool) -> int:
+    """`rulecraft print`: 0 when the PDF is written, 1 with a message otherwise."""
+    import sys
+
+    from compiler import api
+
+    try:
+        import fpdf  # noqa: F401 - only to say what is missing before any work
+    except ImportError:
+        print("rulecraft print needs fpdf2: python -m pip install 'rulecraft[play]'",
+              file=sys.stderr)
+        return 1
+    try:
+        model, _ = api.load_game_model(game)
+        sheet = sheet_of(model, deck)
+        path = Path(output) if output else Path(f"{model.name}{'-' + deck if deck else ''}.pdf")
+        pages = write_pdf(sheet, path, paper, backs)
+    except (api.GameNotFound, PrintError) as error:
+        print(f"rulecraft print: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"rulecraft print: cannot write {output}: {error.strerror or error}",
+              file=sys.stderr)
+        return 1
+    print(f"wrote {path}: {len(sheet.cards)} cards, {len(sheet.boards)} board(s), "
+          f"{pages} page(s) ({paper}{', with backs' if backs else ''})", file=sys.stderr)
+    return 0

@@ -1,0 +1,92 @@
+"""Card faces (compiler.card_faces): drawn for every card of the shipped games' galleries,
+fitting; hostile text inert and the SVG well formed; a card whose text cannot fit warns
+(W0408) at its line in the card set."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from compiler.build import build
+from compiler.card_faces import CardFace, card_svg, fit_lines
+from dsl.diagnostics import Diagnostics
+from tests.cardset_games import hostile_card_set, write_game, yaml_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("game", "cards"), [("rulers_gambit", 88), ("dynasty_tcg", 54)])
+def test_the_gallery_shows_a_face_per_card(game: str, cards: int) -> None:
+    page = (ROOT / "generated" / "docs" / f"{game}.html").read_text(encoding="utf-8")
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="card-face"') == cards
+    assert page.index('class="card-faces"') < page.index("<th>name</th>")
+
+
+def test_hostile_text_is_inert_and_the_svg_well_formed(tmp_path: Path) -> None:
+    cards, names = hostile_card_set(tmp_path / "pwned")
+    diagnostics = Diagnostics()
+    result = build([write_game(tmp_path / "game", cards)], tmp_path / "out", False, diagnostics)
+    assert all(c.ok for c in result.compilations)
+    page = (tmp_path / "out" / "docs" / "cardtest.html").read_text(encoding="utf-8")
+    start = page.index('<div class="card-faces">')
+    faces = page[start:page.index("<table>", start)]
+    assert "<script>" not in faces and "&lt;script&gt;" in faces
+    for svg in faces.split("</svg>")[:-1]:
+        root = ET.fromstring(svg[svg.index("<svg"):] + "</svg>")
+        assert root.find("{http://www.w3.org/2000/svg}title") is not None
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_text_wraps_then_shrinks_then_warns_at_the_cards_line(tmp_path: Path) -> None:
+    short = CardFace("Spark", "Card", [("cost", "1")], ["Effect:", "- Do gain(you, 1)."])
+    assert card_svg(short)[1]
+    assert all(len(line) < 60 for line in fit_lines(["word " * 80], 200, 10))
+    long = "A very long story. " * 120
+    cards = ("cards:\n  - name: Spark\n    effect: gain(you, 1)\n"
+             f"  - name: Saga\n    description: {yaml_text(long)}\n    effect: gain(you, 1)\n")
+    diagnostics = Diagnostics()
+    result = build([write_game(tmp_path / "game", cards)], tmp_path / "out", False, diagnostics)
+    found = [d for c in result.compilations for d in c.diagnostics.sorted()]
+    assert [(d.code, Path(d.span.file).name, d.span.line) for d in found] == [
+        ("W0408", "core.cards.yaml", 4)]
+    assert "'Saga'" in found[0].message
+    assert (tmp_path / "out" / "cardtest.py").is_file()  # a warning: the build goes on
+
+
+LAYOUT = ('<svg xmlns="http://www.w3.org/2000/svg" class="my-face" width="{{ width }}" '
+          'height="{{ height }}"><text>{{ card.name }}</text>'
+          '{% for line in wrap(card.text | join(" "), 200, 9) %}<text>{{ line }}</text>'
+          '{% endfor %}</svg>')
+
+
+def build_with_layout(tmp_path: Path, layout: str) -> tuple[list[tuple[str, str, int]], str]:
+    cards, _ = hostile_card_set(tmp_path / "pwned")
+    rules = write_game(tmp_path / "game", cards)
+    (tmp_path / "game" / "faces").mkdir()
+    (tmp_path / "game" / "faces" / "Card.svg.j2").write_text(layout, encoding="utf-8")
+    result = build([rules], tmp_path / "out", False, Diagnostics())
+    found = [(d.code, Path(d.span.file).name, d.span.line)
+             for c in result.compilations for d in c.diagnostics.sorted()]
+    return found, (tmp_path / "out" / "docs" / "cardtest.html").read_text(encoding="utf-8")
+
+
+def test_a_card_type_may_name_its_own_layout(tmp_path: Path) -> None:
+    found, page = build_with_layout(tmp_path, LAYOUT)
+    assert found == []
+    assert page.count('class="my-face"') == page.count("<tr id=\"card-")
+    assert "<text>&lt;script&gt;alert(1)&lt;/script&gt;</text>" in page
+    assert "<script>" not in page[page.index('<div class="card-faces">'):]
+
+
+@pytest.mark.parametrize(("layout", "line"), [
+    ("<svg>\n{% for x in %}\n</svg>", 2),  # a syntax error, at its line
+    ("<svg>{{ card.nothing }}</svg>", 1),  # a name the card does not have
+    ("<svg>{{ card.name.__class__.__mro__[1].__subclasses__() }}</svg>", 1),  # the sandbox
+])
+def test_a_broken_layout_warns_and_the_default_face_is_drawn(tmp_path: Path, layout: str,
+                                                             line: int) -> None:
+    found, page = build_with_layout(tmp_path, layout)
+    assert found == [("W0409", "Card.svg.j2", line)]
+    assert 'class="card-face"' in page

@@ -1,0 +1,108 @@
+"""`rulecraft print`: the print-and-play PDF read back with pypdf: its page count, the cards
+on each page (by their names and text, in order), backs, boards, the same bytes every time,
+hostile card text as inert text, and errors as messages."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from compiler import cli
+from compiler.api import load_game_model
+from compiler.build import build
+from compiler.printing import pdf_text, sheet_of, write_pdf
+from dsl.diagnostics import Diagnostics
+from tests.cardset_games import hostile_card_set, write_game
+from tests.tiers import soak
+
+RG_DECKS = ["blue_purple_mindgames", "blue_purple_tidewall", "red_green_rush",
+            "red_green_stampede", "yellow_orange_crown", "yellow_orange_titans"]
+
+
+def pages_text(path: Path) -> list[str]:
+    return [page.extract_text() for page in pypdf.PdfReader(path).pages]
+
+
+def check_cards(path: Path, names: list[str], backs: bool, title: str) -> None:
+    texts = pages_text(path)
+    fronts = math.ceil(len(names) / 9)
+    assert len(texts) >= fronts * (2 if backs else 1)
+    for page in range(fronts):
+        text = texts[page * 2 if backs else page]
+        at = 0
+        for name in names[page * 9:page * 9 + 9]:  # each card of the page, in order
+            found = text.find(pdf_text(name), at)
+            assert found >= 0, (page, name)
+            at = found + len(name)
+        if backs:
+            back = texts[page * 2 + 1]
+            assert back.count(pdf_text(title).split()[0]) >= len(names[page * 9:page * 9 + 9])
+
+
+@pytest.mark.parametrize("deck", [RG_DECKS[2], *soak(RG_DECKS[:2] + RG_DECKS[3:])])
+def test_a_deck_prints_every_card_it_lists(tmp_path: Path, deck: str) -> None:
+    model, _ = load_game_model("rulers_gambit")
+    sheet = sheet_of(model, deck)
+    listed = next(d for d in model.decks if d.name == deck)
+    assert len(sheet.cards) == sum(e.count for e in (*listed.entries, *listed.side))
+    path = tmp_path / "deck.pdf"
+    pages = write_pdf(sheet, path, "letter", backs=True)
+    assert pages == 2 * math.ceil(len(sheet.cards) / 9) == len(pages_text(path))
+    check_cards(path, [face.name for face in sheet.cards], True, model.title)
+    assert "Effect:" in pages_text(path)[0]
+
+
+@pytest.mark.parametrize("game", soak(["dynasty_tcg", "rulers_gambit", "dynasties"]))
+def test_a_card_game_prints_each_card_once(tmp_path: Path, game: str) -> None:
+    model, _ = load_game_model(game)
+    sheet = sheet_of(model)
+    path = tmp_path / "cards.pdf"
+    assert write_pdf(sheet, path) == math.ceil(len(sheet.cards) / 9) + len(sheet.boards)
+    check_cards(path, [face.name for face in sheet.cards], False, model.title)
+
+
+def test_boards_get_pages_of_their_own_and_the_bytes_are_the_same(tmp_path: Path) -> None:
+    model, _ = load_game_model("dynasty_builder")
+    sheet = sheet_of(model)
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    write_pdf(sheet, first)
+    write_pdf(sheet, second)
+    assert first.read_bytes() == second.read_bytes()
+    texts = pages_text(first)
+    assert "Dynasty Builder: the board Hex" in texts[1]
+    assert "A1 (start A terrain plain): next to A2, B1" in texts[1]
+
+
+def test_hostile_card_text_is_inert_text(tmp_path: Path) -> None:
+    cards, names = hostile_card_set(tmp_path / "pwned")
+    result = build([write_game(tmp_path / "game", cards)], tmp_path / "out", False,
+                   Diagnostics())
+    model = result.compilations[0].model
+    assert model is not None
+    path = tmp_path / "hostile.pdf"
+    write_pdf(sheet_of(model), path)
+    text = "".join(pages_text(path))
+    assert "<script>alert(1)</script>" in text and "{{ 7*7 }}" in text
+    reader = pypdf.PdfReader(path)
+    root = reader.trailer["/Root"]
+    assert not {"/AA", "/Names", "/AcroForm"} & set(root.keys())
+    assert isinstance(root.get("/OpenAction", []), list)  # a view to open at, not an action
+    assert all("/Annots" not in page and "/AA" not in page for page in reader.pages)
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_print_reports_errors_as_messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert cli.main(["print", "rulers_gambit", "--deck", "nosuch"]) == 1
+    assert "no deck 'nosuch'" in capsys.readouterr().err
+    out = tmp_path / "d.pdf"
+    assert cli.main(["print", "dynasties", "-o", str(out)]) == 0
+    assert "15 cards, 1 board(s), 3 page(s)" in capsys.readouterr().err
+    board = pages_text(out)[-1]  # the docs' drawing (its boxes' names), then the list
+    assert board.index("Mongolia") < board.index("mongolia: next to qinghai")
+    assert cli.main(["print", "dynasties", "-o", str(tmp_path / "no" / "x.pdf")]) == 1
+    assert "cannot write" in capsys.readouterr().err

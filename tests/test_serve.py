@@ -1,0 +1,252 @@
+"""`rulecraft serve` through Starlette's TestClient: seat tokens, moves validated by the
+engine (a forged or illegal move changes nothing), each seat's page and websocket messages
+holding only what its observation shows, hot-seat passing, undo, save and load, replay,
+and hostile card text inert in the page."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from compiler import cli
+from compiler.driver import check_rulebook
+from compiler.pygen import load_python
+from compiler.serve.app import make_app
+from compiler.serve.catalogue import Catalogue
+from compiler.serve.render import menu
+from compiler.serve.session import DEVICE, Session, SessionError
+from tests.cardset_games import hostile_card_set, write_game
+from tests.serving import secrets_of, served
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def choice_of(action: object) -> list[int]:
+    return [action.kind, *action.args]  # type: ignore[attr-defined]
+
+
+def test_links_give_each_seat_an_unguessable_token() -> None:
+    session, app = served("rulers_gambit", seed=1, seats="links")
+    client = TestClient(app)
+    assert sorted(session.tokens.values()) == [0, 1]
+    assert all(len(token) >= 32 for token in session.tokens)
+    assert len(set(session.tokens)) == 2
+    for token in session.tokens:
+        assert client.get(f"/play/{token}/").status_code == 200
+    for path in ("/play/guess/", "/play/guess/view", "/play/guess/save"):
+        assert client.get(path).status_code == 404
+    assert client.post("/play/guess/act", json={"choice": [0]}).status_code == 404
+    token = next(iter(session.tokens))
+    assert client.post(f"/play/{token}/act", content=b"[" * 100_000).status_code == 400
+    assert client.post(f"/play/{token}/act", content=b"\xff").status_code == 400
+    page = client.get(f"/play/{next(iter(session.tokens))}/")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert next(iter(session.tokens)) not in client.get("/").text
+
+
+def test_a_bot_seat_has_no_link() -> None:
+    session, _ = served("dynasties", seed=0, seats="links", bots=frozenset({1}))
+    assert list(session.tokens.values()) == [0]
+
+
+@pytest.mark.parametrize("forged", [
+    [999], [0, 999, 999], "A places 1 on mongolia", [True], [], [1.5], None, {"kind": 0},
+])
+def test_a_forged_move_is_refused_and_changes_nothing(forged: object) -> None:
+    session, app = served("dynasties", seed=2, seats="links")
+    client = TestClient(app)
+    token = next(t for t, s in session.tokens.items() if s == 0)
+    before = session.state.to_json()
+    answer = client.post(f"/play/{token}/act", json={"choice": forged})
+    assert answer.status_code == 409
+    assert answer.json()["error"]
+    assert session.state.to_json() == before and session.moves == []
+
+
+def test_a_move_out_of_turn_is_refused() -> None:
+    session, app = served("dynasties", seed=2, seats="links")
+    client = TestClient(app)
+    waiting = next(t for t, s in session.tokens.items() if s == 1)
+    acting = session.state.legal_actions()[0]
+    before = session.state.to_json()
+    answer = client.post(f"/play/{waiting}/act", json={"choice": choice_of(acting)})
+    assert answer.status_code == 409 and "not your turn" in answer.json()["error"]
+    assert session.state.to_json() == before
+    mine = next(t for t, s in session.tokens.items() if s == 0)
+    assert client.post(f"/play/{mine}/act", json={"choice": choice_of(acting)}).is_success
+    assert len(session.moves) == 1
+
+
+def test_the_websocket_refuses_a_forged_move_with_a_reason() -> None:
+    session, app = served("rulers_gambit", seed=3, seats="links")
+    token = next(t for t, s in session.tokens.items() if s == 0)
+    before = session.state.to_json()
+    with TestClient(app).websocket_connect(f"/play/{token}/ws") as socket:
+        assert "Your move" in socket.receive_json()["html"]
+        socket.send_text("not json")
+        assert socket.receive_json()["error"] == "a message is a JSON object"
+        socket.send_bytes(b"\x00\xff")
+        assert "not bytes" in socket.receive_json()["error"]
+        socket.send_text("[" * 100_000)
+        assert socket.receive_json()["error"] == "a message is a JSON object"
+        socket.send_json({"type": "pick", "choice": [0, 12345]})
+        assert "not one of your legal moves" in socket.receive_json()["error"]
+        socket.send_json({"type": "undo"})
+        assert "hot-seat" in socket.receive_json()["error"]
+    assert session.state.to_json() == before
+
+
+def test_a_seat_never_receives_the_other_seats_hidden_cards() -> None:
+    session, app = served("rulers_gambit", seed=5, seats="links")
+    client = TestClient(app)
+    tokens = {seat: token for token, seat in session.tokens.items()}
+    agent = random.Random(5)
+    checked = 0
+    with client.websocket_connect(f"/play/{tokens[0]}/ws") as socket:
+        socket.receive_json()
+        for _ply in range(60):
+            if session.state.is_terminal():
+                break
+            for seat, token in tokens.items():
+                secrets = secrets_of(session, seat)
+                page = client.get(f"/play/{token}/view").text
+                assert not [name for name in secrets if name in page], seat
+                checked += len(secrets)
+            actor = session.state.current_player()
+            action = agent.choice(session.state.legal_actions())
+            client.post(f"/play/{tokens[actor]}/act", json={"choice": choice_of(action)})
+            pushed = socket.receive_json()["html"]
+            assert not [name for name in secrets_of(session, 0) if name in pushed]
+    assert checked > 0  # the other seat did hold cards this seat could not see
+
+
+def test_hot_seat_passes_the_device_between_seats() -> None:
+    session, app = served("dynasties", seed=1)
+    token = next(iter(session.tokens))
+    assert session.tokens[token] == DEVICE
+    client = TestClient(app)
+    with client.websocket_connect(f"/play/{token}/ws") as socket:
+        socket.receive_json()
+        while session.state.current_player() == 0:
+            action = session.state.legal_actions()[0]
+            socket.send_json({"type": "pick", "choice": choice_of(action)})
+            html = socket.receive_json()["html"]
+        assert "Pass the device to B" in html and "Your move" not in html
+        assert not [name for name in secrets_of(session, 1) if name in html]
+        socket.send_json({"type": "pick", "choice": choice_of(session.state.legal_actions()[0])})
+        assert "pass the device" in socket.receive_json()["error"]
+        socket.send_json({"type": "reveal"})
+        html = socket.receive_json()["html"]
+        assert "You are <b>B</b>" in html and "Your move" in html
+
+
+def test_undo_save_and_load_in_hot_seat() -> None:
+    session, _ = served("rulers_gambit", seed=4, bots=frozenset({1}))
+    agent = random.Random(4)
+    for _ in range(12):
+        session.act(DEVICE, choice_of(agent.choice(session.state.legal_actions())))
+    saved = session.save(DEVICE)
+    state_then = session.state.to_json()
+    human_moves = [m for m in session.moves if not m.by_bot]
+    session.undo(DEVICE)
+    assert [m for m in session.moves if not m.by_bot] == human_moves[:-1]
+    session.load(DEVICE, saved)
+    assert session.state.to_json() == state_then
+    with pytest.raises(SessionError, match="not JSON"):
+        session.load(DEVICE, "{")
+    broken = json.loads(saved)
+    broken["moves"][3]["args"] = [9999]
+    with pytest.raises(SessionError, match="move 4 is not legal"):
+        session.load(DEVICE, json.dumps(broken))
+    assert session.state.to_json() == state_then
+
+
+def test_save_is_refused_to_a_seat_link() -> None:
+    session, app = served("dynasties", seed=0, seats="links")
+    token = next(iter(session.tokens))
+    assert TestClient(app).get(f"/play/{token}/save").status_code == 403
+
+
+def test_a_finished_game_replays_move_by_move() -> None:
+    session, app = served("dynasties", seed=3, bots=frozenset({1}))
+    agent = random.Random(3)
+    while not session.state.is_terminal():
+        session.act(DEVICE, choice_of(agent.choice(session.state.legal_actions())))
+    token = next(iter(session.tokens))
+    with TestClient(app).websocket_connect(f"/play/{token}/ws") as socket:
+        assert "game over" in socket.receive_json()["html"]
+        socket.send_json({"type": "replay", "step": 0})
+        html = socket.receive_json()["html"]
+        assert "move 0 of" in html and "game over" not in html
+        socket.send_json({"type": "replay", "step": 3})
+        html = socket.receive_json()["html"]
+        assert "move 3 of" in html and session.moves[2].texts[0] in html
+
+
+def test_a_move_of_several_parameters_is_chosen_a_step_at_a_time() -> None:
+    session, _ = served("dynasties", seed=0)
+    actions = session.legal_for(DEVICE)
+    top = menu(actions, [])
+    assert len(top) < len(actions)
+    label, prefix = next((lab, c) for lab, c in top if len(c) == 1)
+    assert "…" in label
+    second = menu(actions, prefix)
+    assert all(len(choice) == 2 for _, choice in second)
+    third = menu(actions, second[0][1])
+    assert all(len(choice) == 3 for _, choice in third)
+    assert {label for label, _ in third} <= {str(a) for a in actions}
+
+
+def test_hostile_card_text_is_inert_in_the_page(tmp_path: Path) -> None:
+    cards, names = hostile_card_set(tmp_path / "pwned")
+    model = check_rulebook(write_game(tmp_path / "game", cards, hand=len(names))).model
+    assert model is not None
+    session = Session(load_python(model), "cardtest", seed=0, seats="links")
+    client = TestClient(make_app(session, Catalogue(model)))
+    token = next(t for t, s in session.tokens.items() if s == session.state.current_player())
+    page = client.get(f"/play/{token}/view").text
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
+    assert "{{ 7*7 }}" in page and "49" not in page
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_serve_reports_a_bad_game_or_seat_with_a_message(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    for args, code, words in ((["nosuch"], 1, "no rulebook named"),
+                              (["dynasties", "--bot-seats", "C"], 2, "--bot-seats needs"),
+                              (["dynasties", "--bot", "random", "--bot-seats", "A,B"], 2,
+                               "every seat is a bot")):
+        assert cli.main(["serve", *args]) == code
+        assert words in capsys.readouterr().err
+
+
+def test_the_hex_map_marks_what_the_view_holds() -> None:
+    session, app = served("dynasty_builder", seed=1, bots=frozenset({1}))
+    token = next(iter(session.tokens))
+    client = TestClient(app)
+    before = client.get(f"/play/{token}/view").text
+    agent = random.Random(1)
+    while not any(f.get("house") for f in session.state.observation(0)["board"]["Hex"].values()):
+        session.act(DEVICE, choice_of(agent.choice(session.legal_for(DEVICE))))
+    after = client.get(f"/play/{token}/view").text
+    marks = 'font-size="11" font-weight="bold" text-anchor="middle">'
+    assert before.count(marks) == 0 < after.count(marks)
+
+
+def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    monkeypatch.chdir(ROOT)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "dynasties", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "/play/" not in err

@@ -1,0 +1,144 @@
+"""`rulecraft serve` in a real headless Chromium (Playwright, /usr/bin/chromium): Dynasties,
+Ruler's Gambit and Dynasty Builder played from setup to a finished game by clicking the
+page's buttons, against the random bot or in hot-seat; at every move the page holds none of
+the card names its seat cannot see. Screenshots are kept under tmp/artifacts/serve/ (or
+$RULECRAFT_ARTIFACTS), printed by the test. Soak tier: about a minute a game."""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from compiler.serve.session import Session
+from tests.serving import secrets_of, served
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("RULECRAFT_CHROMIUM", "/usr/bin/chromium")
+pytestmark = pytest.mark.soak
+
+
+def artifacts() -> Path:
+    folder = Path(os.environ.get("RULECRAFT_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "serve"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Running:
+    def __init__(self, session: Session, app: object) -> None:
+        self.session = session
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,  # type: ignore[arg-type]
+                                                    log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def url(self, seat_token: str) -> str:
+        return f"http://127.0.0.1:{self.port}/play/{seat_token}/"
+
+    def __enter__(self) -> Running:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: .ci/run installs it"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+def click(page: Page, selector: str, index: int) -> None:
+    """Click a button and wait for the view the server sends back."""
+    version = page.evaluate("document.body.dataset.version || ''")
+    page.locator(selector).nth(index).click()
+    page.wait_for_selector(f'body:not([data-version="{version}"])', state="attached")
+
+
+def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name: str) -> int:
+    agent = random.Random(seed)
+    clicks = 0
+    page.wait_for_selector("header")
+    page.screenshot(path=str(shots / f"{name}-start.png"), full_page=True)
+    while not session.state.is_terminal():
+        assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+        if page.locator("button.big").count():  # hot-seat: pass the device
+            assert not [s for s in secrets_of(session, session.shown) if s in page.content()]
+            click(page, "button.big", 0)
+            continue
+        viewer = session.shown
+        content = page.content()
+        leaked = [s for s in secrets_of(session, viewer) if s in content]
+        assert not leaked, f"{session.names[viewer]}'s page shows {leaked}"
+        moves = page.locator("button.move").count()
+        assert moves, "the seat to act has no move button"
+        click(page, "button.move", agent.randrange(moves))
+        clicks += 1
+        if clicks == 12:
+            page.screenshot(path=str(shots / f"{name}-playing.png"), full_page=True)
+    page.wait_for_selector(".over")
+    page.screenshot(path=str(shots / f"{name}-over.png"), full_page=True)
+    click(page, "button.prev", 0)
+    assert "move" in page.locator(".replay").inner_text()
+    return clicks
+
+
+@pytest.mark.parametrize(("game", "seats"), [
+    ("dynasties", "bot"), ("rulers_gambit", "bot"), ("dynasty_builder", "bot"),
+    ("dynasties", "hotseat"),
+])
+def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
+                                                 seats: str) -> None:
+    bots = frozenset({1}) if seats == "bot" else frozenset()
+    session, app = served(game, seed=11, bots=bots)
+    shots = artifacts()
+    print(f"screenshots: {shots}")
+    with Running(session, app) as running:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(running.url(next(iter(session.tokens))))
+        clicks = play_by_clicking(page, session, 11, shots, f"{game}-{seats}")
+        page.close()
+    assert session.state.is_terminal() and clicks > 10
+    assert not errors, errors
+    assert all(m.by_bot == (m.action.actor in bots) for m in session.moves)
+
+
+@pytest.mark.parametrize("game", ["rulers_gambit", "dynasty_tcg"])
+def test_the_gallery_card_faces_render(browser: object, game: str) -> None:
+    """Three card faces of the HTML rulebook's gallery, as Chromium draws them: each a
+    poker card's shape, saved as screenshots (docs/gallery/ keeps a copy)."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto((ROOT / "generated" / "docs" / f"{game}.html").as_uri())
+    faces = page.locator("svg.card-face")
+    assert faces.count() > 3
+    shots = artifacts()
+    for i in range(3):
+        box = faces.nth(i).bounding_box()
+        assert box is not None and abs(box["height"] / box["width"] - 88 / 63) < 0.02
+        faces.nth(i).screenshot(path=str(shots / f"{game}-face-{i + 1}.png"))
+    page.close()
