@@ -126,6 +126,7 @@ class ActionGenerator(TextGenerator):
             else:
                 # Cards are named by definition: the action is taken with the first copies
                 # that allow it, and refused with the first reason found if none does.
+                self.apply_first_copy(action)
                 w.line("first: str | None = None")
                 self.apply_nest(action, 0, [])
                 w.line("return first or 'this is not possible now'")
@@ -151,6 +152,46 @@ class ActionGenerator(TextGenerator):
         if isinstance(type_, t.IntT):
             return f"str({var}) + ' is not a choice here'"
         return f"{self.display(type_, var)!s} + ' is not a choice here'"
+
+    def apply_first_copy(self, action: ActionInfo) -> None:
+        """The common case of applying an action with one card parameter, before the loops
+        of apply_nest: a card named by its definition alone (the first group of copies) is
+        tried first as the first copy of that definition in its domain, which is the first
+        copy find_cards gives. When the rules allow it, it is taken at once, without listing
+        the copies; when they do not, the loops try the copies in order and say why. Only
+        when trying it twice changes nothing: no domain or require may act."""
+        cards = [i for i, (_, type_, _) in enumerate(action.params) if isinstance(type_, t.CardT)]
+        if len(cards) != 1 or any(self.risk(r.cond) == ACTS for r in action.requires):
+            return
+        card_name = action.params[cards[0]][0]
+        for _, type_, domain in action.params:
+            if domain is not None and (self.risk(domain) != HARMLESS
+                                       or self.reads(domain, [card_name])):
+                return  # tried twice, or read before the card is found
+        w = self.w
+        names: list[str] = []
+        tests: list[str] = []
+        card = cards[0]
+        for i, (name, type_, domain) in enumerate(action.params):
+            var = self.bindings.bind(name)
+            names.append(var)
+            if i == card:
+                continue
+            w.line(f"{var} = a.args[{i}]")
+            if not self.in_range(type_, domain):
+                tests.append(f"{var} in {self.domain(type_, domain)}")
+        name, type_, domain = action.params[card]
+        var = names[card]
+        test = " and ".join([f"{var}_arg < {self.def_count}", *tests])
+        w.line(f"{var}_arg = a.args[{card}]")
+        with w.block(f"if {test}:"), w.block(f"for {var} in {self.domain(type_, domain)}:"):
+            with w.block(f"if s.card_def[{var}] == {var}_arg:"):
+                args = "".join(f", {v}" for v in names)
+                with w.block(f"if check_{action.name}(s, actor{args}) is None:"):
+                    w.line(f"do_{action.name}(s, actor{args})")
+                    w.line("return None")
+                w.line("break")
+        self.bindings = Bindings()  # the loops below bind the same names again
 
     def apply_nest(self, action: ActionInfo, i: int, names: list[str]) -> None:
         """Nested loops over the copies of each card parameter (a domain may depend on the

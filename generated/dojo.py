@@ -2094,6 +2094,14 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
 # rulebooks/dojo/dojo.rules:471
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_play_creature(s, actor, v_c) is None:
+                    do_play_creature(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2224,6 +2232,14 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dojo/dojo.rules:488
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_play_item(s, actor, v_c) is None:
+                    do_play_item(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2512,6 +2528,14 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/dojo/dojo.rules:514
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_set_facedown(s, actor, v_c) is None:
+                    do_set_facedown(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2795,6 +2819,14 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
 # rulebooks/dojo/dojo.rules:538
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_play_location(s, actor, v_c) is None:
+                    do_play_location(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2921,6 +2953,14 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
 # rulebooks/dojo/dojo.rules:551
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_CREATURES + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_primary_attack(s, actor, v_c) is None:
+                    do_primary_attack(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3051,6 +3091,14 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
 # rulebooks/dojo/dojo.rules:561
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_CREATURES + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_secondary_attack(s, actor, v_c) is None:
+                    do_secondary_attack(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3178,6 +3226,14 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/dojo/dojo.rules:572
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_CREATURES + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_power_attack(s, actor, v_c) is None:
+                    do_power_attack(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3476,6 +3532,15 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dojo/dojo.rules:616
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_n = a.args[1]
+    v_t_arg = a.args[0]
+    if v_t_arg < 49:
+        for v_t in f_strike_targets(s, actor):
+            if s.card_def[v_t] == v_t_arg:
+                if check_strike(s, actor, v_t, v_n) is None:
+                    do_strike(s, actor, v_t, v_n)
+                    return None
+                break
     first: str | None = None
     v_t_copies = s.find_cards(f_strike_targets(s, actor), a.args[0])
     if not v_t_copies:

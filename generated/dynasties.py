@@ -823,6 +823,15 @@ T_PLACE_TEST_353: Final[tuple[bool, ...]] = tuple(
 # rulebooks/dynasties/dynasties.rules:349
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_prov = a.args[1]
+    v_tile_arg = a.args[0]
+    if v_tile_arg < 15:
+        for v_tile in [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]:
+            if s.card_def[v_tile] == v_tile_arg:
+                if check_place(s, actor, v_tile, v_prov) is None:
+                    do_place(s, actor, v_tile, v_prov)
+                    return None
+                break
     first: str | None = None
     v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
     if not v_tile_copies:
@@ -1069,6 +1078,14 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:390
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_tile_arg = a.args[0]
+    if v_tile_arg < 15:
+        for v_tile in s.zones[Z_DRAWN + actor]:
+            if s.card_def[v_tile] == v_tile_arg:
+                if check_keep(s, actor, v_tile) is None:
+                    do_keep(s, actor, v_tile)
+                    return None
+                break
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
     if not v_tile_copies:
@@ -1194,6 +1211,14 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:404
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_tile_arg = a.args[0]
+    if v_tile_arg < 15:
+        for v_tile in s.zones[Z_RACK + actor]:
+            if s.card_def[v_tile] == v_tile_arg:
+                if check_discard(s, actor, v_tile) is None:
+                    do_discard(s, actor, v_tile)
+                    return None
+                break
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
     if not v_tile_copies:

@@ -7166,6 +7166,16 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_from = a.args[0]
+    v_to = a.args[2]
+    v_u_arg = a.args[1]
+    if v_u_arg < 4 and v_from in f_posts(s, actor) and v_to in N_HEX_NEIGHBOURS[v_from]:
+        for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_step(s, actor, v_from, v_u, v_to) is None:
+                    do_step(s, actor, v_from, v_u, v_to)
+                    return None
+                break
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -7559,6 +7569,15 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_from = a.args[0]
+    v_u_arg = a.args[1]
+    if v_u_arg < 4 and v_from in f_posts(s, actor):
+        for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_support(s, actor, v_from, v_u) is None:
+                    do_support(s, actor, v_from, v_u)
+                    return None
+                break
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -8257,6 +8276,15 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_h = a.args[0]
+    v_u_arg = a.args[1]
+    if v_u_arg < 4 and v_h in f_posts(s, actor):
+        for v_u in s.zones[Z_UNITS + actor * 220 + v_h]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_dismiss(s, actor, v_h, v_u) is None:
+                    do_dismiss(s, actor, v_h, v_u)
+                    return None
+                break
     first: str | None = None
     v_h = a.args[0]
     if v_h not in f_posts(s, actor):

@@ -2767,6 +2767,14 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_put_back(s, actor, v_c) is None:
+                    do_put_back(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -3036,6 +3044,15 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_at = a.args[1]
+    v_u_arg = a.args[0]
+    if v_u_arg < 54:
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_play_unit(s, actor, v_u, v_at) is None:
+                    do_play_unit(s, actor, v_u, v_at)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -3177,6 +3194,15 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_at = a.args[1]
+    v_i_arg = a.args[0]
+    if v_i_arg < 54:
+        for v_i in s.zones[Z_HAND + actor]:
+            if s.card_def[v_i] == v_i_arg:
+                if check_equip(s, actor, v_i, v_at) is None:
+                    do_equip(s, actor, v_i, v_at)
+                    return None
+                break
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_i_copies:
@@ -3306,6 +3332,14 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                if check_order(s, actor, v_o) is None:
+                    do_order(s, actor, v_o)
+                    return None
+                break
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -4014,6 +4048,15 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_at = a.args[0]
+    v_b_arg = a.args[1]
+    if v_b_arg < 54:
+        for v_b in f_battle_forms(s, actor):
+            if s.card_def[v_b] == v_b_arg:
+                if check_level_up(s, actor, v_at, v_b) is None:
+                    do_level_up(s, actor, v_at, v_b)
+                    return None
+                break
     first: str | None = None
     v_at = a.args[0]
     v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
@@ -4293,6 +4336,14 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_deposit(s, actor, v_c) is None:
+                    do_deposit(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4392,6 +4443,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in s.zones[Z_DISCARD + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_bring(s, actor, v_c) is None:
+                    do_bring(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
@@ -4492,6 +4551,14 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_buy(s, actor, v_c) is None:
+                    do_buy(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
@@ -4740,6 +4807,14 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                if check_react(s, actor, v_o) is None:
+                    do_react(s, actor, v_o)
+                    return None
+                break
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5142,6 +5217,14 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                if check_answer(s, actor, v_o) is None:
+                    do_answer(s, actor, v_o)
+                    return None
+                break
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5475,6 +5558,14 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                if check_reply(s, actor, v_o) is None:
+                    do_reply(s, actor, v_o)
+                    return None
+                break
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5803,6 +5894,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_i_arg = a.args[0]
+    if v_i_arg < 54:
+        for v_i in s.zones[Z_LEAVING + actor]:
+            if s.card_def[v_i] == v_i_arg:
+                if check_keep_item(s, actor, v_i) is None:
+                    do_keep_item(s, actor, v_i)
+                    return None
+                break
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
     if not v_i_copies:

@@ -4631,6 +4631,14 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/rulers_gambit/rulers_gambit.rules:912
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 88:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                if check_put_back(s, actor, v_c) is None:
+                    do_put_back(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4933,6 +4941,14 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:976
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_RECOVERY + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_recover(s, actor, v_u) is None:
+                    do_recover(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
@@ -5079,6 +5095,14 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:991
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_normal_call(s, actor, v_u) is None:
+                    do_normal_call(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5202,6 +5226,14 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
 # rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_superior_call(s, actor, v_u) is None:
+                    do_superior_call(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5329,6 +5361,14 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in s.zones[Z_HAND + actor]:
+            if s.card_def[v_s] == v_s_arg:
+                if check_cast(s, actor, v_s) is None:
+                    do_cast(s, actor, v_s)
+                    return None
+                break
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5601,6 +5641,14 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in s.zones[Z_HAND + actor]:
+            if s.card_def[v_s] == v_s_arg:
+                if check_set_spell(s, actor, v_s) is None:
+                    do_set_spell(s, actor, v_s)
+                    return None
+                break
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5711,6 +5759,14 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
 # rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in f_ready_set_spells(s, actor):
+            if s.card_def[v_s] == v_s_arg:
+                if check_activate_spell(s, actor, v_s) is None:
+                    do_activate_spell(s, actor, v_s)
+                    return None
+                break
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -5969,6 +6025,14 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in f_ability_ready(s, actor):
+            if s.card_def[v_u] == v_u_arg:
+                if check_use_ability(s, actor, v_u) is None:
+                    do_use_ability(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -6220,6 +6284,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_UNITS + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_to_stock(s, actor, v_u) is None:
+                    do_to_stock(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
@@ -6323,6 +6395,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_STOCK + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                if check_from_stock(s, actor, v_u) is None:
+                    do_from_stock(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
@@ -6893,6 +6973,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
 # rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in f_attackers(s, actor):
+            if s.card_def[v_u] == v_u_arg:
+                if check_attack_kingdom(s, actor, v_u) is None:
+                    do_attack_kingdom(s, actor, v_u)
+                    return None
+                break
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -7107,6 +7195,14 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in s.zones[Z_HAND + actor]:
+            if s.card_def[v_s] == v_s_arg:
+                if check_chain_quick(s, actor, v_s) is None:
+                    do_chain_quick(s, actor, v_s)
+                    return None
+                break
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7380,6 +7476,14 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in f_ready_set_spells(s, actor):
+            if s.card_def[v_s] == v_s_arg:
+                if check_chain_set(s, actor, v_s) is None:
+                    do_chain_set(s, actor, v_s)
+                    return None
+                break
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7691,6 +7795,14 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 88:
+        for v_c in s.g_chain:
+            if s.card_def[v_c] == v_c_arg:
+                if check_resolve_next(s, actor, v_c) is None:
+                    do_resolve_next(s, actor, v_c)
+                    return None
+                break
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:
