@@ -1502,14 +1502,18 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:400
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:400
-        proc_harm(s, v_target, 3, v_you)
+        # harm does nothing unless
+        if ((3 > 0) and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))):
+            proc_harm(s, v_target, 3, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:405
 def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Coin Purse."""
     # rulebooks/dojo/starter.cards.yaml:405
-    proc_gain_cu(s, v_you, 4)
+    # gain_cu does nothing unless
+    if (4 > 0):
+        proc_gain_cu(s, v_you, 4)
 
 
 # rulebooks/dojo/starter.cards.yaml:410
@@ -1525,7 +1529,9 @@ def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:416
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:416
-        proc_harm(s, v_target, 5, v_you)
+        # harm does nothing unless
+        if ((5 > 0) and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))):
+            proc_harm(s, v_target, 5, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:422
@@ -1534,7 +1540,9 @@ def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:422
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:422
-        proc_harm(s, v_c, 2, v_you)
+        # harm does nothing unless
+        if ((2 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+            proc_harm(s, v_c, 2, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:444
@@ -1550,7 +1558,9 @@ def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:451
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:451
-        proc_discard_card(s, v_target)
+        # discard_card does nothing unless
+        if (C_CARD_KIND[s.card_def[v_target]] != KIND_HOMELAND):
+            proc_discard_card(s, v_target)
 
 
 # rulebooks/dojo/starter.cards.yaml:466
@@ -1559,7 +1569,9 @@ def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:466
     if (v_target is not None):
         # rulebooks/dojo/starter.cards.yaml:466
-        proc_harm(s, v_target, 4, v_you)
+        # harm does nothing unless
+        if ((4 > 0) and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))):
+            proc_harm(s, v_target, 4, v_you)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -1632,7 +1644,9 @@ def fx_Card_on_play_6(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_on_play_15(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Volt Hare."""
     # rulebooks/dojo/starter.cards.yaml:210
-    proc_gain_cu(s, v_you, 1)
+    # gain_cu does nothing unless
+    if (1 > 0):
+        proc_gain_cu(s, v_you, 1)
 
 
 # rulebooks/dojo/starter.cards.yaml:254
@@ -1641,7 +1655,9 @@ def fx_Card_on_play_18(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/dojo/starter.cards.yaml:254
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:254
-        proc_harm(s, v_c, 1, v_you)
+        # harm does nothing unless
+        if ((1 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+            proc_harm(s, v_c, 1, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:350
@@ -1730,7 +1746,9 @@ def fx_Card_each_turn_8(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_each_turn_24(s: State, v_this: int, v_you: int) -> None:
     """The each_turn of Dojo Student."""
     # rulebooks/dojo/starter.cards.yaml:210
-    proc_gain_cu(s, v_you, 1)
+    # gain_cu does nothing unless
+    if (1 > 0):
+        proc_gain_cu(s, v_you, 1)
 
 
 # rulebooks/dojo/starter.cards.yaml:506
@@ -1748,7 +1766,9 @@ def fx_Card_each_turn_48(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/dojo/starter.cards.yaml:254
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:254
-        proc_harm(s, v_c, 1, v_you)
+        # harm does nothing unless
+        if ((1 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+            proc_harm(s, v_c, 1, v_you)
 
 
 FX_CARD_EACH_TURN: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -3284,7 +3304,9 @@ def do_bank(s: State, actor: int) -> None:
     # rulebooks/dojo/dojo.rules:585
     s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:586
-    proc_gain_cu(s, actor, 3)
+    # gain_cu does nothing unless
+    if (3 > 0):
+        proc_gain_cu(s, actor, 3)
 
 
 # rulebooks/dojo/dojo.rules:583
@@ -3467,7 +3489,9 @@ def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
     # rulebooks/dojo/dojo.rules:618
     s.g_pending -= v_n
     # rulebooks/dojo/dojo.rules:619
-    proc_harm(s, v_t, v_n, actor)
+    # harm does nothing unless
+    if ((v_n > 0) and (not (f_peace(s) and (s.card_owner[v_t] != actor)))):
+        proc_harm(s, v_t, v_n, actor)
 
 
 # rulebooks/dojo/dojo.rules:616

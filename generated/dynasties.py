@@ -508,13 +508,21 @@ def proc_resolve_province(s: State, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:288
     if ((v_ta is not None) and (v_tb is not None)):
         # rulebooks/dynasties/dynasties.rules:289
-        proc_pay_cost(s, 0, v_ta)
+        # pay_cost does nothing unless
+        if (C_TILE_COST[s.card_def[v_ta]] > 0):
+            proc_pay_cost(s, 0, v_ta)
         # rulebooks/dynasties/dynasties.rules:290
-        proc_pay_cost(s, 1, v_tb)
+        # pay_cost does nothing unless
+        if (C_TILE_COST[s.card_def[v_tb]] > 0):
+            proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:291
-        proc_recall_armies(s, 0, v_v)
+        # recall_armies does nothing unless
+        if ((s.n_Province_owner[v_v] == 0) and f_warlord_acts(s, 0, v_v, POWER_RECALL)):
+            proc_recall_armies(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:292
-        proc_recall_armies(s, 1, v_v)
+        # recall_armies does nothing unless
+        if ((s.n_Province_owner[v_v] == 1) and f_warlord_acts(s, 1, v_v, POWER_RECALL)):
+            proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:293
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
@@ -523,11 +531,21 @@ def proc_resolve_province(s: State, v_v: int) -> None:
             # rulebooks/dynasties/dynasties.rules:294
             if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:294
-                proc_plague(s, v_v)
+                # plague does nothing unless
+                if (
+                    (s.n_Province_owner[v_v] is not None)
+                    and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
+                ):
+                    proc_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:295
             if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
                 # rulebooks/dynasties/dynasties.rules:295
-                proc_plague(s, v_v)
+                # plague does nothing unless
+                if (
+                    (s.n_Province_owner[v_v] is not None)
+                    and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
+                ):
+                    proc_plague(s, v_v)
         else:
             # rulebooks/dynasties/dynasties.rules:298
             v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))

@@ -6224,7 +6224,9 @@ def do_capital(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:557
     proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:558
-    proc_make_way_at(s, actor, v_h, FOUNDING_AT_START)
+    # make_way_at does nothing unless
+    if f_in_the_way(s, actor, v_h):
+        proc_make_way_at(s, actor, v_h, FOUNDING_AT_START)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -6846,7 +6848,9 @@ def do_found_city(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:656
     proc_built(s, actor)
     # rulebooks/dynasty_builder/dynasty_builder.rules:657
-    proc_make_way_at(s, actor, v_h, FOUNDING_BY_HOUSES)
+    # make_way_at does nothing unless
+    if f_in_the_way(s, actor, v_h):
+        proc_make_way_at(s, actor, v_h, FOUNDING_BY_HOUSES)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -8094,7 +8098,9 @@ def do_raise_city(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:877
     proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:878
-    proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
+    # make_way_at does nothing unless
+    if f_in_the_way(s, actor, v_h):
+        proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870

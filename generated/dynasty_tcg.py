@@ -2293,7 +2293,9 @@ def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dynasty_tcg/starter.cards.yaml:369
     if (v_target is not None):
         # rulebooks/dynasty_tcg/starter.cards.yaml:369
-        proc_wound(s, v_target, 2)
+        # wound does nothing unless
+        if (2 > 0):
+            proc_wound(s, v_target, 2)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:376
@@ -2354,7 +2356,9 @@ def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dynasty_tcg/starter.cards.yaml:448
     if (v_target is not None):
         # rulebooks/dynasty_tcg/starter.cards.yaml:448
-        proc_wound(s, v_target, 4)
+        # wound does nothing unless
+        if (4 > 0):
+            proc_wound(s, v_target, 4)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:455
@@ -2363,7 +2367,9 @@ def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dynasty_tcg/starter.cards.yaml:456
     for v_u in f_units_on(s, (1 - v_you)):
         # rulebooks/dynasty_tcg/starter.cards.yaml:456
-        proc_wound(s, v_u, 1)
+        # wound does nothing unless
+        if (1 > 0):
+            proc_wound(s, v_u, 1)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:465
@@ -2381,7 +2387,9 @@ def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dynasty_tcg/starter.cards.yaml:476
     if (v_target is not None):
         # rulebooks/dynasty_tcg/starter.cards.yaml:476
-        proc_wound(s, v_target, 3)
+        # wound does nothing unless
+        if (3 > 0):
+            proc_wound(s, v_target, 3)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (
@@ -2454,7 +2462,9 @@ def fx_Card_on_play_21(s: State, v_this: int, v_you: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/starter.cards.yaml:204
     for v_u in f_lane_foes(s, v_you, v_at):
         # rulebooks/dynasty_tcg/starter.cards.yaml:204
-        proc_wound(s, v_u, 2)
+        # wound does nothing unless
+        if (2 > 0):
+            proc_wound(s, v_u, 2)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:234
@@ -2463,7 +2473,9 @@ def fx_Card_on_play_24(s: State, v_this: int, v_you: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/starter.cards.yaml:235
     for v_u in f_lane_foes(s, v_you, v_at):
         # rulebooks/dynasty_tcg/starter.cards.yaml:235
-        proc_wound(s, v_u, 1)
+        # wound does nothing unless
+        if (1 > 0):
+            proc_wound(s, v_u, 1)
     # rulebooks/dynasty_tcg/starter.cards.yaml:236
     proc_draw_cards(s, v_you, 1)
 
@@ -2501,7 +2513,9 @@ def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/starter.cards.yaml:278
     for v_u in f_lane_foes(s, v_you, v_at):
         # rulebooks/dynasty_tcg/starter.cards.yaml:278
-        proc_wound(s, v_u, 1)
+        # wound does nothing unless
+        if (1 > 0):
+            proc_wound(s, v_u, 1)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:287
@@ -3274,7 +3288,9 @@ def do_order(s: State, actor: int, v_o: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
-    proc_open_reply(s)
+    # open_reply does nothing unless
+    if f_can_react(s, (1 - s.g_current)):
+        proc_open_reply(s)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
@@ -3405,7 +3421,9 @@ def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
-    proc_open_reply(s)
+    # open_reply does nothing unless
+    if f_can_react(s, (1 - s.g_current)):
+        proc_open_reply(s)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:895

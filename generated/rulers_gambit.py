@@ -2874,7 +2874,12 @@ def proc_injure(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:599
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:599
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
         # rulebooks/rulers_gambit/rulers_gambit.rules:601
         proc_leave_field(s, v_c)
@@ -2891,7 +2896,12 @@ def proc_destroy(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:611
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:611
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif (
         (
             (f_on_field(s, v_c) or f_in_recovery(s, v_c))
@@ -2915,7 +2925,12 @@ def proc_seal(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:623
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:623
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif (
         (
             (
@@ -2938,7 +2953,12 @@ def proc_bounce(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:633
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:633
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif (
         (
             (f_on_field(s, v_c) or f_in_recovery(s, v_c))
@@ -3343,7 +3363,9 @@ def fx_Card_effect_1(s: State, v_this: int, v_you: int, v_target: int | None) ->
 def fx_Card_effect_2(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Golden Bastion."""
     # rulebooks/rulers_gambit/starter.cards.yaml:77
-    proc_heal(s, v_you, 2)
+    # heal does nothing unless
+    if (2 > 0):
+        proc_heal(s, v_you, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:96
@@ -3352,7 +3374,12 @@ def fx_Card_effect_3(s: State, v_this: int, v_you: int, v_target: int | None) ->
     # rulebooks/rulers_gambit/starter.cards.yaml:97
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:97
-        proc_store(s, v_target)
+        # store does nothing unless
+        if (
+            (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
+            and (v_target in s.zones[Z_UNITS + s.card_owner[v_target]])
+        ):
+            proc_store(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:116
@@ -3404,7 +3431,9 @@ def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:275
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
-        proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
+        # grant does nothing unless
+        if (KEYWORD_DOUBLE_ATTACK not in s.k_Card_extra_keywords[v_target]):
+            proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:284
@@ -3436,7 +3465,15 @@ def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:423
     if (v_target is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:423
-        proc_summon(s, v_target)
+        # summon does nothing unless
+        if (
+            (
+                (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
+                and (len(s.zones[Z_UNITS + s.card_owner[v_target]]) < 3)
+            )
+            and (v_target not in s.zones[Z_UNITS + s.card_owner[v_target]])
+        ):
+            proc_summon(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:431
@@ -3483,7 +3520,9 @@ def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:578
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:578
-        proc_discard(s, v_c)
+        # discard does nothing unless
+        if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
+            proc_discard(s, v_c)
     # rulebooks/rulers_gambit/starter.cards.yaml:579
     proc_drain_mana(s, (1 - v_you), 1)
 
@@ -3523,7 +3562,12 @@ def fx_Card_effect_60(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:759
     for v_u in list(s.zones[Z_UNITS + (1 - v_you)]):
         # rulebooks/rulers_gambit/starter.cards.yaml:759
-        proc_store(s, v_u)
+        # store does nothing unless
+        if (
+            (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+            and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])
+        ):
+            proc_store(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:768
@@ -3559,7 +3603,9 @@ def fx_Card_effect_74(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:919
         proc_buff(s, v_target, 0, 3, 0)
         # rulebooks/rulers_gambit/starter.cards.yaml:920
-        proc_grant(s, v_target, KEYWORD_COUNTERATTACK)
+        # grant does nothing unless
+        if (KEYWORD_COUNTERATTACK not in s.k_Card_extra_keywords[v_target]):
+            proc_grant(s, v_target, KEYWORD_COUNTERATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:974
@@ -3579,7 +3625,9 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            proc_discard(s, v_c)
+            # discard does nothing unless
+            if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
+                proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3783,7 +3831,9 @@ def fx_Card_on_call_77(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        proc_discard(s, v_c)
+        # discard does nothing unless
+        if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
+            proc_discard(s, v_c)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1025
@@ -3796,7 +3846,9 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            proc_discard(s, v_c)
+            # discard does nothing unless
+            if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
+                proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3928,7 +3980,9 @@ def fx_Card_on_attack_63(s: State, v_this: int, v_you: int, v_target: int | None
 def fx_Card_on_attack_69(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of Warlord Khorrag."""
     # rulebooks/rulers_gambit/starter.cards.yaml:865
-    proc_heal(s, v_you, 1)
+    # heal does nothing unless
+    if (1 > 0):
+        proc_heal(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:987
@@ -4060,7 +4114,9 @@ def fx_Card_on_destroyed_80(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:960
     if (v_c is not None):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        proc_discard(s, v_c)
+        # discard does nothing unless
+        if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
+            proc_discard(s, v_c)
 
 
 FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4315,7 +4371,9 @@ def fx_Card_passive_4(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:115
     if (s.p_lp[v_you] <= 10):
         # rulebooks/rulers_gambit/starter.cards.yaml:115
-        proc_heal(s, v_you, 1)
+        # heal does nothing unless
+        if (1 > 0):
+            proc_heal(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:134
@@ -4328,7 +4386,9 @@ def fx_Card_passive_5(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:137
         if (v_c is not None):
             # rulebooks/rulers_gambit/starter.cards.yaml:137
-            proc_discard(s, v_c)
+            # discard does nothing unless
+            if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
+                proc_discard(s, v_c)
 
 
 FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
