@@ -438,10 +438,9 @@ class ActionGenerator(TextGenerator):
             with w.block(f"for {var} in {var}_cards:"):
                 self.listing_tests(self.definition_tests(levels[i + 1], name), "continue")
                 w.line(f"{var}_arg = s.card_def[{var}]")
-                w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
-                       f"!= {var}")
+                w.line(f"{var}_again = {var}_arg in {var}_first")
                 with w.block(f"if {var}_again:"):
-                    with w.block(f"if not s.same_choice({var}, {var}_other):"):
+                    with w.block(f"if not s.same_choice({var}, {var}_first[{var}_arg]):"):
                         # copy_arg names the actions listed so far: our own copies, not the
                         # shared ones of LISTED_<action>
                         w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
@@ -450,6 +449,8 @@ class ActionGenerator(TextGenerator):
                                f"{var}_start, {i})")
                     with w.block("if seen is None:"):
                         w.line("seen = {a.args for a in out[start:]}")
+                with w.block("else:"):
+                    w.line(f"{var}_first[{var}_arg] = {var}")
                 card_params = [p for p, (_, type_, _) in enumerate(action.params)
                                if isinstance(type_, t.CardT)]
                 if i == card_params[-1] and self.plain_listing(action, levels):
@@ -475,7 +476,9 @@ class ActionGenerator(TextGenerator):
         w = self.w
         if len(requires) == 1:
             w.source(requires[0].span)
-            with w.block(f"if check and {self.refusal(requires[0])}:"):
+            # a settled part (settle_parts) has `check` in it already
+            settled = "" if id(requires[0]) in self.listing_parts else "check and "
+            with w.block(f"if {settled}{self.refusal(requires[0])}:"):
                 w.line(skip)
         elif requires:
             with w.block("if check:"):
@@ -561,7 +564,8 @@ class ActionGenerator(TextGenerator):
                 self.definition_tables.append(
                     (require, table, test.replace(f"s.card_def[{found}]", "d")))
                 test = f"{table}[s.card_def[{found}]]"
-            self.w.line(f"{var} = {test}")
+            # false when every action is listed unchecked: the tests inside need not ask
+            self.w.line(f"{var} = check and {grouped(test) if ' ' in test else test}")
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:

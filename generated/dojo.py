@@ -2082,13 +2082,15 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2220,13 +2222,15 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2356,13 +2360,15 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         v_t_cards = f_item_targets(s, v_c, actor)
         if not v_t_cards:
             continue
@@ -2371,13 +2377,15 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_c_names or v_t_names)
             if plain:
                 key = (v_c_arg, v_t_arg, )
@@ -2516,13 +2524,15 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2648,13 +2658,15 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
                 continue
         v_a_arg = s.card_def[v_a]
-        v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
+        v_a_again = v_a_arg in v_a_first
         if v_a_again:
-            if not s.same_choice(v_a, v_a_other):
+            if not s.same_choice(v_a, v_a_first[v_a_arg]):
                 out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
                 v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_a_first[v_a_arg] = v_a
         v_c_cards = s.zones[Z_CREATURES + actor]
         if not v_c_cards:
             continue
@@ -2663,13 +2675,15 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_c_start = len(out)
         for v_c in v_c_cards:
             v_c_arg = s.card_def[v_c]
-            v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+            v_c_again = v_c_arg in v_c_first
             if v_c_again:
-                if not s.same_choice(v_c, v_c_other):
+                if not s.same_choice(v_c, v_c_first[v_c_arg]):
                     out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                     v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_c_first[v_c_arg] = v_c
             plain = seen is None and not (v_a_names or v_c_names)
             if plain:
                 key = (v_a_arg, v_c_arg, )
@@ -2807,13 +2821,15 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2934,13 +2950,15 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
         if check and (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
             continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:554
@@ -3079,13 +3097,15 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -3214,13 +3234,15 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -3508,13 +3530,15 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_t_start = len(out)
     for v_t in v_t_cards:
         v_t_arg = s.card_def[v_t]
-        v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+        v_t_again = v_t_arg in v_t_first
         if v_t_again:
-            if not s.same_choice(v_t, v_t_other):
+            if not s.same_choice(v_t, v_t_first[v_t_arg]):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_t_first[v_t_arg] = v_t
         plain = seen is None and not v_t_names
         if v_n_values is None:
             # rulebooks/dojo/dojo.rules:617

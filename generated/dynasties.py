@@ -789,16 +789,18 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        v_tile_again = v_tile_arg in v_tile_first
         if v_tile_again:
-            if not s.same_choice(v_tile, v_tile_other):
+            if not s.same_choice(v_tile, v_tile_first[v_tile_arg]):
                 out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:353
-        v_test_353 = T_PLACE_TEST_353[s.card_def[v_tile]]
+        v_test_353 = check and T_PLACE_TEST_353[s.card_def[v_tile]]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:351
             v_prov_values = [
@@ -808,7 +810,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             ] if check else list(range(5))
         for v_prov in v_prov_values:
             # rulebooks/dynasties/dynasties.rules:353
-            if check and v_test_353 and s.n_Province_six_played[v_prov][actor]:
+            if v_test_353 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
                 out.append(listed[v_tile_arg * 5 + v_prov])
@@ -1064,13 +1066,15 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        v_tile_again = v_tile_arg in v_tile_first
         if v_tile_again:
-            if not s.same_choice(v_tile, v_tile_other):
+            if not s.same_choice(v_tile, v_tile_first[v_tile_arg]):
                 out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
         if plain:
             out.append(listed[v_tile_arg])
@@ -1197,13 +1201,15 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        v_tile_again = v_tile_arg in v_tile_first
         if v_tile_again:
-            if not s.same_choice(v_tile, v_tile_other):
+            if not s.same_choice(v_tile, v_tile_first[v_tile_arg]):
                 out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
         if plain:
             out.append(listed[v_tile_arg])

@@ -3351,13 +3351,15 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
             ):
                 continue
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
@@ -4043,13 +4045,15 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
@@ -4059,7 +4063,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if s.k_Troop_finished[v_u]:
                     continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:698
-            v_test_698 = s.k_Troop_moved[v_u]
+            v_test_698 = check and s.k_Troop_moved[v_u]
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 if check:
                     # rulebooks/dynasty_builder/dynasty_builder.rules:697
@@ -4254,13 +4258,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
@@ -4477,13 +4483,15 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             if v_u_again and seen is not None and (v_from, v_u_arg, ) in seen:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:783
@@ -5184,13 +5192,15 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if plain:
                 out.append(listed[v_h * 8 + v_u_arg])

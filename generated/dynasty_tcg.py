@@ -2749,13 +2749,15 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -3010,13 +3012,15 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
@@ -3157,13 +3161,15 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
-        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        v_i_again = v_i_arg in v_i_first
         if v_i_again:
-            if not s.same_choice(v_i, v_i_other):
+            if not s.same_choice(v_i, v_i_first[v_i_arg]):
                 out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
                 v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
@@ -3322,13 +3328,15 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -3452,13 +3460,15 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -3467,13 +3477,15 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -4011,13 +4023,15 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
         v_b_start = len(out)
         for v_b in v_b_cards:
             v_b_arg = s.card_def[v_b]
-            v_b_again = (v_b_other := v_b_first.setdefault(v_b_arg, v_b)) != v_b
+            v_b_again = v_b_arg in v_b_first
             if v_b_again:
-                if not s.same_choice(v_b, v_b_other):
+                if not s.same_choice(v_b, v_b_first[v_b_arg]):
                     out[v_b_start:] = [a if a.names else a.plain() for a in out[v_b_start:]]
                     v_b_arg, v_b_names = s.copy_arg(v_b_cards, v_b, out, v_b_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
             if check and not any(
@@ -4328,13 +4342,15 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -4435,13 +4451,15 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -4542,13 +4560,15 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
@@ -4799,13 +4819,15 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -4923,13 +4945,15 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -4938,13 +4962,15 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -5209,13 +5235,15 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -5333,13 +5361,15 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -5348,13 +5378,15 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -5550,13 +5582,15 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -5674,13 +5708,15 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -5689,13 +5725,15 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -5880,13 +5918,15 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
-        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        v_i_again = v_i_arg in v_i_first
         if v_i_again:
-            if not s.same_choice(v_i, v_i_other):
+            if not s.same_choice(v_i, v_i_first[v_i_arg]):
                 out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
                 v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if plain:
             out.append(listed[v_i_arg])

@@ -4659,13 +4659,15 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -4975,13 +4977,15 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -5123,13 +5127,15 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -5254,13 +5260,15 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -5395,13 +5403,15 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -5522,13 +5532,15 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5537,13 +5549,15 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -5669,13 +5683,15 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
         ):
             continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -5787,13 +5803,15 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -5905,13 +5923,15 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5920,13 +5940,15 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -6053,13 +6075,15 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -6171,13 +6195,15 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -6186,13 +6212,15 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_u_names or v_t_names)
             if plain:
                 key = (v_u_arg, v_t_arg, )
@@ -6312,13 +6340,15 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -6423,13 +6453,15 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -6735,13 +6767,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         v_t_cards = f_attack_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6750,13 +6784,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_u_names or v_t_names)
             if plain:
                 key = (v_u_arg, v_t_arg, )
@@ -6860,13 +6896,15 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         v_t_cards = f_recovery_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6875,13 +6913,15 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_u_names or v_t_names)
             if plain:
                 key = (v_u_arg, v_t_arg, )
@@ -7001,13 +7041,15 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -7223,13 +7265,15 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -7356,13 +7400,15 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7371,13 +7417,15 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -7504,13 +7552,15 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -7620,13 +7670,15 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7635,13 +7687,15 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -7823,13 +7877,15 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
