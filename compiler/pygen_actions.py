@@ -157,9 +157,10 @@ class ActionGenerator(TextGenerator):
         """The common case of applying an action with one card parameter, before the loops
         of apply_nest: a card named by its definition alone (the first group of copies) is
         tried first as the first copy of that definition in its domain, which is the first
-        copy find_cards gives. When the rules allow it, it is taken at once, without listing
-        the copies; when they do not, the loops try the copies in order and say why. Only
-        when trying it twice changes nothing: no domain or require may act."""
+        copy find_cards gives. When the rules allow it (check_<action>'s tests, made here), it
+        is taken at once, without listing the copies; when they do not, the loops try the
+        copies in order and say why. Only when trying it twice changes nothing: no domain or
+        require may act."""
         cards = [i for i, (_, type_, _) in enumerate(action.params) if isinstance(type_, t.CardT)]
         if len(cards) != 1 or any(self.risk(r.cond) == ACTS for r in action.requires):
             return
@@ -186,11 +187,13 @@ class ActionGenerator(TextGenerator):
         w.line(f"{var}_arg = a.args[{card}]")
         with w.block(f"if {test}:"), w.block(f"for {var} in {self.domain(type_, domain)}:"):
             with w.block(f"if s.card_def[{var}] == {var}_arg:"):
-                args = "".join(f", {v}" for v in names)
-                with w.block(f"if check_{action.name}(s, actor{args}) is None:"):
-                    w.line(f"do_{action.name}(s, actor{args})")
-                    w.line("return None")
-                w.line("break")
+                # check_<action>'s tests, without the reasons
+                for require in action.requires:
+                    w.source(require.span)
+                    with w.block(f"if {self.negated(require.cond, test=True)}:"):
+                        w.line("break")
+                w.line(f"do_{action.name}(s, actor{''.join(f', {v}' for v in names)})")
+                w.line("return None")
         self.bindings = Bindings()  # the loops below bind the same names again
 
     def apply_nest(self, action: ActionInfo, i: int, names: list[str]) -> None:

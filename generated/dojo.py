@@ -2120,10 +2120,23 @@ def apply_play_creature(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_play_creature(s, actor, v_c) is None:
-                    do_play_creature(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:472
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
+                    break
+                # rulebooks/dojo/dojo.rules:473
+                if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
+                    break
+                # rulebooks/dojo/dojo.rules:475
+                if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:476
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:477
+                if (len(s.zones[Z_CREATURES + actor]) >= 5):
+                    break
+                do_play_creature(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2260,10 +2273,20 @@ def apply_play_item(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_play_item(s, actor, v_c) is None:
-                    do_play_item(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:489
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
+                    break
+                # rulebooks/dojo/dojo.rules:490
+                if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dojo/dojo.rules:491
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:492
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                do_play_item(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2562,10 +2585,20 @@ def apply_set_facedown(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_set_facedown(s, actor, v_c) is None:
-                    do_set_facedown(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:515
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
+                    break
+                # rulebooks/dojo/dojo.rules:516
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:517
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:518
+                if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
+                    break
+                do_set_facedown(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2859,10 +2892,20 @@ def apply_play_location(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_play_location(s, actor, v_c) is None:
-                    do_play_location(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:539
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
+                    break
+                # rulebooks/dojo/dojo.rules:540
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:541
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:542
+                if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
+                    break
+                do_play_location(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2995,10 +3038,20 @@ def apply_primary_attack(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_primary_attack(s, actor, v_c) is None:
-                    do_primary_attack(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:552
+                if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
+                    break
+                # rulebooks/dojo/dojo.rules:553
+                if f_peace(s):
+                    break
+                # rulebooks/dojo/dojo.rules:554
+                if (s.k_Card_played_turn[v_c] >= s.g_turn):
+                    break
+                # rulebooks/dojo/dojo.rules:555
+                if s.k_Card_primary_used[v_c]:
+                    break
+                do_primary_attack(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3135,10 +3188,20 @@ def apply_secondary_attack(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_secondary_attack(s, actor, v_c) is None:
-                    do_secondary_attack(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:562
+                if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
+                    break
+                # rulebooks/dojo/dojo.rules:563
+                if f_peace(s):
+                    break
+                # rulebooks/dojo/dojo.rules:564
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:565
+                if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
+                    break
+                do_secondary_attack(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3272,10 +3335,20 @@ def apply_power_attack(s: State, a: Action) -> str | None:
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_power_attack(s, actor, v_c) is None:
-                    do_power_attack(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:573
+                if (C_CARD_POWER[s.card_def[v_c]] <= 0):
+                    break
+                # rulebooks/dojo/dojo.rules:574
+                if f_peace(s):
+                    break
+                # rulebooks/dojo/dojo.rules:575
+                if (s.p_actions[actor] < 2):
+                    break
+                # rulebooks/dojo/dojo.rules:576
+                if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
+                    break
+                do_power_attack(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3585,10 +3658,11 @@ def apply_strike(s: State, a: Action) -> str | None:
     if v_t_arg < 49:
         for v_t in f_strike_targets(s, actor):
             if s.card_def[v_t] == v_t_arg:
-                if check_strike(s, actor, v_t, v_n) is None:
-                    do_strike(s, actor, v_t, v_n)
-                    return None
-                break
+                # rulebooks/dojo/dojo.rules:617
+                if (v_n > s.g_pending):
+                    break
+                do_strike(s, actor, v_t, v_n)
+                return None
     first: str | None = None
     v_t_copies = s.find_cards(f_strike_targets(s, actor), a.args[0])
     if not v_t_copies:

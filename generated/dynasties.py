@@ -848,10 +848,20 @@ def apply_place(s: State, a: Action) -> str | None:
     if v_tile_arg < 15:
         for v_tile in [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]:
             if s.card_def[v_tile] == v_tile_arg:
-                if check_place(s, actor, v_tile, v_prov) is None:
-                    do_place(s, actor, v_tile, v_prov)
-                    return None
-                break
+                # rulebooks/dynasties/dynasties.rules:351
+                if s.zones[Z_PLACED + actor * 5 + v_prov]:
+                    break
+                # rulebooks/dynasties/dynasties.rules:353
+                if (
+                    (
+                        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
+                        and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+                    )
+                    and s.n_Province_six_played[v_prov][actor]
+                ):
+                    break
+                do_place(s, actor, v_tile, v_prov)
+                return None
     first: str | None = None
     v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
     if not v_tile_copies:
@@ -1104,10 +1114,8 @@ def apply_keep(s: State, a: Action) -> str | None:
     if v_tile_arg < 15:
         for v_tile in s.zones[Z_DRAWN + actor]:
             if s.card_def[v_tile] == v_tile_arg:
-                if check_keep(s, actor, v_tile) is None:
-                    do_keep(s, actor, v_tile)
-                    return None
-                break
+                do_keep(s, actor, v_tile)
+                return None
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
     if not v_tile_copies:
@@ -1239,10 +1247,11 @@ def apply_discard(s: State, a: Action) -> str | None:
     if v_tile_arg < 15:
         for v_tile in s.zones[Z_RACK + actor]:
             if s.card_def[v_tile] == v_tile_arg:
-                if check_discard(s, actor, v_tile) is None:
-                    do_discard(s, actor, v_tile)
-                    return None
-                break
+                # rulebooks/dynasties/dynasties.rules:405
+                if (s.p_discards[actor] >= 3):
+                    break
+                do_discard(s, actor, v_tile)
+                return None
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
     if not v_tile_copies:

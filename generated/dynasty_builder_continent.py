@@ -7180,10 +7180,23 @@ def apply_step(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_from in f_posts(s, actor) and v_to in N_HEX_NEIGHBOURS[v_from]:
         for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             if s.card_def[v_u] == v_u_arg:
-                if check_step(s, actor, v_from, v_u, v_to) is None:
-                    do_step(s, actor, v_from, v_u, v_to)
-                    return None
-                break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:695
+                if s.k_Troop_attacked[v_u]:
+                    break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:696
+                if s.k_Troop_finished[v_u]:
+                    break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:697
+                if not f_can_take(s, actor, v_u, v_from, v_to):
+                    break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:698
+                if not (
+                    (not s.k_Troop_moved[v_u])
+                    or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
+                ):
+                    break
+                do_step(s, actor, v_from, v_u, v_to)
+                return None
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -7586,10 +7599,11 @@ def apply_support(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_from in f_posts(s, actor):
         for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             if s.card_def[v_u] == v_u_arg:
-                if check_support(s, actor, v_from, v_u) is None:
-                    do_support(s, actor, v_from, v_u)
-                    return None
-                break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:783
+                if not f_may_support(s, actor, v_from, v_u):
+                    break
+                do_support(s, actor, v_from, v_u)
+                return None
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -8297,10 +8311,11 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_h in f_posts(s, actor):
         for v_u in s.zones[Z_UNITS + actor * 220 + v_h]:
             if s.card_def[v_u] == v_u_arg:
-                if check_dismiss(s, actor, v_h, v_u) is None:
-                    do_dismiss(s, actor, v_h, v_u)
-                    return None
-                break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:888
+                if not s.n_Hex_claim[v_h][actor]:
+                    break
+                do_dismiss(s, actor, v_h, v_u)
+                return None
     first: str | None = None
     v_h = a.args[0]
     if v_h not in f_posts(s, actor):

@@ -2787,10 +2787,8 @@ def apply_put_back(s: State, a: Action) -> str | None:
     if v_c_arg < 54:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_put_back(s, actor, v_c) is None:
-                    do_put_back(s, actor, v_c)
-                    return None
-                break
+                do_put_back(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -3067,10 +3065,20 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 54:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                if check_play_unit(s, actor, v_u, v_at) is None:
-                    do_play_unit(s, actor, v_u, v_at)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+                if not (
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+                if s.zones[Z_FIELD + actor * 15 + v_at]:
+                    break
+                do_play_unit(s, actor, v_u, v_at)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -3219,10 +3227,20 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 54:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                if check_equip(s, actor, v_i, v_at) is None:
-                    do_equip(s, actor, v_i, v_at)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+                if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+                if not any(
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                ):
+                    break
+                do_equip(s, actor, v_i, v_at)
+                return None
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_i_copies:
@@ -3360,10 +3378,23 @@ def apply_order(s: State, a: Action) -> str | None:
     if v_o_arg < 54:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                if check_order(s, actor, v_o) is None:
-                    do_order(s, actor, v_o)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_order(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -4085,10 +4116,23 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 54:
         for v_b in f_battle_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                if check_level_up(s, actor, v_at, v_b) is None:
-                    do_level_up(s, actor, v_at, v_b)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+                if not any(
+                    (
+                        (
+                            (
+                                (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                                and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                            )
+                            and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                        )
+                        and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                    )
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                ):
+                    break
+                do_level_up(s, actor, v_at, v_b)
+                return None
     first: str | None = None
     v_at = a.args[0]
     v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
@@ -4374,10 +4418,8 @@ def apply_deposit(s: State, a: Action) -> str | None:
     if v_c_arg < 54:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_deposit(s, actor, v_c) is None:
-                    do_deposit(s, actor, v_c)
-                    return None
-                break
+                do_deposit(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4483,10 +4525,11 @@ def apply_bring(s: State, a: Action) -> str | None:
     if v_c_arg < 54:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_bring(s, actor, v_c) is None:
-                    do_bring(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+                if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                do_bring(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
@@ -4593,10 +4636,14 @@ def apply_buy(s: State, a: Action) -> str | None:
     if v_c_arg < 54:
         for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
             if s.card_def[v_c] == v_c_arg:
-                if check_buy(s, actor, v_c) is None:
-                    do_buy(s, actor, v_c)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+                if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
+                    break
+                do_buy(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
@@ -4851,10 +4898,23 @@ def apply_react(s: State, a: Action) -> str | None:
     if v_o_arg < 54:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                if check_react(s, actor, v_o) is None:
-                    do_react(s, actor, v_o)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_react(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5267,10 +5327,23 @@ def apply_answer(s: State, a: Action) -> str | None:
     if v_o_arg < 54:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                if check_answer(s, actor, v_o) is None:
-                    do_answer(s, actor, v_o)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_answer(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5614,10 +5687,23 @@ def apply_reply(s: State, a: Action) -> str | None:
     if v_o_arg < 54:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                if check_reply(s, actor, v_o) is None:
-                    do_reply(s, actor, v_o)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_reply(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5956,10 +6042,11 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     if v_i_arg < 54:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                if check_keep_item(s, actor, v_i) is None:
-                    do_keep_item(s, actor, v_i)
-                    return None
-                break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+                    break
+                do_keep_item(s, actor, v_i)
+                return None
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
     if not v_i_copies:

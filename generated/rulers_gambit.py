@@ -4697,10 +4697,8 @@ def apply_put_back(s: State, a: Action) -> str | None:
     if v_c_arg < 88:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                if check_put_back(s, actor, v_c) is None:
-                    do_put_back(s, actor, v_c)
-                    return None
-                break
+                do_put_back(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -5009,10 +5007,8 @@ def apply_recover(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in s.zones[Z_RECOVERY + actor]:
             if s.card_def[v_u] == v_u_arg:
-                if check_recover(s, actor, v_u) is None:
-                    do_recover(s, actor, v_u)
-                    return None
-                break
+                do_recover(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
@@ -5165,10 +5161,23 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                if check_normal_call(s, actor, v_u) is None:
-                    do_normal_call(s, actor, v_u)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:992
+                if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:993
+                if C_CARD_SUPERIOR[s.card_def[v_u]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:994
+                if s.p_normal_called[actor]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:995
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:996
+                if (len(s.zones[Z_UNITS + actor]) >= 3):
+                    break
+                do_normal_call(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5298,10 +5307,20 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                if check_superior_call(s, actor, v_u) is None:
-                    do_superior_call(s, actor, v_u)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+                if not (
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    and C_CARD_SUPERIOR[s.card_def[v_u]]
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1007
+                if (len(s.zones[Z_UNITS + actor]) >= 3):
+                    break
+                do_superior_call(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5435,10 +5454,23 @@ def apply_cast(s: State, a: Action) -> str | None:
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                if check_cast(s, actor, v_s) is None:
-                    do_cast(s, actor, v_s)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+                if not (
+                    (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+                if not f_spell_allowed(s, actor, v_s):
+                    break
+                do_cast(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5721,10 +5753,17 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                if check_set_spell(s, actor, v_s) is None:
-                    do_set_spell(s, actor, v_s)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1032
+                if (s.p_spells_cast[actor] >= 3):
+                    break
+                do_set_spell(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5841,10 +5880,14 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                if check_activate_spell(s, actor, v_s) is None:
-                    do_activate_spell(s, actor, v_s)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1041
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                    break
+                do_activate_spell(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -6113,10 +6156,14 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                if check_use_ability(s, actor, v_u) is None:
-                    do_use_ability(s, actor, v_u)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+                if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+                if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                    break
+                do_use_ability(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -6378,10 +6425,11 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                if check_to_stock(s, actor, v_u) is None:
-                    do_to_stock(s, actor, v_u)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+                if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                    break
+                do_to_stock(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
@@ -6491,10 +6539,11 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                if check_from_stock(s, actor, v_u) is None:
-                    do_from_stock(s, actor, v_u)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1076
+                if (len(s.zones[Z_UNITS + actor]) >= 3):
+                    break
+                do_from_stock(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
@@ -7079,10 +7128,11 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                if check_attack_kingdom(s, actor, v_u) is None:
-                    do_attack_kingdom(s, actor, v_u)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+                if s.zones[Z_UNITS + (1 - actor)]:
+                    break
+                do_attack_kingdom(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -7303,10 +7353,20 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                if check_chain_quick(s, actor, v_s) is None:
-                    do_chain_quick(s, actor, v_s)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+                if not f_spell_allowed(s, actor, v_s):
+                    break
+                do_chain_quick(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7590,10 +7650,14 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                if check_chain_set(s, actor, v_s) is None:
-                    do_chain_set(s, actor, v_s)
-                    return None
-                break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                    break
+                do_chain_set(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7915,10 +7979,8 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     if v_c_arg < 88:
         for v_c in s.g_chain:
             if s.card_def[v_c] == v_c_arg:
-                if check_resolve_next(s, actor, v_c) is None:
-                    do_resolve_next(s, actor, v_c)
-                    return None
-                break
+                do_resolve_next(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:
