@@ -165,7 +165,7 @@ class ActionGenerator(TextGenerator):
         if len(cards) != 1 or any(self.risk(r.cond) == ACTS for r in action.requires):
             return
         card_name = action.params[cards[0]][0]
-        for _, type_, domain in action.params:
+        for _, _, domain in action.params:
             if domain is not None and (self.risk(domain) != HARMLESS
                                        or self.reads(domain, [card_name])):
                 return  # tried twice, or read before the card is found
@@ -185,15 +185,15 @@ class ActionGenerator(TextGenerator):
         var = names[card]
         test = " and ".join([f"{var}_arg < {self.def_count}", *tests])
         w.line(f"{var}_arg = a.args[{card}]")
-        with w.block(f"if {test}:"), w.block(f"for {var} in {self.domain(type_, domain)}:"):
-            with w.block(f"if s.card_def[{var}] == {var}_arg:"):
-                # check_<action>'s tests, without the reasons
-                for require in action.requires:
-                    w.source(require.span)
-                    with w.block(f"if {self.negated(require.cond, test=True)}:"):
-                        w.line("break")
-                w.line(f"do_{action.name}(s, actor{''.join(f', {v}' for v in names)})")
-                w.line("return None")
+        with (w.block(f"if {test}:"), w.block(f"for {var} in {self.domain(type_, domain)}:"),
+              w.block(f"if s.card_def[{var}] == {var}_arg:")):
+            # check_<action>'s tests, without the reasons
+            for require in action.requires:
+                w.source(require.span)
+                with w.block(f"if {self.negated(require.cond, test=True)}:"):
+                    w.line("break")
+            w.line(f"do_{action.name}(s, actor{''.join(f', {v}' for v in names)})")
+            w.line("return None")
         self.bindings = Bindings()  # the loops below bind the same names again
 
     def apply_nest(self, action: ActionInfo, i: int, names: list[str]) -> None:

@@ -150,6 +150,19 @@ class ExpressionGenerator(ExpressionFacts):
                     break
                 test = f"{grouped(test)} and {grouped(self.expr(inner.branches[0][0]))}"
                 body = inner.branches[0][1]
+            call = body.statements[0] if len(body.statements) == 1 else None
+            guard = None
+            if not isinstance(call, n.CallStmt):
+                call = None
+            elif len(stmt.branches) == 1 and stmt.otherwise is None:
+                guard = self.procedure_guard(call.call)
+            if call is not None and guard is not None:
+                # the guard of a lone call joins the test, as a nested `if` would (SIM102)
+                w.line(f"# {guard[0]} does nothing unless the last test holds")
+                with w.block(f"if {grouped(test)} and {grouped(guard[1])}:"):
+                    w.source(call.span)
+                    w.line(self.expr(call.call))
+                continue
             with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
                 self.block(body)
         if stmt.otherwise is not None:
@@ -169,8 +182,8 @@ class ExpressionGenerator(ExpressionFacts):
                 self.model.symbols.calls.get(id(call)), sym.Procedure):
             return None
         info = self.model.procedures[call.func]
+        assert isinstance(info.decl, n.ProcedureDecl)
         body = info.decl.body
-        assert isinstance(body, n.Block)
         first = body.statements[0] if len(body.statements) == 1 else None
         if not isinstance(first, n.If) or len(first.branches) != 1 or first.otherwise:
             return None

@@ -1500,11 +1500,13 @@ def fx_Card_effect_28(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Fire Bomb."""
     # rulebooks/dojo/starter.cards.yaml:400
-    if (v_target is not None):
+    # harm does nothing unless the last test holds
+    if (v_target is not None) and (
+        (3 > 0)
+        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+    ):
         # rulebooks/dojo/starter.cards.yaml:400
-        # harm does nothing unless
-        if ((3 > 0) and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))):
-            proc_harm(s, v_target, 3, v_you)
+        proc_harm(s, v_target, 3, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:405
@@ -1527,11 +1529,13 @@ def fx_Card_effect_31(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Lightning Rod."""
     # rulebooks/dojo/starter.cards.yaml:416
-    if (v_target is not None):
+    # harm does nothing unless the last test holds
+    if (v_target is not None) and (
+        (5 > 0)
+        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+    ):
         # rulebooks/dojo/starter.cards.yaml:416
-        # harm does nothing unless
-        if ((5 > 0) and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))):
-            proc_harm(s, v_target, 5, v_you)
+        proc_harm(s, v_target, 5, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:422
@@ -1556,22 +1560,23 @@ def fx_Card_effect_36(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Rust Trap."""
     # rulebooks/dojo/starter.cards.yaml:451
-    if (v_target is not None):
+    # discard_card does nothing unless the last test holds
+    if (v_target is not None) and (C_CARD_KIND[s.card_def[v_target]] != KIND_HOMELAND):
         # rulebooks/dojo/starter.cards.yaml:451
-        # discard_card does nothing unless
-        if (C_CARD_KIND[s.card_def[v_target]] != KIND_HOMELAND):
-            proc_discard_card(s, v_target)
+        proc_discard_card(s, v_target)
 
 
 # rulebooks/dojo/starter.cards.yaml:466
 def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Landslide."""
     # rulebooks/dojo/starter.cards.yaml:466
-    if (v_target is not None):
+    # harm does nothing unless the last test holds
+    if (v_target is not None) and (
+        (4 > 0)
+        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+    ):
         # rulebooks/dojo/starter.cards.yaml:466
-        # harm does nothing unless
-        if ((4 > 0) and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))):
-            proc_harm(s, v_target, 4, v_you)
+        proc_harm(s, v_target, 4, v_you)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (

@@ -529,23 +529,21 @@ def proc_resolve_province(s: State, v_v: int) -> None:
             or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
             # rulebooks/dynasties/dynasties.rules:294
-            if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
+            # plague does nothing unless the last test holds
+            if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE) and (
+                (s.n_Province_owner[v_v] is not None)
+                and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
+            ):
                 # rulebooks/dynasties/dynasties.rules:294
-                # plague does nothing unless
-                if (
-                    (s.n_Province_owner[v_v] is not None)
-                    and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
-                ):
-                    proc_plague(s, v_v)
+                proc_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:295
-            if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
+            # plague does nothing unless the last test holds
+            if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE) and (
+                (s.n_Province_owner[v_v] is not None)
+                and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
+            ):
                 # rulebooks/dynasties/dynasties.rules:295
-                # plague does nothing unless
-                if (
-                    (s.n_Province_owner[v_v] is not None)
-                    and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
-                ):
-                    proc_plague(s, v_v)
+                proc_plague(s, v_v)
         else:
             # rulebooks/dynasties/dynasties.rules:298
             v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))

@@ -2291,11 +2291,10 @@ def fx_Card_effect_40(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Volley."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:369
-    if (v_target is not None):
+    # wound does nothing unless the last test holds
+    if (v_target is not None) and (2 > 0):
         # rulebooks/dynasty_tcg/starter.cards.yaml:369
-        # wound does nothing unless
-        if (2 > 0):
-            proc_wound(s, v_target, 2)
+        proc_wound(s, v_target, 2)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:376
@@ -2354,11 +2353,10 @@ def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Mei's Vow."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:448
-    if (v_target is not None):
+    # wound does nothing unless the last test holds
+    if (v_target is not None) and (4 > 0):
         # rulebooks/dynasty_tcg/starter.cards.yaml:448
-        # wound does nothing unless
-        if (4 > 0):
-            proc_wound(s, v_target, 4)
+        proc_wound(s, v_target, 4)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:455
@@ -2385,11 +2383,10 @@ def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Ren's Ambush."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:476
-    if (v_target is not None):
+    # wound does nothing unless the last test holds
+    if (v_target is not None) and (3 > 0):
         # rulebooks/dynasty_tcg/starter.cards.yaml:476
-        # wound does nothing unless
-        if (3 > 0):
-            proc_wound(s, v_target, 3)
+        proc_wound(s, v_target, 3)
 
 
 FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]] = (

@@ -3372,14 +3372,13 @@ def fx_Card_effect_2(s: State, v_this: int, v_you: int, v_target: int | None) ->
 def fx_Card_effect_3(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Verdant Wilds."""
     # rulebooks/rulers_gambit/starter.cards.yaml:97
-    if (v_target is not None):
+    # store does nothing unless the last test holds
+    if (v_target is not None) and (
+        (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
+        and (v_target in s.zones[Z_UNITS + s.card_owner[v_target]])
+    ):
         # rulebooks/rulers_gambit/starter.cards.yaml:97
-        # store does nothing unless
-        if (
-            (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
-            and (v_target in s.zones[Z_UNITS + s.card_owner[v_target]])
-        ):
-            proc_store(s, v_target)
+        proc_store(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:116
@@ -3429,11 +3428,10 @@ def fx_Card_effect_16(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Berserk Roar."""
     # rulebooks/rulers_gambit/starter.cards.yaml:275
-    if (v_target is not None):
+    # grant does nothing unless the last test holds
+    if (v_target is not None) and (KEYWORD_DOUBLE_ATTACK not in s.k_Card_extra_keywords[v_target]):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
-        # grant does nothing unless
-        if (KEYWORD_DOUBLE_ATTACK not in s.k_Card_extra_keywords[v_target]):
-            proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
+        proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:284
@@ -3463,17 +3461,16 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Last Rites."""
     # rulebooks/rulers_gambit/starter.cards.yaml:423
-    if (v_target is not None):
+    # summon does nothing unless the last test holds
+    if (v_target is not None) and (
+        (
+            (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
+            and (len(s.zones[Z_UNITS + s.card_owner[v_target]]) < 3)
+        )
+        and (v_target not in s.zones[Z_UNITS + s.card_owner[v_target]])
+    ):
         # rulebooks/rulers_gambit/starter.cards.yaml:423
-        # summon does nothing unless
-        if (
-            (
-                (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
-                and (len(s.zones[Z_UNITS + s.card_owner[v_target]]) < 3)
-            )
-            and (v_target not in s.zones[Z_UNITS + s.card_owner[v_target]])
-        ):
-            proc_summon(s, v_target)
+        proc_summon(s, v_target)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:431
@@ -3518,11 +3515,10 @@ def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:577
     v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
     # rulebooks/rulers_gambit/starter.cards.yaml:578
-    if (v_c is not None):
+    # discard does nothing unless the last test holds
+    if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/starter.cards.yaml:578
-        # discard does nothing unless
-        if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-            proc_discard(s, v_c)
+        proc_discard(s, v_c)
     # rulebooks/rulers_gambit/starter.cards.yaml:579
     proc_drain_mana(s, (1 - v_you), 1)
 
@@ -3623,11 +3619,10 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:1027
         v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
-        if (v_c is not None):
+        # discard does nothing unless the last test holds
+        if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            # discard does nothing unless
-            if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-                proc_discard(s, v_c)
+            proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -3829,11 +3824,10 @@ def fx_Card_on_call_77(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:959
     v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
     # rulebooks/rulers_gambit/starter.cards.yaml:960
-    if (v_c is not None):
+    # discard does nothing unless the last test holds
+    if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        # discard does nothing unless
-        if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-            proc_discard(s, v_c)
+        proc_discard(s, v_c)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:1025
@@ -3844,11 +3838,10 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:1027
         v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
-        if (v_c is not None):
+        # discard does nothing unless the last test holds
+        if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
-            # discard does nothing unless
-            if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-                proc_discard(s, v_c)
+            proc_discard(s, v_c)
         else:
             break  # a turn that does nothing: so would every turn after it
 
@@ -4112,11 +4105,10 @@ def fx_Card_on_destroyed_80(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:959
     v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
     # rulebooks/rulers_gambit/starter.cards.yaml:960
-    if (v_c is not None):
+    # discard does nothing unless the last test holds
+    if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
-        # discard does nothing unless
-        if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-            proc_discard(s, v_c)
+        proc_discard(s, v_c)
 
 
 FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -4369,11 +4361,10 @@ def fx_Card_passive_3(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_passive_4(s: State, v_this: int, v_you: int) -> None:
     """The passive of Molten Citadel."""
     # rulebooks/rulers_gambit/starter.cards.yaml:115
-    if (s.p_lp[v_you] <= 10):
+    # heal does nothing unless the last test holds
+    if (s.p_lp[v_you] <= 10) and (1 > 0):
         # rulebooks/rulers_gambit/starter.cards.yaml:115
-        # heal does nothing unless
-        if (1 > 0):
-            proc_heal(s, v_you, 1)
+        proc_heal(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:134
@@ -4384,11 +4375,10 @@ def fx_Card_passive_5(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:136
         v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
         # rulebooks/rulers_gambit/starter.cards.yaml:137
-        if (v_c is not None):
+        # discard does nothing unless the last test holds
+        if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/starter.cards.yaml:137
-            # discard does nothing unless
-            if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-                proc_discard(s, v_c)
+            proc_discard(s, v_c)
 
 
 FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
