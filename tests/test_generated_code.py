@@ -431,3 +431,26 @@ def test_a_sum_of_zone_sizes_over_a_whole_dimension_is_a_slice_of_the_zones() ->
             (p for p in range(2) if placed[p] < 5), None)
         state.apply_action(state.legal_actions()[step % len(state.legal_actions())])
     assert counts == {0, 1, 2, 3, 4, 5}
+
+
+def test_applying_a_card_takes_its_first_copy_and_refuses_with_the_reason() -> None:
+    # apply_place tries the first copy of the named tile before listing the copies: taken
+    # when the rules allow it, refused with check_place's reason when they do not, whether
+    # the action was listed or made by hand
+    game = module("dynasties")
+    state = game.new_game(seed=4)
+    listed = state.legal_actions()[0]
+    tile, prov = listed.args
+    by_hand = Action(listed.kind, listed.actor, (tile, prov), listed._text)
+    first = next(card for card in state.zones[game.Z_BASICS] if state.card_def[card] == tile)
+    state.apply_action(by_hand)
+    assert state.card_zone[first] == game.Z_PLACED + prov
+    # a listed action of the first listing, another tile on the same province: now refused
+    stale = next(a for a in game.new_game(seed=4).legal_actions()
+                 if a.args[0] != tile and a.args[1] == prov)
+    with pytest.raises(IllegalAction, match="you already placed a tile on"):
+        state.apply_action(stale)
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    # a procedure whose body is one `if` is called only when its test holds
+    guarded = "if (C_TILE_COST[s.card_def[v_ta]] > 0):\n            proc_pay_cost(s, 0, v_ta)"
+    assert guarded in source
