@@ -423,11 +423,14 @@ class ActionGenerator(TextGenerator):
                 test = " and ".join(self.expr(r.cond) for r in filters[i])
                 w.line(f"{var}_values = [{var} for {var} in {collection} if {test}] if check "
                        f"else list({collection})")
+            self.plain_loop(action, i, f"{var}_values", levels, has_cards)
             with w.block(f"for {var} in {var}_values:"):
                 self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         collection = self.domain(type_, domain)
         var = self.bindings.bind(name)
+        if not isinstance(type_, t.CardT):
+            self.plain_loop(action, i, collection, levels, has_cards)
         if isinstance(type_, t.CardT):
             # a card is named by its definition; only a second copy of one in the domain
             # costs more: it is a choice of its own if it differs (rt.GameState.copy_arg)
@@ -466,6 +469,34 @@ class ActionGenerator(TextGenerator):
             return
         with w.block(f"for {var} in {collection}:"):
             self.legal_loops(action, i + 1, has_cards, levels, filters)
+
+    def plain_loop(
+        self, action: ActionInfo, i: int, values: str, levels: list[list[n.Require]],
+        has_cards: bool,
+    ) -> None:
+        """Before the loop over the last parameter, not a card, of an action with cards: the
+        same loop for the common case, when `plain` holds and the settled parts of the tests
+        inside (settle_parts) say they pass every value, which only appends the shared
+        actions. The loop after it makes the tests and looks at copies for each value."""
+        if (i != len(action.params) - 1 or not has_cards
+                or not self.plain_listing(action, levels)
+                or self.listed_strides(action) is None):
+            return
+        tests = levels[len(action.params)]
+        parts = [self.listing_parts.get(id(require)) for require in tests]
+        if any(part is None or part[1] > i for part in parts):
+            return
+        settled = [part[3] for part in parts if part is not None]
+        w = self.w
+        test = " or ".join(settled)
+        with w.block(f"if plain and not {grouped(test)}:" if settled else "if plain:"):
+            var = self.bindings.lookup(action.params[i][0])
+            with w.block(f"for {var} in {values}:"):
+                values_now = [self.bindings.lookup(name) for name, _, _ in action.params]
+                self.listed_action(action, [
+                    f"{v}_arg" if isinstance(type_, t.CardT) else v
+                    for v, (_, type_, _) in zip(values_now, action.params, strict=True)])
+            w.line("continue")
 
     def plain_listing(self, action: ActionInfo, levels: list[list[n.Require]]) -> bool:
         """Whether the innermost loop of an action with card parameters has a path for the

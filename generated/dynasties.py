@@ -806,6 +806,10 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                 for v_prov in range(5)
                 if (not s.zones[Z_PLACED + actor * 5 + v_prov])
             ] if check else list(range(5))
+        if plain and not v_test_353:
+            for v_prov in v_prov_values:
+                out.append(listed[v_tile_arg * 5 + v_prov])
+            continue
         for v_prov in v_prov_values:
             # rulebooks/dynasties/dynasties.rules:353
             if v_test_353 and s.n_Province_six_played[v_prov][actor]:
