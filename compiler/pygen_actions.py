@@ -126,6 +126,7 @@ class ActionGenerator(TextGenerator):
             else:
                 # Cards are named by definition: the action is taken with the first copies
                 # that allow it, and refused with the first reason found if none does.
+                self.apply_first_copy(action)
                 w.line("first: str | None = None")
                 self.apply_nest(action, 0, [])
                 w.line("return first or 'this is not possible now'")
@@ -151,6 +152,49 @@ class ActionGenerator(TextGenerator):
         if isinstance(type_, t.IntT):
             return f"str({var}) + ' is not a choice here'"
         return f"{self.display(type_, var)!s} + ' is not a choice here'"
+
+    def apply_first_copy(self, action: ActionInfo) -> None:
+        """The common case of applying an action with one card parameter, before the loops
+        of apply_nest: a card named by its definition alone (the first group of copies) is
+        tried first as the first copy of that definition in its domain, which is the first
+        copy find_cards gives. When the rules allow it (check_<action>'s tests, made here), it
+        is taken at once, without listing the copies; when they do not, the loops try the
+        copies in order and say why. Only when trying it twice changes nothing: no domain or
+        require may act."""
+        cards = [i for i, (_, type_, _) in enumerate(action.params) if isinstance(type_, t.CardT)]
+        if len(cards) != 1 or any(self.risk(r.cond) == ACTS for r in action.requires):
+            return
+        card_name = action.params[cards[0]][0]
+        for _, _, domain in action.params:
+            if domain is not None and (self.risk(domain) != HARMLESS
+                                       or self.reads(domain, [card_name])):
+                return  # tried twice, or read before the card is found
+        w = self.w
+        names: list[str] = []
+        tests: list[str] = []
+        card = cards[0]
+        for i, (name, type_, domain) in enumerate(action.params):
+            var = self.bindings.bind(name)
+            names.append(var)
+            if i == card:
+                continue
+            w.line(f"{var} = a.args[{i}]")
+            if not self.in_range(type_, domain):
+                tests.append(f"{var} in {self.domain(type_, domain)}")
+        name, type_, domain = action.params[card]
+        var = names[card]
+        test = " and ".join([f"{var}_arg < {self.def_count}", *tests])
+        w.line(f"{var}_arg = a.args[{card}]")
+        with (w.block(f"if {test}:"), w.block(f"for {var} in {self.domain(type_, domain)}:"),
+              w.block(f"if s.card_def[{var}] == {var}_arg:")):
+            # check_<action>'s tests, without the reasons
+            for require in action.requires:
+                w.source(require.span)
+                with w.block(f"if {self.negated(require.cond, test=True)}:"):
+                    w.line("break")
+            w.line(f"do_{action.name}(s, actor{''.join(f', {v}' for v in names)})")
+            w.line("return None")
+        self.bindings = Bindings()  # the loops below bind the same names again
 
     def apply_nest(self, action: ActionInfo, i: int, names: list[str]) -> None:
         """Nested loops over the copies of each card parameter (a domain may depend on the
@@ -379,11 +423,14 @@ class ActionGenerator(TextGenerator):
                 test = " and ".join(self.expr(r.cond) for r in filters[i])
                 w.line(f"{var}_values = [{var} for {var} in {collection} if {test}] if check "
                        f"else list({collection})")
+            self.plain_loop(action, i, f"{var}_values", levels, has_cards)
             with w.block(f"for {var} in {var}_values:"):
                 self.legal_loops(action, i + 1, has_cards, levels, filters)
             return
         collection = self.domain(type_, domain)
         var = self.bindings.bind(name)
+        if not isinstance(type_, t.CardT):
+            self.plain_loop(action, i, collection, levels, has_cards)
         if isinstance(type_, t.CardT):
             # a card is named by its definition; only a second copy of one in the domain
             # costs more: it is a choice of its own if it differs (rt.GameState.copy_arg)
@@ -397,10 +444,9 @@ class ActionGenerator(TextGenerator):
             with w.block(f"for {var} in {var}_cards:"):
                 self.listing_tests(self.definition_tests(levels[i + 1], name), "continue")
                 w.line(f"{var}_arg = s.card_def[{var}]")
-                w.line(f"{var}_again = ({var}_other := {var}_first.setdefault({var}_arg, {var})) "
-                       f"!= {var}")
+                w.line(f"{var}_again = {var}_arg in {var}_first")
                 with w.block(f"if {var}_again:"):
-                    with w.block(f"if not s.same_choice({var}, {var}_other):"):
+                    with w.block(f"if not s.same_choice({var}, {var}_first[{var}_arg]):"):
                         # copy_arg names the actions listed so far: our own copies, not the
                         # shared ones of LISTED_<action>
                         w.line(f"out[{var}_start:] = [a if a.names else a.plain() "
@@ -409,6 +455,8 @@ class ActionGenerator(TextGenerator):
                                f"{var}_start, {i})")
                     with w.block("if seen is None:"):
                         w.line("seen = {a.args for a in out[start:]}")
+                with w.block("else:"):
+                    w.line(f"{var}_first[{var}_arg] = {var}")
                 card_params = [p for p, (_, type_, _) in enumerate(action.params)
                                if isinstance(type_, t.CardT)]
                 if i == card_params[-1] and self.plain_listing(action, levels):
@@ -422,6 +470,34 @@ class ActionGenerator(TextGenerator):
         with w.block(f"for {var} in {collection}:"):
             self.legal_loops(action, i + 1, has_cards, levels, filters)
 
+    def plain_loop(
+        self, action: ActionInfo, i: int, values: str, levels: list[list[n.Require]],
+        has_cards: bool,
+    ) -> None:
+        """Before the loop over the last parameter, not a card, of an action with cards: the
+        same loop for the common case, when `plain` holds and the settled parts of the tests
+        inside (settle_parts) say they pass every value, which only appends the shared
+        actions. The loop after it makes the tests and looks at copies for each value."""
+        if (i != len(action.params) - 1 or not has_cards
+                or not self.plain_listing(action, levels)
+                or self.listed_strides(action) is None):
+            return
+        tests = levels[len(action.params)]
+        parts = [self.listing_parts.get(id(require)) for require in tests]
+        if any(part is None or part[1] > i for part in parts):
+            return
+        settled = [part[3] for part in parts if part is not None]
+        w = self.w
+        test = " or ".join(settled)
+        with w.block(f"if plain and not {grouped(test)}:" if settled else "if plain:"):
+            var = self.bindings.lookup(action.params[i][0])
+            with w.block(f"for {var} in {values}:"):
+                values_now = [self.bindings.lookup(name) for name, _, _ in action.params]
+                self.listed_action(action, [
+                    f"{v}_arg" if isinstance(type_, t.CardT) else v
+                    for v, (_, type_, _) in zip(values_now, action.params, strict=True)])
+            w.line("continue")
+
     def plain_listing(self, action: ActionInfo, levels: list[list[n.Require]]) -> bool:
         """Whether the innermost loop of an action with card parameters has a path for the
         common case (`plain`): when every test there is harmless, so that none need come
@@ -434,7 +510,9 @@ class ActionGenerator(TextGenerator):
         w = self.w
         if len(requires) == 1:
             w.source(requires[0].span)
-            with w.block(f"if check and {self.refusal(requires[0])}:"):
+            # a settled part (settle_parts) has `check` in it already
+            settled = "" if id(requires[0]) in self.listing_parts else "check and "
+            with w.block(f"if {settled}{self.refusal(requires[0])}:"):
                 w.line(skip)
         elif requires:
             with w.block("if check:"):
@@ -520,7 +598,8 @@ class ActionGenerator(TextGenerator):
                 self.definition_tables.append(
                     (require, table, test.replace(f"s.card_def[{found}]", "d")))
                 test = f"{table}[s.card_def[{found}]]"
-            self.w.line(f"{var} = {test}")
+            # false when every action is listed unchecked: the tests inside need not ask
+            self.w.line(f"{var} = check and {grouped(test) if ' ' in test else test}")
 
     def domain(self, type_: t.Type, domain: n.Expr | None) -> str:
         if domain is not None:

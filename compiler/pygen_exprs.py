@@ -12,7 +12,7 @@ from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.pygen_base import Bindings, grouped, names_table, py_type, ungrouped, upper
-from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts, walk_expr
+from compiler.pygen_facts import ACTS, HARMLESS, INLINE_NODES, ExpressionFacts, walk_expr
 from compiler.pygen_grid import grid_call
 from dsl import nodes as n
 
@@ -25,6 +25,9 @@ UNROLLED_SIZES = 6
 # Arguments that a function's body may read as often as it names the parameter (inlined): a
 # name, a field of the state, a number.
 _PLAIN_ARGUMENT = re.compile(r"[A-Za-z_][\w.]*|\d+")
+# Arguments that a procedure's test may read again where it is called (procedure_guard): a
+# variable or a number.
+_PLAIN_NAME = re.compile(r"[A-Za-z_]\w*|\d+")
 
 
 class ExpressionGenerator(ExpressionFacts):
@@ -77,7 +80,13 @@ class ExpressionGenerator(ExpressionFacts):
                 target = self.lvalue(stmt.target)
                 w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
             case n.CallStmt():
-                w.line(self.expr(stmt.call))
+                guard = self.procedure_guard(stmt.call)
+                if guard is None:
+                    w.line(self.expr(stmt.call))
+                else:
+                    w.line(f"# {guard[0]} does nothing unless")
+                    with w.block(f"if {guard[1]}:"):
+                        w.line(self.expr(stmt.call))
             case n.If():
                 self.if_stmt(stmt)
             case n.For():
@@ -141,6 +150,19 @@ class ExpressionGenerator(ExpressionFacts):
                     break
                 test = f"{grouped(test)} and {grouped(self.expr(inner.branches[0][0]))}"
                 body = inner.branches[0][1]
+            call = body.statements[0] if len(body.statements) == 1 else None
+            guard = None
+            if not isinstance(call, n.CallStmt):
+                call = None
+            elif len(stmt.branches) == 1 and stmt.otherwise is None:
+                guard = self.procedure_guard(call.call)
+            if call is not None and guard is not None:
+                # the guard of a lone call joins the test, as a nested `if` would (SIM102)
+                w.line(f"# {guard[0]} does nothing unless the last test holds")
+                with w.block(f"if {grouped(test)} and {grouped(guard[1])}:"):
+                    w.source(call.span)
+                    w.line(self.expr(call.call))
+                continue
             with w.block(f"{'if' if i == 0 else 'elif'} {test}:"):
                 self.block(body)
         if stmt.otherwise is not None:
@@ -149,6 +171,37 @@ class ExpressionGenerator(ExpressionFacts):
         elif idle_ending:
             with w.block("else:"):
                 w.line("break  # a turn that does nothing: so would every turn after it")
+
+    def procedure_guard(self, call: n.Expr) -> tuple[str, str] | None:
+        """(name, test) for a call of a procedure whose body is one `if` without `else` or
+        `elif`, on a small test that does not act, with plain arguments: the test made where
+        the call stands (the procedure makes it again), so that a call that would do nothing
+        is not made (pay_cost of a tile without a cost). A test that raises raises there as
+        it would first thing in the procedure."""
+        if not isinstance(call, n.Call) or not isinstance(
+                self.model.symbols.calls.get(id(call)), sym.Procedure):
+            return None
+        info = self.model.procedures[call.func]
+        assert isinstance(info.decl, n.ProcedureDecl)
+        body = info.decl.body
+        first = body.statements[0] if len(body.statements) == 1 else None
+        if not isinstance(first, n.If) or len(first.branches) != 1 or first.otherwise:
+            return None
+        cond = first.branches[0][0]
+        nodes = list(walk_expr(cond))
+        if (len(nodes) > INLINE_NODES or self.risk(cond) == ACTS
+                or any(isinstance(node, n.Aggregate) for node in nodes)):
+            return None
+        args = [self.expr(a) for a in call.args]
+        if not all(_PLAIN_NAME.fullmatch(a) for a in args):
+            return None
+        outer, self.bindings = self.bindings, Bindings()
+        try:
+            for (name, _), arg in zip(info.params, args, strict=True):
+                self.bindings.bind(name, arg)
+            return call.func, self.expr(cond)
+        finally:
+            self.bindings = outer
 
     def idle_test(self, body: n.Block) -> n.If | None:
         """The `if` that ends a repeated body, when a turn that takes none of its branches does

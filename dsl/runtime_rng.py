@@ -10,6 +10,9 @@ from dsl.runtime_base import RuleError, T
 _TWO64 = 1 << 64
 _MASK64 = _TWO64 - 1
 _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+# below(n) takes a draw under the largest multiple of n within 64 bits (no modulo bias); for
+# the small n of dice, shuffles and choices it is read here, not worked out in big integers
+_LIMITS = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(256))
 
 
 class Rng:
@@ -30,7 +33,7 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise RuleError(f"cannot choose among {n} possibilities")
-        limit = _TWO64 - _TWO64 % n
+        limit = _LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n
         while True:
             # next64(), written out: every roll and choice of the rules comes here
             z = self.state = (self.state + _GAMMA) & _MASK64
@@ -52,7 +55,7 @@ class Rng:
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _TWO64 - _TWO64 % n
+            limit = _LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n
             while True:
                 state = (state + _GAMMA) & _MASK64
                 z = ((state ^ (state >> 30)) * _MIX1) & _MASK64

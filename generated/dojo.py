@@ -1500,7 +1500,11 @@ def fx_Card_effect_28(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Fire Bomb."""
     # rulebooks/dojo/starter.cards.yaml:400
-    if (v_target is not None):
+    # harm does nothing unless the last test holds
+    if (v_target is not None) and (
+        (3 > 0)
+        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+    ):
         # rulebooks/dojo/starter.cards.yaml:400
         proc_harm(s, v_target, 3, v_you)
 
@@ -1509,7 +1513,9 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Coin Purse."""
     # rulebooks/dojo/starter.cards.yaml:405
-    proc_gain_cu(s, v_you, 4)
+    # gain_cu does nothing unless
+    if (4 > 0):
+        proc_gain_cu(s, v_you, 4)
 
 
 # rulebooks/dojo/starter.cards.yaml:410
@@ -1523,7 +1529,11 @@ def fx_Card_effect_31(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_32(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Lightning Rod."""
     # rulebooks/dojo/starter.cards.yaml:416
-    if (v_target is not None):
+    # harm does nothing unless the last test holds
+    if (v_target is not None) and (
+        (5 > 0)
+        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+    ):
         # rulebooks/dojo/starter.cards.yaml:416
         proc_harm(s, v_target, 5, v_you)
 
@@ -1534,7 +1544,9 @@ def fx_Card_effect_33(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dojo/starter.cards.yaml:422
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:422
-        proc_harm(s, v_c, 2, v_you)
+        # harm does nothing unless
+        if ((2 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+            proc_harm(s, v_c, 2, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:444
@@ -1548,7 +1560,8 @@ def fx_Card_effect_36(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Rust Trap."""
     # rulebooks/dojo/starter.cards.yaml:451
-    if (v_target is not None):
+    # discard_card does nothing unless the last test holds
+    if (v_target is not None) and (C_CARD_KIND[s.card_def[v_target]] != KIND_HOMELAND):
         # rulebooks/dojo/starter.cards.yaml:451
         proc_discard_card(s, v_target)
 
@@ -1557,7 +1570,11 @@ def fx_Card_effect_37(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_39(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Landslide."""
     # rulebooks/dojo/starter.cards.yaml:466
-    if (v_target is not None):
+    # harm does nothing unless the last test holds
+    if (v_target is not None) and (
+        (4 > 0)
+        and (not (f_peace(s) and (s.card_owner[v_target] != v_you)))
+    ):
         # rulebooks/dojo/starter.cards.yaml:466
         proc_harm(s, v_target, 4, v_you)
 
@@ -1632,7 +1649,9 @@ def fx_Card_on_play_6(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_on_play_15(s: State, v_this: int, v_you: int) -> None:
     """The on_play of Volt Hare."""
     # rulebooks/dojo/starter.cards.yaml:210
-    proc_gain_cu(s, v_you, 1)
+    # gain_cu does nothing unless
+    if (1 > 0):
+        proc_gain_cu(s, v_you, 1)
 
 
 # rulebooks/dojo/starter.cards.yaml:254
@@ -1641,7 +1660,9 @@ def fx_Card_on_play_18(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/dojo/starter.cards.yaml:254
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:254
-        proc_harm(s, v_c, 1, v_you)
+        # harm does nothing unless
+        if ((1 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+            proc_harm(s, v_c, 1, v_you)
 
 
 # rulebooks/dojo/starter.cards.yaml:350
@@ -1730,7 +1751,9 @@ def fx_Card_each_turn_8(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_each_turn_24(s: State, v_this: int, v_you: int) -> None:
     """The each_turn of Dojo Student."""
     # rulebooks/dojo/starter.cards.yaml:210
-    proc_gain_cu(s, v_you, 1)
+    # gain_cu does nothing unless
+    if (1 > 0):
+        proc_gain_cu(s, v_you, 1)
 
 
 # rulebooks/dojo/starter.cards.yaml:506
@@ -1748,7 +1771,9 @@ def fx_Card_each_turn_48(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/dojo/starter.cards.yaml:254
     for v_c in list(s.zones[Z_CREATURES + (1 - v_you)]):
         # rulebooks/dojo/starter.cards.yaml:254
-        proc_harm(s, v_c, 1, v_you)
+        # harm does nothing unless
+        if ((1 > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_you)))):
+            proc_harm(s, v_c, 1, v_you)
 
 
 FX_CARD_EACH_TURN: Final[tuple[Callable[[State, int, int], None], ...]] = (
@@ -2062,13 +2087,15 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2094,6 +2121,27 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
 # rulebooks/dojo/dojo.rules:471
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:472
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
+                    break
+                # rulebooks/dojo/dojo.rules:473
+                if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
+                    break
+                # rulebooks/dojo/dojo.rules:475
+                if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:476
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:477
+                if (len(s.zones[Z_CREATURES + actor]) >= 5):
+                    break
+                do_play_creature(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2192,13 +2240,15 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2224,6 +2274,24 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dojo/dojo.rules:488
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:489
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
+                    break
+                # rulebooks/dojo/dojo.rules:490
+                if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dojo/dojo.rules:491
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:492
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                do_play_item(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2320,13 +2388,15 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         v_t_cards = f_item_targets(s, v_c, actor)
         if not v_t_cards:
             continue
@@ -2335,13 +2405,15 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_c_names or v_t_names)
             if plain:
                 key = (v_c_arg, v_t_arg, )
@@ -2480,13 +2552,15 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2512,6 +2586,24 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/dojo/dojo.rules:514
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:515
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
+                    break
+                # rulebooks/dojo/dojo.rules:516
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:517
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:518
+                if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
+                    break
+                do_set_facedown(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2604,13 +2696,15 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
                 continue
         v_a_arg = s.card_def[v_a]
-        v_a_again = (v_a_other := v_a_first.setdefault(v_a_arg, v_a)) != v_a
+        v_a_again = v_a_arg in v_a_first
         if v_a_again:
-            if not s.same_choice(v_a, v_a_other):
+            if not s.same_choice(v_a, v_a_first[v_a_arg]):
                 out[v_a_start:] = [a if a.names else a.plain() for a in out[v_a_start:]]
                 v_a_arg, v_a_names = s.copy_arg(v_a_cards, v_a, out, v_a_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_a_first[v_a_arg] = v_a
         v_c_cards = s.zones[Z_CREATURES + actor]
         if not v_c_cards:
             continue
@@ -2619,13 +2713,15 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_c_start = len(out)
         for v_c in v_c_cards:
             v_c_arg = s.card_def[v_c]
-            v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+            v_c_again = v_c_arg in v_c_first
             if v_c_again:
-                if not s.same_choice(v_c, v_c_other):
+                if not s.same_choice(v_c, v_c_first[v_c_arg]):
                     out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                     v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_c_first[v_c_arg] = v_c
             plain = seen is None and not (v_a_names or v_c_names)
             if plain:
                 key = (v_a_arg, v_c_arg, )
@@ -2763,13 +2859,15 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2795,6 +2893,24 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
 # rulebooks/dojo/dojo.rules:538
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:539
+                if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
+                    break
+                # rulebooks/dojo/dojo.rules:540
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:541
+                if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dojo/dojo.rules:542
+                if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
+                    break
+                do_play_location(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2882,13 +2998,15 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
         if check and (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
             continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if check:
             # rulebooks/dojo/dojo.rules:554
@@ -2921,6 +3039,24 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
 # rulebooks/dojo/dojo.rules:551
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_CREATURES + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:552
+                if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
+                    break
+                # rulebooks/dojo/dojo.rules:553
+                if f_peace(s):
+                    break
+                # rulebooks/dojo/dojo.rules:554
+                if (s.k_Card_played_turn[v_c] >= s.g_turn):
+                    break
+                # rulebooks/dojo/dojo.rules:555
+                if s.k_Card_primary_used[v_c]:
+                    break
+                do_primary_attack(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3019,13 +3155,15 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -3051,6 +3189,24 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
 # rulebooks/dojo/dojo.rules:561
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_CREATURES + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:562
+                if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
+                    break
+                # rulebooks/dojo/dojo.rules:563
+                if f_peace(s):
+                    break
+                # rulebooks/dojo/dojo.rules:564
+                if (s.p_actions[actor] < 1):
+                    break
+                # rulebooks/dojo/dojo.rules:565
+                if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
+                    break
+                do_secondary_attack(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3146,13 +3302,15 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -3178,6 +3336,24 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/dojo/dojo.rules:572
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 49:
+        for v_c in s.zones[Z_CREATURES + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dojo/dojo.rules:573
+                if (C_CARD_POWER[s.card_def[v_c]] <= 0):
+                    break
+                # rulebooks/dojo/dojo.rules:574
+                if f_peace(s):
+                    break
+                # rulebooks/dojo/dojo.rules:575
+                if (s.p_actions[actor] < 2):
+                    break
+                # rulebooks/dojo/dojo.rules:576
+                if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
+                    break
+                do_power_attack(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_CREATURES + actor], a.args[0])
     if not v_c_copies:
@@ -3228,7 +3404,9 @@ def do_bank(s: State, actor: int) -> None:
     # rulebooks/dojo/dojo.rules:585
     s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:586
-    proc_gain_cu(s, actor, 3)
+    # gain_cu does nothing unless
+    if (3 > 0):
+        proc_gain_cu(s, actor, 3)
 
 
 # rulebooks/dojo/dojo.rules:583
@@ -3411,7 +3589,9 @@ def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
     # rulebooks/dojo/dojo.rules:618
     s.g_pending -= v_n
     # rulebooks/dojo/dojo.rules:619
-    proc_harm(s, v_t, v_n, actor)
+    # harm does nothing unless
+    if ((v_n > 0) and (not (f_peace(s) and (s.card_owner[v_t] != actor)))):
+        proc_harm(s, v_t, v_n, actor)
 
 
 # rulebooks/dojo/dojo.rules:616
@@ -3428,13 +3608,15 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_t_start = len(out)
     for v_t in v_t_cards:
         v_t_arg = s.card_def[v_t]
-        v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+        v_t_again = v_t_arg in v_t_first
         if v_t_again:
-            if not s.same_choice(v_t, v_t_other):
+            if not s.same_choice(v_t, v_t_first[v_t_arg]):
                 out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                 v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_t_first[v_t_arg] = v_t
         plain = seen is None and not v_t_names
         if v_n_values is None:
             # rulebooks/dojo/dojo.rules:617
@@ -3476,6 +3658,16 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dojo/dojo.rules:616
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_n = a.args[1]
+    v_t_arg = a.args[0]
+    if v_t_arg < 49:
+        for v_t in f_strike_targets(s, actor):
+            if s.card_def[v_t] == v_t_arg:
+                # rulebooks/dojo/dojo.rules:617
+                if (v_n > s.g_pending):
+                    break
+                do_strike(s, actor, v_t, v_n)
+                return None
     first: str | None = None
     v_t_copies = s.find_cards(f_strike_targets(s, actor), a.args[0])
     if not v_t_copies:

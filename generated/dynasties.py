@@ -508,24 +508,40 @@ def proc_resolve_province(s: State, v_v: int) -> None:
     # rulebooks/dynasties/dynasties.rules:288
     if ((v_ta is not None) and (v_tb is not None)):
         # rulebooks/dynasties/dynasties.rules:289
-        proc_pay_cost(s, 0, v_ta)
+        # pay_cost does nothing unless
+        if (C_TILE_COST[s.card_def[v_ta]] > 0):
+            proc_pay_cost(s, 0, v_ta)
         # rulebooks/dynasties/dynasties.rules:290
-        proc_pay_cost(s, 1, v_tb)
+        # pay_cost does nothing unless
+        if (C_TILE_COST[s.card_def[v_tb]] > 0):
+            proc_pay_cost(s, 1, v_tb)
         # rulebooks/dynasties/dynasties.rules:291
-        proc_recall_armies(s, 0, v_v)
+        # recall_armies does nothing unless
+        if ((s.n_Province_owner[v_v] == 0) and f_warlord_acts(s, 0, v_v, POWER_RECALL)):
+            proc_recall_armies(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:292
-        proc_recall_armies(s, 1, v_v)
+        # recall_armies does nothing unless
+        if ((s.n_Province_owner[v_v] == 1) and f_warlord_acts(s, 1, v_v, POWER_RECALL)):
+            proc_recall_armies(s, 1, v_v)
         # rulebooks/dynasties/dynasties.rules:293
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
             or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
             # rulebooks/dynasties/dynasties.rules:294
-            if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE):
+            # plague does nothing unless the last test holds
+            if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE) and (
+                (s.n_Province_owner[v_v] is not None)
+                and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
+            ):
                 # rulebooks/dynasties/dynasties.rules:294
                 proc_plague(s, v_v)
             # rulebooks/dynasties/dynasties.rules:295
-            if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE):
+            # plague does nothing unless the last test holds
+            if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE) and (
+                (s.n_Province_owner[v_v] is not None)
+                and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
+            ):
                 # rulebooks/dynasties/dynasties.rules:295
                 proc_plague(s, v_v)
         else:
@@ -771,16 +787,18 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        v_tile_again = v_tile_arg in v_tile_first
         if v_tile_again:
-            if not s.same_choice(v_tile, v_tile_other):
+            if not s.same_choice(v_tile, v_tile_first[v_tile_arg]):
                 out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:353
-        v_test_353 = T_PLACE_TEST_353[s.card_def[v_tile]]
+        v_test_353 = check and T_PLACE_TEST_353[s.card_def[v_tile]]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:351
             v_prov_values = [
@@ -788,9 +806,13 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                 for v_prov in range(5)
                 if (not s.zones[Z_PLACED + actor * 5 + v_prov])
             ] if check else list(range(5))
+        if plain and not v_test_353:
+            for v_prov in v_prov_values:
+                out.append(listed[v_tile_arg * 5 + v_prov])
+            continue
         for v_prov in v_prov_values:
             # rulebooks/dynasties/dynasties.rules:353
-            if check and v_test_353 and s.n_Province_six_played[v_prov][actor]:
+            if v_test_353 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
                 out.append(listed[v_tile_arg * 5 + v_prov])
@@ -823,6 +845,25 @@ T_PLACE_TEST_353: Final[tuple[bool, ...]] = tuple(
 # rulebooks/dynasties/dynasties.rules:349
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_prov = a.args[1]
+    v_tile_arg = a.args[0]
+    if v_tile_arg < 15:
+        for v_tile in [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]:
+            if s.card_def[v_tile] == v_tile_arg:
+                # rulebooks/dynasties/dynasties.rules:351
+                if s.zones[Z_PLACED + actor * 5 + v_prov]:
+                    break
+                # rulebooks/dynasties/dynasties.rules:353
+                if (
+                    (
+                        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
+                        and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
+                    )
+                    and s.n_Province_six_played[v_prov][actor]
+                ):
+                    break
+                do_place(s, actor, v_tile, v_prov)
+                return None
     first: str | None = None
     v_tile_copies = s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0])
     if not v_tile_copies:
@@ -1037,13 +1078,15 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        v_tile_again = v_tile_arg in v_tile_first
         if v_tile_again:
-            if not s.same_choice(v_tile, v_tile_other):
+            if not s.same_choice(v_tile, v_tile_first[v_tile_arg]):
                 out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
         if plain:
             out.append(listed[v_tile_arg])
@@ -1069,6 +1112,12 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:390
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_tile_arg = a.args[0]
+    if v_tile_arg < 15:
+        for v_tile in s.zones[Z_DRAWN + actor]:
+            if s.card_def[v_tile] == v_tile_arg:
+                do_keep(s, actor, v_tile)
+                return None
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_DRAWN + actor], a.args[0])
     if not v_tile_copies:
@@ -1162,13 +1211,15 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_tile_start = len(out)
     for v_tile in v_tile_cards:
         v_tile_arg = s.card_def[v_tile]
-        v_tile_again = (v_tile_other := v_tile_first.setdefault(v_tile_arg, v_tile)) != v_tile
+        v_tile_again = v_tile_arg in v_tile_first
         if v_tile_again:
-            if not s.same_choice(v_tile, v_tile_other):
+            if not s.same_choice(v_tile, v_tile_first[v_tile_arg]):
                 out[v_tile_start:] = [a if a.names else a.plain() for a in out[v_tile_start:]]
                 v_tile_arg, v_tile_names = s.copy_arg(v_tile_cards, v_tile, out, v_tile_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
         if plain:
             out.append(listed[v_tile_arg])
@@ -1194,6 +1245,15 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasties/dynasties.rules:404
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_tile_arg = a.args[0]
+    if v_tile_arg < 15:
+        for v_tile in s.zones[Z_RACK + actor]:
+            if s.card_def[v_tile] == v_tile_arg:
+                # rulebooks/dynasties/dynasties.rules:405
+                if (s.p_discards[actor] >= 3):
+                    break
+                do_discard(s, actor, v_tile)
+                return None
     first: str | None = None
     v_tile_copies = s.find_cards(s.zones[Z_RACK + actor], a.args[0])
     if not v_tile_copies:

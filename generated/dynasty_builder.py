@@ -3156,7 +3156,9 @@ def do_capital(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:557
     proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:558
-    proc_make_way_at(s, actor, v_h, FOUNDING_AT_START)
+    # make_way_at does nothing unless
+    if f_in_the_way(s, actor, v_h):
+        proc_make_way_at(s, actor, v_h, FOUNDING_AT_START)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:554
@@ -3349,13 +3351,15 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
             ):
                 continue
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:587
@@ -3778,7 +3782,9 @@ def do_found_city(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:656
     proc_built(s, actor)
     # rulebooks/dynasty_builder/dynasty_builder.rules:657
-    proc_make_way_at(s, actor, v_h, FOUNDING_BY_HOUSES)
+    # make_way_at does nothing unless
+    if f_in_the_way(s, actor, v_h):
+        proc_make_way_at(s, actor, v_h, FOUNDING_BY_HOUSES)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:650
@@ -4039,13 +4045,15 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:695
@@ -4055,7 +4063,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 if s.k_Troop_finished[v_u]:
                     continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:698
-            v_test_698 = s.k_Troop_moved[v_u]
+            v_test_698 = check and s.k_Troop_moved[v_u]
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 if check:
                     # rulebooks/dynasty_builder/dynasty_builder.rules:697
@@ -4098,6 +4106,29 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:693
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_from = a.args[0]
+    v_to = a.args[2]
+    v_u_arg = a.args[1]
+    if v_u_arg < 4 and v_from in f_posts(s, actor) and v_to in N_HEX_NEIGHBOURS[v_from]:
+        for v_u in s.zones[Z_UNITS + actor * 108 + v_from]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:695
+                if s.k_Troop_attacked[v_u]:
+                    break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:696
+                if s.k_Troop_finished[v_u]:
+                    break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:697
+                if not f_can_take(s, actor, v_u, v_from, v_to):
+                    break
+                # rulebooks/dynasty_builder/dynasty_builder.rules:698
+                if not (
+                    (not s.k_Troop_moved[v_u])
+                    or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
+                ):
+                    break
+                do_step(s, actor, v_from, v_u, v_to)
+                return None
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -4240,13 +4271,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if check:
                 # rulebooks/dynasty_builder/dynasty_builder.rules:714
@@ -4463,13 +4496,15 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             if v_u_again and seen is not None and (v_from, v_u_arg, ) in seen:
                 continue
             # rulebooks/dynasty_builder/dynasty_builder.rules:783
@@ -4494,6 +4529,16 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:781
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_from = a.args[0]
+    v_u_arg = a.args[1]
+    if v_u_arg < 4 and v_from in f_posts(s, actor):
+        for v_u in s.zones[Z_UNITS + actor * 108 + v_from]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:783
+                if not f_may_support(s, actor, v_from, v_u):
+                    break
+                do_support(s, actor, v_from, v_u)
+                return None
     first: str | None = None
     v_from = a.args[0]
     if v_from not in f_posts(s, actor):
@@ -5010,7 +5055,9 @@ def do_raise_city(s: State, actor: int, v_h: int) -> None:
     # rulebooks/dynasty_builder/dynasty_builder.rules:877
     proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:878
-    proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
+    # make_way_at does nothing unless
+    if f_in_the_way(s, actor, v_h):
+        proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:870
@@ -5159,13 +5206,15 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_start = len(out)
         for v_u in v_u_cards:
             v_u_arg = s.card_def[v_u]
-            v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+            v_u_again = v_u_arg in v_u_first
             if v_u_again:
-                if not s.same_choice(v_u, v_u_other):
+                if not s.same_choice(v_u, v_u_first[v_u_arg]):
                     out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                     v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if plain:
                 out.append(listed[v_h * 8 + v_u_arg])
@@ -5191,6 +5240,16 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_builder/dynasty_builder.rules:887
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_h = a.args[0]
+    v_u_arg = a.args[1]
+    if v_u_arg < 4 and v_h in f_posts(s, actor):
+        for v_u in s.zones[Z_UNITS + actor * 108 + v_h]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/dynasty_builder/dynasty_builder.rules:888
+                if not s.n_Hex_claim[v_h][actor]:
+                    break
+                do_dismiss(s, actor, v_h, v_u)
+                return None
     first: str | None = None
     v_h = a.args[0]
     if v_h not in f_posts(s, actor):

@@ -2291,7 +2291,8 @@ def fx_Card_effect_40(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Volley."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:369
-    if (v_target is not None):
+    # wound does nothing unless the last test holds
+    if (v_target is not None) and (2 > 0):
         # rulebooks/dynasty_tcg/starter.cards.yaml:369
         proc_wound(s, v_target, 2)
 
@@ -2352,7 +2353,8 @@ def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Mei's Vow."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:448
-    if (v_target is not None):
+    # wound does nothing unless the last test holds
+    if (v_target is not None) and (4 > 0):
         # rulebooks/dynasty_tcg/starter.cards.yaml:448
         proc_wound(s, v_target, 4)
 
@@ -2363,7 +2365,9 @@ def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/dynasty_tcg/starter.cards.yaml:456
     for v_u in f_units_on(s, (1 - v_you)):
         # rulebooks/dynasty_tcg/starter.cards.yaml:456
-        proc_wound(s, v_u, 1)
+        # wound does nothing unless
+        if (1 > 0):
+            proc_wound(s, v_u, 1)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:465
@@ -2379,7 +2383,8 @@ def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Ren's Ambush."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:476
-    if (v_target is not None):
+    # wound does nothing unless the last test holds
+    if (v_target is not None) and (3 > 0):
         # rulebooks/dynasty_tcg/starter.cards.yaml:476
         proc_wound(s, v_target, 3)
 
@@ -2454,7 +2459,9 @@ def fx_Card_on_play_21(s: State, v_this: int, v_you: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/starter.cards.yaml:204
     for v_u in f_lane_foes(s, v_you, v_at):
         # rulebooks/dynasty_tcg/starter.cards.yaml:204
-        proc_wound(s, v_u, 2)
+        # wound does nothing unless
+        if (2 > 0):
+            proc_wound(s, v_u, 2)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:234
@@ -2463,7 +2470,9 @@ def fx_Card_on_play_24(s: State, v_this: int, v_you: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/starter.cards.yaml:235
     for v_u in f_lane_foes(s, v_you, v_at):
         # rulebooks/dynasty_tcg/starter.cards.yaml:235
-        proc_wound(s, v_u, 1)
+        # wound does nothing unless
+        if (1 > 0):
+            proc_wound(s, v_u, 1)
     # rulebooks/dynasty_tcg/starter.cards.yaml:236
     proc_draw_cards(s, v_you, 1)
 
@@ -2501,7 +2510,9 @@ def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
     # rulebooks/dynasty_tcg/starter.cards.yaml:278
     for v_u in f_lane_foes(s, v_you, v_at):
         # rulebooks/dynasty_tcg/starter.cards.yaml:278
-        proc_wound(s, v_u, 1)
+        # wound does nothing unless
+        if (1 > 0):
+            proc_wound(s, v_u, 1)
 
 
 # rulebooks/dynasty_tcg/starter.cards.yaml:287
@@ -2735,13 +2746,15 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -2767,6 +2780,12 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                do_put_back(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -2988,13 +3007,15 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
@@ -3036,6 +3057,25 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_at = a.args[1]
+    v_u_arg = a.args[0]
+    if v_u_arg < 54:
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+                if not (
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+                if s.zones[Z_FIELD + actor * 15 + v_at]:
+                    break
+                do_play_unit(s, actor, v_u, v_at)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -3126,13 +3166,15 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
-        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        v_i_again = v_i_arg in v_i_first
         if v_i_again:
-            if not s.same_choice(v_i, v_i_other):
+            if not s.same_choice(v_i, v_i_first[v_i_arg]):
                 out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
                 v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
@@ -3177,6 +3219,25 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_at = a.args[1]
+    v_i_arg = a.args[0]
+    if v_i_arg < 54:
+        for v_i in s.zones[Z_HAND + actor]:
+            if s.card_def[v_i] == v_i_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+                if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+                if not any(
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                ):
+                    break
+                do_equip(s, actor, v_i, v_at)
+                return None
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_i_copies:
@@ -3248,7 +3309,9 @@ def do_order(s: State, actor: int, v_o: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
-    proc_open_reply(s)
+    # open_reply does nothing unless
+    if f_can_react(s, (1 - s.g_current)):
+        proc_open_reply(s)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
@@ -3280,13 +3343,15 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -3306,6 +3371,27 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_order(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -3371,7 +3457,9 @@ def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
-    proc_open_reply(s)
+    # open_reply does nothing unless
+    if f_can_react(s, (1 - s.g_current)):
+        proc_open_reply(s)
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
@@ -3400,13 +3488,15 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -3415,13 +3505,15 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -3959,13 +4051,15 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
         v_b_start = len(out)
         for v_b in v_b_cards:
             v_b_arg = s.card_def[v_b]
-            v_b_again = (v_b_other := v_b_first.setdefault(v_b_arg, v_b)) != v_b
+            v_b_again = v_b_arg in v_b_first
             if v_b_again:
-                if not s.same_choice(v_b, v_b_other):
+                if not s.same_choice(v_b, v_b_first[v_b_arg]):
                     out[v_b_start:] = [a if a.names else a.plain() for a in out[v_b_start:]]
                     v_b_arg, v_b_names = s.copy_arg(v_b_cards, v_b, out, v_b_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
             if check and not any(
@@ -4014,6 +4108,28 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_at = a.args[0]
+    v_b_arg = a.args[1]
+    if v_b_arg < 54:
+        for v_b in f_battle_forms(s, actor):
+            if s.card_def[v_b] == v_b_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+                if not any(
+                    (
+                        (
+                            (
+                                (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                                and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                            )
+                            and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                        )
+                        and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                    )
+                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                ):
+                    break
+                do_level_up(s, actor, v_at, v_b)
+                return None
     first: str | None = None
     v_at = a.args[0]
     v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
@@ -4267,13 +4383,15 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -4293,6 +4411,12 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                do_deposit(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4366,13 +4490,15 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -4392,6 +4518,15 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in s.zones[Z_DISCARD + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+                if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                do_bring(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
@@ -4465,13 +4600,15 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
@@ -4492,6 +4629,18 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 54:
+        for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+                if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
+                    break
+                do_buy(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
@@ -4714,13 +4863,15 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -4740,6 +4891,27 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_react(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -4830,13 +5002,15 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -4845,13 +5019,15 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -5116,13 +5292,15 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -5142,6 +5320,27 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_answer(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5232,13 +5431,15 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -5247,13 +5448,15 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -5449,13 +5652,15 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         plain = seen is None and not v_o_names
         if plain:
             out.append(listed[v_o_arg])
@@ -5475,6 +5680,27 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_o_arg = a.args[0]
+    if v_o_arg < 54:
+        for v_o in s.zones[Z_HAND + actor]:
+            if s.card_def[v_o] == v_o_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+                if not (
+                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
+                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
+                ):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+                if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+                if not f_champion_ready(s, actor, v_o):
+                    break
+                do_reply(s, actor, v_o)
+                return None
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
@@ -5565,13 +5791,15 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
-        v_o_again = (v_o_other := v_o_first.setdefault(v_o_arg, v_o)) != v_o
+        v_o_again = v_o_arg in v_o_first
         if v_o_again:
-            if not s.same_choice(v_o, v_o_other):
+            if not s.same_choice(v_o, v_o_first[v_o_arg]):
                 out[v_o_start:] = [a if a.names else a.plain() for a in out[v_o_start:]]
                 v_o_arg, v_o_names = s.copy_arg(v_o_cards, v_o, out, v_o_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_o_first[v_o_arg] = v_o
         v_t_cards = f_targets_of(s, v_o, actor)
         if not v_t_cards:
             continue
@@ -5580,13 +5808,15 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_o_names or v_t_names)
             if plain:
                 key = (v_o_arg, v_t_arg, )
@@ -5771,13 +6001,15 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
-        v_i_again = (v_i_other := v_i_first.setdefault(v_i_arg, v_i)) != v_i
+        v_i_again = v_i_arg in v_i_first
         if v_i_again:
-            if not s.same_choice(v_i, v_i_other):
+            if not s.same_choice(v_i, v_i_first[v_i_arg]):
                 out[v_i_start:] = [a if a.names else a.plain() for a in out[v_i_start:]]
                 v_i_arg, v_i_names = s.copy_arg(v_i_cards, v_i, out, v_i_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if plain:
             out.append(listed[v_i_arg])
@@ -5803,6 +6035,15 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_i_arg = a.args[0]
+    if v_i_arg < 54:
+        for v_i in s.zones[Z_LEAVING + actor]:
+            if s.card_def[v_i] == v_i_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
+                    break
+                do_keep_item(s, actor, v_i)
+                return None
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
     if not v_i_copies:

@@ -2874,7 +2874,12 @@ def proc_injure(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:599
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:599
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
         # rulebooks/rulers_gambit/rulers_gambit.rules:601
         proc_leave_field(s, v_c)
@@ -2891,7 +2896,12 @@ def proc_destroy(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:611
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:611
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif (
         (
             (f_on_field(s, v_c) or f_in_recovery(s, v_c))
@@ -2915,7 +2925,12 @@ def proc_seal(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:623
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:623
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif (
         (
             (
@@ -2938,7 +2953,12 @@ def proc_bounce(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:633
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
         # rulebooks/rulers_gambit/rulers_gambit.rules:633
-        proc_recall_ruler(s, v_c)
+        # recall_ruler does nothing unless
+        if (
+            (not f_has(s, v_c, KEYWORD_INVINCIBLE))
+            and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
+        ):
+            proc_recall_ruler(s, v_c)
     elif (
         (
             (f_on_field(s, v_c) or f_in_recovery(s, v_c))
@@ -3343,14 +3363,20 @@ def fx_Card_effect_1(s: State, v_this: int, v_you: int, v_target: int | None) ->
 def fx_Card_effect_2(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Golden Bastion."""
     # rulebooks/rulers_gambit/starter.cards.yaml:77
-    proc_heal(s, v_you, 2)
+    # heal does nothing unless
+    if (2 > 0):
+        proc_heal(s, v_you, 2)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:96
 def fx_Card_effect_3(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Verdant Wilds."""
     # rulebooks/rulers_gambit/starter.cards.yaml:97
-    if (v_target is not None):
+    # store does nothing unless the last test holds
+    if (v_target is not None) and (
+        (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
+        and (v_target in s.zones[Z_UNITS + s.card_owner[v_target]])
+    ):
         # rulebooks/rulers_gambit/starter.cards.yaml:97
         proc_store(s, v_target)
 
@@ -3402,7 +3428,8 @@ def fx_Card_effect_16(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_17(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Berserk Roar."""
     # rulebooks/rulers_gambit/starter.cards.yaml:275
-    if (v_target is not None):
+    # grant does nothing unless the last test holds
+    if (v_target is not None) and (KEYWORD_DOUBLE_ATTACK not in s.k_Card_extra_keywords[v_target]):
         # rulebooks/rulers_gambit/starter.cards.yaml:275
         proc_grant(s, v_target, KEYWORD_DOUBLE_ATTACK)
 
@@ -3434,7 +3461,14 @@ def fx_Card_effect_29(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_30(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Last Rites."""
     # rulebooks/rulers_gambit/starter.cards.yaml:423
-    if (v_target is not None):
+    # summon does nothing unless the last test holds
+    if (v_target is not None) and (
+        (
+            (C_CARD_KIND[s.card_def[v_target]] == KIND_UNIT)
+            and (len(s.zones[Z_UNITS + s.card_owner[v_target]]) < 3)
+        )
+        and (v_target not in s.zones[Z_UNITS + s.card_owner[v_target]])
+    ):
         # rulebooks/rulers_gambit/starter.cards.yaml:423
         proc_summon(s, v_target)
 
@@ -3481,7 +3515,8 @@ def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:577
     v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
     # rulebooks/rulers_gambit/starter.cards.yaml:578
-    if (v_c is not None):
+    # discard does nothing unless the last test holds
+    if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/starter.cards.yaml:578
         proc_discard(s, v_c)
     # rulebooks/rulers_gambit/starter.cards.yaml:579
@@ -3523,7 +3558,12 @@ def fx_Card_effect_60(s: State, v_this: int, v_you: int, v_target: int | None) -
     # rulebooks/rulers_gambit/starter.cards.yaml:759
     for v_u in list(s.zones[Z_UNITS + (1 - v_you)]):
         # rulebooks/rulers_gambit/starter.cards.yaml:759
-        proc_store(s, v_u)
+        # store does nothing unless
+        if (
+            (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+            and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])
+        ):
+            proc_store(s, v_u)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:768
@@ -3559,7 +3599,9 @@ def fx_Card_effect_74(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:919
         proc_buff(s, v_target, 0, 3, 0)
         # rulebooks/rulers_gambit/starter.cards.yaml:920
-        proc_grant(s, v_target, KEYWORD_COUNTERATTACK)
+        # grant does nothing unless
+        if (KEYWORD_COUNTERATTACK not in s.k_Card_extra_keywords[v_target]):
+            proc_grant(s, v_target, KEYWORD_COUNTERATTACK)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:974
@@ -3577,7 +3619,8 @@ def fx_Card_effect_83(s: State, v_this: int, v_you: int, v_target: int | None) -
         # rulebooks/rulers_gambit/starter.cards.yaml:1027
         v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
-        if (v_c is not None):
+        # discard does nothing unless the last test holds
+        if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
             proc_discard(s, v_c)
         else:
@@ -3781,7 +3824,8 @@ def fx_Card_on_call_77(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:959
     v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
     # rulebooks/rulers_gambit/starter.cards.yaml:960
-    if (v_c is not None):
+    # discard does nothing unless the last test holds
+    if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
         proc_discard(s, v_c)
 
@@ -3794,7 +3838,8 @@ def fx_Card_on_call_82(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:1027
         v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
         # rulebooks/rulers_gambit/starter.cards.yaml:1028
-        if (v_c is not None):
+        # discard does nothing unless the last test holds
+        if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/starter.cards.yaml:1028
             proc_discard(s, v_c)
         else:
@@ -3928,7 +3973,9 @@ def fx_Card_on_attack_63(s: State, v_this: int, v_you: int, v_target: int | None
 def fx_Card_on_attack_69(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of Warlord Khorrag."""
     # rulebooks/rulers_gambit/starter.cards.yaml:865
-    proc_heal(s, v_you, 1)
+    # heal does nothing unless
+    if (1 > 0):
+        proc_heal(s, v_you, 1)
 
 
 # rulebooks/rulers_gambit/starter.cards.yaml:987
@@ -4058,7 +4105,8 @@ def fx_Card_on_destroyed_80(s: State, v_this: int, v_you: int) -> None:
     # rulebooks/rulers_gambit/starter.cards.yaml:959
     v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
     # rulebooks/rulers_gambit/starter.cards.yaml:960
-    if (v_c is not None):
+    # discard does nothing unless the last test holds
+    if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
         # rulebooks/rulers_gambit/starter.cards.yaml:960
         proc_discard(s, v_c)
 
@@ -4313,7 +4361,8 @@ def fx_Card_passive_3(s: State, v_this: int, v_you: int) -> None:
 def fx_Card_passive_4(s: State, v_this: int, v_you: int) -> None:
     """The passive of Molten Citadel."""
     # rulebooks/rulers_gambit/starter.cards.yaml:115
-    if (s.p_lp[v_you] <= 10):
+    # heal does nothing unless the last test holds
+    if (s.p_lp[v_you] <= 10) and (1 > 0):
         # rulebooks/rulers_gambit/starter.cards.yaml:115
         proc_heal(s, v_you, 1)
 
@@ -4326,7 +4375,8 @@ def fx_Card_passive_5(s: State, v_this: int, v_you: int) -> None:
         # rulebooks/rulers_gambit/starter.cards.yaml:136
         v_c = rt.first(s.zones[Z_HAND + (1 - v_you)])
         # rulebooks/rulers_gambit/starter.cards.yaml:137
-        if (v_c is not None):
+        # discard does nothing unless the last test holds
+        if (v_c is not None) and (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
             # rulebooks/rulers_gambit/starter.cards.yaml:137
             proc_discard(s, v_c)
 
@@ -4599,13 +4649,15 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -4631,6 +4683,12 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/rulers_gambit/rulers_gambit.rules:912
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 88:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                do_put_back(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
@@ -4907,13 +4965,15 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -4933,6 +4993,12 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:976
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_RECOVERY + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                do_recover(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_RECOVERY + actor], a.args[0])
     if not v_u_copies:
@@ -5047,13 +5113,15 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -5079,6 +5147,27 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:991
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:992
+                if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:993
+                if C_CARD_SUPERIOR[s.card_def[v_u]]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:994
+                if s.p_normal_called[actor]:
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:995
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:996
+                if (len(s.zones[Z_UNITS + actor]) >= 3):
+                    break
+                do_normal_call(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5170,13 +5259,15 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -5202,6 +5293,24 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
 # rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+                if not (
+                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                    and C_CARD_SUPERIOR[s.card_def[v_u]]
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1007
+                if (len(s.zones[Z_UNITS + actor]) >= 3):
+                    break
+                do_superior_call(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
@@ -5303,13 +5412,15 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -5329,6 +5440,27 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:1014
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in s.zones[Z_HAND + actor]:
+            if s.card_def[v_s] == v_s_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+                if not (
+                    (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+                if not f_spell_allowed(s, actor, v_s):
+                    break
+                do_cast(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5422,13 +5554,15 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5437,13 +5571,15 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -5569,13 +5705,15 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
         ):
             continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -5601,6 +5739,21 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:1030
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in s.zones[Z_HAND + actor]:
+            if s.card_def[v_s] == v_s_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1031
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1032
+                if (s.p_spells_cast[actor] >= 3):
+                    break
+                do_set_spell(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -5679,13 +5832,15 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -5711,6 +5866,18 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
 # rulebooks/rulers_gambit/rulers_gambit.rules:1039
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in f_ready_set_spells(s, actor):
+            if s.card_def[v_s] == v_s_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1040
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1041
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                    break
+                do_activate_spell(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -5789,13 +5956,15 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -5804,13 +5973,15 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -5937,13 +6108,15 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -5969,6 +6142,18 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in f_ability_ready(s, actor):
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1055
+                if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1056
+                if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
+                    break
+                do_use_ability(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(f_ability_ready(s, actor), a.args[0])
     if not v_u_copies:
@@ -6047,13 +6232,15 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         v_t_cards = f_targets_of(s, v_u, actor)
         if not v_t_cards:
             continue
@@ -6062,13 +6249,15 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_u_names or v_t_names)
             if plain:
                 key = (v_u_arg, v_t_arg, )
@@ -6188,13 +6377,15 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -6220,6 +6411,15 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
 # rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_UNITS + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1070
+                if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
+                    break
+                do_to_stock(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_UNITS + actor], a.args[0])
     if not v_u_copies:
@@ -6291,13 +6491,15 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -6323,6 +6525,15 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
 # rulebooks/rulers_gambit/rulers_gambit.rules:1075
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in s.zones[Z_STOCK + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1076
+                if (len(s.zones[Z_UNITS + actor]) >= 3):
+                    break
+                do_from_stock(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_STOCK + actor], a.args[0])
     if not v_u_copies:
@@ -6595,13 +6806,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         v_t_cards = f_attack_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6610,13 +6823,15 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_u_names or v_t_names)
             if plain:
                 key = (v_u_arg, v_t_arg, )
@@ -6720,13 +6935,15 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         v_t_cards = f_recovery_targets(s, v_u)
         if not v_t_cards:
             continue
@@ -6735,13 +6952,15 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_u_names or v_t_names)
             if plain:
                 key = (v_u_arg, v_t_arg, )
@@ -6861,13 +7080,15 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         v_u_arg = s.card_def[v_u]
-        v_u_again = (v_u_other := v_u_first.setdefault(v_u_arg, v_u)) != v_u
+        v_u_again = v_u_arg in v_u_first
         if v_u_again:
-            if not s.same_choice(v_u, v_u_other):
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
                 out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
                 v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if plain:
             out.append(listed[v_u_arg])
@@ -6893,6 +7114,15 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
 # rulebooks/rulers_gambit/rulers_gambit.rules:1127
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_u_arg = a.args[0]
+    if v_u_arg < 88:
+        for v_u in f_attackers(s, actor):
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1128
+                if s.zones[Z_UNITS + (1 - actor)]:
+                    break
+                do_attack_kingdom(s, actor, v_u)
+                return None
     first: str | None = None
     v_u_copies = s.find_cards(f_attackers(s, actor), a.args[0])
     if not v_u_copies:
@@ -7075,13 +7305,15 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -7107,6 +7339,24 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
 # rulebooks/rulers_gambit/rulers_gambit.rules:1167
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in s.zones[Z_HAND + actor]:
+            if s.card_def[v_s] == v_s_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1168
+                if not (
+                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
+                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
+                ):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1169
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1170
+                if not f_spell_allowed(s, actor, v_s):
+                    break
+                do_chain_quick(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_s_copies:
@@ -7200,13 +7450,15 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
             ):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7215,13 +7467,15 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -7348,13 +7602,15 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         plain = seen is None and not v_s_names
         if plain:
             out.append(listed[v_s_arg])
@@ -7380,6 +7636,18 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
 # rulebooks/rulers_gambit/rulers_gambit.rules:1183
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_s_arg = a.args[0]
+    if v_s_arg < 88:
+        for v_s in f_ready_set_spells(s, actor):
+            if s.card_def[v_s] == v_s_arg:
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+                if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
+                    break
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+                if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
+                    break
+                do_chain_set(s, actor, v_s)
+                return None
     first: str | None = None
     v_s_copies = s.find_cards(f_ready_set_spells(s, actor), a.args[0])
     if not v_s_copies:
@@ -7456,13 +7724,15 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
-        v_s_again = (v_s_other := v_s_first.setdefault(v_s_arg, v_s)) != v_s
+        v_s_again = v_s_arg in v_s_first
         if v_s_again:
-            if not s.same_choice(v_s, v_s_other):
+            if not s.same_choice(v_s, v_s_first[v_s_arg]):
                 out[v_s_start:] = [a if a.names else a.plain() for a in out[v_s_start:]]
                 v_s_arg, v_s_names = s.copy_arg(v_s_cards, v_s, out, v_s_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_s_first[v_s_arg] = v_s
         v_t_cards = f_targets_of(s, v_s, actor)
         if not v_t_cards:
             continue
@@ -7471,13 +7741,15 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
         v_t_start = len(out)
         for v_t in v_t_cards:
             v_t_arg = s.card_def[v_t]
-            v_t_again = (v_t_other := v_t_first.setdefault(v_t_arg, v_t)) != v_t
+            v_t_again = v_t_arg in v_t_first
             if v_t_again:
-                if not s.same_choice(v_t, v_t_other):
+                if not s.same_choice(v_t, v_t_first[v_t_arg]):
                     out[v_t_start:] = [a if a.names else a.plain() for a in out[v_t_start:]]
                     v_t_arg, v_t_names = s.copy_arg(v_t_cards, v_t, out, v_t_start, 1)
                 if seen is None:
                     seen = {a.args for a in out[start:]}
+            else:
+                v_t_first[v_t_arg] = v_t
             plain = seen is None and not (v_s_names or v_t_names)
             if plain:
                 key = (v_s_arg, v_t_arg, )
@@ -7659,13 +7931,15 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -7691,6 +7965,12 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1217
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 88:
+        for v_c in s.g_chain:
+            if s.card_def[v_c] == v_c_arg:
+                do_resolve_next(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.g_chain, a.args[0])
     if not v_c_copies:

@@ -363,8 +363,10 @@ def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> Non
     # (Dynasty Builder's moved troops) is still worked out in the listing
     game = module("dynasties")
     source = (ROOT / "generated" / "dynasties.py").read_text()
-    # the table is named after the rulebook line of the `require` (rules:351 today)
-    found = re.search(r"v_test_(\d+) = T_PLACE_TEST_(\d+)\[s\.card_def\[v_tile\]\]", source)
+    # the table is named after the rulebook line of the `require` (rules:351 today); a
+    # listing that checks nothing (`check` false) needs no test
+    found = re.search(r"v_test_(\d+) = check and T_PLACE_TEST_(\d+)\[s\.card_def\[v_tile\]\]",
+                      source)
     assert found is not None and found[1] == found[2]
     assert f"# rulebooks/dynasties/dynasties.rules:{found[1]}\n" in source
     table = getattr(game, f"T_PLACE_TEST_{found[1]}")
@@ -374,7 +376,7 @@ def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> Non
                             and game.C_TILE_VALUE[d] == 6)
                for d in range(len(game.DEF_NAMES)))
     builder = (ROOT / "generated" / "dynasty_builder.py").read_text()
-    assert "v_test_698 = s.k_Troop_moved[v_u]" in builder
+    assert "v_test_698 = check and s.k_Troop_moved[v_u]" in builder
 
 
 def test_the_only_argument_of_a_call_has_no_doubled_parentheses(tmp_path: Path) -> None:
@@ -429,3 +431,26 @@ def test_a_sum_of_zone_sizes_over_a_whole_dimension_is_a_slice_of_the_zones() ->
             (p for p in range(2) if placed[p] < 5), None)
         state.apply_action(state.legal_actions()[step % len(state.legal_actions())])
     assert counts == {0, 1, 2, 3, 4, 5}
+
+
+def test_applying_a_card_takes_its_first_copy_and_refuses_with_the_reason() -> None:
+    # apply_place tries the first copy of the named tile before listing the copies: taken
+    # when the rules allow it, refused with check_place's reason when they do not, whether
+    # the action was listed or made by hand
+    game = module("dynasties")
+    state = game.new_game(seed=4)
+    listed = state.legal_actions()[0]
+    tile, prov = listed.args
+    by_hand = Action(listed.kind, listed.actor, (tile, prov), listed._text)
+    first = next(card for card in state.zones[game.Z_BASICS] if state.card_def[card] == tile)
+    state.apply_action(by_hand)
+    assert state.card_zone[first] == game.Z_PLACED + prov
+    # a listed action of the first listing, another tile on the same province: now refused
+    stale = next(a for a in game.new_game(seed=4).legal_actions()
+                 if a.args[0] != tile and a.args[1] == prov)
+    with pytest.raises(IllegalAction, match="you already placed a tile on"):
+        state.apply_action(stale)
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    # a procedure whose body is one `if` is called only when its test holds
+    guarded = "if (C_TILE_COST[s.card_def[v_ta]] > 0):\n            proc_pay_cost(s, 0, v_ta)"
+    assert guarded in source

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from dsl import runtime_rng
 from dsl.runtime_rng import Rng
 
 
@@ -36,3 +37,25 @@ def test_known_draws_of_a_seed() -> None:
     items = list(range(10))
     rng.shuffle(items)
     assert items == [7, 6, 8, 2, 4, 0, 1, 3, 9, 5]
+
+
+def test_below_reads_the_limits_it_would_work_out() -> None:
+    # below() reads the rejection limit of a small n from a table: a draw must be kept or
+    # drawn again exactly as the limit worked out in big integers says, up to n = 2**64
+    two64 = 1 << 64
+    assert all(runtime_rng._LIMITS[n] == two64 - two64 % n for n in range(1, 256))
+    for n in [1, 2, 3, 6, 255, 256, 257, 1000, 2**63 + 1, 3 * 2**62, two64 - 1, two64]:
+        rng, plain = Rng(n), n & (two64 - 1)
+        limit = two64 - two64 % n
+        for _ in range(20):
+            draws = []
+            while True:
+                z = Rng(0)
+                z.state = plain
+                value = z.next64()
+                plain = z.state
+                draws.append(value)
+                if value < limit:
+                    break
+            assert rng.below(n) == draws[-1] % n
+            assert rng.state == plain

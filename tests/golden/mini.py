@@ -284,13 +284,15 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_start = len(out)
     for v_c in v_c_cards:
         v_c_arg = s.card_def[v_c]
-        v_c_again = (v_c_other := v_c_first.setdefault(v_c_arg, v_c)) != v_c
+        v_c_again = v_c_arg in v_c_first
         if v_c_again:
-            if not s.same_choice(v_c, v_c_other):
+            if not s.same_choice(v_c, v_c_first[v_c_arg]):
                 out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
                 v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 0)
             if seen is None:
                 seen = {a.args for a in out[start:]}
+        else:
+            v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if plain:
             out.append(listed[v_c_arg])
@@ -310,6 +312,12 @@ def legal_cash(s: State, actor: int, out: list[Action], check: bool) -> None:
 # tests/golden/mini.rules:73
 def apply_cash(s: State, a: Action) -> str | None:
     actor = a.actor
+    v_c_arg = a.args[0]
+    if v_c_arg < 2:
+        for v_c in s.zones[Z_HAND + actor]:
+            if s.card_def[v_c] == v_c_arg:
+                do_cash(s, actor, v_c)
+                return None
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
