@@ -127,9 +127,7 @@ def _space_between(left: Token, right: Token, before_left: Token | None) -> bool
     if b in ("(", "["):
         return not (_is_value_end(left) and left.kind != "string" and
                     (left.kind != "word" or left.text not in _VALUE_WORDS or b == "["))
-    if a == "{" and b == "}":
-        return False
-    return True
+    return not (a == "{" and b == "}")
 
 
 def _glued(left: Token, right: Token) -> bool:
@@ -151,15 +149,19 @@ class _Line:
 
 
 class _Layout:
-    def __init__(self, lines: list[list[Token]]) -> None:
+    def __init__(self, lines: list[list[Token]], breaking: bool) -> None:
         self.lines = lines
+        self.breaking = breaking
 
     def run(self) -> list[_Line | None]:
-        """One output line per input line (None for a blank one)."""
+        """One output line per input line (None for a blank one), a line of code too long for
+        WIDTH broken in several where it may be broken."""
         out: list[_Line | None] = []
         stack: list[str] = []  # the open brackets
         previous: Token | None = None  # the last code token so far
-        for tokens in self.lines:
+        pending = list(reversed(self.lines))
+        while pending:
+            tokens = pending.pop()
             code = [t for t in tokens if t.kind != "comment"]
             comment = tokens[-1].text if tokens and tokens[-1].kind == "comment" else ""
             if not tokens:
@@ -198,6 +200,16 @@ class _Layout:
                                               and previous.text in _OPEN_ENDS)
             indent = 2 * braces + (2 if continuing else 0) + 2 * max(brackets, 0)
             text = self._join(code, previous)
+            if self.breaking and indent + len(text) > WIDTH:
+                points = _break_points(tokens, indent)
+                if points:
+                    chosen = points[0]
+                    for point in points:
+                        if indent + len(self._join(code[:point], previous)) <= WIDTH:
+                            chosen = point
+                    pending.append(tokens[chosen:])
+                    tokens, code, comment = tokens[:chosen], code[:chosen], ""
+                    text = self._join(code, previous)
             top = (not stack and not continuing
                    and (first.kind == "annotation" or first.text in _DECLARATION_WORDS))
             out.append(_Line(stack.count("{"), indent, text, comment, top))
@@ -215,7 +227,8 @@ class _Layout:
         for index in range(1, len(code)):
             left, right = code[index - 1], code[index]
             before_left = code[index - 2] if index >= 2 else before
-            if _space_between(left, right, before_left) or _glued(left, right):
+            if _space_between(left, right, before_left) or (
+                    left.kind == right.kind == "op" and _glued(left, right)):
                 parts.append(" ")
             parts.append(right.text)
         return "".join(parts)
@@ -223,9 +236,9 @@ class _Layout:
 
 def _break_points(tokens: list[Token], indent: int) -> list[int]:
     """Where a long line of code may be broken (indexes of the token that would start the new
-    line): before `and`, `or`, `then` and an `else` that opens no block, and after a comma inside brackets
-    that close past the width. Only the places least deep in brackets count, so that a break
-    splits the outermost expression."""
+    line): before `and`, `or`, `then` and an `else` that opens no block, and after a comma
+    inside brackets that close past the width. Only the places least deep in brackets count,
+    so that a break splits the outermost expression."""
     code = [t for t in tokens if t.kind != "comment"]
     closes: dict[int, int] = {}  # an open bracket's index: its closing bracket's
     opened: list[int] = []
@@ -254,33 +267,6 @@ def _break_points(tokens: list[Token], indent: int) -> list[int]:
                 points.append((len(depth), index))
     least = min((d for d, _ in points), default=0)
     return [index for d, index in points if d == least]
-
-
-def _break_long_lines(lines: list[list[Token]]) -> list[list[Token]]:
-    """Break each line whose code runs past WIDTH where it may be broken."""
-    lines = [list(line) for line in lines]
-    skip: set[int] = set()
-    while True:
-        laid = _Layout(lines).run()
-        target = next((i for i, line in enumerate(laid)
-                       if line is not None and line.code and i not in skip
-                       and line.indent + len(line.code) > WIDTH), None)
-        if target is None:
-            return lines
-        line = laid[target]
-        assert line is not None
-        tokens = lines[target]
-        points = _break_points(tokens, line.indent)
-        if not points:
-            skip.add(target)
-            continue
-        code = [t for t in tokens if t.kind != "comment"]
-        chosen = points[0]
-        for point in points:
-            if line.indent + len(_Layout._join(code[:point], None)) <= WIDTH:
-                chosen = point
-        lines[target:target + 1] = [tokens[:chosen], tokens[chosen:]]
-        skip = {i + 1 if i > target else i for i in skip}
 
 
 def _is_code(line: _Line | None) -> bool:
@@ -325,33 +311,32 @@ def _spacing(laid: list[_Line | None]) -> list[_Line | None]:
 
 def _render(lines: list[_Line | None]) -> str:
     """The text of the lines, with the trailing comments of consecutive lines aligned."""
-    widths: list[int] = [0] * len(lines)
-    index = 0
-    while index < len(lines):
-        end = index
-        while end < len(lines) and (line := lines[end]) is not None and line.code \
-                and line.comment:
-            end += 1
-        if end == index:
-            index += 1
+    columns: list[int] = [0] * len(lines)
+    run: list[int] = []
+    for index, line in enumerate([*lines, None]):
+        if line is not None and line.code and line.comment:
+            run.append(index)
             continue
-        column = max(len(INDENT) * 0 + x.indent + len(x.code)  # type: ignore[union-attr]
-                     for x in lines[index:end]) + 2
-        for k in range(index, end):
-            widths[k] = column
-        index = end
+        if run:
+            column = max(_width(lines[k]) for k in run) + 2
+            for k in run:
+                columns[k] = column
+            run = []
     out = []
-    for k, line in enumerate(lines):
+    for index, line in enumerate(lines):
         if line is None:
             out.append("")
         elif not line.code:
             out.append(" " * line.indent + line.comment)
         elif line.comment:
-            start = " " * line.indent + line.code
-            out.append(start.ljust(widths[k]) + line.comment)
+            out.append((" " * line.indent + line.code).ljust(columns[index]) + line.comment)
         else:
             out.append(" " * line.indent + line.code)
     return "\n".join(out) + "\n" if out else ""
+
+
+def _width(line: _Line | None) -> int:
+    return 0 if line is None else line.indent + len(line.code)
 
 
 def _comment_indents(lines: list[_Line | None]) -> None:
@@ -372,13 +357,47 @@ def _comment_indents(lines: list[_Line | None]) -> None:
             line.indent = following.indent
 
 
-def layout(text: str) -> str | None:
+def _own_lines_for_braces(lines: list[list[Token]]) -> list[list[Token]]:
+    """A block that spans several lines opens at the end of a line and closes at the start of
+    one: split the lines where code follows such a `{` or precedes such a `}`."""
+    cuts: set[tuple[int, int]] = set()  # (line, token index) where a new line starts
+    opened: list[tuple[int, int]] = []
+    for number, tokens in enumerate(lines):
+        for index, token in enumerate(tokens):
+            if token.kind != "op":
+                continue
+            if token.text == "{":
+                opened.append((number, index))
+            elif token.text == "}" and opened:
+                start_line, start_index = opened.pop()
+                if start_line == number:
+                    continue
+                if start_index + 1 < len(lines[start_line]) and \
+                        lines[start_line][start_index + 1].kind != "comment":
+                    cuts.add((start_line, start_index + 1))
+                if index > 0:
+                    cuts.add((number, index))
+    if not cuts:
+        return lines
+    out: list[list[Token]] = []
+    for number, tokens in enumerate(lines):
+        at = sorted(index for line, index in cuts if line == number)
+        for start, end in zip([0, *at], [*at, len(tokens)], strict=True):
+            out.append(tokens[start:end])
+    return out
+
+
+def layout(text: str, *, breaking: bool = True) -> str | None:
     """text in the canonical layout, or None when it is not made of the language's tokens.
-    It does not check that text parses: `format_source` does."""
+    It does not check that text parses: `format_source` does. Without breaking, no line is
+    broken: not a long one, nor one with code after the `{` or before the `}` of a block that
+    spans several lines."""
     lines = tokenize(text)
     if lines is None:
         return None
-    laid = _Layout(_break_long_lines(lines)).run()
+    if breaking:
+        lines = _own_lines_for_braces(lines)
+    laid = _Layout(lines, breaking).run()
     _comment_indents(laid)
     return _render(_spacing(laid))
 
@@ -399,7 +418,13 @@ def format_source(source: SourceFile, diagnostics: Diagnostics) -> str | None:
         return formatted
     again = parse(SourceFile(source.name, formatted), Diagnostics())
     if not _same(original, again):
-        raise FormatError(f"{source.name}: the formatted text parses differently")
+        # A `##` doc comment documents every declaration on the line below it: breaking that
+        # line would take the doc from those moved to the next one. Such a file keeps its
+        # long lines.
+        formatted = layout(source.text, breaking=False) or source.text
+        again = parse(SourceFile(source.name, formatted), Diagnostics())
+        if not _same(original, again):
+            raise FormatError(f"{source.name}: the formatted text parses differently")
     return formatted
 
 
