@@ -496,6 +496,8 @@ def run() -> NoReturn:
         sys.stderr.flush()
     except BrokenPipeError:  # the reader left: as main() treats it
         code = EXIT_OK
+    except ValueError:  # stdout closed by the command itself (the language server's client)
+        pass
     os._exit(code)
 
 
