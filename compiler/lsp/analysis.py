@@ -21,6 +21,7 @@ from compiler.check_builtins import BUILTINS
 from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
+from compiler.lsp.incremental import IncrementalParser
 from compiler.model import GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
@@ -41,19 +42,30 @@ class Location:
 @contextlib.contextmanager
 def overlay(texts: dict[Path, str]) -> Iterator[None]:
     """The driver reads the files open in the editor from `texts` (by resolved path) instead
-    of from disk."""
+    of from disk, and parses rules files declaration by declaration, again only where they
+    changed."""
     def read(path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
         text = texts.get(resolved(path))
         if text is None:
             return _read_source(path, name, diagnostics)
         return decode_source(text.encode("utf-8", "replace"), name, diagnostics)
 
-    original = driver.__dict__["read_source"]
-    setattr(driver, "read_source", read)  # noqa: B010 - the module's own name, for a while
+    def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
+        parser = _PARSERS.setdefault(source.name, IncrementalParser())
+        return parser.parse(source, diagnostics)
+
+    originals = driver.__dict__["read_source"], driver.__dict__["parse"]
+    setattr(driver, "read_source", read)  # noqa: B010 - the module's own names, for a while
+    setattr(driver, "parse", parse)  # noqa: B010
     try:
         yield
     finally:
-        setattr(driver, "read_source", original)  # noqa: B010
+        setattr(driver, "read_source", originals[0])  # noqa: B010
+        setattr(driver, "parse", originals[1])  # noqa: B010
+
+
+# By file: what a keystroke need not parse again (compiler.lsp.incremental).
+_PARSERS: dict[str, IncrementalParser] = {}
 
 
 def rulebook_of(path: Path) -> Path | None:
@@ -73,19 +85,33 @@ class Analysis:
 
     rules: Path
     compilation: Compilation
-    uses: list[Use] = field(default_factory=list)
-    by_file: dict[Path, list[Use]] = field(default_factory=dict)
+    _uses: list[Use] | None = None
+    _by_file: dict[Path, list[Use]] = field(default_factory=dict)
 
     @staticmethod
     def of(rules: Path, texts: dict[Path, str]) -> Analysis:
         with overlay(texts):
             compilation = check_rulebook(rules)
-        analysis = Analysis(rules, compilation)
-        if compilation.model is not None:
-            analysis.uses = uses(compilation.model)
-            for use in analysis.uses:
-                analysis.by_file.setdefault(resolved(Path(use.span.file)), []).append(use)
-        return analysis
+        return Analysis(rules, compilation)
+
+    @property
+    def uses(self) -> list[Use]:
+        """Every use of a symbol, listed at the first question that needs them: not on the
+        way from a keystroke to its diagnostics."""
+        if self._uses is None:
+            self._uses = uses(self.model) if self.model is not None else []
+            paths: dict[str, Path] = {}
+            for use in self._uses:
+                path = paths.get(use.span.file)
+                if path is None:
+                    path = paths[use.span.file] = resolved(Path(use.span.file))
+                self._by_file.setdefault(path, []).append(use)
+        return self._uses
+
+    @property
+    def by_file(self) -> dict[Path, list[Use]]:
+        self.uses  # noqa: B018 - lists them
+        return self._by_file
 
     @property
     def model(self) -> GameModel | None:
