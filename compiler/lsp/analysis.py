@@ -153,6 +153,8 @@ class Analysis:
         use = self.use_at(path, line, column)
         if use is not None:
             return use.symbol
+        if path.name.endswith(".scenario.yaml"):
+            return self.scenario_symbol_at(path, line, column)
         target = resolved(path)
         for use in self.uses:
             declared = declaration(use.symbol)
@@ -161,6 +163,23 @@ class Analysis:
             name = self.declared_name(use.symbol)
             if name is not None and _holds(name, line, column):
                 return use.symbol
+        return None
+
+    def scenario_symbol_at(self, path: Path, line: int, column: int) -> sym.Symbol | None:
+        """A card, zone, enum member or player field named in a scenario file (which the
+        checker does not resolve): by its name written there."""
+        try:
+            text = path.read_text(encoding="utf-8").split("\n")[line - 1]
+        except (OSError, UnicodeDecodeError, IndexError):
+            return None
+        named: dict[str, sym.Symbol] = {}
+        for use in self.uses:
+            if isinstance(use.symbol, sym.Card | sym.EnumMember | sym.Zone | sym.PlayerField):
+                named.setdefault(_name_of(use.symbol), use.symbol)
+        for name in sorted(named, key=len, reverse=True):
+            for start in _word_matches(text, name):
+                if start < column <= start + len(name):
+                    return named[name]
         return None
 
     def declared_name(self, symbol: sym.Symbol) -> Span | None:
@@ -294,6 +313,9 @@ class Analysis:
         symbol = self.symbol_at(path, line, column)
         if symbol is None or declaration(symbol) is None or isinstance(symbol, sym.Builtin):
             return None
+        if re.fullmatch(r"\w+", _name_of(symbol)) and not re.fullmatch(
+                r"[A-Za-z_][A-Za-z0-9_]*", new_name):
+            return None  # a name of the rules stays a name
         edits: dict[Path, list[tuple[Span, str]]] = {}
         name = _name_of(symbol)
         for location in self.references(path, line, column):
