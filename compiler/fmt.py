@@ -201,11 +201,12 @@ class _Layout:
             indent = 2 * braces + (2 if continuing else 0) + 2 * max(brackets, 0)
             text = self._join(code, previous)
             if self.breaking and indent + len(text) > WIDTH:
-                points = _break_points(tokens, indent)
+                widths = self._widths(code, previous)
+                points = _break_points(tokens, indent, widths)
                 if points:
                     chosen = points[0]
                     for point in points:
-                        if indent + len(self._join(code[:point], previous)) <= WIDTH:
+                        if indent + widths[point] <= WIDTH:
                             chosen = point
                     pending.append(tokens[chosen:])
                     tokens, code, comment = tokens[:chosen], code[:chosen], ""
@@ -222,6 +223,18 @@ class _Layout:
         return out
 
     @staticmethod
+    def _widths(code: Sequence[Token], before: Token | None) -> list[int]:
+        """The width of _join(code[:i], before) for each i, in one pass."""
+        widths = [0, len(code[0].text)] if code else [0]
+        for index in range(1, len(code)):
+            left, right = code[index - 1], code[index]
+            before_left = code[index - 2] if index >= 2 else before
+            space = _space_between(left, right, before_left) or (
+                left.kind == right.kind == "op" and _glued(left, right))
+            widths.append(widths[-1] + space + len(right.text))
+        return widths
+
+    @staticmethod
     def _join(code: Sequence[Token], before: Token | None) -> str:
         parts = [code[0].text]
         for index in range(1, len(code)):
@@ -234,7 +247,7 @@ class _Layout:
         return "".join(parts)
 
 
-def _break_points(tokens: list[Token], indent: int) -> list[int]:
+def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[int]:
     """Where a long line of code may be broken (indexes of the token that would start the new
     line): before `and`, `or`, `then` and an `else` that opens no block, and after a comma
     inside brackets that close past the width. Only the places least deep in brackets count,
@@ -263,7 +276,7 @@ def _break_points(tokens: list[Token], indent: int) -> list[int]:
             points.append((len(depth), index))
         elif previous.text == "," and depth and code[depth[-1]].text in ("(", "["):
             close = closes.get(depth[-1], len(code) - 1)
-            if indent + len(_Layout._join(code[:close + 1], None)) > WIDTH:
+            if indent + widths[close + 1] > WIDTH:
                 points.append((len(depth), index))
     least = min((d for d, _ in points), default=0)
     return [index for d, index in points if d == least]

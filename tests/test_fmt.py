@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from compiler.fmt import (
     WIDTH,
     _break_points,
+    _Layout,
     format_source,
     layout,
     tokenize,
@@ -68,7 +69,8 @@ def assert_formats_well(text: str) -> str:
         indent = len(line) - len(line.lstrip(" "))
         code = line[:-len(tokens[-1].text)].rstrip() if tokens[-1].kind == "comment" else line
         if len(code) > WIDTH and broken:
-            assert not _break_points(tokens, indent), f"line {number} could be broken: {line}"
+            widths = _Layout._widths([t for t in tokens if t.kind != "comment"], None)
+            assert not _break_points(tokens, indent, widths), f"line {number} could be broken"
         assert line == line.rstrip(), f"line {number} ends in white space"
     assert "\n\n\n" not in formatted
     return formatted
