@@ -149,7 +149,7 @@ def test_another_layout_of_a_rulebook_formats_well() -> None:
 
 
 @pytest.mark.soak
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SHIPPED), st.lists(st.integers(0, 2), min_size=1, max_size=40))
 def test_many_layouts_of_rulebooks_format_well(rules: Path, breaks: list[int]) -> None:
     assert_formats_well(_relaid(rules.read_text(encoding="utf-8"), breaks))
