@@ -206,6 +206,23 @@ def cmd_explain_symbol(args: argparse.Namespace) -> int:
     return command(args)
 
 
+def cmd_fmt(args: argparse.Namespace) -> int:
+    # imported here, as explain-symbol's: only this command needs the formatter
+    from compiler.fmt import fmt_command
+    return fmt_command(args.paths, check=args.check)
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from compiler.lsp.server import serve
+    except ImportError as error:
+        print(f"rulecraft lsp needs pygls: pip install 'rulecraft[lsp]' ({error})",
+              file=sys.stderr)
+        return EXIT_FAIL
+    serve()
+    return EXIT_OK
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     text = explain(args.code)
     if text is None:
@@ -480,6 +497,15 @@ def parser() -> argparse.ArgumentParser:
                             "its kind, type, declaration and doc")
     symbol.add_argument("location", metavar="FILE:LINE:COL")
     symbol.set_defaults(run=cmd_explain_symbol)
+
+    fmt = sub.add_parser("fmt", help="format .rules files in the canonical layout")
+    fmt.add_argument("paths", nargs="*", type=Path, help="files or folders (default: as check)")
+    fmt.add_argument("--check", action="store_true",
+                     help="change nothing; print a diff and exit 1 if a file is not formatted")
+    fmt.set_defaults(run=cmd_fmt)
+
+    lsp = sub.add_parser("lsp", help="the language server, on stdin and stdout")
+    lsp.set_defaults(run=cmd_lsp)
     return root
 
 
@@ -505,6 +531,8 @@ def run() -> NoReturn:
         sys.stderr.flush()
     except BrokenPipeError:  # the reader left: as main() treats it
         code = EXIT_OK
+    except ValueError:  # stdout closed by the command itself (the language server's client)
+        pass
     os._exit(code)
 
 

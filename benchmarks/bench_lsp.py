@@ -1,0 +1,137 @@
+"""How long the language server takes from a keystroke to diagnostics, in milliseconds.
+
+    lsp.<game>.keystroke_p50_ms / _p95_ms   one character typed in the rulebook (alternately a
+                                            harmless space in a comment and a misspelt name that
+                                            brings a diagnostic): the check that the server runs
+                                            on didChange (compiler.lsp.analysis.Analysis.of with
+                                            the edited text), in process
+    lsp.<game>.stdio_p50_ms / _p95_ms       the same, measured by a client: didChange sent over
+                                            stdio to `rulecraft lsp` until the rulebook's
+                                            publishDiagnostics arrives
+    lsp.<game>.format_ms                    `rulecraft fmt` of the rulebook (document
+                                            formatting), median
+
+The target of issue 18 is a p95 under 50 ms for a full rulebook (rulers_gambit). The server
+re-checks the whole rulebook on each change (parse, resolve, typecheck and the checks), so
+these figures are those of `rulecraft check` without interpreter start.
+
+Usage: python -m benchmarks.bench_lsp [--game rulers_gambit] [--keystrokes N] [--no-stdio]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from compiler.fmt import format_source
+from compiler.lsp.analysis import Analysis
+from dsl.diagnostics import Diagnostics
+from dsl.source import SourceFile, resolved
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_KEYSTROKES = 20
+
+
+def _edits(text: str, count: int) -> list[str]:
+    """The texts after each keystroke: a space typed into the first comment, then a letter
+    typed into a name, by turns."""
+    comment = text.index("#") + 1
+    name = text.index(" ", text.index("function ") + len("function ") + 1)
+    found = []
+    for index in range(count):
+        if index % 2:
+            found.append(text[:name] + "x" + text[name:])
+        else:
+            found.append(text[:comment] + " " * (index // 2 + 1) + text[comment:])
+    return found
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def in_process(rules: Path, count: int) -> list[float]:
+    text = rules.read_text(encoding="utf-8")
+    Analysis.of(rules, {})  # warm-up: builds the parser
+    times = []
+    for edited in _edits(text, count):
+        start = time.perf_counter()
+        Analysis.of(rules, {resolved(rules): edited}).diagnostics()
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def over_stdio(rules: Path, count: int) -> list[float]:
+    from lsprotocol import types as lsp
+    from pygls.lsp.client import LanguageClient
+
+    text = rules.read_text(encoding="utf-8")
+    uri = resolved(rules).as_uri()
+    client = LanguageClient("bench", "1")
+    arrived: asyncio.Queue[str] = asyncio.Queue()
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
+    def published(params: lsp.PublishDiagnosticsParams) -> None:
+        arrived.put_nowait(params.uri)
+
+    async def wait() -> None:
+        while await arrived.get() != uri:
+            pass
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    await client.start_io(sys.executable, "-m", "compiler", "lsp", env=env)
+    await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    client.initialized(lsp.InitializedParams())
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri, language_id="rulecraft", version=1, text=text)))
+    await wait()
+    times = []
+    for version, edited in enumerate(_edits(text, count), 2):
+        start = time.perf_counter()
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=edited)]))
+        await wait()
+        times.append((time.perf_counter() - start) * 1000)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()  # type: ignore[no-untyped-call]
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_lsp")
+    parser.add_argument("--game", default="rulers_gambit")
+    parser.add_argument("--keystrokes", type=int, default=DEFAULT_KEYSTROKES)
+    parser.add_argument("--no-stdio", action="store_true")
+    args = parser.parse_args(argv)
+    rules = ROOT / "rulebooks" / args.game / f"{args.game}.rules"
+    report: dict[str, float] = {}
+    times = in_process(rules, args.keystrokes)
+    report[f"lsp.{args.game}.keystroke_p50_ms"] = round(statistics.median(times), 1)
+    report[f"lsp.{args.game}.keystroke_p95_ms"] = round(_percentile(times, 0.95), 1)
+    if not args.no_stdio:
+        times = asyncio.run(over_stdio(rules, args.keystrokes))
+        report[f"lsp.{args.game}.stdio_p50_ms"] = round(statistics.median(times), 1)
+        report[f"lsp.{args.game}.stdio_p95_ms"] = round(_percentile(times, 0.95), 1)
+    source = SourceFile(str(rules), rules.read_text(encoding="utf-8"))
+    formats = []
+    for _ in range(5):
+        start = time.perf_counter()
+        format_source(source, Diagnostics())
+        formats.append((time.perf_counter() - start) * 1000)
+    report[f"lsp.{args.game}.format_ms"] = round(statistics.median(formats), 1)
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,540 @@
+"""`rulecraft fmt`: one canonical layout for `.rules` files.
+
+The formatter works on tokens, not on the AST, so that every comment and `##` doc comment stays
+on the line it was written on, next to the code it talks about. Newlines are insignificant in
+the language, so the only thing the formatter may change is the white space between tokens:
+
+* the author's line breaks are kept (a statement per line, a condition split before `and`),
+  and a line whose code runs past 100 columns is broken before `and`/`or` or after a comma
+  inside brackets, where such a place exists;
+* indentation is computed: two spaces per open brace, two more on a continuation line (one that
+  goes on with the expression of the line before), two more per bracket left open;
+* spacing between tokens on a line is fixed by the kinds of the two tokens;
+* runs of blank lines become one, blank lines at the edges of a block go, and declarations that
+  span several lines are set apart from their neighbours by one blank line;
+* trailing comments of consecutive lines are aligned.
+
+A file that does not parse is refused with its diagnostics, and the result is parsed again and
+compared with the original AST (spans aside) before anything is written: the formatter never
+changes what a rulebook means.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.project import path_problem
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostics, render
+from dsl.keyword_lexer import RESERVED_WORDS
+from dsl.parser import parse, read_source
+from dsl.source import SourceFile, Span, display_name
+
+WIDTH = 100
+INDENT = "  "
+
+_TOKEN = re.compile(r"""
+    (?P<space>[ \t\r\f\v]+)
+  | (?P<newline>\n)
+  | (?P<string>"(?:[^"\\\n]|\\["\\nt{}])*")
+  | (?P<comment>\#[^\n]*)
+  | (?P<annotation>@[A-Za-z0-9_.]+)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<int>[0-9]+)
+  | (?P<op>->|\.\.|--|==|!=|<=|>=|\+=|-=|[{}()\[\],.:=<>+\-*/%?])
+""", re.VERBOSE)
+
+# Words after which an expression follows: a bracket after them opens a value, not a call.
+_LEADING_WORDS = (RESERVED_WORDS - {"true", "false", "none", "actor", "players"}) | {
+    "by", "to", "from", "into", "where", "when", "while", "of", "says", "on", "mark",
+    "capacity", "reaches", "omitted",
+}
+_VALUE_WORDS = frozenset({"true", "false", "none", "actor", "players"})
+_BINARY = frozenset({"=", "+=", "-=", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/",
+                     "%", "->", "--"})
+# A line that ends with one of these goes on on the next line...
+_OPEN_ENDS = frozenset({"=", "+=", "-=", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/",
+                        "%", "->", "--", "..", ".", ":", "(", "[", "and", "or", "not", "in",
+                        "if", "elif", "then", "else", "let", "require", "repeat"})
+# ...and so does a line that starts with one of these (`else`/`elif` only after an expression).
+_CONTINUING_STARTS = frozenset({"and", "or", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*",
+                                "/", "%", "..", ".", ")", "]", ",", "then", "else", "where",
+                                "in", "to", "from", "into", "->", "=", "says", "omitted",
+                                "when", "while", "ordered"})
+_DECLARATION_WORDS = frozenset({
+    "game", "enum", "record", "card", "data", "board", "zone", "state", "player", "event",
+    "trigger", "function", "procedure", "setup", "phase", "checkpoint", "seed", "decision",
+    "cards", "decks", "keyword", "deck", "diagram",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str
+    text: str
+
+
+def tokenize(text: str) -> list[list[Token]] | None:
+    """The tokens of each line of text (blank lines are empty), or None where no token of the
+    language starts (the parser reports those)."""
+    lines: list[list[Token]] = [[]]
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None:
+            return None
+        position = match.end()
+        kind = match.lastgroup
+        assert kind is not None
+        if kind == "newline":
+            lines.append([])
+        elif kind != "space":
+            lines[-1].append(Token(kind, match.group().rstrip() if kind == "comment" else
+                                   match.group()))
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _is_value_end(token: Token | None) -> bool:
+    """Whether an expression may end with this token (so a `-` after it is binary)."""
+    if token is None:
+        return False
+    if token.kind in ("string", "int"):
+        return True
+    if token.kind == "word":
+        return token.text in _VALUE_WORDS or token.text not in _LEADING_WORDS
+    return token.text in (")", "]", "?")
+
+
+def _space_between(left: Token, right: Token, before_left: Token | None) -> bool:
+    """Whether one space separates two tokens of a line."""
+    if right.kind == "comment":
+        return True
+    a, b = left.text, right.text
+    if b in (",", ")", "]", ".", ":", "?") or a in ("(", "[", "."):
+        return False
+    if a == "-" and left.kind == "op" and not _is_value_end(before_left):
+        return False  # a unary minus
+    if a == ".." or b == "..":
+        return False
+    if b in ("(", "["):
+        return not (_is_value_end(left) and left.kind != "string" and
+                    (left.kind != "word" or left.text not in _VALUE_WORDS or b == "["))
+    return not (a == "{" and b == "}")
+
+
+def _glued(left: Token, right: Token) -> bool:
+    """Whether the two tokens would read as other tokens without a space between them."""
+    joined = tokenize(left.text + right.text)
+    return joined is None or joined != [[left, right]]
+
+
+@dataclass
+class _Line:
+    """A line of output: its indent, its code, its trailing comment and what the layout of the
+    lines around it needs to know."""
+
+    depth: int  # open braces before it
+    indent: int
+    code: str
+    comment: str
+    top_declaration: bool = False  # starts a declaration at the top level
+
+
+class _Layout:
+    def __init__(self, lines: list[list[Token]], breaking: bool) -> None:
+        self.lines = lines
+        self.breaking = breaking
+
+    def run(self) -> list[_Line | None]:
+        """One output line per input line (None for a blank one), a line of code too long for
+        WIDTH broken in several where it may be broken."""
+        out: list[_Line | None] = []
+        stack: list[str] = []  # the open brackets
+        previous: Token | None = None  # the last code token so far
+        pending = list(reversed(self.lines))
+        while pending:
+            tokens = pending.pop()
+            code = [t for t in tokens if t.kind != "comment"]
+            comment = tokens[-1].text if tokens and tokens[-1].kind == "comment" else ""
+            if not tokens:
+                out.append(None)
+                continue
+            if not code:
+                out.append(_Line(stack.count("{"), -1, "", comment))
+                continue
+            first = code[0]
+            braces = stack.count("{")
+            brackets = len(stack) - braces
+            innermost = stack[-1] if stack else ""
+            if first.text == "}":
+                braces -= 1
+            elif first.text in (")", "]"):
+                brackets -= 1
+            word_start = first.kind == "word" and first.text not in RESERVED_WORDS
+            if word_start and len(code) > 1 and code[1].text in (".", "[", "(", "=", "+=", "-="):
+                word_start = False  # a name that starts a statement, not a keyword
+            elif word_start:
+                word_start = first.text in _CONTINUING_STARTS
+            continuing = (
+                innermost in ("(", "[")
+                or (previous is not None and previous.text in _OPEN_ENDS
+                    and previous.kind in ("op", "word") and previous.text != "{"
+                    and not (previous.text == "," and innermost == "{"))
+                or word_start
+                or (first.text in _CONTINUING_STARTS and (first.kind == "op" or (
+                    first.kind == "word" and first.text in RESERVED_WORDS))
+                    and not (first.text in ("else", "elif") and previous is not None
+                             and previous.text == "}")
+                    and first.text != "}")
+            )
+            if first.text in (")", "]") and innermost in ("(", "["):
+                continuing = brackets > 0 or (previous is not None
+                                              and previous.text in _OPEN_ENDS)
+            indent = 2 * braces + (2 if continuing else 0) + 2 * max(brackets, 0)
+            text = self._join(code, previous)
+            if self.breaking and indent + len(text) > WIDTH:
+                widths = self._widths(code, previous)
+                points = _break_points(tokens, indent, widths)
+                if points:
+                    chosen = points[0]
+                    for point in points:
+                        if indent + widths[point] <= WIDTH:
+                            chosen = point
+                    pending.append(tokens[chosen:])
+                    tokens, code, comment = tokens[:chosen], code[:chosen], ""
+                    text = self._join(code, previous)
+            top = (not stack and not continuing
+                   and (first.kind == "annotation" or first.text in _DECLARATION_WORDS))
+            out.append(_Line(stack.count("{"), indent, text, comment, top))
+            for token in code:
+                if token.kind == "op" and token.text in ("{", "(", "["):
+                    stack.append(token.text)
+                elif token.kind == "op" and token.text in ("}", ")", "]") and stack:
+                    stack.pop()
+                previous = token
+        return out
+
+    @staticmethod
+    def _widths(code: Sequence[Token], before: Token | None) -> list[int]:
+        """The width of _join(code[:i], before) for each i, in one pass."""
+        widths = [0, len(code[0].text)] if code else [0]
+        for index in range(1, len(code)):
+            left, right = code[index - 1], code[index]
+            before_left = code[index - 2] if index >= 2 else before
+            space = _space_between(left, right, before_left) or (
+                left.kind == right.kind == "op" and _glued(left, right))
+            widths.append(widths[-1] + space + len(right.text))
+        return widths
+
+    @staticmethod
+    def _join(code: Sequence[Token], before: Token | None) -> str:
+        parts = [code[0].text]
+        for index in range(1, len(code)):
+            left, right = code[index - 1], code[index]
+            before_left = code[index - 2] if index >= 2 else before
+            if _space_between(left, right, before_left) or (
+                    left.kind == right.kind == "op" and _glued(left, right)):
+                parts.append(" ")
+            parts.append(right.text)
+        return "".join(parts)
+
+
+def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[int]:
+    """Where a long line of code may be broken (indexes of the token that would start the new
+    line): before `and`, `or`, `then` and an `else` that opens no block, and after a comma
+    inside brackets that close past the width. Only the places least deep in brackets count,
+    so that a break splits the outermost expression."""
+    code = [t for t in tokens if t.kind != "comment"]
+    closes: dict[int, int] = {}  # an open bracket's index: its closing bracket's
+    opened: list[int] = []
+    for index, token in enumerate(code):
+        if token.kind == "op" and token.text in ("(", "[", "{"):
+            opened.append(index)
+        elif token.kind == "op" and token.text in (")", "]", "}") and opened:
+            closes[opened.pop()] = index
+    points: list[tuple[int, int]] = []
+    depth: list[int] = []
+    for index, token in enumerate(code):
+        if token.kind == "op" and token.text in ("(", "[", "{"):
+            depth.append(index)
+        elif token.kind == "op" and token.text in (")", "]", "}") and depth:
+            depth.pop()
+        if index == 0:
+            continue
+        previous = code[index - 1]
+        if token.kind == "word" and token.text in ("and", "or", "then") or (
+                token.text == "else" and index + 1 < len(code)
+                and code[index + 1].text != "{" and previous.text != "}"):
+            points.append((len(depth), index))
+        elif previous.text == "," and depth and code[depth[-1]].text in ("(", "["):
+            close = closes.get(depth[-1], len(code) - 1)
+            if indent + widths[close + 1] > WIDTH:
+                points.append((len(depth), index))
+    least = min((d for d, _ in points), default=0)
+    return [index for d, index in points if d == least]
+
+
+def _is_code(line: _Line | None) -> bool:
+    return line is not None and bool(line.code) and not line.code.startswith("@")
+
+
+def _is_lead_in(line: _Line | None) -> bool:
+    """A comment, doc comment or annotation line at the top level: part of what follows."""
+    return line is not None and line.depth == 0 and not _is_code(line)
+
+
+def _spacing(laid: list[_Line | None]) -> list[_Line | None]:
+    """Blank lines: one at most in a row, none at the edges of a block or of the file, and one
+    before and after a top-level declaration that spans several lines."""
+    kept: list[_Line | None] = []
+    for index, line in enumerate(laid):
+        if line is None:
+            after = next((x for x in laid[index + 1:] if x is not None), None)
+            if not kept or kept[-1] is None or after is None:
+                continue
+            if kept[-1].code.endswith("{") or after.code.startswith("}"):
+                continue
+        kept.append(line)
+    starts = []
+    for index, line in enumerate(kept):
+        if line is not None and line.top_declaration and _is_code(line):
+            start = index
+            while start > 0 and _is_lead_in(kept[start - 1]):
+                start -= 1
+            starts.append(start)
+    bounds = list(zip(starts, starts[1:] + [len(kept)], strict=True))
+    long = [sum(_is_code(kept[i]) for i in range(a, b)) > 1 for a, b in bounds]
+    wanted = {bounds[k][0] for k in range(1, len(bounds))
+              if kept[bounds[k][0] - 1] is not None and (long[k] or long[k - 1])}
+    result: list[_Line | None] = []
+    for index, line in enumerate(kept):
+        if index in wanted:
+            result.append(None)
+        result.append(line)
+    return result
+
+
+def _render(lines: list[_Line | None]) -> str:
+    """The text of the lines, with the trailing comments of consecutive lines aligned."""
+    columns: list[int] = [0] * len(lines)
+    run: list[int] = []
+    for index, line in enumerate([*lines, None]):
+        if line is not None and line.code and line.comment:
+            run.append(index)
+            continue
+        if run:
+            column = max(_width(lines[k]) for k in run) + 2
+            for k in run:
+                columns[k] = column
+            run = []
+    out = []
+    for index, line in enumerate(lines):
+        if line is None:
+            out.append("")
+        elif not line.code:
+            out.append(" " * line.indent + line.comment)
+        elif line.comment:
+            out.append((" " * line.indent + line.code).ljust(columns[index]) + line.comment)
+        else:
+            out.append(" " * line.indent + line.code)
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _width(line: _Line | None) -> int:
+    return 0 if line is None else line.indent + len(line.code)
+
+
+def _comment_indents(lines: list[_Line | None]) -> None:
+    """A comment alone on its line takes the indent of the code below it (of the block's
+    contents, when that code closes the block)."""
+    following: _Line | None = None
+    for line in reversed(lines):
+        if line is None:
+            continue
+        if line.code:
+            following = line
+            continue
+        if following is None:
+            line.indent = 0
+        elif following.code.startswith("}"):
+            line.indent = following.indent + 2
+        else:
+            line.indent = following.indent
+
+
+def _own_lines_for_braces(lines: list[list[Token]]) -> list[list[Token]]:
+    """A block that spans several lines opens at the end of a line and closes at the start of
+    one: split the lines where code follows such a `{` or precedes such a `}`."""
+    cuts: set[tuple[int, int]] = set()  # (line, token index) where a new line starts
+    opened: list[tuple[int, int]] = []
+    for number, tokens in enumerate(lines):
+        for index, token in enumerate(tokens):
+            if token.kind != "op":
+                continue
+            if token.text == "{":
+                opened.append((number, index))
+            elif token.text == "}" and opened:
+                start_line, start_index = opened.pop()
+                if start_line == number:
+                    continue
+                if start_index + 1 < len(lines[start_line]) and \
+                        lines[start_line][start_index + 1].kind != "comment":
+                    cuts.add((start_line, start_index + 1))
+                if index > 0:
+                    cuts.add((number, index))
+    if not cuts:
+        return lines
+    out: list[list[Token]] = []
+    for number, tokens in enumerate(lines):
+        at = sorted(index for line, index in cuts if line == number)
+        for start, end in zip([0, *at], [*at, len(tokens)], strict=True):
+            out.append(tokens[start:end])
+    return out
+
+
+def layout(text: str, *, breaking: bool = True) -> str | None:
+    """text in the canonical layout, or None when it is not made of the language's tokens.
+    It does not check that text parses: `format_source` does. Without breaking, no line is
+    broken: not a long one, nor one with code after the `{` or before the `}` of a block that
+    spans several lines."""
+    lines = tokenize(text)
+    if lines is None:
+        return None
+    if breaking:
+        lines = _own_lines_for_braces(lines)
+    laid = _Layout(lines, breaking).run()
+    _comment_indents(laid)
+    return _render(_spacing(laid))
+
+
+class FormatError(Exception):
+    """The formatted text would not mean what the original means (a bug of the formatter)."""
+
+
+def format_source(source: SourceFile, diagnostics: Diagnostics) -> str | None:
+    """The formatted text of a rules file, or None with diagnostics when it does not parse."""
+    original = parse(source, diagnostics)
+    if original is None or diagnostics.has_errors:
+        return None
+    formatted = layout(source.text)
+    if formatted is None:
+        raise FormatError(f"{source.name}: tokens the parser took but the formatter did not")
+    if formatted == source.text:
+        return formatted
+    again = parse(SourceFile(source.name, formatted), Diagnostics())
+    if not _same(original, again):
+        # A `##` doc comment documents every declaration on the line below it: breaking that
+        # line would take the doc from those moved to the next one. Such a file keeps its
+        # long lines.
+        formatted = layout(source.text, breaking=False) or source.text
+        again = parse(SourceFile(source.name, formatted), Diagnostics())
+        if not _same(original, again):
+            raise FormatError(f"{source.name}: the formatted text parses differently")
+    return formatted
+
+
+def _same(a: n.Module, b: n.Module | None) -> bool:
+    """Whether two modules are the same AST, spans aside."""
+    return b is not None and without_spans(a) == without_spans(b)
+
+
+def without_spans(value: object) -> object:
+    """A node as nested tuples of its values, without any span: node equality leaves out
+    `span` but not the other fields that hold one (a call's `func_span`, ...)."""
+    if isinstance(value, Span):
+        return None
+    if isinstance(value, tuple):
+        return tuple(without_spans(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple(
+            without_spans(getattr(value, f.name)) for f in dataclasses.fields(value)
+            if f.name != "span")
+    return value
+
+
+def unified_diff(name: str, before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True),
+        fromfile=f"{name} (original)", tofile=f"{name} (formatted)"))
+
+
+@dataclass
+class FormatResult:
+    checked: list[Path]
+    changed: list[Path]
+    diffs: list[str]
+
+
+def format_paths(files: list[Path], *, check: bool, diagnostics: Diagnostics) -> FormatResult:
+    """Format each file in place (or, with check, only report what would change)."""
+    result = FormatResult([], [], [])
+    for path in files:
+        name = display_name(path)
+        source = read_source(path, name, diagnostics)
+        if source is None:
+            continue
+        try:
+            formatted = format_source(source, diagnostics)
+        except FormatError as error:
+            diagnostics.add("E0000", Span.point(name), f"fmt: {error}; the file is left as it is")
+            continue
+        if formatted is None:
+            continue
+        result.checked.append(path)
+        if formatted != source.text:
+            result.changed.append(path)
+            if check:
+                result.diffs.append(unified_diff(name, source.text, formatted))
+            else:
+                path.write_text(formatted, encoding="utf-8")
+    return result
+
+
+def rules_files(paths: list[Path], diagnostics: Diagnostics) -> list[Path]:
+    """The `.rules` files named or found under the folders named, sorted, without repeats."""
+    found: dict[Path, None] = {}
+    for path in paths:
+        problem = path_problem(path)
+        if problem is not None:
+            diagnostics.add("E0004", Span.point(display_name(path)), problem)
+        elif path.is_dir():
+            found.update(dict.fromkeys(sorted(path.rglob("*.rules"))))
+        elif path.suffix == ".rules":
+            found[path] = None
+        else:
+            diagnostics.add("E0004", Span.point(display_name(path)),
+                            "fmt formats rules files (.rules) only")
+    return list(found)
+
+
+def fmt_command(paths: list[Path], *, check: bool) -> int:
+    """`rulecraft fmt [--check] [PATH...]`: 0 when every file is (or now is) formatted."""
+    from compiler.api import targets
+
+    diagnostics = Diagnostics()
+    files = rules_files(targets(paths or None, diagnostics), diagnostics)
+    result = format_paths(files, check=check, diagnostics=diagnostics)
+    sources: dict[str, SourceFile] = {}
+    for diagnostic in diagnostics.sorted():
+        text = sources.get(diagnostic.span.file)
+        if text is None and Path(diagnostic.span.file).is_file():
+            source = read_source(Path(diagnostic.span.file), diagnostic.span.file, Diagnostics())
+            if source is not None:
+                sources[source.name] = source
+    if diagnostics.items:
+        print(render(diagnostics.sorted(), sources, "text"))
+    for diff in result.diffs:
+        sys.stdout.write(diff)
+    verb = "would reformat" if check else "reformatted"
+    print(f"{len(result.checked)} file{'s' * (len(result.checked) != 1)} checked, "
+          f"{verb} {len(result.changed)}", file=sys.stderr)
+    failed = diagnostics.has_errors or (check and bool(result.changed))
+    return 1 if failed else 0

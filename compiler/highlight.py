@@ -1,0 +1,89 @@
+"""A Pygments lexer for `.rules` files, registered as the `pygments.lexers` entry point
+`rulecraft` (aliases `rulecraft` and `rules`): code blocks of docs/language.md and any
+Pygments-based tool colour the language with it.
+
+The word lists are the grammar's own (tests/test_highlight.py holds them to
+dsl.keyword_lexer.grammar_words() and compiler.check_builtins.BUILTINS), written out here so
+that highlighting does not build the parser.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pygments.lexer import RegexLexer, words
+from pygments.token import (
+    Comment,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Text,
+    Whitespace,
+    _TokenType,
+)
+
+DECLARATION_WORDS = (
+    "action", "board", "card", "cards", "checkpoint", "data", "decision", "deck", "decks",
+    "diagram", "enum", "event", "function", "game", "keyword", "option", "phase", "player",
+    "procedure", "record", "seed", "setup", "state", "trigger", "zone",
+)
+CONSTANT_WORDS = ("true", "false", "none")
+KEYWORDS = (
+    "actor", "and", "bottom", "break", "by", "capacity", "columns", "create", "desc", "done",
+    "draw", "effect", "elif", "else", "enter", "facing", "for", "from", "goto", "graph", "grid",
+    "hex", "hidden", "if", "in", "into", "let", "list", "lose", "mark", "move", "names", "not",
+    "of", "omitted", "on", "opposing", "or", "ordered", "owner", "per", "players", "private",
+    "public", "raise", "reaches", "repeat", "require", "reveal", "rows", "says", "secret",
+    "shuffle", "then", "title", "to", "top", "when", "where", "while", "win",
+)
+BUILTIN_NAMES = (
+    "abs", "adjacent", "ahead", "behind", "cell", "column", "column_cells", "connected",
+    "decklist", "distance", "empty", "facing_distance", "first", "flip", "last", "max", "min",
+    "neighbours", "next_player", "opponent", "ring", "roll", "row", "row_cells", "shuffled",
+    "size", "surrounding", "within",
+)
+TYPE_NAMES = ("int", "bool", "text")
+
+_Rules = list[tuple[str, _TokenType] | tuple[str, _TokenType, str]]
+
+
+class RulecraftLexer(RegexLexer):  # type: ignore[misc]  # (Pygments ships no types)
+    name = "Rulecraft"
+    aliases: ClassVar[list[str]] = ["rulecraft", "rules"]
+    filenames: ClassVar[list[str]] = ["*.rules"]
+    mimetypes: ClassVar[list[str]] = ["text/x-rulecraft"]
+    url = "https://github.com/rulecraft/rulecraft"
+
+    tokens: ClassVar[dict[str, _Rules]] = {
+        "root": [
+            (r"\n", Whitespace),
+            (r"[ \t\r\f\v]+", Whitespace),
+            (r"##[^\n]*", Comment.Special),
+            (r"#[^\n]*", Comment.Single),
+            (r"@[A-Za-z0-9_.]+", Name.Decorator),
+            (r'"', String.Double, "string"),
+            (r"[0-9]+", Number.Integer),
+            (words(DECLARATION_WORDS, suffix=r"\b(?!\s*:)"), Keyword.Declaration),
+            (words(CONSTANT_WORDS, suffix=r"\b"), Keyword.Constant),
+            (words(KEYWORDS, suffix=r"\b(?!\s*:)"), Keyword),
+            (words(TYPE_NAMES, suffix=r"\b"), Keyword.Type),
+            (words(BUILTIN_NAMES, suffix=r"\b(?=\s*\()"), Name.Builtin),
+            (r"[A-Z][A-Za-z0-9_]*", Name.Class),
+            (r"[A-Za-z_][A-Za-z0-9_]*", Name),
+            (r"->|\.\.|--|==|!=|<=|>=|\+=|-=|[=<>+\-*/%?]", Operator),
+            (r"[{}()\[\],.:]", Punctuation),
+        ],
+        "string": [
+            (r'\\["\\nt{}]', String.Escape),
+            (r"\{[^{}\"\n]*\}", String.Interpol),
+            (r'[^"\\{\n]+', String.Double),
+            (r"\{", String.Double),
+            (r'"', String.Double, "#pop"),
+        ],
+    }
+
+
+__all__ = ["RulecraftLexer", "Text"]

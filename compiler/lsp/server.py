@@ -1,0 +1,270 @@
+"""The language server over stdio (pygls): the protocol's side of compiler.lsp.analysis.
+
+Positions: the protocol's lines and characters count from 0, the compiler's from 1. Each open
+file belongs to a rulebook (the `.rules` file itself, or the one of its folder for a card set,
+deck, map or scenario); any change re-checks that rulebook with the editor's texts and publishes
+the diagnostics of each of its files, an empty list for a file that has none any more.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from compiler.fmt import FormatError, format_source
+from compiler.lsp.analysis import TOKEN_TYPES, Analysis, did_you_mean, rulebook_of
+from dsl.diagnostics import Diagnostic, Diagnostics
+from dsl.source import SourceFile, Span, resolved
+
+_KINDS = {"keyword": lsp.CompletionItemKind.Keyword, "function": lsp.CompletionItemKind.Function,
+          "zone": lsp.CompletionItemKind.Variable, "enum": lsp.CompletionItemKind.EnumMember,
+          "card": lsp.CompletionItemKind.Constant, "value": lsp.CompletionItemKind.Constant,
+          "field": lsp.CompletionItemKind.Field, "variable": lsp.CompletionItemKind.Variable}
+_SYMBOL_KINDS = {"FunctionDecl": lsp.SymbolKind.Function, "ProcedureDecl": lsp.SymbolKind.Method,
+                 "EnumDecl": lsp.SymbolKind.Enum, "RecordDecl": lsp.SymbolKind.Struct,
+                 "ZoneDecl": lsp.SymbolKind.Array, "PhaseDecl": lsp.SymbolKind.Namespace,
+                 "EventDecl": lsp.SymbolKind.Event, "Game": lsp.SymbolKind.Module}
+_AT = re.compile(r"(\S+?):(\d+):(\d+)")
+
+
+class RulecraftServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("rulecraft", "0.1.0",
+                         text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.analyses: dict[Path, Analysis] = {}
+        self.published: dict[Path, set[str]] = {}  # per rulebook: the URIs given diagnostics
+
+    def texts(self) -> dict[Path, str]:
+        """The text of every open document, by resolved path."""
+        found = {}
+        for uri, document in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path is not None:
+                found[resolved(Path(path))] = document.source
+        return found
+
+    def analysis(self, uri: str, fresh: bool = False) -> Analysis | None:
+        path = to_fs_path(uri)
+        rules = rulebook_of(Path(path)) if path is not None else None
+        if rules is None:
+            return None
+        rules = resolved(rules)
+        if fresh or rules not in self.analyses:
+            self.analyses[rules] = Analysis.of(rules, self.texts())
+        return self.analyses[rules]
+
+    def check(self, uri: str) -> None:
+        analysis = self.analysis(uri, fresh=True)
+        if analysis is None:
+            return
+        uris = set()
+        for path, diagnostics in analysis.diagnostics().items():
+            target = from_fs_path(str(path))
+            if target is None:
+                continue
+            uris.add(target)
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=target, diagnostics=[to_lsp(d) for d in diagnostics]))
+        for stale in self.published.get(analysis.rules, set()) - uris:
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
+        self.published[analysis.rules] = uris
+
+
+def to_range(span: Span) -> lsp.Range:
+    return lsp.Range(start=lsp.Position(line=max(span.line - 1, 0),
+                                        character=max(span.column - 1, 0)),
+                     end=lsp.Position(line=max(span.end_line - 1, 0),
+                                      character=max(span.end_column - 1, 0)))
+
+
+def to_lsp(diagnostic: Diagnostic) -> lsp.Diagnostic:
+    """A diagnostic as the CLI prints it: its code, span, message, hint and notes (a note that
+    names a place becomes related information there)."""
+    related = []
+    message = diagnostic.message
+    for note in diagnostic.notes:
+        match = _AT.search(note)
+        uri = from_fs_path(str(resolved(Path(match.group(1))))) if match else None
+        if match is not None and uri is not None and Path(match.group(1)).exists():
+            line, column = int(match.group(2)), int(match.group(3))
+            related.append(lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(uri=uri, range=to_range(Span.point("", line, column))),
+                message=note))
+        else:
+            message += f"\nnote: {note}"
+    if diagnostic.hint:
+        message += f"\nhint: {diagnostic.hint}"
+    severity = (lsp.DiagnosticSeverity.Error if diagnostic.code.startswith("E")
+                else lsp.DiagnosticSeverity.Warning)
+    return lsp.Diagnostic(range=to_range(diagnostic.span), message=message, severity=severity,
+                          code=diagnostic.code, source="rulecraft",
+                          related_information=related or None,
+                          data={"hint": diagnostic.hint} if diagnostic.hint else None)
+
+
+def _path(uri: str) -> Path:
+    return Path(to_fs_path(uri) or uri)
+
+
+server = RulecraftServer()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: RulecraftServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: RulecraftServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: RulecraftServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def hover(ls: RulecraftServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return None
+    text = analysis.hover(_path(params.text_document.uri), params.position.line + 1,
+                          params.position.character + 1)
+    if text is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
+
+
+def _location(path: Path, span: Span) -> lsp.Location:
+    return lsp.Location(uri=from_fs_path(str(resolved(path))) or str(path), range=to_range(span))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: RulecraftServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return None
+    found = analysis.definition(_path(params.text_document.uri), params.position.line + 1,
+                                params.position.character + 1)
+    return None if found is None else _location(found.path, found.span)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+def references(ls: RulecraftServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return []
+    found = analysis.references(_path(params.text_document.uri), params.position.line + 1,
+                                params.position.character + 1,
+                                params.context.include_declaration)
+    return [_location(f.path, f.span) for f in found]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+def rename(ls: RulecraftServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return None
+    edits = analysis.rename(_path(params.text_document.uri), params.position.line + 1,
+                            params.position.character + 1, params.new_name)
+    if edits is None:
+        return None
+    return lsp.WorkspaceEdit(changes={
+        from_fs_path(str(path)) or str(path): [
+            lsp.TextEdit(range=to_range(span), new_text=text) for span, text in spans]
+        for path, spans in edits.items()})
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
+                lsp.CompletionOptions(trigger_characters=["."]))
+def completion(ls: RulecraftServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return lsp.CompletionList(is_incomplete=False, items=[])
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    found = analysis.completions(_path(params.text_document.uri), params.position.line + 1,
+                                 params.position.character + 1, document.source)
+    return lsp.CompletionList(is_incomplete=False, items=[
+        lsp.CompletionItem(label=label, kind=_KINDS.get(kind), detail=detail)
+        for label, kind, detail in found])
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbols(ls: RulecraftServer,
+                     params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    analysis = ls.analysis(params.text_document.uri)
+    if analysis is None:
+        return []
+    return [lsp.DocumentSymbol(name=name, kind=_SYMBOL_KINDS.get(kind, lsp.SymbolKind.Object),
+                               range=to_range(span), selection_range=to_range(span),
+                               detail=kind.removesuffix("Decl").lower())
+            for name, kind, span in analysis.document_symbols(_path(params.text_document.uri))]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                lsp.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=[]))
+def semantic_tokens(ls: RulecraftServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+    path = _path(params.text_document.uri)
+    if path.suffix != ".rules":
+        return lsp.SemanticTokens(data=[])
+    analysis = ls.analysis(params.text_document.uri)
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    if analysis is None:
+        return lsp.SemanticTokens(data=[])
+    data: list[int] = []
+    last_line, last_column = 0, 0
+    for line, column, length, kind in analysis.semantic_tokens(path, document.source):
+        line, column = line - 1, column - 1
+        delta_column = column - last_column if line == last_line else column
+        data.extend([line - last_line, delta_column, length, TOKEN_TYPES.index(kind), 0])
+        last_line, last_column = line, column
+    return lsp.SemanticTokens(data=data)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION)
+def code_actions(ls: RulecraftServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    """For a diagnostic whose hint says "did you mean 'x'?": replace the name with x."""
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        data: Any = diagnostic.data
+        hint = data.get("hint") if isinstance(data, dict) else None
+        if not isinstance(hint, str):
+            continue
+        fake = Diagnostic(str(diagnostic.code), Span.point(""), diagnostic.message, hint=hint)
+        for name in did_you_mean(fake):
+            edit = lsp.TextEdit(range=diagnostic.range, new_text=name)
+            actions.append(lsp.CodeAction(
+                title=f"Change to '{name}'", kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                edit=lsp.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
+    return actions
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: RulecraftServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+    """`rulecraft fmt` of the document; nothing when it does not parse (its diagnostics say
+    why)."""
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    if not document.uri.endswith(".rules"):
+        return []
+    try:
+        formatted = format_source(SourceFile(document.uri, document.source), Diagnostics())
+    except FormatError:
+        return []
+    if formatted is None or formatted == document.source:
+        return []
+    lines = document.source.count("\n") + 1
+    whole = lsp.Range(start=lsp.Position(line=0, character=0),
+                      end=lsp.Position(line=lines, character=0))
+    return [lsp.TextEdit(range=whole, new_text=formatted)]
+
+
+def serve() -> None:
+    server.start_io()

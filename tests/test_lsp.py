@@ -1,0 +1,186 @@
+"""`rulecraft lsp` driven by a real LSP client over stdio (pytest-lsp): open, edit, diagnostics
+that appear and clear, hover, definition, references, completion, rename, symbols, semantic
+tokens, code actions and formatting, on a copy of a shipped game."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "rulebooks" / "dojo"
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "compiler", "lsp"],
+    server_env={**os.environ, "PYTHONPATH": str(ROOT)}))
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    folder = tmp_path / "dojo"
+    shutil.copytree(GAME, folder)
+    return folder
+
+
+def _uri(path: Path) -> str:
+    return path.resolve().as_uri()
+
+
+def _find(text: str, needle: str, nth: int = 0) -> lsp.Position:
+    """The position of the nth occurrence of needle."""
+    index = -1
+    for _ in range(nth + 1):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index)
+    return lsp.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+
+
+async def _open(client: LanguageClient, path: Path) -> str:
+    uri = _uri(path)
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri, language_id="rulecraft", version=1, text=path.read_text(encoding="utf-8"))))
+    await _diagnostics_of(client, uri)
+    return uri
+
+
+async def _diagnostics_of(client: LanguageClient, uri: str) -> None:
+    """Wait for the diagnostics of uri (those of the rulebook's other files come too)."""
+    while True:
+        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri:
+            return
+
+
+async def _edit(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    await _diagnostics_of(client, uri)
+
+
+async def test_edit_brings_diagnostics_and_a_fix_clears_them(client: LanguageClient,
+                                                           game: Path) -> None:
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    assert list(client.diagnostics[uri]) == []
+    # a misspelt field: the CLI's code, span and "did you mean" hint
+    at = text.index("bonus_attack: int per card")
+    use = text.index(".bonus_attack", at) + 1
+    broken = text[:use] + "bonus_atack" + text[use + len("bonus_attack"):]
+    await _edit(client, uri, broken, 2)
+    found = client.diagnostics[uri]
+    assert [d.code for d in found] == ["E0104"]
+    assert "did you mean 'bonus_attack'" in found[0].message
+    assert found[0].range.start == _find(broken, "bonus_atack")
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=found[0].range,
+        context=lsp.CodeActionContext(diagnostics=found)))
+    assert actions and actions[0].title == "Change to 'bonus_attack'"  # type: ignore[union-attr]
+    await _edit(client, uri, text, 3)
+    assert list(client.diagnostics[uri]) == []
+
+
+async def test_hover_definition_references_rename(client: LanguageClient, game: Path) -> None:
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    function = text.index("function ") + len("function ")
+    name = text[function:text.index("(", function)]
+    use = _find(text, name + "(", 1)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+
+    hover = await client.text_document_hover_async(lsp.HoverParams(text_document=doc,
+                                                                   position=use))
+    assert hover is not None and "function" in hover.contents.value  # type: ignore[union-attr]
+
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=doc, position=use))
+    assert isinstance(found, lsp.Location)
+    assert found.range.start == _find(text, name + "(")
+
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=doc, position=use,
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert refs is not None and len(refs) == text.count(name + "(")
+
+    edit = await client.text_document_rename_async(lsp.RenameParams(
+        text_document=doc, position=use, new_name="renamed_function"))
+    assert edit is not None and edit.changes is not None
+    assert len(edit.changes[uri]) == text.count(name + "(")
+
+    symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+        text_document=doc))
+    assert symbols and any(s.name == name for s in symbols)
+
+    tokens = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(
+        text_document=doc))
+    assert tokens is not None and len(tokens.data) > 1000
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_completion_after_a_dot_and_elsewhere(client: LanguageClient, game: Path) -> None:
+    rules = game / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    uri = await _open(client, rules)
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    dot = _find(text, ".bonus_attack")
+    after = lsp.Position(line=dot.line, character=dot.character + 1)
+    fields = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc, position=after))
+    assert fields is not None
+    labels = {item.label for item in fields.items}  # type: ignore[union-attr]
+    assert "bonus_attack" in labels and "phase" not in labels
+    anywhere = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc, position=lsp.Position(line=0, character=0)))
+    assert anywhere is not None
+    items = {item.label: item for item in anywhere.items}  # type: ignore[union-attr]
+    assert {"phase", "move", "size"} <= items.keys()
+    assert items["size"].detail == "size(zone or list) -> int"
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_a_deck_card_jumps_to_its_card_set(client: LanguageClient, game: Path) -> None:
+    deck = sorted((game / "decks").glob("*.deck.yaml"))[0]
+    text = deck.read_text(encoding="utf-8")
+    uri = await _open(client, deck)
+    card = text.split("cards:\n", 1)[1].split(":", 1)[0].strip()
+    entry = _find(text, f"\n  {card}:")
+    at = lsp.Position(line=entry.line + 1, character=4)
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=at))
+    assert isinstance(found, lsp.Location)
+    assert found.uri == _uri(game / "starter.cards.yaml")
+    cards = (game / "starter.cards.yaml").read_text(encoding="utf-8")
+    line = cards.splitlines()[found.range.start.line]
+    assert card in line
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=at))
+    assert hover is not None and "card" in hover.contents.value  # type: ignore[union-attr]
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_formatting_a_document(client: LanguageClient, tmp_path: Path) -> None:
+    rules = tmp_path / "g.rules"
+    rules.write_text('game g {\ntitle "G"\n    players 2}\n', encoding="utf-8")
+    uri = await _open(client, rules)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits is not None and edits[0].new_text == 'game g {\n  title "G"\n  players 2\n}\n'

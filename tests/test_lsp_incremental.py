@@ -1,0 +1,61 @@
+"""The language server's declaration-by-declaration parse (compiler.lsp.incremental) gives what
+a parse of the whole file gives, spans and diagnostics included, before and after edits, and
+parses again only the declarations an edit touched."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from compiler.lsp.incremental import IncrementalParser, pieces
+from dsl.diagnostics import Diagnostics
+from dsl.parser import parse
+from dsl.source import SourceFile
+from tests.fuzz_inputs import mutate_rulebook
+from tests.tiers import seeds, soak
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "rulebooks").glob("*/*.rules"))
+CASES = sorted((ROOT / "tests" / "cases").glob("*.rules"))
+
+
+def assert_same_parse(parser: IncrementalParser, name: str, text: str) -> None:
+    source = SourceFile(name, text)
+    whole, whole_diagnostics = Diagnostics(), Diagnostics()
+    expected = parse(source, whole_diagnostics)
+    found = parser.parse(source, whole)
+    assert repr(found) == repr(expected)  # the repr shows every span
+    assert whole.items == whole_diagnostics.items
+
+
+@pytest.mark.parametrize("rules", [SHIPPED[-1], *soak(SHIPPED[:-1])], ids=lambda p: p.stem)
+def test_same_as_a_whole_parse_before_and_after_edits(rules: Path) -> None:
+    text = rules.read_text(encoding="utf-8")
+    parser = IncrementalParser()
+    assert_same_parse(parser, rules.name, text)
+    cut = pieces(text)
+    assert cut is not None and len(cut) > 20
+    rng = random.Random(rules.name)
+    for _ in range(3):
+        line = rng.randrange(text.count("\n"))
+        at = sum(len(x) + 1 for x in text.split("\n")[:line])
+        text = text[:at] + " " + text[at:]  # a keystroke
+        before = dict(parser.kept)
+        assert_same_parse(parser, rules.name, text)
+        assert len(set(parser.kept) - set(before)) <= 1, "more than one declaration parsed"
+
+
+@pytest.mark.parametrize("case", [*CASES[::10], *soak(c for i, c in enumerate(CASES) if i % 10)],
+                         ids=lambda p: p.stem)
+def test_same_as_a_whole_parse_on_fixtures(case: Path) -> None:
+    assert_same_parse(IncrementalParser(), case.name, case.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("seed", seeds(4, 80))
+def test_same_as_a_whole_parse_on_fuzzed_rulebooks(seed: int) -> None:
+    original = SHIPPED[seed % len(SHIPPED)].read_text(encoding="utf-8")
+    parser = IncrementalParser()
+    assert_same_parse(parser, "x.rules", original)
+    assert_same_parse(parser, "x.rules", mutate_rulebook(original, random.Random(seed)))
