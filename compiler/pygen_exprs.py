@@ -11,6 +11,7 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
+from compiler.check_builtins import SEAT_BUILTINS
 from compiler.pygen_base import Bindings, grouped, names_table, py_type, ungrouped, upper
 from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts, walk_expr
 from compiler.pygen_grid import grid_call
@@ -253,6 +254,10 @@ class ExpressionGenerator(ExpressionFacts):
         with self.bindings.frame():
             var = self.bindings.bind(e.var)
             where = self.expr(e.where) if e.where is not None else None
+            if e.order_by is not None:
+                collection = self.sorted_domain(e, var, collection,
+                                                f" if {where}" if where else "", "s")
+                where = None
             element = "1" if func == "count" else self.expr(e.element)
             if func == "all":
                 element = self.negated(e.element, test=True)
@@ -540,6 +545,8 @@ class ExpressionGenerator(ExpressionFacts):
             return f"(({args[0]}) + 1) % {s}.num_players"
         if name == "next_player":
             return f"(({args[0]}) + 1) % {s}.num_players"
+        if name in SEAT_BUILTINS:
+            return f"{s}.{name}({', '.join(ungrouped(a) for a in args)})"
         if name in ("abs", "min", "max"):
             return f"{name}({', '.join(args) if len(args) > 1 else ungrouped(args[0])})"
         if name == "roll":
@@ -615,6 +622,8 @@ class ExpressionGenerator(ExpressionFacts):
         with self.bindings.frame():
             var = self.bindings.bind(e.var)
             where = f" if {self.expr(e.where, s)}" if e.where is not None else ""
+            if e.order_by is not None:
+                collection, where = self.sorted_domain(e, var, collection, where, s), ""
             element = self.expr(e.element, s)
             loop = f"for {var} in {collection}{where}"
             self.bindings.used.discard(var)  # comprehension variables have their own scope
@@ -630,6 +639,15 @@ class ExpressionGenerator(ExpressionFacts):
         if func == "first":
             return f"next(({element} {loop}), None)"
         return f"[{element} {loop}]"
+
+    def sorted_domain(self, e: n.Aggregate, var: str, collection: str, where: str,
+                      s: str) -> str:
+        """The elements of an aggregate's domain that pass its `where`, in the order of its
+        `ordered by` (sorted is stable: ties keep the domain's order)."""
+        assert e.order_by is not None
+        reverse = ", reverse=True" if e.descending else ""
+        return (f"sorted([{var} for {var} in {collection}{where}], "
+                f"key=lambda {var}: {self.expr(e.order_by, s)}{reverse})")
 
     def negated(self, e: n.Expr, s: str = "s", test: bool = False) -> str:
         """Python source that is true exactly when e is false, without double negations; as

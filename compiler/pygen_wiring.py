@@ -47,6 +47,10 @@ class WiringGenerator(RuleGenerator):
                 f"{f.visibility!r})"
                 for record, f in self.card_state()])
         self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
+        if m.team_size is not None or m.team_seats:
+            w.line("State.HAS_TEAMS = True")
+        if "out" in m.player_fields:
+            w.line("State.OUT_FIELD = 'p_out'")
         phases = list(m.phases.values())
         w.line("rt.install_phases(State, (")
         for p in phases:
@@ -120,9 +124,13 @@ class WiringGenerator(RuleGenerator):
                      f"{m.min_players},\n    options: dict[str, object] | None = None,\n"
                      "    decks: object = None,\n) -> State:"):
             w.line('"""A new game, set up and advanced to the first decision."""')
-            with w.block(f"if not {m.min_players} <= players <= {m.max_players}:"):
-                w.line(f"raise ValueError(f'{m.name} is for {m.min_players}"
-                       f"{'' if m.min_players == m.max_players else '-' + str(m.max_players)}"
+            counts = m.player_counts
+            if counts == list(range(m.min_players, m.max_players + 1)):
+                test = f"not {m.min_players} <= players <= {m.max_players}"
+            else:
+                test = f"players not in {tuple(counts)!r}"
+            with w.block(f"if {test}:"):
+                w.line(f"raise ValueError(f'{m.name} is for {counts_text(counts)}"
                        f" players, not {{players}}')")
             if m.deck_rules is None:
                 with w.block("if decks is not None:"):
@@ -141,3 +149,15 @@ class WiringGenerator(RuleGenerator):
             w.line("s = State.__new__(State)")
             w.line("s.load_json(text)")
             w.line("return s")
+
+
+def counts_text(counts: list[int]) -> str:
+    """The player counts as a reader writes them: '2', '2-4', '2-4 or 6'."""
+    runs: list[list[int]] = []
+    for count in counts:
+        if runs and runs[-1][1] == count - 1:
+            runs[-1][1] = count
+        else:
+            runs.append([count, count])
+    parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

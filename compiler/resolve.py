@@ -38,6 +38,8 @@ BUILTIN_TYPES: dict[str, t.Type] = {
 # argument is the name of the value's entry, for messages.
 DataValue = Callable[[n.Expr, str], n.Expr]
 _TYPED_BY_FIELD = (n.DataWord, n.ListLit)
+# seats are named A to Z by default; a game for more players is not one this language plays
+MAX_PLAYERS = 26
 
 
 class Resolver(BoardResolver):
@@ -264,13 +266,49 @@ class Resolver(BoardResolver):
             result.append((p.name, self.resolve_type(p.type)))
         return result
 
+    def teams(self, d: n.Teams) -> None:
+        """The game's teams: a size (checked by typecheck) or the seats of each team."""
+        m = self.model
+        if d.size is not None:
+            m.team_size = d.size
+            return
+        seats = m.player_names[: m.max_players]
+        placed: dict[str, Span] = {}
+        teams: list[list[int]] = []
+        for team, spans in zip(d.seats, d.seat_spans, strict=True):
+            members = []
+            for name, span in zip(team, spans, strict=True):
+                if name not in seats:
+                    self.diagnostics.add("E0212", span, f"'{name}' is not a seat of this game",
+                                         hint=did_you_mean(name, seats)
+                                         or f"the seats are {', '.join(seats)}")
+                elif name in placed:
+                    self.diagnostics.add("E0212", span, f"seat '{name}' is in two teams",
+                                         hint="each seat plays in exactly one team")
+                else:
+                    placed[name] = span
+                    members.append(seats.index(name))
+            teams.append(members)
+        missing = [name for name in seats if name not in placed]
+        if missing:
+            self.diagnostics.add("E0212", d.span, f"seat{'s' * (len(missing) > 1)} "
+                                 f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} "
+                                 "in no team", hint="list every seat of the largest count once")
+        m.team_seats = teams
+
     def game(self, d: n.Game) -> None:
         m = self.model
         m.name, m.title, m.doc, m.game_span = d.name, d.title, d.doc, d.span
         m.source_file = d.span.file
         m.min_players, m.max_players = d.min_players, d.max_players
-        if d.min_players < 1 or d.max_players < d.min_players:
+        counts = d.counts or ((d.min_players, d.max_players),)
+        if any(low < 1 or high < low for low, high in counts):
             self.diagnostics.add("E0209", d.span, "the player count must be 1 or more, low..high")
+        elif d.max_players > MAX_PLAYERS:
+            self.diagnostics.add("E0209", d.span, f"a game is for at most {MAX_PLAYERS} players, "
+                                 f"not {d.max_players}")
+        else:
+            m.player_counts = sorted({c for low, high in counts for c in range(low, high + 1)})
         if d.player_names:
             if len(d.player_names) != d.max_players:
                 self.diagnostics.add(
@@ -284,6 +322,8 @@ class Resolver(BoardResolver):
             chr(ord("A") + i) for i in range(max(d.max_players, 0))
         ][:26]
         m.player_spans = list(d.player_spans) if d.player_names else []
+        if d.teams is not None:
+            self.teams(d.teams)
         for option in d.options:
             if self.declare("value", option.name, option.span, "option"):
                 m.options[option.name] = OptionInfo(
