@@ -251,8 +251,10 @@ class DocBuilder(CardGallery):
         rows = []
         for info in fields.values():
             default = self.english.expr(info.default) if info.default is not None else "—"
-            type_text = str(info.type) + (" per player" if info.per_player else "")
+            type_text = (str(info.type) + (" per player" if info.per_player else "")
+                         + (", shared by the team" if info.per_team else ""))
             visibility = {"public": "everyone", "secret": "its player only",
+                          "team": "its player and teammates",
                           "hidden": "nobody"}.get(info.visibility, info.visibility)
             rows.append({"name": code(info.name), "type": md(type_text), "default": default,
                          "visibility": visibility, "doc": md(info.doc)})
@@ -485,6 +487,7 @@ class DocBuilder(CardGallery):
                     "hidden": "nobody sees the cards, only how many",
                     "secret": "face down: its owner sees them, others only once revealed",
                     "private": "its owner sees the cards; others see nothing, not even how many",
+                    "team": "its owner and teammates see the cards; others see how many",
                 }[zone.visibility],
                 "capacity": str(zone.capacity) if zone.capacity is not None else "—",
                 "doc": md(zone.doc),

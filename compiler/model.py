@@ -21,6 +21,7 @@ class FieldInfo:
     doc: str = ""
     type_expr: n.TypeExpr | None = None
     per_card: bool = False  # state of each physical card, not data of its definition
+    per_team: bool = False  # a player field whose value the teammates share
 
 
 @dataclass

@@ -77,6 +77,9 @@ class ExpressionGenerator(ExpressionFacts):
             case n.Assign():
                 target = self.lvalue(stmt.target)
                 w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
+                shared = self.team_field(stmt.target)
+                if shared is not None:  # the teammates hold the same value
+                    w.line(f"s.share(s.p_{shared.name}, {self.expr(shared.obj)})")
             case n.CallStmt():
                 w.line(self.expr(stmt.call))
             case n.If():
@@ -639,6 +642,18 @@ class ExpressionGenerator(ExpressionFacts):
         if func == "first":
             return f"next(({element} {loop}), None)"
         return f"[{element} {loop}]"
+
+    def team_field(self, target: n.Expr) -> n.Attribute | None:
+        """The `p.f` of a target `p.f` or `p.f[k]` when f is a 'per team' player field of a
+        game with teams."""
+        m = self.model
+        if isinstance(target, n.Index):
+            target = target.obj
+        if (isinstance(target, n.Attribute) and (m.team_size is not None or m.team_seats)
+                and isinstance(m.symbols.attributes.get(id(target)), sym.PlayerField)
+                and m.player_fields[target.name].per_team):
+            return target
+        return None
 
     def sorted_domain(self, e: n.Aggregate, var: str, collection: str, where: str,
                       s: str) -> str:

@@ -51,6 +51,9 @@ class WiringGenerator(RuleGenerator):
             w.line("State.HAS_TEAMS = True")
         if "out" in m.player_fields:
             w.line("State.OUT_FIELD = 'p_out'")
+        shared = sorted(f"p_{f.name}" for f in m.player_fields.values() if f.per_team)
+        if shared and (m.team_size is not None or m.team_seats):
+            w.line(f"State.TEAM_FIELDS = frozenset({shared!r})")
         phases = list(m.phases.values())
         w.line("rt.install_phases(State, (")
         for p in phases:

@@ -127,9 +127,21 @@ class Resolver(BoardResolver):
                     "E0207", f.type.span,
                     "an effect is data of a card type: declare it as a plain card field",
                 )
+            if f.per_team and owner != "players":
+                self.diagnostics.add(
+                    "E0207", f.span, f"'per team' fields belong in the player block, not in "
+                    f"{owner}", hint="a 'per team' player field is one value that teammates "
+                    "share: p.health reads and writes the health of p's team",
+                )
+            if visibility == "team" and owner != "players":
+                self.diagnostics.add(
+                    "E0207", f.span, f"'team' visibility is for player fields and zones, not "
+                    f"for a field of {owner}", hint="a 'team' field or zone is seen by its "
+                    "player and that player's teammates",
+                )
             result[f.name] = FieldInfo(
                 f.name, t.ANY, f.per_player, f.default, visibility, f.span, doc, f.type,
-                per_card=f.per_card,
+                per_card=f.per_card, per_team=f.per_team and owner == "players",
             )
         return result
 
@@ -475,6 +487,12 @@ class Resolver(BoardResolver):
                     hint=did_you_mean(name, ["player", *m.boards, *m.enums]),
                 )
             per.append(name)
+        if d.visibility == "team" and "player" not in per:
+            self.diagnostics.add(
+                "E0207", d.span, f"zone '{d.name}' is seen by a team, but it belongs to no player",
+                hint="declare it 'per player': a team zone is one player's zone that its "
+                     "teammates see (allies(p) gives them)",
+            )
         m.zones[d.name] = ZoneInfo(
             d.name, d.card_type, d.ordered, d.visibility, per, d.capacity, d.span, d.doc
         )

@@ -185,6 +185,7 @@ class AstBuilder(Transformer[Token, Any]):
             default,
             str(visibility) if visibility is not None else "public",
             per_card=per == "card",
+            per_team=per == "team",
             span=self._span(meta),
         )
 
@@ -193,6 +194,9 @@ class AstBuilder(Transformer[Token, Any]):
 
     def per_card(self, meta: Any, c: list[Any]) -> str:
         return "card"
+
+    def per_team(self, meta: Any, c: list[Any]) -> str:
+        return "team"
 
     def effect_lit(self, meta: Any, c: list[n.Block]) -> n.EffectLit:
         return n.EffectLit(c[0], span=self._span(meta))

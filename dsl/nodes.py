@@ -170,6 +170,8 @@ class FieldDecl(Node):
     default: Expr | None
     visibility: str  # public, secret (owner only), hidden
     per_card: bool = field(default=False, kw_only=True)  # state of each physical card
+    # a player field shared by the teammates: one value per team, read and written through any
+    per_team: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

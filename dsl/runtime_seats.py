@@ -9,7 +9,7 @@ nobody out. Turn order is seat order: the builtins below skip the players who ar
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from dsl.runtime_state import StateCore
 
@@ -96,6 +96,16 @@ class StateSeats(StateCore):
         if not left or any(self.team_of(q) != self.team_of(left[0]) for q in left):
             return None
         return left[0]
+
+    def share(self, table: list[Any], player: int) -> None:
+        """A 'per team' field was written through `player`: its teammates hold the value too
+        (a copy of a list, so that a later write through one of them shares it again)."""
+        if self.HAS_TEAMS:
+            value = table[player]
+            team = self.t_team[player]
+            for q, other in enumerate(self.t_team):
+                if other == team and q != player:
+                    table[q] = value[:] if isinstance(value, list) else value
 
     def win(self, player: int) -> None:
         """The player's team wins, teammates alike; everyone else loses."""

@@ -36,6 +36,8 @@ class StateCore:
     # the attribute of the player field `out` ('' when the game declares none): a player who
     # is out never acts (dsl.runtime_seats)
     OUT_FIELD: ClassVar[str] = ""
+    # the attributes of the 'per team' player fields, which teammates share (dsl.runtime_seats)
+    TEAM_FIELDS: ClassVar[frozenset[str]] = frozenset()
     PHASE_RULES: ClassVar[tuple[PhaseRules, ...]] = ()  # install_phases makes the rest
     ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
