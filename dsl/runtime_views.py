@@ -99,7 +99,8 @@ class StateViews(StateSeats):
         if owner >= 0 and owner == player and visibility in ("owner", "secret", "private"):
             return _SEE_ALL
         if visibility == "team":  # the owner and its teammates see it, the others its count
-            seen = owner >= 0 and player >= 0 and self.ally(owner, player)
+            seen = (0 <= owner < self.num_players and player >= 0
+                    and self.ally(owner, player))
             return _SEE_ALL if seen else _SEE_COUNT
         if visibility == "private":
             return _SEE_NOTHING

@@ -1,0 +1,140 @@
+"""Seats, teams, shared fields, team zones and players who are out, on Last stand
+(tests/games/last_stand.rules, compiled here): three to six players, alone or in teams of two.
+
+Seeded random games of each setup are played to the end; every ply checks that
+(a) a 'per team' field (health) is one value for all the teammates;
+(b) the player to act is never out, and a team is out together or not at all;
+(c) every chip is in exactly one zone (the bag, a stash or the spent pile);
+(d) each player sees the stash of its teammates and only the count of its opponents' stashes;
+and at the end, that returns() gives one value per player, the same to teammates, +1 to exactly
+one team, one that still has a player in.
+
+The default tier plays DEFAULT_SEEDS games of each setup; the soak tier (`-m soak`) plays the
+rest of SOAK_SEEDS (1,000 games in all).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from compiler.driver import check_rulebook
+from compiler.pygen import load_python
+from compiler.scenarios import load_scenarios, run_scenario
+from tests.playing import State, named_failures, play_checked
+from tests.tiers import batch_id, batches
+
+HERE = Path(__file__).resolve().parent / "games"
+SETUPS = [(3, False), (4, False), (4, True), (6, False), (6, True)]
+SETUP_IDS = [f"{n}{'-pairs' if pairs else ''}" for n, pairs in SETUPS]
+DEFAULT_SEEDS = 6
+SOAK_SEEDS = 200
+MAX_PLIES = 400
+
+
+@pytest.fixture(scope="module")
+def game() -> ModuleType:
+    compilation = check_rulebook(HERE / "last_stand.rules")
+    assert compilation.ok and compilation.model is not None
+    return load_python(compilation.model)
+
+
+def checks(game: ModuleType, players: int) -> tuple[list[str], Callable[[State], None]]:
+    names = game.PLAYER_NAMES[:players]
+
+    def check(state: State) -> None:
+        teams = [state.team_of(p) for p in range(players)]
+        out = [state.get(f"player.{name}.out") for name in names]
+        health = [state.get(f"player.{name}.health") for name in names]
+        for p in range(players):
+            for q in range(players):
+                if teams[p] == teams[q]:
+                    assert health[p] == health[q], f"{names[p]} and {names[q]} share health"
+                    assert out[p] == out[q], f"{names[p]} and {names[q]} are out together"
+        if not state.is_terminal():
+            assert not out[state.current_player()], "a player who is out acts"
+        chips = len(state.get("zone.bag")) + len(state.get("zone.spent")) + sum(
+            len(state.get(f"zone.stash.{name}")) for name in names)
+        assert chips == 2 * players, f"{chips} chips, not {2 * players}"
+        for viewer in range(players):
+            zones = state.observation(viewer)["zones"]
+            for p, name in enumerate(names):
+                shown, actual = zones[f"stash.{name}"], state.get(f"zone.stash.{name}")
+                if teams[p] == teams[viewer]:
+                    assert shown == actual, f"{names[viewer]} sees {name}'s stash as {shown}"
+                else:
+                    assert shown == {"count": len(actual)}, (
+                        f"{names[viewer]} sees {name}'s stash as {shown}")
+
+    return names, check
+
+
+def play_games(game: ModuleType, players: int, pairs: bool, seeds: range) -> None:
+    names, check = checks(game, players)
+    for seed in seeds:
+        rng, history = random.Random(seed), []
+        with named_failures(f"last_stand {players} pairs={pairs} seed {seed}", history):
+            state = game.new_game(seed=seed, players=players, options={"pairs": pairs})
+            play_checked(state, rng.choice, history, check, MAX_PLIES)
+            returns = state.returns()
+            teams = [state.team_of(p) for p in range(players)]
+            assert len(returns) == players
+            winners = {teams[p] for p in range(players) if returns[p] == 1}
+            assert len(winners) == 1, f"returns {returns}"
+            for p in range(players):
+                assert returns[p] == (1 if teams[p] in winners else -1), f"returns {returns}"
+            assert any(not state.get(f"player.{names[p]}.out")
+                       for p in range(players) if teams[p] in winners)
+
+
+@pytest.mark.parametrize(("players", "pairs"), SETUPS, ids=SETUP_IDS)
+def test_random_games(game: ModuleType, players: int, pairs: bool) -> None:
+    play_games(game, players, pairs, range(DEFAULT_SEEDS))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seeds", batches(DEFAULT_SEEDS, SOAK_SEEDS), ids=batch_id)
+@pytest.mark.parametrize(("players", "pairs"), SETUPS, ids=SETUP_IDS)
+def test_random_games_soak(game: ModuleType, players: int, pairs: bool, seeds: range) -> None:
+    play_games(game, players, pairs, seeds)
+
+
+def test_teams_take_turns(game: ModuleType) -> None:
+    """`teams of 2`: seat i plays in team i % (players / 2), so the teams take turns."""
+    assert [game.new_game(players=4, options={"pairs": True}).team_of(p)
+            for p in range(4)] == [0, 1, 0, 1]
+    assert [game.new_game(players=6, options={"pairs": True}).team_of(p)
+            for p in range(6)] == [0, 1, 2, 0, 1, 2]
+    assert [game.new_game(players=3).team_of(p) for p in range(3)] == [0, 1, 2]
+
+
+def test_new_game_validates_the_player_count(game: ModuleType) -> None:
+    for players in (1, 2, 5, 7):
+        with pytest.raises(ValueError, match=f"last_stand is for 3-4 or 6 players, not {players}"):
+            game.new_game(players=players)
+    with pytest.raises(ValueError, match="3 players cannot play in teams of 2"):
+        game.new_game(players=3, options={"pairs": True})
+    assert game.INFO["players"] == (3, 6)
+
+
+def test_the_scenarios_pass(game: ModuleType) -> None:
+    """Seat order after elimination, shared health, attacks on opponents only, team wins."""
+    file = HERE / "last_stand.scenario.yaml"
+    results = [run_scenario(game, data, file.name, line) for data, line in load_scenarios(file)]
+    assert len(results) >= 9
+    assert all(r.passed for r in results), [(r.name, r.failures) for r in results if not r.passed]
+
+
+def test_json_and_clone_keep_the_teams(game: ModuleType) -> None:
+    state = game.new_game(seed=3, players=6, options={"pairs": True})
+    state.set("player.A.health", 2)
+    copy = game.from_json(state.to_json())
+    assert [copy.team_of(p) for p in range(6)] == [0, 1, 2, 0, 1, 2]
+    assert copy.get("player.D.health") == 2
+    clone = state.clone()
+    clone.set("player.D.health", 1)
+    assert (clone.get("player.A.health"), state.get("player.A.health")) == (1, 2)
