@@ -15,13 +15,17 @@ rest of SOAK_SEEDS (1,000 games in all).
 
 from __future__ import annotations
 
+import io
+import json
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from compiler import cli
 from compiler.driver import check_rulebook
 from compiler.pygen import load_python
 from compiler.scenarios import load_scenarios, run_scenario
@@ -138,3 +142,22 @@ def test_json_and_clone_keep_the_teams(game: ModuleType) -> None:
     clone = state.clone()
     clone.set("player.D.health", 1)
     assert (clone.get("player.A.health"), state.get("player.A.health")) == (1, 2)
+
+
+def test_simulate_and_play_take_the_number_of_players(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = str(HERE / "last_stand.rules")
+    code = cli.main(["simulate", rules, "-n", "4", "--players", "4", "--option", "pairs=true",
+                     "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and set(report["wins"]) == {"A", "B", "C", "D"}
+    # teammates win together
+    assert report["wins"]["A"] == report["wins"]["C"] and report["games"] == 4
+    assert cli.main(["simulate", rules, "-n", "1", "--players", "5"]) == 2
+    assert "last_stand is for 3-4 or 6 players, not 5" in capsys.readouterr().err
+    assert cli.main(["simulate", rules, "-n", "1", "--players", "3", "--option",
+                     "pairs=true"]) == 2
+    assert "3 players cannot play in teams of 2" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", rules, "--players", "6", "--as", "F"]) == 0
+    assert "F rests" in capsys.readouterr().out
