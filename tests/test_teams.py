@@ -161,3 +161,44 @@ def test_simulate_and_play_take_the_number_of_players(
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert cli.main(["play", rules, "--players", "6", "--as", "F"]) == 0
     assert "F rests" in capsys.readouterr().out
+
+
+def test_the_documented_example_checks_clean(tmp_path: Path) -> None:
+    """The rulebook of "Players, seats and teams" in docs/language.md compiles and plays."""
+    text = (HERE.parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text.split("### Players, seats and teams", 1)[1]
+    example = section.split("```rulecraft\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "last_stand.rules"
+    path.write_text(example, encoding="utf-8")
+    compilation = check_rulebook(path)
+    assert compilation.ok and compilation.model is not None, compilation.diagnostics.items
+    game = load_python(compilation.model)
+    state = game.new_game(seed=1, players=4, options={"pairs": True})
+    play_checked(state, random.Random(1).choice, [], lambda s: None, MAX_PLIES)
+    assert state.returns() in ([1, -1, 1, -1], [-1, 1, -1, 1])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_listed_teams_and_team_fields_play(players: int) -> None:
+    """tests/cases/teams_seat_order.rules: `teams [A, C], [B, D]` (two players: A against B),
+    a 'per team' pool, a 'team' field seen by teammates only."""
+    compilation = check_rulebook(HERE.parent / "cases" / "teams_seat_order.rules")
+    assert compilation.model is not None
+    game = load_python(compilation.model)
+    names = game.PLAYER_NAMES[:players]
+    for seed in range(5):
+        state = game.new_game(seed=seed, players=players)
+        teams = [state.team_of(p) for p in range(players)]
+        assert teams == [0, 1, 0, 1][:players]
+
+        def check(state: State) -> None:
+            pools = [state.get(f"player.{name}.pool") for name in names]
+            for p in range(players):
+                view = state.observation(p)["players"]
+                for q in range(players):
+                    assert (pools[p] == pools[q]) or teams[p] != teams[q]
+                    assert ("secret_plan" in view[names[q]]) == (teams[p] == teams[q])
+
+        play_checked(state, random.Random(seed).choice, [], check, MAX_PLIES)
+        assert state.returns() == [1.0 if t == teams[state.returns().index(1.0)] else -1.0
+                                   for t in teams]
