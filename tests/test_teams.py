@@ -186,19 +186,19 @@ def test_listed_teams_and_team_fields_play(players: int) -> None:
     assert compilation.model is not None
     game = load_python(compilation.model)
     names = game.PLAYER_NAMES[:players]
+    teams = [0, 1, 0, 1][:players]
+
+    def check(state: State) -> None:
+        pools = [state.get(f"player.{name}.pool") for name in names]
+        for p in range(players):
+            view = state.observation(p)["players"]
+            for q in range(players):
+                assert (pools[p] == pools[q]) or teams[p] != teams[q]
+                assert ("secret_plan" in view[names[q]]) == (teams[p] == teams[q])
+
     for seed in range(5):
         state = game.new_game(seed=seed, players=players)
-        teams = [state.team_of(p) for p in range(players)]
-        assert teams == [0, 1, 0, 1][:players]
-
-        def check(state: State) -> None:
-            pools = [state.get(f"player.{name}.pool") for name in names]
-            for p in range(players):
-                view = state.observation(p)["players"]
-                for q in range(players):
-                    assert (pools[p] == pools[q]) or teams[p] != teams[q]
-                    assert ("secret_plan" in view[names[q]]) == (teams[p] == teams[q])
-
+        assert [state.team_of(p) for p in range(players)] == teams
         play_checked(state, random.Random(seed).choice, [], check, MAX_PLIES)
         assert state.returns() == [1.0 if t == teams[state.returns().index(1.0)] else -1.0
                                    for t in teams]
