@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.check_base import CheckerBase
 from dsl import nodes as n
@@ -57,9 +58,7 @@ BUILTINS = {
 GRID_BUILTINS = frozenset({"row", "column", "cell", "row_cells", "column_cells", "ahead",
                            "behind", "surrounding", "facing_distance"})
 GRID_BY_NAME = frozenset({"cell", "row_cells", "column_cells"})
-# The builtins of teams and of the players still in (dsl.runtime_seats).
-SEAT_BUILTINS = frozenset({"ally", "allies", "opponents", "after", "standing",
-                           "last_standing", "next_in", "previous_in"})
+SEAT_BUILTINS = sym.SEAT_BUILTINS
 
 
 class BuiltinChecker(CheckerBase):

@@ -11,7 +11,6 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.check_builtins import SEAT_BUILTINS
 from compiler.pygen_base import Bindings, grouped, names_table, py_type, ungrouped, upper
 from compiler.pygen_facts import ACTS, HARMLESS, ExpressionFacts, walk_expr
 from compiler.pygen_grid import grid_call
@@ -548,7 +547,7 @@ class ExpressionGenerator(ExpressionFacts):
             return f"(({args[0]}) + 1) % {s}.num_players"
         if name == "next_player":
             return f"(({args[0]}) + 1) % {s}.num_players"
-        if name in SEAT_BUILTINS:
+        if name in sym.SEAT_BUILTINS:
             return f"{s}.{name}({', '.join(ungrouped(a) for a in args)})"
         if name in ("abs", "min", "max"):
             return f"{name}({', '.join(args) if len(args) > 1 else ungrouped(args[0])})"
