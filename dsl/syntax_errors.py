@@ -60,7 +60,7 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
-_VISIBILITY_TERMINALS = frozenset({"PUBLIC", "SECRET", "HIDDEN", "OWNER", "PRIVATE"})
+_VISIBILITY_TERMINALS = frozenset({"PUBLIC", "SECRET", "HIDDEN", "OWNER", "PRIVATE", "TEAM"})
 # Kinds of text that "expected ..." names with one phrase, instead of the terminals that can
 # begin them, when the terminals of the kind's core are all expected: (phrase, core, all).
 _EXPRESSION_START = frozenset({"INT", "STRING", "NAME", "TRUE", "FALSE", "NONE", "ACTOR",
