@@ -79,6 +79,10 @@ class ExpressionGenerator(ExpressionFacts):
                 shared = self.team_field(stmt.target)
                 if shared is not None:  # the teammates hold the same value
                     w.line(f"s.share(s.p_{shared.name}, {self.expr(shared.obj)})")
+                target_ = stmt.target
+                if (isinstance(target_, n.Attribute) and target_.name == "out"
+                        and isinstance(m.symbols.attributes.get(id(target_)), sym.PlayerField)):
+                    w.line(f"s.mark_out({self.expr(target_.obj)})")  # the order for ranks()
             case n.CallStmt():
                 w.line(self.expr(stmt.call))
             case n.If():

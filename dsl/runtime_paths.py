@@ -76,7 +76,7 @@ class StatePaths(StateSeats):
                 if name == parts[1]:
                     read, write = self._cell(getattr(self, attr), player, codec, per_player,
                                              parts[2:])
-                    if attr in self.TEAM_FIELDS:
+                    if attr in self.TEAM_FIELDS or attr == self.OUT_FIELD:
                         return read, self._shared(write, attr, player)
                     return read, write
         for board, nodes, name, attr, codec, per_player, _vis in self.NODE_FIELDS:
@@ -126,10 +126,14 @@ class StatePaths(StateSeats):
 
     def _shared(self, write: Callable[[Any], None], attr: str, player: int
                 ) -> Callable[[Any], None]:
-        """A write of a 'per team' field that the player's teammates see too."""
+        """A write of a 'per team' field that the player's teammates see too, or of `out`,
+        whose order ranks() keeps."""
         def both(value: Any) -> None:
             write(value)
-            self.share(getattr(self, attr), player)
+            if attr in self.TEAM_FIELDS:
+                self.share(getattr(self, attr), player)
+            if attr == self.OUT_FIELD:
+                self.mark_out(player)
 
         return both
 

@@ -41,6 +41,8 @@ class StateSeats(StateCore):
     # whether the game has teams: then t_team holds the team of each seat (else a team per seat)
     HAS_TEAMS: ClassVar[bool] = False
     t_team: list[int]
+    # the players put out, in the order they went out (games with an `out` field)
+    t_out_order: list[int]
 
     def team_of(self, player: int) -> int:
         return self.t_team[player] if self.HAS_TEAMS else player
@@ -106,6 +108,32 @@ class StateSeats(StateCore):
             for q, other in enumerate(self.t_team):
                 if other == team and q != player:
                     table[q] = value[:] if isinstance(value, list) else value
+
+    def mark_out(self, player: int) -> None:
+        """The rules (or a scenario) wrote the player's `out`: keep the order players go out
+        in, for ranks()."""
+        order = self.t_out_order
+        if getattr(self, self.OUT_FIELD)[player]:
+            if player not in order:
+                order.append(player)
+        elif player in order:
+            order.remove(player)
+
+    def ranks(self) -> list[int]:
+        """The place of each player, 1 the best, teammates alike: the winners first (returns),
+        then the teams with a player still in, then the others, the last to go out first (a
+        team goes out with its last player). Teams that cannot be told apart share a place."""
+        n = self.num_players
+        result = self.result or [0.0] * n
+        order = self.t_out_order if self.OUT_FIELD else []
+        keys: dict[int, tuple[float, bool, int]] = {}
+        for p in range(n):
+            team = self.team_of(p)
+            gone = order.index(p) if p in order else -1
+            won, still_in, last = keys.get(team, (result[p], False, -1))
+            keys[team] = (max(won, result[p]), still_in or not self.is_out(p), max(last, gone))
+        return [1 + sum(other > keys[self.team_of(p)] for other in keys.values())
+                for p in range(n)]
 
     def win(self, player: int) -> None:
         """The player's team wins, teammates alike; everyone else loses."""

@@ -7,7 +7,7 @@ Seeded random games of each setup are played to the end; every ply checks that
 (c) every chip is in exactly one zone (the bag, a stash or the spent pile);
 (d) each player sees the stash of its teammates and only the count of its opponents' stashes;
 and at the end, that returns() gives one value per player, the same to teammates, +1 to exactly
-one team, one that still has a player in.
+one team, one that still has a player in, and that ranks() puts that team first, alone.
 
 The default tier plays DEFAULT_SEEDS games of each setup; the soak tier (`-m soak`) plays the
 rest of SOAK_SEEDS (1,000 games in all).
@@ -93,6 +93,10 @@ def play_games(game: ModuleType, players: int, pairs: bool, seeds: range) -> Non
                 assert returns[p] == (1 if teams[p] in winners else -1), f"returns {returns}"
             assert any(not state.get(f"player.{names[p]}.out")
                        for p in range(players) if teams[p] in winners)
+            ranks = state.ranks()
+            for p in range(players):
+                assert (ranks[p] == 1) == (teams[p] in winners), f"ranks {ranks}"
+                assert all(ranks[q] == ranks[p] for q in range(players) if teams[q] == teams[p])
 
 
 @pytest.mark.parametrize(("players", "pairs"), SETUPS, ids=SETUP_IDS)
@@ -202,3 +206,23 @@ def test_listed_teams_and_team_fields_play(players: int) -> None:
         play_checked(state, random.Random(seed).choice, [], check, MAX_PLIES)
         assert state.returns() == [1.0 if t == teams[state.returns().index(1.0)] else -1.0
                                    for t in teams]
+
+
+def test_ranks_put_the_last_standing_first(game: ModuleType) -> None:
+    """A free-for-all of four: C goes out, then A; D wins; B, still in, is second."""
+    state = game.new_game(seed=1, players=4)
+    assert state.ranks() == [1, 1, 1, 1]
+    state.set("player.C.out", True)
+    state.set("player.A.out", True)
+    assert state.ranks() == [3, 1, 4, 1]
+    state.set("player.B.health", 1)
+    state.apply_action(state.parse_action("D attacks B"))
+    assert state.returns() == [-1, -1, -1, 1]
+    assert state.ranks() == [3, 2, 4, 1]
+
+
+def test_ranks_of_teams(game: ModuleType) -> None:
+    state = game.new_game(seed=1, players=6, options={"pairs": True})
+    state.set("player.B.health", 1)
+    state.apply_action(state.parse_action("F attacks B"))  # B and E go out together
+    assert state.ranks() == [1, 3, 1, 1, 3, 1]
