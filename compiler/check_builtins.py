@@ -23,6 +23,8 @@ BUILTINS = {
     "allies": "allies(player) -> list of player: the player's teammates still in",
     "opponents": "opponents(player) -> list of player: the players of other teams still in",
     "next_in": "next_in(player) -> player: the next player still in, in turn order",
+    "captain": "captain(player) -> player: the first seat of its team, whose zones the team "
+               "shares",
     "previous_in": "previous_in(player) -> player: the previous player still in",
     "after": "after(player) -> list of player: the players still in after it, in turn order",
     "standing": "standing() -> list of player: the players still in, in seat order",
@@ -169,7 +171,8 @@ class BuiltinChecker(CheckerBase):
             return t.ListT(t.PLAYER) if name == "standing" else t.optional(t.PLAYER)
         if arity(1):
             want(0, t.PLAYER)
-        return t.PLAYER if name in ("next_in", "previous_in") else t.ListT(t.PLAYER)
+        return (t.PLAYER if name in ("next_in", "previous_in", "captain")
+                else t.ListT(t.PLAYER))
 
     def grid_builtin(self, e: n.Call, args: list[t.Type], arity: Callable[[int], bool],
                      want: Callable[[int, t.Type], None], signature: str) -> t.Type:

@@ -350,6 +350,7 @@ class English:
             "previous_in": lambda a: f"the previous player still in before {a[0]}",
             "after": lambda a: f"the players still in after {a[0]}, in turn order",
             "standing": lambda a: "the players still in",
+            "captain": lambda a: f"the first player of the team of {a[0]}",
             "last_standing": lambda a: "the last player (or team) standing",
             "abs": lambda a: f"the size of {a[0]} (without sign)",
             "min": lambda a: "the smallest of " + ", ".join(a),

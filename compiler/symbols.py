@@ -249,7 +249,7 @@ class Procedure:
 # The builtins of teams and of the players still in: calls of the state's own methods
 # (dsl.runtime_seats), typed by compiler.check_builtins.
 SEAT_BUILTINS = frozenset({"ally", "allies", "opponents", "after", "standing",
-                           "last_standing", "next_in", "previous_in"})
+                           "last_standing", "next_in", "previous_in", "captain"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,11 @@ class StateSeats(StateCore):
     def team_of(self, player: int) -> int:
         return self.t_team[player] if self.HAS_TEAMS else player
 
+    def captain(self, player: int) -> int:
+        """The first seat of the player's team: its zones hold what the team shares."""
+        team = self.team_of(player)
+        return next(q for q in range(self.num_players) if self.team_of(q) == team)
+
     def is_out(self, player: int) -> bool:
         return bool(getattr(self, self.OUT_FIELD)[player]) if self.OUT_FIELD else False
 

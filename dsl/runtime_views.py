@@ -48,6 +48,8 @@ class StateViews(StateSeats):
                 )
             players[self.PLAYER_NAMES[p]] = fields
         view["players"] = players
+        if self.HAS_TEAMS:  # who plays with whom is no secret
+            view["teams"] = {self.PLAYER_NAMES[p]: self.t_team[p] for p in range(self.num_players)}
         boards: dict[str, dict[str, dict[str, Any]]] = {}
         for board, nodes, name, attr, codec, per_player, visibility in self.NODE_FIELDS:
             if visibility != "public":

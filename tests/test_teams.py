@@ -4,8 +4,9 @@
 Seeded random games of each setup are played to the end; every ply checks that
 (a) a 'per team' field (health) is one value for all the teammates;
 (b) the player to act is never out, and a team is out together or not at all;
-(c) every chip is in exactly one zone (the bag, a stash or the spent pile);
-(d) each player sees the stash of its teammates and only the count of its opponents' stashes;
+(c) every chip is in exactly one zone (the bag, a stash or a team's spent pile, its captain's);
+(d) each player sees the stashes and spent piles of its team, and only the count of the
+    others', and the team of every seat;
 and at the end, that returns() gives one value per player, the same to teammates, +1 to exactly
 one team, one that still has a player in, and that ranks() puts that team first, alone.
 
@@ -38,6 +39,7 @@ SETUP_IDS = [f"{n}{'-pairs' if pairs else ''}" for n, pairs in SETUPS]
 DEFAULT_SEEDS = 6
 SOAK_SEEDS = 200
 MAX_PLIES = 400
+ZONES = ("stash", "spent")  # the team zones: each player's, and each team's (its captain's)
 
 
 @pytest.fixture(scope="module")
@@ -61,18 +63,24 @@ def checks(game: ModuleType, players: int) -> tuple[list[str], Callable[[State],
                     assert out[p] == out[q], f"{names[p]} and {names[q]} are out together"
         if not state.is_terminal():
             assert not out[state.current_player()], "a player who is out acts"
-        chips = len(state.get("zone.bag")) + len(state.get("zone.spent")) + sum(
-            len(state.get(f"zone.stash.{name}")) for name in names)
+        chips = len(state.get("zone.bag")) + sum(
+            len(state.get(f"zone.{zone}.{name}")) for name in names for zone in ZONES)
         assert chips == 2 * players, f"{chips} chips, not {2 * players}"
+        captains = {p for p in range(players) if teams.index(teams[p]) == p}
+        assert all(not state.get(f"zone.spent.{names[p]}")
+                   for p in range(players) if p not in captains), "a spent pile not a team's"
         for viewer in range(players):
-            zones = state.observation(viewer)["zones"]
+            view = state.observation(viewer)
+            assert view["teams"] == dict(zip(names, teams, strict=True))
             for p, name in enumerate(names):
-                shown, actual = zones[f"stash.{name}"], state.get(f"zone.stash.{name}")
-                if teams[p] == teams[viewer]:
-                    assert shown == actual, f"{names[viewer]} sees {name}'s stash as {shown}"
-                else:
-                    assert shown == {"count": len(actual)}, (
-                        f"{names[viewer]} sees {name}'s stash as {shown}")
+                for zone in ZONES:
+                    shown = view["zones"][f"{zone}.{name}"]
+                    actual = state.get(f"zone.{zone}.{name}")
+                    if teams[p] == teams[viewer]:
+                        assert shown == actual, f"{names[viewer]} sees {zone}.{name} as {shown}"
+                    else:
+                        assert shown == {"count": len(actual)}, (
+                            f"{names[viewer]} sees {zone}.{name} as {shown}")
 
     return names, check
 
