@@ -319,6 +319,8 @@ class Resolver(BoardResolver):
         elif d.max_players > MAX_PLAYERS:
             self.diagnostics.add("E0209", d.span, f"a game is for at most {MAX_PLAYERS} players, "
                                  f"not {d.max_players}")
+            # the rest of the checks go on with seats that can be named
+            m.min_players, m.max_players = min(d.min_players, MAX_PLAYERS), MAX_PLAYERS
         else:
             m.player_counts = sorted({c for low, high in counts for c in range(low, high + 1)})
         if d.player_names:
@@ -331,8 +333,8 @@ class Resolver(BoardResolver):
             for name in d.player_names:
                 self.declare("value", name, d.span, "player name")
         m.player_names = list(d.player_names) or [
-            chr(ord("A") + i) for i in range(max(d.max_players, 0))
-        ][:26]
+            chr(ord("A") + i) for i in range(min(max(d.max_players, 0), MAX_PLAYERS))
+        ]
         m.player_spans = list(d.player_spans) if d.player_names else []
         if d.teams is not None:
             self.teams(d.teams)

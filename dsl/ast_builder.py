@@ -133,8 +133,11 @@ class AstBuilder(Transformer[Token, Any]):
         return ("players", tuple(c))
 
     def count_part(self, meta: Any, c: list[Token | None]) -> tuple[int, int]:
-        low = int(str(c[0])[:MAX_INT_DIGITS])
-        high = int(str(c[1])[:MAX_INT_DIGITS]) if len(c) > 1 and c[1] is not None else low
+        for token in c:
+            if token is not None and len(token) > MAX_INT_DIGITS:
+                raise NumberTooLarge(self._tspan(token))
+        low = int(str(c[0]))
+        high = int(str(c[1])) if len(c) > 1 and c[1] is not None else low
         return (low, high)
 
     def teams_of(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Teams]:
