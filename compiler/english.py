@@ -238,6 +238,9 @@ class English:
 
     def aggregate(self, e: n.Aggregate) -> str:
         where = f" where {self.expr(e.where)}" if e.where is not None else ""
+        if e.order_by is not None:
+            where += (f", {'highest' if e.descending else 'lowest'} "
+                      f"{self.expr(e.order_by)} first")
         domain = f"each *{md(e.var)}* in {self.expr(e.domain)}{where}"
         element = self.expr(e.element)
         return {
@@ -471,3 +474,16 @@ def template(message: str) -> str:
 
 def anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", name.lower().replace("_", "-"))
+
+
+def counts_text(counts: list[int]) -> str:
+    """The player counts as a reader writes them (new_game's refusal, the rulebook): '2',
+    '2-4', '2-4 or 6'."""
+    runs: list[list[int]] = []
+    for count in counts:
+        if runs and runs[-1][1] == count - 1:
+            runs[-1][1] = count
+        else:
+            runs.append([count, count])
+    parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

@@ -4,6 +4,7 @@ API functions."""
 from __future__ import annotations
 
 from compiler import types as t
+from compiler.english import counts_text
 from compiler.pygen_base import VERSION, codec, py_type, upper
 from compiler.pygen_rules import RuleGenerator
 
@@ -153,14 +154,3 @@ class WiringGenerator(RuleGenerator):
             w.line("s.load_json(text)")
             w.line("return s")
 
-
-def counts_text(counts: list[int]) -> str:
-    """The player counts as a reader writes them: '2', '2-4', '2-4 or 6'."""
-    runs: list[list[int]] = []
-    for count in counts:
-        if runs and runs[-1][1] == count - 1:
-            runs[-1][1] = count
-        else:
-            runs.append([count, count])
-    parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

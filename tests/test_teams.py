@@ -27,6 +27,7 @@ from types import ModuleType
 import pytest
 
 from compiler import cli
+from compiler.docgen import generate_docs
 from compiler.driver import check_rulebook
 from compiler.pygen import load_python
 from compiler.scenarios import load_scenarios, run_scenario
@@ -234,3 +235,16 @@ def test_ranks_of_teams(game: ModuleType) -> None:
     state.set("player.B.health", 1)
     state.apply_action(state.parse_action("F attacks B"))  # B and E go out together
     assert state.ranks() == [1, 3, 1, 1, 3, 1]
+
+
+def test_the_rulebook_says_who_plays_with_whom() -> None:
+    compilation = check_rulebook(HERE / "last_stand.rules")
+    assert compilation.model is not None
+    markdown = generate_docs(compilation.model)
+    assert ("- **Players:** 3 to 4 or 6, in teams of 2 if the *pairs* option, otherwise 1"
+            in markdown)
+    assert "the players still in, highest *q*'s health first" in markdown
+    assert "its owner and teammates see the cards; others see how many" in markdown
+    listed = check_rulebook(HERE.parent / "cases" / "teams_seat_order.rules")
+    assert listed.model is not None
+    assert "- **Players:** 2 or 4, in teams: A and C; B and D" in generate_docs(listed.model)
