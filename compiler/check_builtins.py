@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from compiler import symbols as sym
 from compiler import types as t
 from compiler.check_base import CheckerBase
 from dsl import nodes as n
@@ -18,6 +19,17 @@ BUILTINS = {
     "last": "last(zone or list) -> element?",
     "opponent": "opponent(player) -> player",
     "next_player": "next_player(player) -> player",
+    "ally": "ally(player, player) -> bool: on one team (a player is its own ally)",
+    "allies": "allies(player) -> list of player: the player's teammates still in",
+    "opponents": "opponents(player) -> list of player: the players of other teams still in",
+    "next_in": "next_in(player) -> player: the next player still in, in turn order",
+    "captain": "captain(player) -> player: the first seat of its team, whose zones the team "
+               "shares",
+    "previous_in": "previous_in(player) -> player: the previous player still in",
+    "after": "after(player) -> list of player: the players still in after it, in turn order",
+    "standing": "standing() -> list of player: the players still in, in seat order",
+    "last_standing": "last_standing() -> player?: the first player still in when all those "
+                     "still in are of one team",
     "abs": "abs(int) -> int",
     "min": "min(int, int, ...) -> int",
     "max": "max(int, int, ...) -> int",
@@ -48,6 +60,7 @@ BUILTINS = {
 GRID_BUILTINS = frozenset({"row", "column", "cell", "row_cells", "column_cells", "ahead",
                            "behind", "surrounding", "facing_distance"})
 GRID_BY_NAME = frozenset({"cell", "row_cells", "column_cells"})
+SEAT_BUILTINS = sym.SEAT_BUILTINS
 
 
 class BuiltinChecker(CheckerBase):
@@ -93,6 +106,8 @@ class BuiltinChecker(CheckerBase):
             if arity(1):
                 want(0, t.PLAYER)
             return t.PLAYER
+        if name in SEAT_BUILTINS:
+            return self.seat_builtin(e, args, arity, want)
         if name in ("abs", "roll"):
             if arity(1):
                 want(0, t.INT)
@@ -137,6 +152,27 @@ class BuiltinChecker(CheckerBase):
                     self.error("E0201", e.span, f"'{name}' needs two nodes of one board")
             return t.BOOL if name == "adjacent" else t.INT
         raise AssertionError(name)  # pragma: no cover
+
+    def seat_builtin(self, e: n.Call, args: list[t.Type], arity: Callable[[int], bool],
+                     want: Callable[[int, t.Type], None]) -> t.Type:
+        name = e.func
+        out = self.model.player_fields.get("out")
+        if out is not None and (out.type != t.BOOL or out.per_player):
+            self.error("E0201", e.span, f"'{name}' reads the player field 'out', which must "
+                       f"be a bool, not {out.type}", hint="declare `out: bool = false` in "
+                       "the player block: a player is out when it is true")
+        if name == "ally":
+            if arity(2):
+                want(0, t.PLAYER)
+                want(1, t.PLAYER)
+            return t.BOOL
+        if name in ("standing", "last_standing"):
+            arity(0)
+            return t.ListT(t.PLAYER) if name == "standing" else t.optional(t.PLAYER)
+        if arity(1):
+            want(0, t.PLAYER)
+        return (t.PLAYER if name in ("next_in", "previous_in", "captain")
+                else t.ListT(t.PLAYER))
 
     def grid_builtin(self, e: n.Call, args: list[t.Type], arity: Callable[[int], bool],
                      want: Callable[[int, t.Type], None], signature: str) -> t.Type:

@@ -14,7 +14,7 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.check_base import Context, Scope
-from compiler.check_builtins import BUILTINS
+from compiler.check_builtins import BUILTINS, SEAT_BUILTINS
 from compiler.check_statements import StatementChecker, effect_key
 from compiler.consteval import compile_rule, constant_rule, evaluate
 from compiler.model import EntryInfo, FieldInfo, GameModel, RecordInfo
@@ -428,7 +428,8 @@ class DataChecker(StatementChecker):
 
 
 # builtins that read the game: its random generator, its decks and its number of players
-_CHANCE = frozenset({"flip", "roll", "shuffled", "decklist", "opponent", "next_player"})
+_CHANCE = frozenset({"flip", "roll", "shuffled", "decklist", "opponent", "next_player",
+                     *SEAT_BUILTINS})
 
 
 def _reads_the_game(symbol: sym.Symbol | None, builtins: set[str]) -> bool:

@@ -514,6 +514,14 @@ class ExpressionChecker(BuiltinChecker):
             self.condition(e.where, inner, ctx)
             inner = self.narrowed_scope(e.where, inner)
         value = self.expr(e.element, inner, ctx)
+        if e.order_by is not None:
+            key = self.expr(e.order_by, inner, ctx)
+            self.expect(e.order_by, key, t.INT, "the sort key")
+            if e.func not in ("first", "list"):
+                self.error("E0213", e.order_by.span,
+                           f"'ordered by' changes nothing in '{e.func}(...)'",
+                           hint="order matters only to first(...), list(...) and a for loop: "
+                                "drop 'ordered by' here")
         m.symbols.aggregates[id(e)] = sym.Aggregator(e.func)
         if e.func in ("sum", "min", "max"):
             self.expect(e.element, value, t.INT, f"what '{e.func}' adds up")

@@ -289,12 +289,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return EXIT_FAIL
     try:
-        state = game.new_game(seed=args.seed, options=_options(args.option),
-                              decks=_decks(args.decks))
+        state = game.new_game(seed=args.seed, players=_players(game, args.players),
+                              options=_options(args.option), decks=_decks(args.decks))
     except ValueError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
-    names = list(game.INFO["player_names"])
+    names = list(game.INFO["player_names"])[: state.num_players]
     if args.as_player not in names:
         print(f"--as must be one of {', '.join(names)}", file=sys.stderr)
         return EXIT_USAGE
@@ -358,16 +358,23 @@ def cmd_print(args: argparse.Namespace) -> int:
     return command(name, args.deck, args.output, args.paper, args.backs)
 
 
+def _players(game: ModuleType, players: int | None) -> int:
+    """`--players N`, else the fewest the game is for; new_game says when N does not fit."""
+    return int(game.INFO["players"][0]) if players is None else players
+
+
 def _decks(text: str | None) -> list[str] | None:
     """`--decks red_rush,blue_wall`: one shipped deck per player, in seat order."""
     return [name.strip() for name in text.split(",")] if text else None
 
 
 def _simulate_one(
-    game_name: str, seed: int, options: dict[str, object], decks: list[str] | None = None
+    game_name: str, seed: int, options: dict[str, object], decks: list[str] | None = None,
+    players: int | None = None,
 ) -> tuple[list[float], int]:
     game = api.load_game(game_name)
-    state = game.new_game(seed=seed, options=options, decks=decks)
+    state = game.new_game(seed=seed, players=_players(game, players), options=options,
+                          decks=decks)
     agent = random.Random(seed)
     plies = 0
     while not state.is_terminal():
@@ -386,8 +393,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     options = _options(args.option)
     decks = _decks(args.decks)
+    players = _players(game, args.players)
     try:
-        game.new_game(seed=args.seed, options=options, decks=decks)
+        game.new_game(seed=args.seed, players=players, options=options, decks=decks)
     except ValueError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
@@ -398,11 +406,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         with ProcessPoolExecutor(args.jobs) as pool:
             outcomes = list(pool.map(_simulate_one, [name] * len(seeds), seeds,
-                                     [options] * len(seeds), [decks] * len(seeds)))
+                                     [options] * len(seeds), [decks] * len(seeds),
+                                     [players] * len(seeds)))
     else:
-        outcomes = [_simulate_one(name, seed, options, decks) for seed in seeds]
+        outcomes = [_simulate_one(name, seed, options, decks, players) for seed in seeds]
     elapsed = time.perf_counter() - started
-    names = list(game.INFO["player_names"])
+    names = list(game.INFO["player_names"])[:players]
     wins = [sum(1 for r, _ in outcomes if r[i] > 0) for i in range(len(names))]
     draws = sum(1 for r, _ in outcomes if all(x == 0 for x in r))
     plies = [p for _, p in outcomes]
@@ -453,6 +462,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--as", dest="as_player", default="A")
     play.add_argument("--vs", default="random", choices=["random"])
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.add_argument("--players", type=int, metavar="N",
+                      help="how many play (default: the fewest the game is for)")
     play.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     play.set_defaults(run=cmd_play)
 
@@ -480,6 +491,8 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--jobs", type=int, default=1)
     simulate.add_argument("--json", action="store_true")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    simulate.add_argument("--players", type=int, metavar="N",
+                          help="how many play (default: the fewest the game is for)")
     simulate.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
     simulate.set_defaults(run=cmd_simulate)
 

@@ -31,7 +31,7 @@ from compiler.ast_walk import walk_rules
 from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
-from compiler.english import anchor, code, md, md_paragraph, sentence, words
+from compiler.english import anchor, code, counts_text, md, md_paragraph, sentence, words
 from compiler.grid_diagram import (
     MAX_GRID_CELLS,
     diagram_lines,
@@ -247,12 +247,26 @@ class DocBuilder(CardGallery):
         return found
 
     # ---- tables
+    def players_text(self) -> str:
+        """'2', '2 to 4', '3 to 4 or 6', and the teams: ', in teams of 2'."""
+        m = self.model
+        text = counts_text(m.player_counts).replace("-", " to ")
+        if m.team_size is not None:
+            text += f", in teams of {self.english.expr(m.team_size)}"
+        elif m.team_seats:
+            names = m.player_names
+            text += ", in teams: " + "; ".join(
+                " and ".join(md(names[seat]) for seat in team) for team in m.team_seats)
+        return text
+
     def field_rows(self, fields: dict[str, FieldInfo]) -> list[dict[str, str]]:
         rows = []
         for info in fields.values():
             default = self.english.expr(info.default) if info.default is not None else "—"
-            type_text = str(info.type) + (" per player" if info.per_player else "")
+            type_text = (str(info.type) + (" per player" if info.per_player else "")
+                         + (", shared by the team" if info.per_team else ""))
             visibility = {"public": "everyone", "secret": "its player only",
+                          "team": "its player and teammates",
                           "hidden": "nobody"}.get(info.visibility, info.visibility)
             rows.append({"name": code(info.name), "type": md(type_text), "default": default,
                          "visibility": visibility, "doc": md(info.doc)})
@@ -485,6 +499,7 @@ class DocBuilder(CardGallery):
                     "hidden": "nobody sees the cards, only how many",
                     "secret": "face down: its owner sees them, others only once revealed",
                     "private": "its owner sees the cards; others see nothing, not even how many",
+                    "team": "its owner and teammates see the cards; others see how many",
                 }[zone.visibility],
                 "capacity": str(zone.capacity) if zone.capacity is not None else "—",
                 "doc": md(zone.doc),
@@ -589,8 +604,7 @@ class DocBuilder(CardGallery):
             "title_plain": m.title, "source_plain": m.source_file,
             "sections": [{"title": title, "anchor": a} for title, a in sections],
             "gallery": gallery, "keywords": keywords, "decks": decks, "glossary": glossary,
-            "players": (str(m.min_players) if m.min_players == m.max_players
-                        else f"{m.min_players} to {m.max_players}"),
+            "players": self.players_text(),
             "player_names": ", ".join(md(p) for p in m.player_names),
             "options": options,
             "enums": [{"name": md(e.name), "members": ", ".join(

@@ -238,6 +238,9 @@ class English:
 
     def aggregate(self, e: n.Aggregate) -> str:
         where = f" where {self.expr(e.where)}" if e.where is not None else ""
+        if e.order_by is not None:
+            where += (f", {'highest' if e.descending else 'lowest'} "
+                      f"{self.expr(e.order_by)} first")
         domain = f"each *{md(e.var)}* in {self.expr(e.domain)}{where}"
         element = self.expr(e.element)
         return {
@@ -343,6 +346,15 @@ class English:
             "last": lambda a: f"the last card of {a[0]}",
             "opponent": lambda a: f"the opponent of {a[0]}",
             "next_player": lambda a: f"the player after {a[0]}",
+            "ally": lambda a: f"{a[0]} and {a[1]} are on one team",
+            "allies": lambda a: f"the teammates of {a[0]} still in",
+            "opponents": lambda a: f"the opponents of {a[0]} still in",
+            "next_in": lambda a: f"the next player still in after {a[0]}",
+            "previous_in": lambda a: f"the previous player still in before {a[0]}",
+            "after": lambda a: f"the players still in after {a[0]}, in turn order",
+            "standing": lambda a: "the players still in",
+            "captain": lambda a: f"the first player of the team of {a[0]}",
+            "last_standing": lambda a: "the last player (or team) standing",
             "abs": lambda a: f"the size of {a[0]} (without sign)",
             "min": lambda a: "the smallest of " + ", ".join(a),
             "max": lambda a: "the largest of " + ", ".join(a),
@@ -462,3 +474,16 @@ def template(message: str) -> str:
 
 def anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", name.lower().replace("_", "-"))
+
+
+def counts_text(counts: list[int]) -> str:
+    """The player counts as a reader writes them (new_game's refusal, the rulebook): '2',
+    '2-4', '2-4 or 6'."""
+    runs: list[list[int]] = []
+    for count in counts:
+        if runs and runs[-1][1] == count - 1:
+            runs[-1][1] = count
+        else:
+            runs.append([count, count])
+    parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

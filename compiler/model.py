@@ -21,6 +21,7 @@ class FieldInfo:
     doc: str = ""
     type_expr: n.TypeExpr | None = None
     per_card: bool = False  # state of each physical card, not data of its definition
+    per_team: bool = False  # a player field whose value the teammates share
 
 
 @dataclass
@@ -179,6 +180,11 @@ class GameModel:
     game_span: Span | None = None
     min_players: int = 2
     max_players: int = 2
+    # every count of players the game is for, ascending (`players 2..4, 6`: 2, 3, 4, 6)
+    player_counts: list[int] = field(default_factory=lambda: [2])
+    # `teams of EXPR` (its size) or `teams [A, C], [B, D]` (seats by team); neither: no teams
+    team_size: n.Expr | None = None
+    team_seats: list[list[int]] = field(default_factory=list)
     player_names: list[str] = field(default_factory=list)
     # Where each name is declared (none: the names are the default A, B, ...).
     player_spans: list[Span] = field(default_factory=list)

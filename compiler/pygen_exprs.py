@@ -79,6 +79,13 @@ class ExpressionGenerator(ExpressionFacts):
             case n.Assign():
                 target = self.lvalue(stmt.target)
                 w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
+                shared = self.team_field(stmt.target)
+                if shared is not None:  # the teammates hold the same value
+                    w.line(f"s.share(s.p_{shared.name}, {self.expr(shared.obj)})")
+                target_ = stmt.target
+                if (isinstance(target_, n.Attribute) and target_.name == "out"
+                        and isinstance(m.symbols.attributes.get(id(target_)), sym.PlayerField)):
+                    w.line(f"s.mark_out({self.expr(target_.obj)})")  # the order for ranks()
             case n.CallStmt():
                 guard = self.procedure_guard(stmt.call)
                 if guard is None:
@@ -306,6 +313,10 @@ class ExpressionGenerator(ExpressionFacts):
         with self.bindings.frame():
             var = self.bindings.bind(e.var)
             where = self.expr(e.where) if e.where is not None else None
+            if e.order_by is not None:
+                collection = self.sorted_domain(e, var, collection,
+                                                f" if {where}" if where else "", "s")
+                where = None
             element = "1" if func == "count" else self.expr(e.element)
             if func == "all":
                 element = self.negated(e.element, test=True)
@@ -593,6 +604,8 @@ class ExpressionGenerator(ExpressionFacts):
             return f"(({args[0]}) + 1) % {s}.num_players"
         if name == "next_player":
             return f"(({args[0]}) + 1) % {s}.num_players"
+        if name in sym.SEAT_BUILTINS:
+            return f"{s}.{name}({', '.join(ungrouped(a) for a in args)})"
         if name in ("abs", "min", "max"):
             return f"{name}({', '.join(args) if len(args) > 1 else ungrouped(args[0])})"
         if name == "roll":
@@ -668,6 +681,8 @@ class ExpressionGenerator(ExpressionFacts):
         with self.bindings.frame():
             var = self.bindings.bind(e.var)
             where = f" if {self.expr(e.where, s)}" if e.where is not None else ""
+            if e.order_by is not None:
+                collection, where = self.sorted_domain(e, var, collection, where, s), ""
             element = self.expr(e.element, s)
             loop = f"for {var} in {collection}{where}"
             self.bindings.used.discard(var)  # comprehension variables have their own scope
@@ -683,6 +698,27 @@ class ExpressionGenerator(ExpressionFacts):
         if func == "first":
             return f"next(({element} {loop}), None)"
         return f"[{element} {loop}]"
+
+    def team_field(self, target: n.Expr) -> n.Attribute | None:
+        """The `p.f` of a target `p.f` or `p.f[k]` when f is a 'per team' player field of a
+        game with teams."""
+        m = self.model
+        if isinstance(target, n.Index):
+            target = target.obj
+        if (isinstance(target, n.Attribute) and (m.team_size is not None or m.team_seats)
+                and isinstance(m.symbols.attributes.get(id(target)), sym.PlayerField)
+                and m.player_fields[target.name].per_team):
+            return target
+        return None
+
+    def sorted_domain(self, e: n.Aggregate, var: str, collection: str, where: str,
+                      s: str) -> str:
+        """The elements of an aggregate's domain that pass its `where`, in the order of its
+        `ordered by` (sorted is stable: ties keep the domain's order)."""
+        assert e.order_by is not None
+        reverse = ", reverse=True" if e.descending else ""
+        return (f"sorted([{var} for {var} in {collection}{where}], "
+                f"key=lambda {var}: {self.expr(e.order_by, s)}{reverse})")
 
     def negated(self, e: n.Expr, s: str = "s", test: bool = False) -> str:
         """Python source that is true exactly when e is false, without double negations; as

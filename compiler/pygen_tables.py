@@ -11,7 +11,7 @@ from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.english import words
 from compiler.model import BoardInfo, EntryInfo, FieldInfo, RecordInfo
-from compiler.pygen_base import copy_expr, list_depth, py_type, upper
+from compiler.pygen_base import copy_expr, list_depth, py_type, ungrouped, upper
 from compiler.pygen_exprs import ExpressionGenerator
 from compiler.pygen_facts import HARMLESS
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
@@ -304,6 +304,14 @@ class TableGenerator(ExpressionGenerator):
             attrs.append((f"k_{record}_{info.name}", f"list[{py_type(info.type)}]", "[]"))
         if m.deck_rules is not None:
             attrs.append(("d_decklists", "list[list[int]]", "[[] for _ in range(players)]"))
+        if "out" in m.player_fields:
+            attrs.append(("t_out_order", "list[int]", "[]"))
+        if m.team_size is not None:
+            attrs.append(("t_team", "list[int]",
+                          f"rt.seat_teams(players, {ungrouped(self.expr(m.team_size, 'self'))})"))
+        elif m.team_seats:
+            attrs.append(("t_team", "list[int]",
+                          f"rt.listed_teams(players, {tuple(map(tuple, m.team_seats))!r})"))
         return attrs
 
     def card_state(self) -> list[tuple[str, FieldInfo]]:
@@ -422,4 +430,8 @@ class TableGenerator(ExpressionGenerator):
         result += [(f"k_{record}_{f.name}", list_depth(f, 1)) for record, f in self.card_state()]
         if m.deck_rules is not None:
             result.append(("d_decklists", 2))
+        if "out" in m.player_fields:
+            result.append(("t_out_order", 1))
+        if m.team_size is not None or m.team_seats:
+            result.append(("t_team", 0))  # never changes: the copies may share it
         return result

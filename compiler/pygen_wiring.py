@@ -4,6 +4,7 @@ API functions."""
 from __future__ import annotations
 
 from compiler import types as t
+from compiler.english import counts_text
 from compiler.pygen_base import VERSION, codec, py_type, upper
 from compiler.pygen_rules import RuleGenerator
 
@@ -47,6 +48,13 @@ class WiringGenerator(RuleGenerator):
                 f"{f.visibility!r})"
                 for record, f in self.card_state()])
         self.tuple_assign("State.STATE_ATTRS", [repr(a) for a, _, _ in self.state_attrs()])
+        if m.team_size is not None or m.team_seats:
+            w.line("State.HAS_TEAMS = True")
+        if "out" in m.player_fields:
+            w.line("State.OUT_FIELD = 'p_out'")
+        shared = sorted(f"p_{f.name}" for f in m.player_fields.values() if f.per_team)
+        if shared and (m.team_size is not None or m.team_seats):
+            w.line(f"State.TEAM_FIELDS = frozenset({shared!r})")
         phases = list(m.phases.values())
         w.line("rt.install_phases(State, (")
         for p in phases:
@@ -120,9 +128,13 @@ class WiringGenerator(RuleGenerator):
                      f"{m.min_players},\n    options: dict[str, object] | None = None,\n"
                      "    decks: object = None,\n) -> State:"):
             w.line('"""A new game, set up and advanced to the first decision."""')
-            with w.block(f"if not {m.min_players} <= players <= {m.max_players}:"):
-                w.line(f"raise ValueError(f'{m.name} is for {m.min_players}"
-                       f"{'' if m.min_players == m.max_players else '-' + str(m.max_players)}"
+            counts = m.player_counts
+            if counts == list(range(m.min_players, m.max_players + 1)):
+                test = f"not {m.min_players} <= players <= {m.max_players}"
+            else:
+                test = f"players not in {tuple(counts)!r}"
+            with w.block(f"if {test}:"):
+                w.line(f"raise ValueError(f'{m.name} is for {counts_text(counts)}"
                        f" players, not {{players}}')")
             if m.deck_rules is None:
                 with w.block("if decks is not None:"):
@@ -141,3 +153,4 @@ class WiringGenerator(RuleGenerator):
             w.line("s = State.__new__(State)")
             w.line("s.load_json(text)")
             w.line("return s")
+

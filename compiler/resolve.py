@@ -38,6 +38,8 @@ BUILTIN_TYPES: dict[str, t.Type] = {
 # argument is the name of the value's entry, for messages.
 DataValue = Callable[[n.Expr, str], n.Expr]
 _TYPED_BY_FIELD = (n.DataWord, n.ListLit)
+# seats are named A to Z by default; a game for more players is not one this language plays
+MAX_PLAYERS = 26
 
 
 class Resolver(BoardResolver):
@@ -125,9 +127,21 @@ class Resolver(BoardResolver):
                     "E0207", f.type.span,
                     "an effect is data of a card type: declare it as a plain card field",
                 )
+            if f.per_team and owner != "players":
+                self.diagnostics.add(
+                    "E0207", f.span, f"'per team' fields belong in the player block, not in "
+                    f"{owner}", hint="a 'per team' player field is one value that teammates "
+                    "share: p.health reads and writes the health of p's team",
+                )
+            if visibility == "team" and owner != "players":
+                self.diagnostics.add(
+                    "E0207", f.span, f"'team' visibility is for player fields and zones, not "
+                    f"for a field of {owner}", hint="a 'team' field or zone is seen by its "
+                    "player and that player's teammates",
+                )
             result[f.name] = FieldInfo(
                 f.name, t.ANY, f.per_player, f.default, visibility, f.span, doc, f.type,
-                per_card=f.per_card,
+                per_card=f.per_card, per_team=f.per_team and owner == "players",
             )
         return result
 
@@ -264,13 +278,51 @@ class Resolver(BoardResolver):
             result.append((p.name, self.resolve_type(p.type)))
         return result
 
+    def teams(self, d: n.Teams) -> None:
+        """The game's teams: a size (checked by typecheck) or the seats of each team."""
+        m = self.model
+        if d.size is not None:
+            m.team_size = d.size
+            return
+        seats = m.player_names[: m.max_players]
+        placed: dict[str, Span] = {}
+        teams: list[list[int]] = []
+        for team, spans in zip(d.seats, d.seat_spans, strict=True):
+            members = []
+            for name, span in zip(team, spans, strict=True):
+                if name not in seats:
+                    self.diagnostics.add("E0212", span, f"'{name}' is not a seat of this game",
+                                         hint=did_you_mean(name, seats)
+                                         or f"the seats are {', '.join(seats)}")
+                elif name in placed:
+                    self.diagnostics.add("E0212", span, f"seat '{name}' is in two teams",
+                                         hint="each seat plays in exactly one team")
+                else:
+                    placed[name] = span
+                    members.append(seats.index(name))
+            teams.append(members)
+        missing = [name for name in seats if name not in placed]
+        if missing:
+            self.diagnostics.add("E0212", d.span, f"seat{'s' * (len(missing) > 1)} "
+                                 f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} "
+                                 "in no team", hint="list every seat of the largest count once")
+        m.team_seats = teams
+
     def game(self, d: n.Game) -> None:
         m = self.model
         m.name, m.title, m.doc, m.game_span = d.name, d.title, d.doc, d.span
         m.source_file = d.span.file
         m.min_players, m.max_players = d.min_players, d.max_players
-        if d.min_players < 1 or d.max_players < d.min_players:
+        counts = d.counts or ((d.min_players, d.max_players),)
+        if any(low < 1 or high < low for low, high in counts):
             self.diagnostics.add("E0209", d.span, "the player count must be 1 or more, low..high")
+        elif d.max_players > MAX_PLAYERS:
+            self.diagnostics.add("E0209", d.span, f"a game is for at most {MAX_PLAYERS} players, "
+                                 f"not {d.max_players}")
+            # the rest of the checks go on with seats that can be named
+            m.min_players, m.max_players = min(d.min_players, MAX_PLAYERS), MAX_PLAYERS
+        else:
+            m.player_counts = sorted({c for low, high in counts for c in range(low, high + 1)})
         if d.player_names:
             if len(d.player_names) != d.max_players:
                 self.diagnostics.add(
@@ -281,9 +333,11 @@ class Resolver(BoardResolver):
             for name in d.player_names:
                 self.declare("value", name, d.span, "player name")
         m.player_names = list(d.player_names) or [
-            chr(ord("A") + i) for i in range(max(d.max_players, 0))
-        ][:26]
+            chr(ord("A") + i) for i in range(min(max(d.max_players, 0), MAX_PLAYERS))
+        ]
         m.player_spans = list(d.player_spans) if d.player_names else []
+        if d.teams is not None:
+            self.teams(d.teams)
         for option in d.options:
             if self.declare("value", option.name, option.span, "option"):
                 m.options[option.name] = OptionInfo(
@@ -435,6 +489,12 @@ class Resolver(BoardResolver):
                     hint=did_you_mean(name, ["player", *m.boards, *m.enums]),
                 )
             per.append(name)
+        if d.visibility == "team" and "player" not in per:
+            self.diagnostics.add(
+                "E0207", d.span, f"zone '{d.name}' is seen by a team, but it belongs to no player",
+                hint="declare it 'per player': a team zone is one player's zone that its "
+                     "teammates see (allies(p) gives them)",
+            )
         m.zones[d.name] = ZoneInfo(
             d.name, d.card_type, d.ordered, d.visibility, per, d.capacity, d.span, d.doc
         )

@@ -246,6 +246,12 @@ class Procedure:
     span: Span
 
 
+# The builtins of teams and of the players still in: calls of the state's own methods
+# (dsl.runtime_seats), typed by compiler.check_builtins.
+SEAT_BUILTINS = frozenset({"ally", "allies", "opponents", "after", "standing",
+                           "last_standing", "next_in", "previous_in", "captain"})
+
+
 @dataclass(frozen=True, slots=True)
 class Builtin:
     """A built-in function (`size`, `opponent`, `roll`, ...): declared by the language."""

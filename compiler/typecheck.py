@@ -38,6 +38,10 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
                     option.default.span,
                     f"option '{option.name}' is {option.type}, its default is {actual}",
                 )
+        if m.team_size is not None:
+            # worked out before setup, from the options and the defaults of the state
+            actual = self.expr(m.team_size, Scope(), constant)
+            self.expect(m.team_size, actual, t.INT, "the size of a team")
         for record in m.records.values():
             self.entries(record)
             self.field_defaults(record.fields.values(), record.name)

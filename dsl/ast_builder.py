@@ -104,30 +104,52 @@ class AstBuilder(Transformer[Token, Any]):
     def game(self, meta: Any, children: list[Any]) -> n.Game:
         name, *items = children
         title = str(name)
-        min_players = max_players = 2
+        counts: tuple[tuple[int, int], ...] = ((2, 2),)
         names: tuple[Token, ...] = ()
+        teams: n.Teams | None = None
         options = []
         for kind, value in items:
             if kind == "title":
                 title = value
             elif kind == "players":
-                min_players, max_players = value
+                counts = value
             elif kind == "names":
                 names = value
+            elif kind == "teams":
+                teams = value
             else:
                 options.append(value)
         return n.Game(
-            str(name), title, min_players, max_players, tuple(str(t) for t in names),
-            tuple(options), tuple(self._tspan(t) for t in names), span=self._span(meta),
+            str(name), title, min(low for low, _ in counts), max(high for _, high in counts),
+            tuple(str(t) for t in names), tuple(options), tuple(self._tspan(t) for t in names),
+            counts=counts, teams=teams, span=self._span(meta),
         )
 
     def title(self, meta: Any, c: list[Token]) -> tuple[str, str]:
         return ("title", _unescape(c[0]))
 
-    def player_count(self, meta: Any, c: list[Token | None]) -> tuple[str, tuple[int, int]]:
+    def player_count(self, meta: Any, c: list[tuple[int, int]]
+                     ) -> tuple[str, tuple[tuple[int, int], ...]]:
+        return ("players", tuple(c))
+
+    def count_part(self, meta: Any, c: list[Token | None]) -> tuple[int, int]:
+        for token in c:
+            if token is not None and len(token) > MAX_INT_DIGITS:
+                raise NumberTooLarge(self._tspan(token))
         low = int(str(c[0]))
         high = int(str(c[1])) if len(c) > 1 and c[1] is not None else low
-        return ("players", (low, high))
+        return (low, high)
+
+    def teams_of(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Teams]:
+        return ("teams", n.Teams(c[0], (), (), span=self._span(meta)))
+
+    def teams_listed(self, meta: Any, c: list[tuple[Token, ...]]) -> tuple[str, n.Teams]:
+        seats = tuple(tuple(str(t) for t in team) for team in c)
+        spans = tuple(tuple(self._tspan(t) for t in team) for team in c)
+        return ("teams", n.Teams(None, seats, spans, span=self._span(meta)))
+
+    def team_seats(self, meta: Any, c: list[Token]) -> tuple[Token, ...]:
+        return tuple(c)
 
     def player_names(self, meta: Any, c: list[Token]) -> tuple[str, tuple[Token, ...]]:
         return ("names", tuple(c))
@@ -166,6 +188,7 @@ class AstBuilder(Transformer[Token, Any]):
             default,
             str(visibility) if visibility is not None else "public",
             per_card=per == "card",
+            per_team=per == "team",
             span=self._span(meta),
         )
 
@@ -174,6 +197,9 @@ class AstBuilder(Transformer[Token, Any]):
 
     def per_card(self, meta: Any, c: list[Any]) -> str:
         return "card"
+
+    def per_team(self, meta: Any, c: list[Any]) -> str:
+        return "team"
 
     def effect_lit(self, meta: Any, c: list[n.Block]) -> n.EffectLit:
         return n.EffectLit(c[0], span=self._span(meta))
@@ -478,7 +504,7 @@ class AstBuilder(Transformer[Token, Any]):
         return ("where", c[0])
 
     def order_clause(self, meta: Any, c: list[Any]) -> tuple[str, n.Expr, bool]:
-        return ("order", c[0], len(c) > 1 and c[1] is not None)
+        return ("order", c[0], len(c) > 1 and c[1] is not None and str(c[1]) == "desc")
 
     def repeat_stmt(self, meta: Any, c: list[Any]) -> n.Repeat:
         count, *clauses, body = c
@@ -576,7 +602,10 @@ class AstBuilder(Transformer[Token, Any]):
             # Only named builtins, functions and procedures can be called; the checker says so.
             return n.Call("<expression>", func.span, (), span=span)
         if isinstance(arguments, tuple) and arguments and arguments[0] == "comprehension":
-            _, element, var, domain, where = arguments
+            _, element, var, domain, where, order = arguments
+            if order is not None:
+                return n.Aggregate(func.id, func.span, element, var, domain, where,
+                                   order_by=order[1], descending=order[2], span=span)
             return n.Aggregate(func.id, func.span, element, var, domain, where, span=span)
         args = tuple(arguments) if isinstance(arguments, list) else ()
         return n.Call(func.id, func.span, args, span=span)
@@ -585,8 +614,9 @@ class AstBuilder(Transformer[Token, Any]):
         return list(c)
 
     def comprehension(self, meta: Any, c: list[Any]) -> tuple[Any, ...]:
-        element, var, _in, domain, where = c
-        return ("comprehension", element, str(var), domain, where[1] if where else None)
+        element, var, _in, domain, where, order = c
+        return ("comprehension", element, str(var), domain, where[1] if where else None,
+                order)
 
     def int_lit(self, meta: Any, c: list[Token]) -> n.IntLit:
         if len(c[0]) > MAX_INT_DIGITS:

@@ -167,6 +167,26 @@ When the loop goes through cards' effect texts (a card's text raises the event w
 that text again), each such text is reported at its `raise`, in the card set, and the trigger is
 named in a note: the card, not the rulebook, is what to change.
 """),
+    Code("E0212", "bad players or teams", """
+The game header's player counts, seats or teams do not fit together. `players 2..4, 6` lists
+the counts a game is for (ranges and single counts, each 1 or more, at most 26); `names` gives
+one seat name per seat of the largest count (a smaller game seats the first ones). Teams are
+either `teams of SIZE`, where SIZE may read options and must divide every count it is used
+with, or a list of seats per team, `teams [A, C], [B, D]`, which names every seat of the
+largest count exactly once.
+
+    game war {
+      players 4, 6
+      teams [A, C], [B, D, E]   # F is on no team
+    }
+"""),
+    Code("E0213", "ordered by where order is not used", """
+`ordered by KEY [asc|desc]` says in which order a `for` loop visits its elements, or which
+element `first(...)` and `list(...)` see first: `first(q for q in players where not q.out
+ordered by q.tokens desc)`. In `sum`, `count`, `min`, `max`, `any` and `all` the order changes
+nothing, so it is refused there; in a `for` statement and in `first` and `list` it is allowed.
+The key is an int; ties keep the domain's order (seat order for players).
+"""),
     Code("E0301", "phase has no way on", """
 Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
 `on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase

@@ -83,7 +83,8 @@ __all__ = [
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
     "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl",
-    "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl",
+    "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "Teams",
+    "TriggerDecl",
     "TypeExpr", "Win", "ZoneDecl", "child_fields", "children", "walk",
 ]
 
@@ -147,6 +148,18 @@ class Game(Decl):
     player_names: tuple[str, ...]
     options: tuple[OptionDecl, ...]
     player_spans: tuple[Span, ...] = field(default=(), compare=False)  # of each name
+    # each range of `players 2..4, 6` as (low, high)
+    counts: tuple[tuple[int, int], ...] = field(default=(), kw_only=True)
+    teams: Teams | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Teams(Node):
+    """`teams of EXPR` (size, read from the options at the start) or `teams [A, C], [B, D]`."""
+
+    size: Expr | None
+    seats: tuple[tuple[str, ...], ...]
+    seat_spans: tuple[tuple[Span, ...], ...] = field(compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +170,8 @@ class FieldDecl(Node):
     default: Expr | None
     visibility: str  # public, secret (owner only), hidden
     per_card: bool = field(default=False, kw_only=True)  # state of each physical card
+    # a player field shared by the teammates: one value per team, read and written through any
+    per_team: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,6 +102,9 @@ class Aggregate(ExprBase):
     var: str
     domain: Expr
     where: Expr | None
+    # `ordered by key [asc|desc]`: the order in which first, list and the rest see elements
+    order_by: Expr | None = field(default=None, kw_only=True)
+    descending: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from typing import Any
 
 from dsl.runtime_base import Codec
 from dsl.runtime_rng import Rng
-from dsl.runtime_state import StateCore
+from dsl.runtime_seats import StateSeats
 
 
-class StatePaths(StateCore):
+class StatePaths(StateSeats):
     """get, set, to_json and load_json, for scenarios and tools."""
 
     def encode(self, codec: Codec, value: Any) -> Any:
@@ -74,7 +74,11 @@ class StatePaths(StateCore):
             player = self.PLAYER_NAMES.index(head)
             for name, attr, codec, _vis, per_player in self.PLAYER_FIELDS:
                 if name == parts[1]:
-                    return self._cell(getattr(self, attr), player, codec, per_player, parts[2:])
+                    read, write = self._cell(getattr(self, attr), player, codec, per_player,
+                                             parts[2:])
+                    if attr in self.TEAM_FIELDS or attr == self.OUT_FIELD:
+                        return read, self._shared(write, attr, player)
+                    return read, write
         for board, nodes, name, attr, codec, per_player, _vis in self.NODE_FIELDS:
             if head in (board, board.lower()) and len(parts) >= 3 and parts[2] == name:
                 node = _index_of(nodes, parts[1], board)
@@ -119,6 +123,19 @@ class StatePaths(StateCore):
     def _zone(self, slot: int) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         return (lambda: [self.DEF_NAMES[self.card_def[c]] for c in self.zones[slot]],
                 lambda v: self._set_zone(slot, v))
+
+    def _shared(self, write: Callable[[Any], None], attr: str, player: int
+                ) -> Callable[[Any], None]:
+        """A write of a 'per team' field that the player's teammates see too, or of `out`,
+        whose order ranks() keeps."""
+        def both(value: Any) -> None:
+            write(value)
+            if attr in self.TEAM_FIELDS:
+                self.share(getattr(self, attr), player)
+            if attr == self.OUT_FIELD:
+                self.mark_out(player)
+
+        return both
 
     def _cell(
         self, table: list[Any], index: int, codec: Codec, per_player: bool, rest: list[str]

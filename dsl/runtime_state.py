@@ -33,6 +33,11 @@ class StateCore:
     OPTION_FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
     CARD_FIELDS: ClassVar[tuple[CardField, ...]] = ()
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
+    # the attribute of the player field `out` ('' when the game declares none): a player who
+    # is out never acts (dsl.runtime_seats)
+    OUT_FIELD: ClassVar[str] = ""
+    # the attributes of the 'per team' player fields, which teammates share (dsl.runtime_seats)
+    TEAM_FIELDS: ClassVar[frozenset[str]] = frozenset()
     PHASE_RULES: ClassVar[tuple[PhaseRules, ...]] = ()  # install_phases makes the rest
     ENTER: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
@@ -291,6 +296,8 @@ class StateCore:
             if actor_of is not None:
                 actor = actor_of(self)
                 if actor is not None:
+                    if self.OUT_FIELD:
+                        self._refuse_out(actor)
                     self.actor = actor
                     return
                 self._phase_done(checkpoints)
@@ -310,10 +317,17 @@ class StateCore:
             actor_of = self.ACTOR[self.phase]
             actor = actor_of(self) if actor_of is not None else None
             if actor is not None:
+                if self.OUT_FIELD:
+                    self._refuse_out(actor)
                 self.actor = actor
                 return
             self._phase_done(checkpoints)
         raise RuleError("the rules loop through phases without anyone acting")
+
+    def _refuse_out(self, actor: int) -> None:
+        if getattr(self, self.OUT_FIELD)[actor]:
+            raise RuleError(f"phase {self.PHASES[self.phase]} asks {self.player_name(actor)} "
+                            "to act, who is out")
 
     def _phase_done(self, checkpoints: tuple[Callable[[Any], None], ...]) -> None:
         """The current phase has nobody to act: its `on done` must lead on."""

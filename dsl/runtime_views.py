@@ -7,7 +7,7 @@ from typing import Any, Self
 
 from dsl.runtime_base import Action, IllegalAction, RuleError
 from dsl.runtime_fields import cards_in, has_cards
-from dsl.runtime_state import StateCore
+from dsl.runtime_seats import StateSeats
 
 # How much of a zone a player sees (StateViews._zone_sight).
 _SEE_NOTHING, _SEE_COUNT, _SEE_REVEALED, _SEE_ALL = 0, 1, 2, 3
@@ -15,7 +15,7 @@ _SEE_NOTHING, _SEE_COUNT, _SEE_REVEALED, _SEE_ALL = 0, 1, 2, 3
 CardIds = set[int]
 
 
-class StateViews(StateCore):
+class StateViews(StateSeats):
     """observation, visible_cards and action_text, for players and their agents."""
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -39,7 +39,7 @@ class StateViews(StateCore):
         for p in range(self.num_players):
             fields: dict[str, Any] = {}
             for name, attr, codec, visibility, per_player in self.PLAYER_FIELDS:
-                if not _sees_player_field(visibility, p, player):
+                if not self._sees_player_field(visibility, p, player):
                     continue
                 value = getattr(self, attr)[p]
                 fields[name] = (
@@ -48,6 +48,8 @@ class StateViews(StateCore):
                 )
             players[self.PLAYER_NAMES[p]] = fields
         view["players"] = players
+        if self.HAS_TEAMS:  # who plays with whom is no secret
+            view["teams"] = {self.PLAYER_NAMES[p]: self.t_team[p] for p in range(self.num_players)}
         boards: dict[str, dict[str, dict[str, Any]]] = {}
         for board, nodes, name, attr, codec, per_player, visibility in self.NODE_FIELDS:
             if visibility != "public":
@@ -98,9 +100,20 @@ class StateViews(StateCore):
         owner = self.SLOT_OWNER[slot]
         if owner >= 0 and owner == player and visibility in ("owner", "secret", "private"):
             return _SEE_ALL
+        if visibility == "team":  # the owner and its teammates see it, the others its count
+            seen = (0 <= owner < self.num_players and player >= 0
+                    and self.ally(owner, player))
+            return _SEE_ALL if seen else _SEE_COUNT
         if visibility == "private":
             return _SEE_NOTHING
         return _SEE_REVEALED if visibility == "secret" else _SEE_COUNT
+
+    def _sees_player_field(self, visibility: str, owner: int, player: int) -> bool:
+        """Whether observation(player) shows a field of player `owner`: a secret one only to
+        its owner, a team one to its owner and teammates, a hidden one to nobody."""
+        if visibility == "team":
+            return player >= 0 and self.ally(owner, player)
+        return visibility != "hidden" and (visibility != "secret" or owner == player)
 
     def _named_cards(self, slot: int, sight: int) -> list[int]:
         """The cards of a zone that an observation with this sight of it names."""
@@ -125,7 +138,7 @@ class StateViews(StateCore):
             if not has_cards(codec):
                 continue
             for p, value in enumerate(getattr(self, attr)[: self.num_players]):
-                if not _sees_player_field(visibility, p, player):
+                if not self._sees_player_field(visibility, p, player):
                     continue
                 for item in value if per_player else (value,):
                     cards_in(codec, item, seen)
@@ -224,8 +237,4 @@ class StateViews(StateCore):
         return self.observation(player), mine
 
 
-def _sees_player_field(visibility: str, owner: int, player: int) -> bool:
-    """Whether observation(player) shows a field of player `owner`: a secret one only to its
-    owner, a hidden one to nobody."""
-    return visibility != "hidden" and (visibility != "secret" or owner == player)
 

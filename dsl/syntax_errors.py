@@ -60,7 +60,7 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
-_VISIBILITY_TERMINALS = frozenset({"PUBLIC", "SECRET", "HIDDEN", "OWNER", "PRIVATE"})
+_VISIBILITY_TERMINALS = frozenset({"PUBLIC", "SECRET", "HIDDEN", "OWNER", "PRIVATE", "TEAM"})
 # Kinds of text that "expected ..." names with one phrase, instead of the terminals that can
 # begin them, when the terminals of the kind's core are all expected: (phrase, core, all).
 _EXPRESSION_START = frozenset({"INT", "STRING", "NAME", "TRUE", "FALSE", "NONE", "ACTOR",
@@ -130,7 +130,7 @@ def _expected(error: UnexpectedInput) -> set[str]:
     stack, would go on with. Lark names the whole row of the state it stopped in, and LALR
     merges states that differ only in what may follow them, so the row holds terminals that
     are valid only after other text: in a comprehension, the row after 'where COND' has the
-    'ordered' and '{' of a 'for' loop, and 'ordered' was the word that did not fit. (When its
+    'ordered' and '{' of a 'for' loop, and 'ordered' may be the word that did not fit. (When its
     lexer stops, Lark names the terminals of the state's lexer instead, which leave out the
     keywords.)"""
     expected = set(getattr(error, "expected", set()) or set())
@@ -270,10 +270,14 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return "'require' needs a message: require COND else \"why not\""
     if text == ":" and "LBRACE" in expected:
         return "blocks are written with braces: 'if cond { ... }', not a colon"
-    if text == "ordered" and token.type == "NAME" and _in_aggregate(before):
-        return ("'ordered by' sorts only the loop of a 'for' statement; an aggregate such as "
-                "first(...) takes no order. To pick by the smallest value, test for it: "
-                "first(p for p in players where p.score == min(q.score for q in players))")
+    if text == "where" and "DESC" in expected:
+        return "'where COND' comes before 'ordered by KEY': ... where COND ordered by KEY"
+    if text == "ordered" and token.type == "NAME":
+        where = ("an aggregate's 'for' takes it after its 'where'"
+                 if _in_aggregate(before) else "it cannot follow a value by itself")
+        return ("'ordered by KEY [asc|desc]' ends the header of a for loop (for q in players "
+                "ordered by q.tokens desc { ... }) or an aggregate (first(q for q in players "
+                f"where not q.out ordered by q.tokens desc)); {where}")
     if text in RESERVED_WORDS and token.type != "NAME" and "NAME" in expected:
         if colon_follows(source.text, token.end_pos or 0, len(source.text)):
             return _reserved_hint(text)

@@ -205,7 +205,10 @@ class Contract:
         for slot, path in self.slots:
             name, actual = path[len("zone."):], contents[path]
             shown, visibility = zones.get(name), game.SLOT_VISIBILITY[slot]
-            owner = game.SLOT_OWNER[slot] == player
+            holder = game.SLOT_OWNER[slot]
+            # a team zone shows to its holder's teammates as to its holder
+            owner = holder == player or (visibility == "team" and holder >= 0
+                                         and state.ally(holder, player))
             named: list[str] = []
             if visibility == "public" or (owner and visibility != "hidden"):
                 assert shown == actual, f"{me} sees {name} as {shown}, not {actual}"
@@ -234,7 +237,8 @@ class Contract:
         for owner_index, owner_name in enumerate(self.names[: self.players]):
             fields = view["players"][owner_name]
             for field, _, _, visibility, per_player in game.State.PLAYER_FIELDS:
-                if visibility == "hidden" or (visibility == "secret" and owner_index != player):
+                if visibility == "hidden" or (visibility == "secret" and owner_index != player) \
+                        or (visibility == "team" and not state.ally(owner_index, player)):
                     assert field not in fields, f"{me} sees {owner_name}'s {visibility} {field}"
                     continue
                 path = f"player.{owner_name}.{field}"

@@ -82,13 +82,22 @@ def test_empty_sources() -> None:
 AGGREGATE = "first(p for p in players where p.x > 0)"
 
 
-def test_ordered_by_in_an_aggregate() -> None:
-    error = only_error("phase p {\n  actor first(q for q in players where q.x ordered by q.y)\n}")
+def test_ordered_by_where_no_order_is_taken() -> None:
+    """`ordered by` ends a for loop's header or an aggregate's; after a value by itself, or
+    before an aggregate's `where`, the hint says where it goes."""
+    error = only_error("setup {\n  let n = size(players ordered by q.y)\n}")
     assert error.code == "E0001"
-    assert (error.span.line, error.span.column, error.span.end_column) == (2, 44, 51)
-    assert error.message == "unexpected 'ordered'; expected ')'"
-    assert error.hint is not None and "'ordered by' sorts only the loop of a 'for'" in error.hint
-    assert "min(q.score for q in players)" in error.hint
+    assert (error.span.line, error.span.column, error.span.end_column) == (2, 24, 31)
+    assert error.hint is not None and "ends the header of a for loop" in error.hint
+    assert "cannot follow a value by itself" in error.hint
+    error = only_error("phase p {\n  actor first(q for q in players ordered by q.y where q.x)\n}")
+    assert error.hint is not None and "'where COND' comes before 'ordered by KEY'" in error.hint
+
+
+def test_ordered_by_in_an_aggregate_parses() -> None:
+    module, diagnostics = parse_text(
+        "phase p {\n  actor first(q for q in players where q.x ordered by q.y desc)\n}")
+    assert module is not None and not diagnostics
 
 
 def test_the_expected_words_never_include_the_unexpected_one() -> None:
