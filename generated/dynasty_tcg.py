@@ -72,6 +72,7 @@ DEF_NAMES: Final = (
     'Siege Ballista',
     'Fire Catapult',
     'General Tao',
+    'Young Mei',
     'Lady Mei',
     'Mei the Unbroken',
     'Lord Wu',
@@ -108,6 +109,7 @@ DEF_NAMES: Final = (
     "Ren's Ambush",
 )
 C_CARD_KIND: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -184,6 +186,7 @@ C_CARD_COST: Final[tuple[int, ...]] = (
     8,
     6,
     6,
+    3,
     5,
     9,
     7,
@@ -240,6 +243,7 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     7,
     3,
     5,
+    2,
     4,
     8,
     5,
@@ -296,6 +300,7 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     4,
     3,
     6,
+    4,
     5,
     8,
     5,
@@ -354,6 +359,7 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
     1,
     1,
+    1,
     3,
     2,
     2,
@@ -407,6 +413,7 @@ C_CARD_RANK: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    1,
     1,
     2,
     3,
@@ -498,8 +505,9 @@ C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
     False,
     False,
+    False,
 )
-C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
+C_CARD_LEVELS_INTO: Final[tuple[str, ...]] = (
     '',
     '',
     '',
@@ -520,6 +528,7 @@ C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
     '',
     '',
     '',
+    'Lady Mei',
     'Mei the Unbroken',
     '',
     '',
@@ -576,6 +585,7 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    1,
     2,
     0,
     0,
@@ -612,6 +622,7 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
 )
 C_CARD_TIMING: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -717,6 +728,7 @@ C_CARD_NEEDS: Final[tuple[str, ...]] = (
     '',
     '',
     '',
+    '',
     'General Tao',
     'Lady Mei',
     'Lord Wu',
@@ -724,6 +736,7 @@ C_CARD_NEEDS: Final[tuple[str, ...]] = (
     'Captain Ren',
 )
 C_CARD_TARGETS: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -813,6 +826,7 @@ C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
     2,
     0,
     1,
@@ -836,6 +850,7 @@ C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
     0,
 )
 C_CARD_GIVES_HEALTH: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -1566,7 +1581,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1576,7 +1591,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -1585,13 +1600,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:414
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1600,13 +1615,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:423
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:426
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1615,7 +1630,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1631,7 +1646,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:437
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1646,7 +1661,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1662,7 +1677,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1675,17 +1690,35 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
-def f_battle_forms(s: State, v_p: int) -> list[int]:
-    """the battle champions p could fetch to level up (decision LEVEL_UP)"""
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+def f_next_forms(s: State, v_p: int) -> list[int]:
+    """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
+        if (
+            (C_CARD_RANK[s.card_def[v_c]] == RANK_LEVEL_UP_CHAMPION)
+            or (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
+        )
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
+    """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
+    return (
+        (
+            (C_CARD_RANK[s.card_def[v_u]] == RANK_BASE_CHAMPION)
+            and (C_CARD_RANK[s.card_def[v_b]] == RANK_LEVEL_UP_CHAMPION)
+        )
+        or (
+            (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+            and (C_CARD_RANK[s.card_def[v_b]] == RANK_BATTLE_CHAMPION)
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:464
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1704,13 +1737,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1725,7 +1758,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:478
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1735,7 +1768,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1744,7 +1777,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1753,7 +1786,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1803,19 +1836,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:495
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1837,7 +1870,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1849,7 +1882,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1870,7 +1903,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:520
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1879,7 +1912,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:552
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1895,82 +1928,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:542
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
     v_sum = 0
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
         v_sum += f_atk(s, v_u)
     s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -1981,139 +2014,139 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:598
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:605
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:628
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
     if f_can_react(s, (1 - s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:660
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2121,13 +2154,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
         v_power = max(
             0,
             (
@@ -2135,252 +2168,252 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:709
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:723
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:738
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:770
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:781
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:232
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:234
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:361
-def fx_Card_effect_40(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:373
+def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Supply Wagon."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:361
+    # rulebooks/dynasty_tcg/starter.cards.yaml:373
     proc_draw_cards(s, v_you, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:368
-def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:380
+def fx_Card_effect_42(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Volley."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:369
+    # rulebooks/dynasty_tcg/starter.cards.yaml:381
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:369
+        # rulebooks/dynasty_tcg/starter.cards.yaml:381
         proc_wound(s, v_target, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:376
-def fx_Card_effect_42(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:388
+def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Sabotage."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:377
+    # rulebooks/dynasty_tcg/starter.cards.yaml:389
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:377
+        # rulebooks/dynasty_tcg/starter.cards.yaml:389
         proc_scrap(s, v_target)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:384
-def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:396
+def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Field Surgery."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:385
+    # rulebooks/dynasty_tcg/starter.cards.yaml:397
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:385
+        # rulebooks/dynasty_tcg/starter.cards.yaml:397
         proc_mend(s, v_target, 3)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:392
-def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:404
+def fx_Card_effect_45(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of War Cry."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:393
+    # rulebooks/dynasty_tcg/starter.cards.yaml:405
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:393
+        # rulebooks/dynasty_tcg/starter.cards.yaml:405
         s.k_Card_boost[v_target] += 2
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:403
-def fx_Card_effect_45(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:415
+def fx_Card_effect_46(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Shield Wall."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:404
+    # rulebooks/dynasty_tcg/starter.cards.yaml:416
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:404
+        # rulebooks/dynasty_tcg/starter.cards.yaml:416
         s.k_Card_guard[v_target] += 3
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:429
-def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:441
+def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Rallying Horn."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    # rulebooks/dynasty_tcg/starter.cards.yaml:269
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:438
-def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:450
+def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Tao's Command."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:439
+    # rulebooks/dynasty_tcg/starter.cards.yaml:451
     for v_u in f_units_on(s, v_you):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:439
+        # rulebooks/dynasty_tcg/starter.cards.yaml:451
         s.k_Card_boost[v_u] += 1
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:447
-def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:459
+def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Mei's Vow."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:448
+    # rulebooks/dynasty_tcg/starter.cards.yaml:460
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:448
+        # rulebooks/dynasty_tcg/starter.cards.yaml:460
         proc_wound(s, v_target, 4)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:455
-def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:467
+def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Wu's Arrow Storm."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:456
+    # rulebooks/dynasty_tcg/starter.cards.yaml:468
     for v_u in f_units_on(s, (1 - v_you)):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:456
+        # rulebooks/dynasty_tcg/starter.cards.yaml:468
         proc_wound(s, v_u, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:465
-def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:477
+def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Tao's Stand."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:466
+    # rulebooks/dynasty_tcg/starter.cards.yaml:478
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:466
+        # rulebooks/dynasty_tcg/starter.cards.yaml:478
         s.k_Card_guard[v_target] += 5
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:475
-def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:487
+def fx_Card_effect_54(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Ren's Ambush."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:476
+    # rulebooks/dynasty_tcg/starter.cards.yaml:488
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:476
+        # rulebooks/dynasty_tcg/starter.cards.yaml:488
         proc_wound(s, v_target, 3)
 
 
@@ -2425,89 +2458,90 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
     fx_Card_effect_default,
     fx_Card_effect_default,
     fx_Card_effect_default,
-    fx_Card_effect_40,
+    fx_Card_effect_default,
     fx_Card_effect_41,
     fx_Card_effect_42,
     fx_Card_effect_43,
     fx_Card_effect_44,
     fx_Card_effect_45,
-    fx_Card_effect_41,
+    fx_Card_effect_46,
     fx_Card_effect_42,
-    fx_Card_effect_48,
+    fx_Card_effect_43,
     fx_Card_effect_49,
     fx_Card_effect_50,
     fx_Card_effect_51,
     fx_Card_effect_52,
     fx_Card_effect_53,
+    fx_Card_effect_54,
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:236
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:203
-def fx_Card_on_play_21(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:215
+def fx_Card_on_play_22(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Mei the Unbroken."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:204
+    # rulebooks/dynasty_tcg/starter.cards.yaml:216
     for v_u in f_lane_foes(s, v_you, v_at):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:204
+        # rulebooks/dynasty_tcg/starter.cards.yaml:216
         proc_wound(s, v_u, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:234
-def fx_Card_on_play_24(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:246
+def fx_Card_on_play_25(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Ren the Storm."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:235
+    # rulebooks/dynasty_tcg/starter.cards.yaml:247
     for v_u in f_lane_foes(s, v_you, v_at):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:235
+        # rulebooks/dynasty_tcg/starter.cards.yaml:247
         proc_wound(s, v_u, 1)
-    # rulebooks/dynasty_tcg/starter.cards.yaml:236
+    # rulebooks/dynasty_tcg/starter.cards.yaml:248
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:247
-def fx_Card_on_play_25(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:259
+def fx_Card_on_play_26(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Field Medic."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:248
+    # rulebooks/dynasty_tcg/starter.cards.yaml:260
     for v_u in f_units_on(s, v_you):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:248
+        # rulebooks/dynasty_tcg/starter.cards.yaml:260
         proc_mend(s, v_u, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:257
-def fx_Card_on_play_26(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:269
+def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of War Drummer."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    # rulebooks/dynasty_tcg/starter.cards.yaml:269
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:266
-def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:278
+def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Saboteur."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:267
+    # rulebooks/dynasty_tcg/starter.cards.yaml:279
     v_i = rt.first(f_items_on(s, (1 - v_you)))
-    # rulebooks/dynasty_tcg/starter.cards.yaml:268
+    # rulebooks/dynasty_tcg/starter.cards.yaml:280
     if (v_i is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:268
+        # rulebooks/dynasty_tcg/starter.cards.yaml:280
         proc_scrap(s, v_i)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:277
-def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:289
+def fx_Card_on_play_29(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Horse Archer."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:278
+    # rulebooks/dynasty_tcg/starter.cards.yaml:290
     for v_u in f_lane_foes(s, v_you, v_at):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:278
+        # rulebooks/dynasty_tcg/starter.cards.yaml:290
         proc_wound(s, v_u, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:287
-def fx_Card_on_play_29(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:299
+def fx_Card_on_play_30(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Quartermaster."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:287
+    # rulebooks/dynasty_tcg/starter.cards.yaml:299
     proc_gain(s, v_you, 1)
 
 
@@ -2533,15 +2567,16 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
     fx_Card_on_play_default,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
-    fx_Card_on_play_21,
+    fx_Card_on_play_default,
+    fx_Card_on_play_22,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
-    fx_Card_on_play_24,
     fx_Card_on_play_25,
     fx_Card_on_play_26,
     fx_Card_on_play_27,
     fx_Card_on_play_28,
     fx_Card_on_play_29,
+    fx_Card_on_play_30,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
@@ -2569,24 +2604,24 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:290
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:286
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:291
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 286
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:287
-    if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards', 287
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:288
-    for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:289
-        if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 289
+        return 'a main deck has 50 to 60 cards', 291
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:292
+    if (len(side) > 15):
+        return 'a side deck has 0 to 15 cards', 292
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:293
+    for v_c in [*cards, *side]:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:294
+        if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 294
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:297
     if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 292
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:294
+        return 'at most 4 champion cards, main and side deck together', 297
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:299
     if (
         sum(
             1
@@ -2594,99 +2629,99 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 294
+        return 'at most 7 units costing 7 or more, main and side deck together', 299
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:749
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:777
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:788
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:804
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2694,7 +2729,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2706,23 +2741,23 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 324))
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2764,13 +2799,13 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -2780,7 +2815,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2791,7 +2826,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2807,35 +2842,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2844,51 +2879,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:792
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:803
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:834
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
                 s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2896,28 +2931,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2932,39 +2967,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2978,13 +3013,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -2997,7 +3032,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3033,13 +3068,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_u in v_u_copies:
         v_at = a.args[1]
         reason = check_play_unit(s, actor, v_u, v_at)
@@ -3050,7 +3085,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3061,7 +3096,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3076,15 +3111,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3093,19 +3128,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3119,10 +3154,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3135,7 +3170,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3174,13 +3209,13 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_i_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_i in v_i_copies:
         v_at = a.args[1]
         reason = check_equip(s, actor, v_i, v_at)
@@ -3191,7 +3226,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3202,7 +3237,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3214,26 +3249,26 @@ def text_order(
 
 
 LISTED_ORDER: Final = tuple(
-    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 324))
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3241,17 +3276,17 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
     proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3264,19 +3299,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3303,13 +3338,13 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_order(s, actor, v_o)
         if reason is None:
@@ -3319,7 +3354,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3330,7 +3365,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3345,18 +3380,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3364,17 +3399,17 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
     proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3387,16 +3422,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3452,17 +3487,17 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_order_on(s, actor, v_o, v_t)
             if reason is None:
@@ -3472,7 +3507,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3484,7 +3519,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3506,65 +3541,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3577,7 +3612,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3594,18 +3629,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3616,32 +3651,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3652,7 +3687,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3662,7 +3697,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3684,68 +3719,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3754,7 +3789,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3767,7 +3802,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3791,70 +3826,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3863,7 +3898,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3876,7 +3911,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -3891,19 +3926,19 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
     if not any(
         (
             (
                 (
-                    (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
-                    and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                    (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                    and f_rank_above(s, v_u, v_b)
                 )
-                and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                and (s.k_Card_kills_turn[v_u] == s.g_turn)
             )
-            and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+            and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
         )
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
@@ -3913,45 +3948,47 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
-    v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
-            s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
-        proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
-        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
-    s.k_Card_plain[v_b] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    v_searched = (v_b in s.zones[Z_DECK + actor])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    s.k_Card_kills[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
     for v_at in range(15):
-        v_b_cards = f_battle_forms(s, actor)
+        v_b_cards = f_next_forms(s, actor)
         if not v_b_cards:
             continue
         v_b_first: dict[int, int] = {}
@@ -3967,17 +4004,26 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
             if check and not any(
                 (
                     (
                         (
-                            (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
-                            and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                            (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                            and (
+                                (
+                                    (C_CARD_RANK[s.card_def[v_u]] == RANK_BASE_CHAMPION)
+                                    and (C_CARD_RANK[s.card_def[v_b]] == RANK_LEVEL_UP_CHAMPION)
+                                )
+                                or (
+                                    (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                                    and (C_CARD_RANK[s.card_def[v_b]] == RANK_BATTLE_CHAMPION)
+                                )
+                            )
                         )
-                        and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                        and (s.k_Card_kills_turn[v_u] == s.g_turn)
                     )
-                    and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                    and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
                 )
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
@@ -4011,14 +4057,14 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_at = a.args[0]
-    v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
+    v_b_copies = s.find_cards(f_next_forms(s, actor), a.args[1])
     if not v_b_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
     for v_b in v_b_copies:
         reason = check_level_up(s, actor, v_at, v_b)
         if reason is None:
@@ -4028,19 +4074,19 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
         return None
     if (v_at := a.args[0]) in range(15):
-        for v_b in s.find_cards(f_battle_forms(s, actor), a.args[1]):
+        for v_b in s.find_cards(f_next_forms(s, actor), a.args[1]):
             if check_level_up(s, actor, v_at, v_b) is None:
                 return (v_at, v_b, )
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4062,18 +4108,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4082,34 +4128,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
                 if not all(
                     (
                         (
@@ -4123,7 +4169,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4136,7 +4182,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4153,66 +4199,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4222,7 +4268,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4234,27 +4280,27 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 324))
+    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4290,13 +4336,13 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_deposit(s, actor, v_c)
         if reason is None:
@@ -4306,7 +4352,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4317,7 +4363,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4329,28 +4375,28 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 324))
+    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4362,7 +4408,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4389,13 +4435,13 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_bring(s, actor, v_c)
         if reason is None:
@@ -4405,7 +4451,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4416,40 +4462,40 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 324))
+    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4461,7 +4507,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4473,7 +4519,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4489,13 +4535,13 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_buy(s, actor, v_c)
         if reason is None:
@@ -4505,7 +4551,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4516,7 +4562,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4532,23 +4578,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4557,7 +4603,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:869
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4576,18 +4622,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4603,9 +4649,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4614,15 +4660,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4631,7 +4677,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4640,7 +4686,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4652,26 +4698,26 @@ def text_react(
 
 
 LISTED_REACT: Final = tuple(
-    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 324))
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4679,13 +4725,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4698,19 +4744,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4737,13 +4783,13 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_react(s, actor, v_o)
         if reason is None:
@@ -4753,7 +4799,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4764,7 +4810,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4779,18 +4825,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4798,13 +4844,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4817,16 +4863,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4882,17 +4928,17 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_react_on(s, actor, v_o, v_t)
             if reason is None:
@@ -4902,7 +4948,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4914,7 +4960,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -4934,44 +4980,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4981,7 +5027,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -4997,23 +5043,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5022,7 +5068,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5031,18 +5077,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5054,26 +5100,26 @@ def text_answer(
 
 
 LISTED_ANSWER: Final = tuple(
-    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 324))
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5081,13 +5127,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5100,19 +5146,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5139,13 +5185,13 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_answer(s, actor, v_o)
         if reason is None:
@@ -5155,7 +5201,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5166,7 +5212,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5181,18 +5227,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5200,13 +5246,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5219,16 +5265,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5284,17 +5330,17 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_answer_on(s, actor, v_o, v_t)
             if reason is None:
@@ -5304,7 +5350,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5316,7 +5362,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5332,23 +5378,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5357,25 +5403,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
 def actor_reply(s: State) -> int | None:
     return ((1 - s.g_current) if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5387,26 +5433,26 @@ def text_reply(
 
 
 LISTED_REPLY: Final = tuple(
-    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 324))
+    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5414,13 +5460,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5433,19 +5479,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5472,13 +5518,13 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_reply(s, actor, v_o)
         if reason is None:
@@ -5488,7 +5534,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5499,7 +5545,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -5514,18 +5560,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5533,13 +5579,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5552,16 +5598,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5617,17 +5663,17 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_reply_on(s, actor, v_o, v_t)
             if reason is None:
@@ -5637,7 +5683,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5649,7 +5695,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5665,29 +5711,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -5696,25 +5742,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -5722,7 +5768,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5734,28 +5780,28 @@ def text_keep_item(
 
 
 LISTED_KEEP_ITEM: Final = tuple(
-    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 324))
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5767,7 +5813,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -5800,13 +5846,13 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
     if not v_i_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_i in v_i_copies:
         reason = check_keep_item(s, actor, v_i)
         if reason is None:
@@ -5816,7 +5862,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5827,7 +5873,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -5843,25 +5889,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -5870,7 +5916,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -6129,65 +6175,65 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 324), )),
-    (324, ()),
-    (325, ((0, 324), (0, 15), )),
-    (5185, ((0, 324), (0, 15), )),
-    (10045, ((0, 324), )),
-    (10369, ((0, 324), (0, 324), )),
-    (115345, ((0, 15), (0, 15), )),
-    (115570, ((0, 15), )),
-    (115585, ((0, 15), (0, 15), )),
-    (115810, ((0, 15), (0, 15), )),
-    (116035, ((0, 15), (0, 324), )),
-    (120895, ((0, 15), (0, 15), )),
-    (121120, ((0, 15), )),
-    (121135, ((0, 324), )),
-    (121459, ((0, 324), )),
-    (121783, ((0, 324), )),
-    (122107, ()),
-    (122108, ()),
-    (122109, ((0, 324), )),
-    (122433, ((0, 324), (0, 324), )),
-    (227409, ((0, 15), )),
-    (227424, ()),
-    (227425, ((0, 324), )),
-    (227749, ((0, 324), (0, 324), )),
-    (332725, ()),
-    (332726, ((0, 324), )),
-    (333050, ((0, 324), (0, 324), )),
-    (438026, ()),
-    (438027, ((0, 324), )),
-    (438351, ()),
+    (0, ((0, 330), )),
+    (330, ()),
+    (331, ((0, 330), (0, 15), )),
+    (5281, ((0, 330), (0, 15), )),
+    (10231, ((0, 330), )),
+    (10561, ((0, 330), (0, 330), )),
+    (119461, ((0, 15), (0, 15), )),
+    (119686, ((0, 15), )),
+    (119701, ((0, 15), (0, 15), )),
+    (119926, ((0, 15), (0, 15), )),
+    (120151, ((0, 15), (0, 330), )),
+    (125101, ((0, 15), (0, 15), )),
+    (125326, ((0, 15), )),
+    (125341, ((0, 330), )),
+    (125671, ((0, 330), )),
+    (126001, ((0, 330), )),
+    (126331, ()),
+    (126332, ()),
+    (126333, ((0, 330), )),
+    (126663, ((0, 330), (0, 330), )),
+    (235563, ((0, 15), )),
+    (235578, ()),
+    (235579, ((0, 330), )),
+    (235909, ((0, 330), (0, 330), )),
+    (344809, ()),
+    (344810, ((0, 330), )),
+    (345140, ((0, 330), (0, 330), )),
+    (454040, ()),
+    (454041, ((0, 330), )),
+    (454371, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 438352
+NUM_DISTINCT_ACTIONS: Final = 454372
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
-        22,
-        23,
         23,
         24,
+        24,
+        25,
+        33,
+        33,
+        26,
+        26,
+        35,
+        35,
+        37,
+        37,
+        46,
+        46,
+        52,
+        54,
+        54,
+        31,
+        31,
+        31,
         32,
         32,
-        25,
-        25,
-        34,
-        34,
-        36,
-        36,
-        45,
-        45,
-        51,
-        53,
-        53,
-        30,
-        30,
-        30,
-        31,
-        31,
-        31,
+        32,
         0,
         0,
         0,
@@ -6223,16 +6269,16 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         16,
     ),
     'siege': (
-        41,
-        41,
         42,
         42,
-        40,
-        40,
-        37,
-        37,
-        50,
-        46,
+        43,
+        43,
+        41,
+        41,
+        38,
+        38,
+        51,
+        47,
         18,
         18,
         18,
@@ -6278,19 +6324,19 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         17,
         19,
         19,
-        20,
         21,
+        22,
     ),
     'skirmish': (
-        33,
-        33,
-        38,
-        27,
+        34,
+        34,
+        39,
         28,
-        44,
+        29,
+        45,
+        48,
+        51,
         47,
-        50,
-        46,
         0,
         0,
         0,
@@ -6338,22 +6384,22 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         16,
         17,
         17,
-        19,
-        20,
         20,
         21,
+        21,
+        22,
     ),
     'vanguard': (
-        35,
-        35,
-        39,
-        26,
-        29,
-        43,
-        48,
-        45,
+        36,
+        36,
+        40,
+        27,
+        30,
+        44,
         49,
-        52,
+        46,
+        50,
+        53,
         0,
         0,
         0,
@@ -6403,7 +6449,7 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         19,
         19,
         19,
-        20,
+        21,
     ),
 }
 DECK_TITLES: Final[dict[str, str]] = {
