@@ -1,6 +1,7 @@
 """Scenario files (`*.scenario.yaml`): a start, some actions, the expected outcome.
 
-See DESIGN.md §5. Beyond state paths, `expect` also takes `error` (a substring of the message
+See DESIGN.md §5. State paths include `zone.NAME.KEYS.size`, a zone's number of cards (for
+zones filled from a shuffle). Beyond state paths, `expect` also takes `error` (a substring of the message
 of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal` (action
 texts that must or must not be among the legal actions at the end). `options`, `players` and
 `decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B: [..]}`

@@ -86,6 +86,11 @@ class StatePaths(StateCore):
         for name, base, dims in self.ZONES:
             if parts and parts[0] == name:
                 keys = parts[1:]
+                if len(keys) == len(dims) + 1 and keys[-1] == "size":
+                    # a scenario can expect how many cards a shuffled zone holds, which it
+                    # cannot expect card by card
+                    zone = self.zones[base + _flat_index(keys[:-1], dims)]
+                    return (lambda: len(zone)), _read_only(path)
                 if len(keys) != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
                 return self._zone(base + _flat_index(keys, dims))
@@ -185,7 +190,8 @@ class StatePaths(StateCore):
 
     def get(self, path: str) -> Any:
         """Read a value by its rulebook name: `dynasty`, `player.A.reserve`,
-        `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`."""
+        `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`;
+        `zone.rack.A.size` is how many cards the zone holds (read only)."""
         return self._accessors(path)[0]()
 
     def _accessors(self, path: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:
