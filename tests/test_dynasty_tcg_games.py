@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import generated.dynasty_tcg as game
 from compiler.driver import check_rulebook
@@ -286,3 +287,29 @@ def test_six_differing_copies_of_a_card_in_the_trade_centres_each_have_an_action
         bought = state.clone()
         bought.apply_action(action)
         assert bought.get("player.A.resources") == 7
+
+
+# ------------------------------------------------------------------ the proof checklist
+
+def test_the_checklist_names_existing_scenarios_for_every_point_of_the_issue() -> None:
+    """The rulebook's closing checklist maps each point of issue 14 to scenarios: every one it
+    names exists in the file it names, each point has one, and 45 or more are named."""
+    text = (RULEBOOK / "dynasty_tcg.rules").read_text(encoding="utf-8")
+    block = text.split("\n# checklist:\n", 1)[1].splitlines()
+    scenarios = {
+        (path.name.split(".")[0], document["name"])
+        for path in RULEBOOK.glob("*.scenario.yaml")
+        for document in yaml.safe_load_all(path.read_text(encoding="utf-8"))
+    }
+    points: dict[str, list[tuple[str, str]]] = {}
+    named: list[tuple[str, str]] = []
+    for line in block:
+        if line.startswith("#     "):
+            file, name = line[6:].split(": ", 1)
+            named.append((file, name))
+        elif line.startswith("#   "):
+            named = points.setdefault(line[4:].rstrip(":"), [])
+    every = {entry for entries in points.values() for entry in entries}
+    assert not every - scenarios, f"the checklist names no such scenario: {every - scenarios}"
+    assert len(points) >= 20 and all(points.values()), points
+    assert len(every) >= 45
