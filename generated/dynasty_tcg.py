@@ -1581,7 +1581,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1591,7 +1591,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -1600,13 +1600,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:414
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:423
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1615,13 +1615,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:423
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1630,7 +1630,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:441
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1646,7 +1646,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1661,7 +1661,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1677,7 +1677,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:458
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1690,7 +1690,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:454
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:463
 def f_next_forms(s: State, v_p: int) -> list[int]:
     """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
@@ -1703,7 +1703,7 @@ def f_next_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
 def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
     return (
@@ -1718,7 +1718,7 @@ def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:464
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:473
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1737,13 +1737,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1758,7 +1758,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1768,7 +1768,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1777,7 +1777,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:485
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:494
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1786,7 +1786,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1836,19 +1836,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:495
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:504
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1870,7 +1870,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:520
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1882,7 +1882,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1903,7 +1903,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1912,7 +1912,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1928,82 +1928,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:534
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:539
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:542
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:551
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:548
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:570
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:574
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:575
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
     v_sum = 0
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
         v_sum += f_atk(s, v_u)
     s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:576
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:577
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2014,139 +2014,139 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:599
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if f_can_react(s, (1 - s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:645
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:669
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2154,13 +2154,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
         v_power = max(
             0,
             (
@@ -2168,146 +2168,146 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:732
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
-    for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
-            s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:727
-            s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
-        proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
-        s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
-    proc_clear_under(s, v_p, v_c)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+            s.k_Card_held_by[v_i] = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+            s.move(v_i, Z_LEAVING + v_p, False)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+        s.move(v_u, Z_RETREAT2 + v_p, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+    proc_clear_under(s, v_p, v_c)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:747
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:781
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:790
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:243
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -2476,7 +2476,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:245
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
@@ -2604,24 +2604,24 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:290
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:299
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:291
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:300
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 291
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:292
+        return 'a main deck has 50 to 60 cards', 300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:301
     if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards', 292
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:293
+        return 'a side deck has 0 to 15 cards', 301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:302
     for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:294
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:303
         if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 294
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:297
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 303
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:306
     if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 297
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:299
+        return 'at most 4 champion cards, main and side deck together', 306
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:308
     if (
         sum(
             1
@@ -2629,99 +2629,99 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 299
+        return 'at most 7 units costing 7 or more, main and side deck together', 308
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:775
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:788
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:797
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2729,7 +2729,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2746,18 +2746,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2799,7 +2799,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2815,7 +2815,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2826,7 +2826,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2842,35 +2842,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2879,51 +2879,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:812
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:843
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
                 s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2931,28 +2931,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2967,39 +2967,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3013,13 +3013,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3032,7 +3032,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3068,7 +3068,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3085,7 +3085,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3096,7 +3096,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3111,15 +3111,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3128,19 +3128,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3154,10 +3154,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3170,7 +3170,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3209,7 +3209,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3226,7 +3226,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3237,7 +3237,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3254,21 +3254,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3276,17 +3276,17 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3299,19 +3299,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3338,7 +3338,7 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3354,7 +3354,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3365,7 +3365,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3380,18 +3380,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3399,17 +3399,17 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
     proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3422,16 +3422,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3487,7 +3487,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3507,7 +3507,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3519,7 +3519,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3541,65 +3541,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3612,7 +3612,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3629,18 +3629,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3651,32 +3651,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3687,7 +3687,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3697,7 +3697,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3719,68 +3719,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3789,7 +3789,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3802,7 +3802,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3826,70 +3826,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3898,7 +3898,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3911,7 +3911,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -3926,9 +3926,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
     if not any(
         (
             (
@@ -3948,41 +3948,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
-    v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
-    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
-            s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
-        proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
-        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
-    s.k_Card_damage[v_b] = 0
+    v_searched = (v_b in s.zones[Z_DECK + actor])
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+        s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
+    s.k_Card_damage[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
     s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4004,7 +4004,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                 if seen is None:
                     seen = {a.args for a in out[start:]}
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
             if check and not any(
                 (
                     (
@@ -4057,7 +4057,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4074,7 +4074,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4086,7 +4086,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4108,18 +4108,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4128,34 +4128,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
                 if not all(
                     (
                         (
@@ -4169,7 +4169,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4182,7 +4182,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4199,66 +4199,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4268,7 +4268,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4285,22 +4285,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4336,7 +4336,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4352,7 +4352,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4363,7 +4363,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4380,23 +4380,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4408,7 +4408,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4435,7 +4435,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4451,7 +4451,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4462,7 +4462,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -4474,28 +4474,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4507,7 +4507,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4519,7 +4519,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
             if seen is None:
                 seen = {a.args for a in out[start:]}
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4535,7 +4535,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4551,7 +4551,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4562,7 +4562,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4578,23 +4578,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4603,7 +4603,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4622,18 +4622,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4649,9 +4649,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4660,15 +4660,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4677,7 +4677,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4686,7 +4686,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4703,21 +4703,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4725,13 +4725,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4744,19 +4744,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4783,7 +4783,7 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4799,7 +4799,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4810,7 +4810,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4825,18 +4825,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4844,13 +4844,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4863,16 +4863,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4928,7 +4928,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4948,7 +4948,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4960,7 +4960,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -4980,44 +4980,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5027,7 +5027,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -5043,23 +5043,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5068,7 +5068,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5077,18 +5077,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5105,21 +5105,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5127,13 +5127,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5146,19 +5146,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5185,7 +5185,7 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5201,7 +5201,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5212,7 +5212,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5227,18 +5227,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5246,13 +5246,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5265,16 +5265,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5330,7 +5330,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5350,7 +5350,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5362,7 +5362,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5378,23 +5378,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5403,25 +5403,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
 def actor_reply(s: State) -> int | None:
     return ((1 - s.g_current) if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5438,21 +5438,21 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5460,13 +5460,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5479,19 +5479,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5518,7 +5518,7 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5534,7 +5534,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5545,7 +5545,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -5560,18 +5560,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5579,13 +5579,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5598,16 +5598,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5663,7 +5663,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5683,7 +5683,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5695,7 +5695,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5711,29 +5711,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -5742,25 +5742,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -5768,7 +5768,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5785,23 +5785,23 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5813,7 +5813,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -5846,7 +5846,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5862,7 +5862,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5873,7 +5873,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -5889,25 +5889,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -5916,7 +5916,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
