@@ -89,8 +89,7 @@ class StatePaths(StateCore):
                 if len(keys) == len(dims) + 1 and keys[-1] == "size":
                     # a scenario can expect how many cards a shuffled zone holds, which it
                     # cannot expect card by card
-                    zone = self.zones[base + _flat_index(keys[:-1], dims)]
-                    return (lambda: len(zone)), _read_only(path)
+                    return self._zone_size(base + _flat_index(keys[:-1], dims), path)
                 if len(keys) != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
                 return self._zone(base + _flat_index(keys, dims))
@@ -120,6 +119,11 @@ class StatePaths(StateCore):
     ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         return (lambda: self.decode(codec, getattr(self, attr)),
                 lambda v: setattr(self, attr, self.encode(codec, v)))
+
+    def _zone_size(
+        self, slot: int, path: str
+    ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        return (lambda: len(self.zones[slot])), _read_only(path)
 
     def _zone(self, slot: int) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         return (lambda: [self.DEF_NAMES[self.card_def[c]] for c in self.zones[slot]],
