@@ -107,11 +107,9 @@ class Resolver(BoardResolver):
                     notes=[f"first declared at {result[f.name].span}"],
                 )
                 continue
-            doc = ""
-            source = self.model.sources.get(f.span.file)
-            if source is not None:
-                above = source.line(f.span.line - 1).strip()
-                doc = above[2:].strip() if above.startswith("##") else ""
+            # every `##` line above the field, as a declaration's: a doc of two lines was
+            # cut to its last one
+            doc = self.model.doc_above(f.span)
             # A field has no cards to count, so `owner` and `private` mean the same as
             # `secret`: only its own player sees it (game and node fields: nobody).
             visibility = "secret" if f.visibility in ("owner", "private") else f.visibility

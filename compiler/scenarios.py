@@ -1,14 +1,15 @@
 """Scenario files (`*.scenario.yaml`): a start, some actions, the expected outcome.
 
-See DESIGN.md §5. Beyond state paths, `expect` also takes `error` (a substring of the message
-of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal` (action
-texts that must or must not be among the legal actions at the end). `options`, `players` and
-`decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B: [..]}`
-or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the rules takes the
-next listed number (which must lie in 1..n) before the seeded generator is used again, and a
-scenario fails if any scripted roll is left unused. `game` is found from the scenario file:
-a game's name in its game folder, then in its project, or a rulebook's path from its folder
-(`compiler.api.rulebook_path`, docs/cli.md).
+See DESIGN.md §5. State paths include `zone.NAME.KEYS.size`, a zone's number of cards (for zones
+filled from a shuffle). Beyond state paths, `expect` also takes `error` (a substring of the
+message of the last action, which must be illegal), `returns`, `terminal`, `legal` and `illegal`
+(action texts that must or must not be among the legal actions at the end). `options`, `players`
+and `decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B:
+[..]}` or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the rules
+takes the next listed number (which must lie in 1..n) before the seeded generator is used again,
+and a scenario fails if any scripted roll is left unused. `game` is found from the scenario
+file: a game's name in its game folder, then in its project, or a rulebook's path from its
+folder (`compiler.api.rulebook_path`, docs/cli.md).
 """
 
 from __future__ import annotations

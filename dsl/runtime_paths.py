@@ -90,6 +90,10 @@ class StatePaths(StateSeats):
         for name, base, dims in self.ZONES:
             if parts and parts[0] == name:
                 keys = parts[1:]
+                if len(keys) == len(dims) + 1 and keys[-1] == "size":
+                    # a scenario can expect how many cards a shuffled zone holds, which it
+                    # cannot expect card by card
+                    return self._zone_size(base + _flat_index(keys[:-1], dims), path)
                 if len(keys) != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
                 return self._zone(base + _flat_index(keys, dims))
@@ -119,6 +123,11 @@ class StatePaths(StateSeats):
     ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         return (lambda: self.decode(codec, getattr(self, attr)),
                 lambda v: setattr(self, attr, self.encode(codec, v)))
+
+    def _zone_size(
+        self, slot: int, path: str
+    ) -> tuple[Callable[[], Any], Callable[[Any], None]]:
+        return (lambda: len(self.zones[slot])), _read_only(path)
 
     def _zone(self, slot: int) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         return (lambda: [self.DEF_NAMES[self.card_def[c]] for c in self.zones[slot]],
@@ -202,7 +211,8 @@ class StatePaths(StateSeats):
 
     def get(self, path: str) -> Any:
         """Read a value by its rulebook name: `dynasty`, `player.A.reserve`,
-        `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`."""
+        `province.mongolia.armies`, `province.mongolia.marker.A`, `zone.rack.A`, `phase`;
+        `zone.rack.A.size` is how many cards the zone holds (read only)."""
         return self._accessors(path)[0]()
 
     def _accessors(self, path: str) -> tuple[Callable[[], Any], Callable[[Any], None]]:

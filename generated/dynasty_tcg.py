@@ -72,6 +72,7 @@ DEF_NAMES: Final = (
     'Siege Ballista',
     'Fire Catapult',
     'General Tao',
+    'Young Mei',
     'Lady Mei',
     'Mei the Unbroken',
     'Lord Wu',
@@ -108,6 +109,7 @@ DEF_NAMES: Final = (
     "Ren's Ambush",
 )
 C_CARD_KIND: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -184,6 +186,7 @@ C_CARD_COST: Final[tuple[int, ...]] = (
     8,
     6,
     6,
+    3,
     5,
     9,
     7,
@@ -240,6 +243,7 @@ C_CARD_ATTACK: Final[tuple[int, ...]] = (
     7,
     3,
     5,
+    2,
     4,
     8,
     5,
@@ -296,6 +300,7 @@ C_CARD_HEALTH: Final[tuple[int, ...]] = (
     4,
     3,
     6,
+    4,
     5,
     8,
     5,
@@ -354,6 +359,7 @@ C_CARD_RANGE: Final[tuple[int, ...]] = (
     0,
     1,
     1,
+    1,
     3,
     2,
     2,
@@ -407,6 +413,7 @@ C_CARD_RANK: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    1,
     1,
     2,
     3,
@@ -498,8 +505,9 @@ C_CARD_AREA: Final[tuple[bool, ...]] = (
     False,
     False,
     False,
+    False,
 )
-C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
+C_CARD_LEVELS_INTO: Final[tuple[str, ...]] = (
     '',
     '',
     '',
@@ -520,6 +528,7 @@ C_CARD_BATTLE_FORM: Final[tuple[str, ...]] = (
     '',
     '',
     '',
+    'Lady Mei',
     'Mei the Unbroken',
     '',
     '',
@@ -576,6 +585,7 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    1,
     2,
     0,
     0,
@@ -612,6 +622,7 @@ C_CARD_LEVEL_KILLS: Final[tuple[int, ...]] = (
     0,
 )
 C_CARD_TIMING: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -717,6 +728,7 @@ C_CARD_NEEDS: Final[tuple[str, ...]] = (
     '',
     '',
     '',
+    '',
     'General Tao',
     'Lady Mei',
     'Lord Wu',
@@ -724,6 +736,7 @@ C_CARD_NEEDS: Final[tuple[str, ...]] = (
     'Captain Ren',
 )
 C_CARD_TARGETS: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -813,6 +826,7 @@ C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
     0,
     0,
     0,
+    0,
     2,
     0,
     1,
@@ -836,6 +850,7 @@ C_CARD_GIVES_ATTACK: Final[tuple[int, ...]] = (
     0,
 )
 C_CARD_GIVES_HEALTH: Final[tuple[int, ...]] = (
+    0,
     0,
     0,
     0,
@@ -1566,7 +1581,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:399
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1576,7 +1591,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:404
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -1585,13 +1600,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:409
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:423
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1600,13 +1615,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:421
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1615,7 +1630,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:441
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1631,7 +1646,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1646,7 +1661,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:439
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1662,7 +1677,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:458
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1675,17 +1690,35 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
-def f_battle_forms(s: State, v_p: int) -> list[int]:
-    """the battle champions p could fetch to level up (decision LEVEL_UP)"""
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+def f_next_forms(s: State, v_p: int) -> list[int]:
+    """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
+        if (
+            (C_CARD_RANK[s.card_def[v_c]] == RANK_LEVEL_UP_CHAMPION)
+            or (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
+        )
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
+    """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
+    return (
+        (
+            (C_CARD_RANK[s.card_def[v_u]] == RANK_BASE_CHAMPION)
+            and (C_CARD_RANK[s.card_def[v_b]] == RANK_LEVEL_UP_CHAMPION)
+        )
+        or (
+            (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+            and (C_CARD_RANK[s.card_def[v_b]] == RANK_BATTLE_CHAMPION)
+        )
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:473
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1704,13 +1737,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:461
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1725,7 +1758,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1735,7 +1768,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:471
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1744,7 +1777,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:474
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:494
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1753,7 +1786,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:478
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1803,19 +1836,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:484
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:504
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1837,7 +1870,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:500
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:520
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1849,7 +1882,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1870,7 +1903,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1879,7 +1912,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1895,82 +1928,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:534
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:519
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:539
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:525
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:526
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:531
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:551
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:536
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:570
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:563
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
     v_sum = 0
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
         v_sum += f_atk(s, v_u)
     s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:566
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:567
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -1981,139 +2014,139 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:599
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:588
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:594
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
     if f_can_react(s, (1 - s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:620
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:645
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:636
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:669
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2121,13 +2154,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:653
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
         v_power = max(
             0,
             (
@@ -2135,257 +2168,257 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:690
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:732
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:727
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:747
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:770
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:790
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:232
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:243
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:361
-def fx_Card_effect_40(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:373
+def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Supply Wagon."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:361
+    # rulebooks/dynasty_tcg/starter.cards.yaml:373
     proc_draw_cards(s, v_you, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:368
-def fx_Card_effect_41(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:380
+def fx_Card_effect_42(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Volley."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:369
+    # rulebooks/dynasty_tcg/starter.cards.yaml:381
     # wound does nothing unless the last test holds
     if (v_target is not None) and (2 > 0):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:369
+        # rulebooks/dynasty_tcg/starter.cards.yaml:381
         proc_wound(s, v_target, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:376
-def fx_Card_effect_42(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:388
+def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Sabotage."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:377
+    # rulebooks/dynasty_tcg/starter.cards.yaml:389
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:377
+        # rulebooks/dynasty_tcg/starter.cards.yaml:389
         proc_scrap(s, v_target)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:384
-def fx_Card_effect_43(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:396
+def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Field Surgery."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:385
+    # rulebooks/dynasty_tcg/starter.cards.yaml:397
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:385
+        # rulebooks/dynasty_tcg/starter.cards.yaml:397
         proc_mend(s, v_target, 3)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:392
-def fx_Card_effect_44(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:404
+def fx_Card_effect_45(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of War Cry."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:393
+    # rulebooks/dynasty_tcg/starter.cards.yaml:405
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:393
+        # rulebooks/dynasty_tcg/starter.cards.yaml:405
         s.k_Card_boost[v_target] += 2
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:403
-def fx_Card_effect_45(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:415
+def fx_Card_effect_46(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Shield Wall."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:404
+    # rulebooks/dynasty_tcg/starter.cards.yaml:416
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:404
+        # rulebooks/dynasty_tcg/starter.cards.yaml:416
         s.k_Card_guard[v_target] += 3
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:429
-def fx_Card_effect_48(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:441
+def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Rallying Horn."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    # rulebooks/dynasty_tcg/starter.cards.yaml:269
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:438
-def fx_Card_effect_49(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:450
+def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Tao's Command."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:439
+    # rulebooks/dynasty_tcg/starter.cards.yaml:451
     for v_u in f_units_on(s, v_you):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:439
+        # rulebooks/dynasty_tcg/starter.cards.yaml:451
         s.k_Card_boost[v_u] += 1
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:447
-def fx_Card_effect_50(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:459
+def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Mei's Vow."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:448
+    # rulebooks/dynasty_tcg/starter.cards.yaml:460
     # wound does nothing unless the last test holds
     if (v_target is not None) and (4 > 0):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:448
+        # rulebooks/dynasty_tcg/starter.cards.yaml:460
         proc_wound(s, v_target, 4)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:455
-def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:467
+def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Wu's Arrow Storm."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:456
+    # rulebooks/dynasty_tcg/starter.cards.yaml:468
     for v_u in f_units_on(s, (1 - v_you)):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:456
+        # rulebooks/dynasty_tcg/starter.cards.yaml:468
         # wound does nothing unless
         if (1 > 0):
             proc_wound(s, v_u, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:465
-def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:477
+def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Tao's Stand."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:466
+    # rulebooks/dynasty_tcg/starter.cards.yaml:478
     if (v_target is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:466
+        # rulebooks/dynasty_tcg/starter.cards.yaml:478
         s.k_Card_guard[v_target] += 5
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:475
-def fx_Card_effect_53(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:487
+def fx_Card_effect_54(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Ren's Ambush."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:476
+    # rulebooks/dynasty_tcg/starter.cards.yaml:488
     # wound does nothing unless the last test holds
     if (v_target is not None) and (3 > 0):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:476
+        # rulebooks/dynasty_tcg/starter.cards.yaml:488
         proc_wound(s, v_target, 3)
 
 
@@ -2430,95 +2463,96 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
     fx_Card_effect_default,
     fx_Card_effect_default,
     fx_Card_effect_default,
-    fx_Card_effect_40,
+    fx_Card_effect_default,
     fx_Card_effect_41,
     fx_Card_effect_42,
     fx_Card_effect_43,
     fx_Card_effect_44,
     fx_Card_effect_45,
-    fx_Card_effect_41,
+    fx_Card_effect_46,
     fx_Card_effect_42,
-    fx_Card_effect_48,
+    fx_Card_effect_43,
     fx_Card_effect_49,
     fx_Card_effect_50,
     fx_Card_effect_51,
     fx_Card_effect_52,
     fx_Card_effect_53,
+    fx_Card_effect_54,
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:234
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:245
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:203
-def fx_Card_on_play_21(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:215
+def fx_Card_on_play_22(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Mei the Unbroken."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:204
+    # rulebooks/dynasty_tcg/starter.cards.yaml:216
     for v_u in f_lane_foes(s, v_you, v_at):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:204
+        # rulebooks/dynasty_tcg/starter.cards.yaml:216
         # wound does nothing unless
         if (2 > 0):
             proc_wound(s, v_u, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:234
-def fx_Card_on_play_24(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:246
+def fx_Card_on_play_25(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Ren the Storm."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:235
+    # rulebooks/dynasty_tcg/starter.cards.yaml:247
     for v_u in f_lane_foes(s, v_you, v_at):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:235
+        # rulebooks/dynasty_tcg/starter.cards.yaml:247
         # wound does nothing unless
         if (1 > 0):
             proc_wound(s, v_u, 1)
-    # rulebooks/dynasty_tcg/starter.cards.yaml:236
+    # rulebooks/dynasty_tcg/starter.cards.yaml:248
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:247
-def fx_Card_on_play_25(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:259
+def fx_Card_on_play_26(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Field Medic."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:248
+    # rulebooks/dynasty_tcg/starter.cards.yaml:260
     for v_u in f_units_on(s, v_you):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:248
+        # rulebooks/dynasty_tcg/starter.cards.yaml:260
         proc_mend(s, v_u, 2)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:257
-def fx_Card_on_play_26(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:269
+def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of War Drummer."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:257
+    # rulebooks/dynasty_tcg/starter.cards.yaml:269
     proc_draw_cards(s, v_you, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:266
-def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:278
+def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Saboteur."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:267
+    # rulebooks/dynasty_tcg/starter.cards.yaml:279
     v_i = rt.first(f_items_on(s, (1 - v_you)))
-    # rulebooks/dynasty_tcg/starter.cards.yaml:268
+    # rulebooks/dynasty_tcg/starter.cards.yaml:280
     if (v_i is not None):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:268
+        # rulebooks/dynasty_tcg/starter.cards.yaml:280
         proc_scrap(s, v_i)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:277
-def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:289
+def fx_Card_on_play_29(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Horse Archer."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:278
+    # rulebooks/dynasty_tcg/starter.cards.yaml:290
     for v_u in f_lane_foes(s, v_you, v_at):
-        # rulebooks/dynasty_tcg/starter.cards.yaml:278
+        # rulebooks/dynasty_tcg/starter.cards.yaml:290
         # wound does nothing unless
         if (1 > 0):
             proc_wound(s, v_u, 1)
 
 
-# rulebooks/dynasty_tcg/starter.cards.yaml:287
-def fx_Card_on_play_29(s: State, v_this: int, v_you: int, v_at: int) -> None:
+# rulebooks/dynasty_tcg/starter.cards.yaml:299
+def fx_Card_on_play_30(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Quartermaster."""
-    # rulebooks/dynasty_tcg/starter.cards.yaml:287
+    # rulebooks/dynasty_tcg/starter.cards.yaml:299
     proc_gain(s, v_you, 1)
 
 
@@ -2544,15 +2578,16 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
     fx_Card_on_play_default,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
-    fx_Card_on_play_21,
+    fx_Card_on_play_default,
+    fx_Card_on_play_22,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
-    fx_Card_on_play_24,
     fx_Card_on_play_25,
     fx_Card_on_play_26,
     fx_Card_on_play_27,
     fx_Card_on_play_28,
     fx_Card_on_play_29,
+    fx_Card_on_play_30,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
     fx_Card_on_play_default,
@@ -2580,24 +2615,24 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:299
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:286
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:300
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 286
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:287
+        return 'a main deck has 50 to 60 cards', 300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:301
     if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards', 287
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:288
+        return 'a side deck has 0 to 15 cards', 301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:302
     for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:289
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:303
         if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 289
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:292
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 303
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:306
     if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 292
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:294
+        return 'at most 4 champion cards, main and side deck together', 306
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:308
     if (
         sum(
             1
@@ -2605,99 +2640,99 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 294
+        return 'at most 7 units costing 7 or more, main and side deck together', 308
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:775
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:777
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:797
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2705,7 +2740,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2717,23 +2752,23 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 324))
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2777,11 +2812,11 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
-    if v_c_arg < 54:
+    if v_c_arg < 55:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
                 do_put_back(s, actor, v_c)
@@ -2789,7 +2824,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_put_back(s, actor, v_c)
         if reason is None:
@@ -2799,7 +2834,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2810,7 +2845,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2826,35 +2861,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2863,51 +2898,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:792
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:812
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:843
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
-    s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
-    s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
-    s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
-        for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:833
-            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
-                s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
-                s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
-                s.k_Card_guard[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
-    if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    s.p_resources[s.g_current] = 10
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+    s.p_ended[s.g_current] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+    s.p_credit[s.g_current] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    s.p_retreated[(1 - s.g_current)] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+                s.k_Card_guard[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    if (s.g_turn > 1):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2915,28 +2950,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2951,39 +2986,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2997,13 +3032,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3018,7 +3053,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3054,24 +3089,24 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
     v_u_arg = a.args[0]
-    if v_u_arg < 54:
+    if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -3079,7 +3114,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_u_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_u in v_u_copies:
         v_at = a.args[1]
         reason = check_play_unit(s, actor, v_u, v_at)
@@ -3090,7 +3125,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3101,7 +3136,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3116,15 +3151,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3133,19 +3168,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3159,10 +3194,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3177,7 +3212,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3216,21 +3251,21 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
     v_i_arg = a.args[0]
-    if v_i_arg < 54:
+    if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3241,7 +3276,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_i_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_i in v_i_copies:
         v_at = a.args[1]
         reason = check_equip(s, actor, v_i, v_at)
@@ -3252,7 +3287,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3263,7 +3298,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3275,26 +3310,26 @@ def text_order(
 
 
 LISTED_ORDER: Final = tuple(
-    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 324))
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3302,19 +3337,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
     # open_reply does nothing unless
     if f_can_react(s, (1 - s.g_current)):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3327,19 +3362,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3368,26 +3403,26 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
-    if v_o_arg < 54:
+    if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -3395,7 +3430,7 @@ def apply_order(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_order(s, actor, v_o)
         if reason is None:
@@ -3405,7 +3440,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3416,7 +3451,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3431,18 +3466,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3450,19 +3485,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
     # open_reply does nothing unless
     if f_can_react(s, (1 - s.g_current)):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3475,16 +3510,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3544,17 +3579,17 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_order_on(s, actor, v_o, v_t)
             if reason is None:
@@ -3564,7 +3599,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3576,7 +3611,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3598,65 +3633,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3669,7 +3704,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3686,18 +3721,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3708,32 +3743,32 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3744,7 +3779,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3754,7 +3789,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3776,68 +3811,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3846,7 +3881,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3859,7 +3894,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3883,70 +3918,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3955,7 +3990,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3968,7 +4003,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -3983,19 +4018,19 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
     if not any(
         (
             (
                 (
-                    (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
-                    and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                    (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                    and f_rank_above(s, v_u, v_b)
                 )
-                and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                and (s.k_Card_kills_turn[v_u] == s.g_turn)
             )
-            and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+            and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
         )
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
@@ -4005,45 +4040,47 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
             s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+    s.k_Card_kills[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
     s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
     for v_at in range(15):
-        v_b_cards = f_battle_forms(s, actor)
+        v_b_cards = f_next_forms(s, actor)
         if not v_b_cards:
             continue
         v_b_first: dict[int, int] = {}
@@ -4061,17 +4098,26 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
             if check and not any(
                 (
                     (
                         (
-                            (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
-                            and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                            (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                            and (
+                                (
+                                    (C_CARD_RANK[s.card_def[v_u]] == RANK_BASE_CHAMPION)
+                                    and (C_CARD_RANK[s.card_def[v_b]] == RANK_LEVEL_UP_CHAMPION)
+                                )
+                                or (
+                                    (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
+                                    and (C_CARD_RANK[s.card_def[v_b]] == RANK_BATTLE_CHAMPION)
+                                )
+                            )
                         )
-                        and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                        and (s.k_Card_kills_turn[v_u] == s.g_turn)
                     )
-                    and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                    and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
                 )
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
@@ -4105,25 +4151,25 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
     v_b_arg = a.args[1]
-    if v_b_arg < 54:
-        for v_b in f_battle_forms(s, actor):
+    if v_b_arg < 55:
+        for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
                 if not any(
                     (
                         (
                             (
-                                (C_CARD_RANK[s.card_def[v_u]] == RANK_LEVEL_UP_CHAMPION)
-                                and (s.k_Card_kills_turn[v_u] == s.g_turn)
+                                (C_CARD_LEVELS_INTO[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                                and f_rank_above(s, v_u, v_b)
                             )
-                            and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
+                            and (s.k_Card_kills_turn[v_u] == s.g_turn)
                         )
-                        and (C_CARD_BATTLE_FORM[s.card_def[v_u]] == DEF_NAMES[s.card_def[v_b]])
+                        and (s.k_Card_kills[v_u] >= C_CARD_LEVEL_KILLS[s.card_def[v_u]])
                     )
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
@@ -4132,9 +4178,9 @@ def apply_level_up(s: State, a: Action) -> str | None:
                 return None
     first: str | None = None
     v_at = a.args[0]
-    v_b_copies = s.find_cards(f_battle_forms(s, actor), a.args[1])
+    v_b_copies = s.find_cards(f_next_forms(s, actor), a.args[1])
     if not v_b_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
     for v_b in v_b_copies:
         reason = check_level_up(s, actor, v_at, v_b)
         if reason is None:
@@ -4144,19 +4190,19 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
         return None
     if (v_at := a.args[0]) in range(15):
-        for v_b in s.find_cards(f_battle_forms(s, actor), a.args[1]):
+        for v_b in s.find_cards(f_next_forms(s, actor), a.args[1]):
             if check_level_up(s, actor, v_at, v_b) is None:
                 return (v_at, v_b, )
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4178,18 +4224,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4198,34 +4244,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
                 if not all(
                     (
                         (
@@ -4239,7 +4285,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4252,7 +4298,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4269,66 +4315,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4338,7 +4384,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4350,27 +4396,27 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 324))
+    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4408,11 +4454,11 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
-    if v_c_arg < 54:
+    if v_c_arg < 55:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
                 do_deposit(s, actor, v_c)
@@ -4420,7 +4466,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_deposit(s, actor, v_c)
         if reason is None:
@@ -4430,7 +4476,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4441,7 +4487,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4453,28 +4499,28 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 324))
+    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4486,7 +4532,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4515,14 +4561,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
-    if v_c_arg < 54:
+    if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -4530,7 +4576,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards(s.zones[Z_DISCARD + actor], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_bring(s, actor, v_c)
         if reason is None:
@@ -4540,7 +4586,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4551,40 +4597,40 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 324))
+    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4596,7 +4642,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4610,7 +4656,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4626,17 +4672,17 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
-    if v_c_arg < 54:
+    if v_c_arg < 55:
         for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
                 if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
                     break
                 do_buy(s, actor, v_c)
@@ -4644,7 +4690,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     first: str | None = None
     v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
     if not v_c_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
         reason = check_buy(s, actor, v_c)
         if reason is None:
@@ -4654,7 +4700,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4665,7 +4711,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4681,23 +4727,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4706,7 +4752,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4725,18 +4771,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4752,9 +4798,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4763,15 +4809,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4780,7 +4826,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4789,7 +4835,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4801,26 +4847,26 @@ def text_react(
 
 
 LISTED_REACT: Final = tuple(
-    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 324))
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4828,13 +4874,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4847,19 +4893,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4888,26 +4934,26 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
-    if v_o_arg < 54:
+    if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -4915,7 +4961,7 @@ def apply_react(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_react(s, actor, v_o)
         if reason is None:
@@ -4925,7 +4971,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4936,7 +4982,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4951,18 +4997,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4970,13 +5016,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4989,16 +5035,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5058,17 +5104,17 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_react_on(s, actor, v_o, v_t)
             if reason is None:
@@ -5078,7 +5124,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5090,7 +5136,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -5110,44 +5156,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5157,7 +5203,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -5173,23 +5219,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5198,7 +5244,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5207,18 +5253,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5230,26 +5276,26 @@ def text_answer(
 
 
 LISTED_ANSWER: Final = tuple(
-    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 324))
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5257,13 +5303,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5276,19 +5322,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5317,26 +5363,26 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
-    if v_o_arg < 54:
+    if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -5344,7 +5390,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_answer(s, actor, v_o)
         if reason is None:
@@ -5354,7 +5400,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5365,7 +5411,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5380,18 +5426,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5399,13 +5445,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5418,16 +5464,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5487,17 +5533,17 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_answer_on(s, actor, v_o, v_t)
             if reason is None:
@@ -5507,7 +5553,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5519,7 +5565,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5535,23 +5581,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5560,25 +5606,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
 def actor_reply(s: State) -> int | None:
     return ((1 - s.g_current) if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5590,26 +5636,26 @@ def text_reply(
 
 
 LISTED_REPLY: Final = tuple(
-    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 324))
+    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5617,13 +5663,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5636,19 +5682,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5677,26 +5723,26 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
-    if v_o_arg < 54:
+    if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -5704,7 +5750,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         reason = check_reply(s, actor, v_o)
         if reason is None:
@@ -5714,7 +5760,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5725,7 +5771,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -5740,18 +5786,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5759,13 +5805,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5778,16 +5824,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5847,17 +5893,17 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
     v_o_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
     if not v_o_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_o in v_o_copies:
         v_t_copies = s.find_cards(f_targets_of(s, v_o, actor), a.args[1])
         if not v_t_copies:
-            first = first or 'no ' + DEF_NAMES[a.args[1] % 54] + ' is available'
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
         for v_t in v_t_copies:
             reason = check_reply_on(s, actor, v_o, v_t)
             if reason is None:
@@ -5867,7 +5913,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5879,7 +5925,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5895,29 +5941,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -5926,25 +5972,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -5952,7 +5998,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5964,28 +6010,28 @@ def text_keep_item(
 
 
 LISTED_KEEP_ITEM: Final = tuple(
-    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 324))
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 330))
     for actor in range(2)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5997,7 +6043,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -6032,14 +6078,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
-    if v_i_arg < 54:
+    if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -6047,7 +6093,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     first: str | None = None
     v_i_copies = s.find_cards(s.zones[Z_LEAVING + actor], a.args[0])
     if not v_i_copies:
-        first = first or 'no ' + DEF_NAMES[a.args[0] % 54] + ' is available'
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_i in v_i_copies:
         reason = check_keep_item(s, actor, v_i)
         if reason is None:
@@ -6057,7 +6103,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6068,7 +6114,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -6084,25 +6130,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -6111,7 +6157,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -6370,65 +6416,65 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 324), )),
-    (324, ()),
-    (325, ((0, 324), (0, 15), )),
-    (5185, ((0, 324), (0, 15), )),
-    (10045, ((0, 324), )),
-    (10369, ((0, 324), (0, 324), )),
-    (115345, ((0, 15), (0, 15), )),
-    (115570, ((0, 15), )),
-    (115585, ((0, 15), (0, 15), )),
-    (115810, ((0, 15), (0, 15), )),
-    (116035, ((0, 15), (0, 324), )),
-    (120895, ((0, 15), (0, 15), )),
-    (121120, ((0, 15), )),
-    (121135, ((0, 324), )),
-    (121459, ((0, 324), )),
-    (121783, ((0, 324), )),
-    (122107, ()),
-    (122108, ()),
-    (122109, ((0, 324), )),
-    (122433, ((0, 324), (0, 324), )),
-    (227409, ((0, 15), )),
-    (227424, ()),
-    (227425, ((0, 324), )),
-    (227749, ((0, 324), (0, 324), )),
-    (332725, ()),
-    (332726, ((0, 324), )),
-    (333050, ((0, 324), (0, 324), )),
-    (438026, ()),
-    (438027, ((0, 324), )),
-    (438351, ()),
+    (0, ((0, 330), )),
+    (330, ()),
+    (331, ((0, 330), (0, 15), )),
+    (5281, ((0, 330), (0, 15), )),
+    (10231, ((0, 330), )),
+    (10561, ((0, 330), (0, 330), )),
+    (119461, ((0, 15), (0, 15), )),
+    (119686, ((0, 15), )),
+    (119701, ((0, 15), (0, 15), )),
+    (119926, ((0, 15), (0, 15), )),
+    (120151, ((0, 15), (0, 330), )),
+    (125101, ((0, 15), (0, 15), )),
+    (125326, ((0, 15), )),
+    (125341, ((0, 330), )),
+    (125671, ((0, 330), )),
+    (126001, ((0, 330), )),
+    (126331, ()),
+    (126332, ()),
+    (126333, ((0, 330), )),
+    (126663, ((0, 330), (0, 330), )),
+    (235563, ((0, 15), )),
+    (235578, ()),
+    (235579, ((0, 330), )),
+    (235909, ((0, 330), (0, 330), )),
+    (344809, ()),
+    (344810, ((0, 330), )),
+    (345140, ((0, 330), (0, 330), )),
+    (454040, ()),
+    (454041, ((0, 330), )),
+    (454371, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 438352
+NUM_DISTINCT_ACTIONS: Final = 454372
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
-        22,
-        23,
         23,
         24,
+        24,
+        25,
+        33,
+        33,
+        26,
+        26,
+        35,
+        35,
+        37,
+        37,
+        46,
+        46,
+        52,
+        54,
+        54,
+        31,
+        31,
+        31,
         32,
         32,
-        25,
-        25,
-        34,
-        34,
-        36,
-        36,
-        45,
-        45,
-        51,
-        53,
-        53,
-        30,
-        30,
-        30,
-        31,
-        31,
-        31,
+        32,
         0,
         0,
         0,
@@ -6464,16 +6510,16 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         16,
     ),
     'siege': (
-        41,
-        41,
         42,
         42,
-        40,
-        40,
-        37,
-        37,
-        50,
-        46,
+        43,
+        43,
+        41,
+        41,
+        38,
+        38,
+        51,
+        47,
         18,
         18,
         18,
@@ -6519,19 +6565,19 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         17,
         19,
         19,
-        20,
         21,
+        22,
     ),
     'skirmish': (
-        33,
-        33,
-        38,
-        27,
+        34,
+        34,
+        39,
         28,
-        44,
+        29,
+        45,
+        48,
+        51,
         47,
-        50,
-        46,
         0,
         0,
         0,
@@ -6579,22 +6625,22 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         16,
         17,
         17,
-        19,
-        20,
         20,
         21,
+        21,
+        22,
     ),
     'vanguard': (
-        35,
-        35,
-        39,
-        26,
-        29,
-        43,
-        48,
-        45,
+        36,
+        36,
+        40,
+        27,
+        30,
+        44,
         49,
-        52,
+        46,
+        50,
+        53,
         0,
         0,
         0,
@@ -6644,7 +6690,7 @@ DECKS: Final[dict[str, tuple[int, ...]]] = {
         19,
         19,
         19,
-        20,
+        21,
     ),
 }
 DECK_TITLES: Final[dict[str, str]] = {

@@ -442,7 +442,8 @@ def test_from_json_refuses_what_it_did_not_save(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_zone_reads_by_its_name(name: str) -> None:
-    """SLOT_NAMES, the zone names and keys of State.ZONES, and get("zone.<slot>") agree."""
+    """SLOT_NAMES, the zone names and keys of State.ZONES, and get("zone.<slot>") agree;
+    get("zone.<slot>.size") counts the cards, and cannot be set."""
     game = load(name)
     state = game.new_game()
     names = []
@@ -453,7 +454,11 @@ def test_every_zone_reads_by_its_name(name: str) -> None:
         for offset, key in enumerate(keys):
             names.append(".".join([zone, *key]))
             assert game.SLOT_NAMES[base + offset] == names[-1]
-            assert isinstance(state.get(f"zone.{names[-1]}"), list)
+            cards = state.get(f"zone.{names[-1]}")
+            assert isinstance(cards, list)
+            assert state.get(f"zone.{names[-1]}.size") == len(cards)
+            with pytest.raises(KeyError, match="cannot be set"):
+                state.set(f"zone.{names[-1]}.size", 0)
     assert sorted(names) == sorted(game.SLOT_NAMES)
 
 

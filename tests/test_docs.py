@@ -425,3 +425,12 @@ def test_glossary_lists_the_documented_terms_in_order(duel: Path) -> None:
     assert '<a href="#glossary">' in html or 'href="#glossary"' in html
     section = html.split('<h2 id="glossary">', 1)[1].split("<h2", 1)[0]
     assert "&lt;b&gt;and&lt;/b&gt;" in section and "<b>and</b>" not in section
+
+
+def test_a_field_doc_of_several_lines_is_kept_whole(duel: Path) -> None:
+    """Every `##` line above a field is its doc, as for any declaration (not the last alone)."""
+    text = duel.read_text(encoding="utf-8")
+    doc = "  ## what it costs to play,\n  ## paid from the mana pool\n"
+    duel.write_text(text.replace("  cost: int = 0\n", doc + "  cost: int = 0\n"), encoding="utf-8")
+    markdown, _ = generate_all_docs(compile_model(duel))
+    assert "| what it costs to play, paid from the mana pool |" in markdown

@@ -30,14 +30,16 @@ import random
 import re
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import generated.dynasty_tcg as game
 from compiler.driver import check_rulebook
-from tests.playing import ROOT, State
+from tests.playing import ROOT, State, named_failures, play_checked
 from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
@@ -47,10 +49,6 @@ RULEBOOK = ROOT / "rulebooks" / "dynasty_tcg"
 CELLS = game.N_CELL_NAMES
 NAMES = re.compile("|".join(
     rf"\b{re.escape(name)}\b" for name in sorted(set(game.DEF_NAMES), key=len, reverse=True)))
-
-
-class GameFailure(AssertionError):
-    """A failed check, named by decks, seed and the ply it happened at."""
 
 
 def zone_paths(player: str) -> list[str]:
@@ -144,10 +142,26 @@ def check_secrets(state: State) -> None:
 
 
 def shown_names(view: dict[str, Any]) -> set[str]:
+    """The card names an observation shows: listed zones and revealed cards."""
     names: set[str] = set()
     for cards in view["zones"].values():
         names.update(cards if isinstance(cards, list) else cards.get("revealed", []))
     return names
+
+
+def read_by_opponent(state: State, action: Any) -> Callable[[State], None]:
+    """(d), action texts: the reading of the player not acting names only cards that player
+    sees before or after the action."""
+    viewer = 1 - state.current_player()
+    before = shown_names(state.observation(viewer))
+    text = state.action_text(action, viewer)
+
+    def check(after_state: State) -> None:
+        after = shown_names(after_state.observation(viewer))
+        for name in NAMES.findall(text):
+            assert name in before or name in after, (
+                f"{PLAYERS[viewer]} reads '{text}', which names {name}, a card they cannot see")
+    return check
 
 
 def check_result(state: State) -> None:
@@ -163,47 +177,36 @@ def check_result(state: State) -> None:
                 f"{player} lost with {health} and cards left")
 
 
-def play_checked(seed: int) -> list[str]:
+def check_ply(state: State, decks: dict[str, str], health: dict[str, int]) -> None:
+    check_cards(state, decks)
+    check_commanders(state, health)
+    check_secrets(state)
+    if state.is_terminal():
+        check_result(state)
+
+
+def play_one(seed: int) -> list[str]:
     """One random game with every check at every ply; the actions' texts."""
     decks = decks_of(seed)
     choose = random.Random(seed).choice
     history: list[str] = []
-    try:
-        state = game.new_game(seed=seed, decks=decks)
-        health = {p: 50 for p in PLAYERS}
-        check_cards(state, decks)
-        while not state.is_terminal():
-            if len(history) >= MAX_PLIES:
-                raise GameFailure(f"the game did not end within {MAX_PLIES} plies")
-            action = choose(state.legal_actions())
-            viewer = 1 - state.current_player()
-            before = shown_names(state.observation(viewer))
-            text = state.action_text(action, viewer)
-            history.append(str(action))
-            state.apply_action(action)
-            after = shown_names(state.observation(viewer))
-            for name in NAMES.findall(text):
-                assert name in before or name in after, f"'{text}' names a hidden {name}"
-            check_cards(state, decks)
-            check_commanders(state, health)
-            check_secrets(state)
-        check_result(state)
-    except Exception as error:  # noqa: BLE001 - engine exceptions are reported with the seed
-        raise GameFailure(f"{decks} seed {seed}, after {len(history)} actions (last: "
-                          f"{history[-6:]}): {type(error).__name__}: {error}") from error
+    health = {p: 50 for p in PLAYERS}
+    with named_failures(f"A={decks['A']} B={decks['B']} seed {seed}", history):
+        play_checked(game.new_game(seed=seed, decks=decks), choose, history,
+                     lambda state: check_ply(state, decks, health), MAX_PLIES, read_by_opponent)
     return history
 
 
 def test_random_games() -> None:
     for seed in range(GAMES):
-        assert 0 < len(play_checked(seed)) <= MAX_PLIES
+        assert 0 < len(play_one(seed)) <= MAX_PLIES
 
 
 @pytest.mark.soak
 @pytest.mark.parametrize("seeds", batches(GAMES, SOAK_GAMES), ids=batch_id)
 def test_random_games_soak(seeds: range) -> None:
     for seed in seeds:
-        assert 0 < len(play_checked(seed)) <= MAX_PLIES
+        assert 0 < len(play_one(seed)) <= MAX_PLIES
 
 
 # ------------------------------------------------------------------ deck rules
@@ -284,3 +287,29 @@ def test_six_differing_copies_of_a_card_in_the_trade_centres_each_have_an_action
         bought = state.clone()
         bought.apply_action(action)
         assert bought.get("player.A.resources") == 7
+
+
+# ------------------------------------------------------------------ the proof checklist
+
+def test_the_checklist_names_existing_scenarios_for_every_point_of_the_issue() -> None:
+    """The rulebook's closing checklist maps each point of issue 14 to scenarios: every one it
+    names exists in the file it names, each point has one, and 45 or more are named."""
+    text = (RULEBOOK / "dynasty_tcg.rules").read_text(encoding="utf-8")
+    block = text.split("\n# checklist:\n", 1)[1].splitlines()
+    scenarios = {
+        (path.name.split(".")[0], document["name"])
+        for path in RULEBOOK.glob("*.scenario.yaml")
+        for document in yaml.safe_load_all(path.read_text(encoding="utf-8"))
+    }
+    points: dict[str, list[tuple[str, str]]] = {}
+    named: list[tuple[str, str]] = []
+    for line in block:
+        if line.startswith("#     "):
+            file, name = line[6:].split(": ", 1)
+            named.append((file, name))
+        elif line.startswith("#   "):
+            named = points.setdefault(line[4:].rstrip(":"), [])
+    every = {entry for entries in points.values() for entry in entries}
+    assert not every - scenarios, f"the checklist names no such scenario: {every - scenarios}"
+    assert len(points) >= 20 and all(points.values()), points
+    assert len(every) >= 45
