@@ -1,0 +1,121 @@
+"""Whispering Court (`tests/games/court/`), a designer's sixth game for 3 to 6 players written
+in the rules language and compiled here, not shipped: it proves issue 15's information and
+flow constructs.
+
+* Scenario setup where every card starts in one shared deck (`setup.scenario.yaml`): any
+  player may be given a card from the deck; setting a hand never takes another hand's cards;
+  `from:` names other zones; a setting that cannot be met fails at its own file:line.
+* Seeded random games over 3 to 6 players, played to the end: at every ply, no player's
+  observation names a card of another player's hand, and the court deck is a count only; the
+  cards are conserved (15 in all, each in one zone).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from compiler import load_game
+from compiler.scenarios import load_scenarios, run_scenario
+from tests.tiers import batch_id, batches
+
+COURT = Path(__file__).parent / "games" / "court"
+MAX_PLIES = 2_000
+DEFAULT_GAMES = 12
+SOAK_GAMES = 400
+
+
+@pytest.fixture(scope="module")
+def game() -> ModuleType:
+    return load_game(str(COURT / "court.rules"))
+
+
+def scenarios() -> list[Any]:
+    found = []
+    for file in sorted(COURT.glob("*.scenario.yaml")):
+        for data, line in load_scenarios(file):
+            found.append(pytest.param(file, data, line, id=f"{file.name}:{line}"))
+    return found
+
+
+@pytest.mark.parametrize(("file", "data", "line"), scenarios())
+def test_scenario(game: ModuleType, file: Path, data: dict[str, Any], line: int) -> None:
+    result = run_scenario(game, data, file.name, line)
+    assert result.passed, result.failures
+
+
+def test_a_setting_that_cannot_be_met_fails_at_its_line(game: ModuleType, tmp_path: Path) -> None:
+    file = tmp_path / "bad.scenario.yaml"
+    file.write_text(
+        "game: court\nname: four of a role\nseed: 1\nplayers: 3\nsetup:\n"
+        "  zone.hand.A: [Seer, Seer]\n"
+        "  zone.hand.B: [Seer, Seer]\n",
+        encoding="utf-8")
+    [(data, line)] = load_scenarios(file)
+    result = run_scenario(game, data, "bad.scenario.yaml", line)
+    assert result.line == 7  # the line of `zone.hand.B`, not of the document
+    [failure] = result.failures
+    assert failure.startswith("setup of 'zone.hand.B' failed: no spare card 'Seer' to put in "
+                              "hand.B")
+    assert "the other copies are in" in failure and "hand.A" in failure and "from:" in failure
+
+
+def test_setting_a_hand_takes_no_card_of_another_player(game: ModuleType) -> None:
+    state = game.new_game(seed=3, players=3)
+    state.set("zone.lost.C", ["Seer"])  # a role C lost face up: not a spare card any more
+    in_court = state.get("zone.court").count("Seer")
+    in_hands = sum(state.get(f"zone.hand.{p}").count("Seer") for p in "ABC")
+    wanted = ["Seer"] * (in_court + 1 + state.get("zone.hand.A").count("Seer"))
+    with pytest.raises(ValueError, match="no spare card 'Seer'"):
+        state.set("zone.hand.A", wanted)
+    assert state.get("zone.lost.C") == ["Seer"]
+    assert in_court + in_hands == 2
+
+
+def _check_ply(state: Any, players: int) -> None:
+    names = "ABCDEF"[:players]
+    cards = Counter(card for slot in state.observation(-1)["zones"] if slot != "court"
+                    for card in state.get(f"zone.{slot}"))
+    cards.update(state.get("zone.court"))
+    assert sum(cards.values()) == 15 and all(n == 3 for n in cards.values()), cards
+    for p, name in enumerate(names):
+        zones = state.observation(p)["zones"]
+        assert set(zones["court"]) == {"count"}
+        assert zones[f"hand.{name}"] == state.get(f"zone.hand.{name}")
+        for other in names:
+            if other != name:
+                hand = zones[f"hand.{other}"]
+                assert isinstance(hand, dict) and hand["revealed"] == [], (name, other, hand)
+
+
+def _play(game: ModuleType, seed: int) -> None:
+    players = 3 + seed % 4
+    state = game.new_game(seed=seed, players=players)
+    rng = random.Random(seed)
+    for _ in range(MAX_PLIES):
+        _check_ply(state, players)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.is_terminal(), f"seed {seed}: no end within {MAX_PLIES} plies"
+    returns = state.returns()
+    assert sorted(returns) == [-1.0] * (players - 1) + [1.0]
+    winner = returns.index(1.0)
+    assert state.get(f"zone.hand.{'ABCDEF'[winner]}"), "the winner holds a role"
+
+
+def test_random_games_keep_hands_private(game: ModuleType) -> None:
+    for seed in range(DEFAULT_GAMES):
+        _play(game, seed)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seeds", batches(DEFAULT_GAMES, SOAK_GAMES), ids=batch_id)
+def test_random_games_keep_hands_private_soak(game: ModuleType, seeds: range) -> None:
+    for seed in seeds:
+        _play(game, seed)
