@@ -428,6 +428,9 @@ class English:
             case n.Create():
                 return [f"{pad}Put a new {self.expr(s.what)} into {self.expr(s.dest)}."]
             case n.Reveal():
+                if s.to is not None:
+                    return [f"{pad}Show {self.expr(s.what)} to {self.expr(s.to)} only, until "
+                            "it moves."]
                 return [f"{pad}Reveal {self.expr(s.what)}."]
             case n.Goto():
                 return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]

@@ -508,7 +508,7 @@ class AstBuilder(Transformer[Token, Any]):
         return n.Create(c[0], c[1], span=self._span(meta))
 
     def reveal_stmt(self, meta: Any, c: list[Any]) -> n.Reveal:
-        return n.Reveal(c[0], span=self._span(meta))
+        return n.Reveal(c[0], c[1], span=self._span(meta))
 
     def goto_stmt(self, meta: Any, c: list[Token]) -> n.Goto:
         return n.Goto(str(c[0]), span=self._span(meta))

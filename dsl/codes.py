@@ -167,6 +167,15 @@ When the loop goes through cards' effect texts (a card's text raises the event w
 that text again), each such text is reported at its `raise`, in the card set, and the trigger is
 named in a note: the card, not the rulebook, is what to change.
 """),
+    Code("E0212", "reveal to a player shows nothing", """
+`reveal CARDS to PLAYER` shows cards to that player only, until they move. It needs cards of a
+`secret` zone: only there do the other players see the cards revealed to them (and a count of
+the rest). A `public` zone is seen by everyone already; an `owner` or `hidden` zone shows the
+others a count only, and a `private` zone not even that, so the reveal would show nothing.
+
+    zone hand: Role owner per player
+    reveal hand[t] to actor        # E0212: declare it 'zone hand: Role secret per player'
+"""),
     Code("E0301", "phase has no way on", """
 Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
 `on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase
@@ -213,7 +222,7 @@ Newlines do not end statements, so words written after a statement that has no f
 are read as statements of their own. The error is then reported once, at those words, with the
 forms the statement has:
 
-    reveal hand[target] to actor   # 'reveal' has no 'to' form: 'reveal CARD' or 'reveal ZONE'
+    shuffle pile from top   # 'shuffle' has no 'from' form: it is written 'shuffle ZONE'
 """),
     Code("E0403", "card set problem", """
 A card set file (`*.cards.yaml`) does not have the documented shape: it must be a YAML mapping

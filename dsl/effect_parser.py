@@ -293,7 +293,8 @@ class _Parser:
 
     def reveal_stmt(self, first: int) -> n.Stmt:
         what = self.expr()
-        return n.Reveal(what, span=self.span(first, self.at - 1))
+        to = self.expr() if self.word("to") else None
+        return n.Reveal(what, to, span=self.span(first, self.at - 1))
 
     def goto_stmt(self, first: int) -> n.Stmt:
         phase = self.name()

@@ -239,6 +239,7 @@ class Create(StmtBase):
 @dataclass(frozen=True, slots=True)
 class Reveal(StmtBase):
     what: Expr
+    to: Expr | None = None  # a player: shown to that player only
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,6 +179,7 @@ class StatePaths(StateCore):
             if self.card_zone[card] != slot:
                 self.zones[self.card_zone[card]].remove(card)
                 self.card_zone[card] = slot
+                self.card_shown.pop(card, None)
         self.zones[slot][:] = keep
         # a zone once set is not raided by later settings: they would undo it silently
         self.__dict__.setdefault("_set_slots", set()).add(slot)
@@ -316,6 +317,7 @@ class StatePaths(StateCore):
             card_zone=self.card_zone,
             card_up=self.card_up,
             card_home=self.card_home,
+            card_shown=sorted(self.card_shown.items()),
         )
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
@@ -327,6 +329,7 @@ class StatePaths(StateCore):
         for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
                      "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
             setattr(self, attr, data[attr])
+        self.card_shown = {int(card): int(bits) for card, bits in data.get("card_shown", [])}
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
 

@@ -66,6 +66,9 @@ class StateCore:
     card_zone: list[int]
     card_up: list[bool]
     card_home: list[int]
+    # `reveal X to p`: per card shown to some players only, a bit per player (1 << p); a card
+    # loses its bits when it moves. Only cards shown so are keys: most games never have one.
+    card_shown: dict[int, int]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
         self.rng = Rng(seed)
@@ -80,6 +83,7 @@ class StateCore:
         self.card_zone = []
         self.card_up = []
         self.card_home = []
+        self.card_shown = {}
 
     # ---- the public API (DESIGN.md §4)
     def clone(self) -> Self:
@@ -351,6 +355,9 @@ class StateCore:
         card_zone = self.card_zone
         zones[card_zone[card]].remove(card)
         self.card_up[card] = False
+        shown = self.card_shown
+        if shown:
+            shown.pop(card, None)
         zone = zones[slot]
         capacity = self.SLOT_CAPACITY[slot]
         if 0 <= capacity <= len(zone):
@@ -376,6 +383,13 @@ class StateCore:
     def reveal(self, cards: Iterable[int]) -> None:
         for card in cards:
             self.card_up[card] = True
+
+    def show(self, cards: Iterable[int], players: int) -> None:
+        """`reveal X to p`: the cards are shown to the players whose bits are set in
+        `players` (1 << p; a team would set several), until each card moves."""
+        shown = self.card_shown
+        for card in cards:
+            shown[card] = shown.get(card, 0) | players
 
     # ---- players and stored values as the rules name them
     def player_name(self, player: int) -> str:

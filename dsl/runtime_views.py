@@ -66,7 +66,7 @@ class StateViews(StateCore):
             sight = self._zone_sight(slot, player)
             if sight == _SEE_NOTHING:
                 continue  # not even the count: it would tell which kind of card was played
-            named = self._named_cards(slot, sight)
+            named = self._named_cards(slot, sight, player)
             if sight == _SEE_ALL:
                 shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
             elif sight == _SEE_REVEALED:
@@ -102,11 +102,16 @@ class StateViews(StateCore):
             return _SEE_NOTHING
         return _SEE_REVEALED if visibility == "secret" else _SEE_COUNT
 
-    def _named_cards(self, slot: int, sight: int) -> list[int]:
-        """The cards of a zone that an observation with this sight of it names."""
+    def _named_cards(self, slot: int, sight: int, player: int) -> list[int]:
+        """The cards of a zone that an observation of `player` with this sight of it names:
+        in a secret zone, those revealed to all and those shown to `player` alone."""
         if sight == _SEE_ALL:
             return self.zones[slot]
         if sight == _SEE_REVEALED:
+            shown = self.card_shown
+            if shown and player >= 0:
+                return [c for c in self.zones[slot]
+                        if self.card_up[c] or shown.get(c, 0) >> player & 1]
             return [c for c in self.zones[slot] if self.card_up[c]]
         return []
 
@@ -116,7 +121,7 @@ class StateViews(StateCore):
         names its cards wherever they lie)."""
         named: list[int] = []
         for slot in range(len(self.zones)):
-            named.extend(self._named_cards(slot, self._zone_sight(slot, player)))
+            named.extend(self._named_cards(slot, self._zone_sight(slot, player), player))
         seen: CardIds = set(named)
         for _name, attr, codec, visibility in self.GAME_FIELDS:
             if visibility == "public" and has_cards(codec):

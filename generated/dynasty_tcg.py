@@ -1394,6 +1394,7 @@ class State(rt.GameState):
         'card_zone',
         'card_up',
         'card_home',
+        'card_shown',
     )
 
     g_turn: int
@@ -1531,6 +1532,7 @@ class State(rt.GameState):
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
+        c.card_shown = self.card_shown.copy()
         c.g_turn = self.g_turn
         c.g_current = self.g_current
         c.g_starter = self.g_starter

@@ -77,28 +77,46 @@ def test_setting_a_hand_takes_no_card_of_another_player(game: ModuleType) -> Non
     assert in_court + in_hands == 2
 
 
-def _check_ply(state: Any, players: int) -> None:
+Shown = dict[tuple[int, str], Counter[str]]
+
+
+def _check_ply(state: Any, players: int, before: Shown) -> Shown:
+    """Checks one position; returns what each player sees of each other hand, for the next."""
     names = "ABCDEF"[:players]
     cards = Counter(card for slot in state.observation(-1)["zones"] if slot != "court"
                     for card in state.get(f"zone.{slot}"))
     cards.update(state.get("zone.court"))
     assert sum(cards.values()) == 15 and all(n == 3 for n in cards.values()), cards
+    seer = (state.get("claimer"), state.get("target")) if state.get("claim") == "seer" else None
+    shown: Shown = {}
     for p, name in enumerate(names):
         zones = state.observation(p)["zones"]
         assert set(zones["court"]) == {"count"}
         assert zones[f"hand.{name}"] == state.get(f"zone.hand.{name}")
         for other in names:
-            if other != name:
-                hand = zones[f"hand.{other}"]
-                assert isinstance(hand, dict) and hand["revealed"] == [], (name, other, hand)
+            if other == name:
+                continue
+            hand = zones[f"hand.{other}"]
+            assert isinstance(hand, dict) and set(hand) == {"count", "revealed"}, hand
+            seen = Counter(hand["revealed"])
+            assert not seen - Counter(state.get(f"zone.hand.{other}")), (name, other)
+            # a card of another hand is named only after this player's own Seer looked at it
+            if seer != (name, other):
+                assert not seen - before.get((p, other), Counter()), (name, other, hand)
+            shown[p, other] = seen
+    return shown
 
 
-def _play(game: ModuleType, seed: int) -> None:
+def _play(game: ModuleType, seed: int) -> int:
+    """Plays one game; returns how many times a player saw a card of another hand."""
     players = 3 + seed % 4
     state = game.new_game(seed=seed, players=players)
     rng = random.Random(seed)
+    shown: Shown = {}
+    looks = 0
     for _ in range(MAX_PLIES):
-        _check_ply(state, players)
+        shown = _check_ply(state, players, shown)
+        looks += sum(sum(seen.values()) for seen in shown.values())
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
@@ -107,11 +125,12 @@ def _play(game: ModuleType, seed: int) -> None:
     assert sorted(returns) == [-1.0] * (players - 1) + [1.0]
     winner = returns.index(1.0)
     assert state.get(f"zone.hand.{'ABCDEF'[winner]}"), "the winner holds a role"
+    return looks
 
 
 def test_random_games_keep_hands_private(game: ModuleType) -> None:
-    for seed in range(DEFAULT_GAMES):
-        _play(game, seed)
+    looks = sum(_play(game, seed) for seed in range(DEFAULT_GAMES))
+    assert looks > 0, "no Seer ever looked: the games prove nothing about 'reveal ... to'"
 
 
 @pytest.mark.soak
@@ -119,3 +138,48 @@ def test_random_games_keep_hands_private(game: ModuleType) -> None:
 def test_random_games_keep_hands_private_soak(game: ModuleType, seeds: range) -> None:
     for seed in seeds:
         _play(game, seed)
+
+
+def _seer_looks(game: ModuleType) -> Any:
+    state = game.new_game(seed=1, players=3)
+    state.set("zone.hand.A", ["Seer", "Steward"])
+    state.set("zone.hand.B", ["Bandit", "Poisoner"])
+    state.set("zone.hand.C", ["Inquisitor", "Steward"])
+    for text in ("A claims the Seer and looks at B's roles", "B lets it pass", "C lets it pass"):
+        state.apply_action(state.parse_action(text))
+    return state
+
+
+def test_reveal_to_shows_the_cards_to_that_player_only(game: ModuleType) -> None:
+    state = _seer_looks(game)
+    assert state.observation(0)["zones"]["hand.B"] == {"count": 2,
+                                                       "revealed": ["Bandit", "Poisoner"]}
+    assert state.observation(2)["zones"]["hand.B"] == {"count": 2, "revealed": []}
+    assert state.observation(-1)["zones"]["hand.B"] == {"count": 2, "revealed": []}
+    assert state.observation(0)["zones"]["hand.C"] == {"count": 2, "revealed": []}
+    copy = game.from_json(state.to_json())
+    assert copy.observation(0) == state.observation(0)
+    assert state.clone().observation(0) == state.observation(0)
+
+
+def test_a_card_shown_to_one_player_is_hidden_again_once_it_moves(game: ModuleType) -> None:
+    state = _seer_looks(game)
+    # B bluffs the Steward, A calls it: B gives up the Bandit, which goes face up to lost.B
+    for text in ("B claims the Steward and collects 3", "C lets it pass", "A challenges"):
+        state.apply_action(state.parse_action(text))
+    assert [str(a) for a in state.legal_actions()] == ["B gives up Bandit", "B gives up Poisoner"]
+    state.apply_action(state.parse_action("B gives up Bandit"))
+    assert state.observation(0)["zones"]["hand.B"] == {"count": 1, "revealed": ["Poisoner"]}
+    assert state.observation(2)["zones"]["lost.B"] == ["Bandit"]
+    state.set("zone.hand.B", ["Seer"])  # the Poisoner goes back to the deck: shown no more
+    assert state.observation(0)["zones"]["hand.B"] == {"count": 1, "revealed": []}
+
+
+def test_the_action_of_a_card_shown_to_one_player_names_it_to_that_player(
+        game: ModuleType) -> None:
+    state = _seer_looks(game)
+    for text in ("B claims the Steward and collects 3", "C lets it pass", "A challenges"):
+        state.apply_action(state.parse_action(text))
+    give_up = state.parse_action("B gives up Poisoner")
+    assert state.action_text(give_up, 0) == "B gives up Poisoner"  # A saw it, and sees it lost
+    assert state.action_text(give_up, 2) == "B gives up Poisoner"  # lost roles are face up
