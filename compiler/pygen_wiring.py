@@ -74,6 +74,10 @@ class WiringGenerator(RuleGenerator):
         cards = [tuple(i for i, (_, type_, _) in enumerate(a.params) if isinstance(type_, t.CardT))
                  for a in self.action_kinds]
         self.tuple_assign("State.CARD_PARAMS", [repr(c) for c in cards])
+        announced = [sum(1 << i for i, p in enumerate(a.decl.params) if p.announced)
+                     for a in self.action_kinds]
+        if any(announced):  # a table only for the games that announce a parameter
+            self.tuple_assign("State.ANNOUNCED", [str(bits) for bits in announced])
         self.tuple_assign("State.PICK", [
             f"pick_{a.name}" if c else "None" for a, c in zip(self.action_kinds, cards,
                                                              strict=True)])

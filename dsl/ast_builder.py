@@ -402,8 +402,10 @@ class AstBuilder(Transformer[Token, Any]):
 
     def action_param(self, meta: Any, c: list[Any]) -> n.ActionParam:
         name, type_, *rest = c
+        # the optional ANNOUNCED comes last, None when absent; `in D` comes as IN and D
+        announced = rest.pop() is not None if rest else False
         domain = rest[-1] if rest else None
-        return n.ActionParam(str(name), type_, domain, span=self._span(meta))
+        return n.ActionParam(str(name), type_, domain, announced, span=self._span(meta))
 
     def says(self, meta: Any, c: list[Token]) -> tuple[str, Span]:
         return (_unescape(c[0]), self._tspan(c[0]))

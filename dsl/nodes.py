@@ -377,6 +377,7 @@ class ActionParam(Node):
     name: str
     type: TypeExpr
     domain: Expr | None
+    announced: bool = False  # named to every player in action_text (a guess, a target)
 
 
 @dataclass(frozen=True, slots=True)

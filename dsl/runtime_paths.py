@@ -317,8 +317,9 @@ class StatePaths(StateCore):
             card_zone=self.card_zone,
             card_up=self.card_up,
             card_home=self.card_home,
-            card_shown=sorted(self.card_shown.items()),
         )
+        if self.card_shown:  # saved only when a card is shown to some players: rare
+            data["card_shown"] = sorted(self.card_shown.items())
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def load_json(self, text: str) -> None:

@@ -44,6 +44,8 @@ class StateCore:
     # per action kind: the positions of its card parameters, and the function that says which
     # copies of the named cards applying the action would take (None: no card parameters)
     CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    # per action kind: a bit per parameter declared `announced`, which every player reads
+    ANNOUNCED: ClassVar[tuple[int, ...]] = ()
     PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
     ACTION_NAMES: ClassVar[tuple[str, ...]] = ()

@@ -157,12 +157,16 @@ class StateViews(StateCore):
         action reads "A makes a secret choice" when a legal action of another kind would:
         then the player cannot tell which choice was made (a Warlord held or committed). An
         action that cannot be applied now is read against this state alone, and names no card
-        it could not be taken with. The state is not changed: the work is done on clones, and
-        costs nothing until it is asked for."""
+        it could not be taken with. A parameter declared `announced` is always named, and an
+        action with one never reads as a secret choice. The state is not changed: the work is
+        done on clones, and costs nothing until it is asked for."""
         if not isinstance(action, Action):
             raise TypeError(f"not an action: {action!r}")
         if player == action.actor:
             return str(action)
+        # a parameter declared `announced` is said aloud (a named guess): every player reads
+        # it, and so which kind of action it was
+        announced = self.ANNOUNCED[action.kind] if self.ANNOUNCED else 0
         shown = -1
         after = self._after(action)
         cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
@@ -175,10 +179,11 @@ class StateViews(StateCore):
                 if chosen is None or (chosen[i] not in before and chosen[i] not in later):
                     shown &= ~(1 << i)
         if after is None:
-            return action.masked_text(shown)
+            return action.masked_text(shown | announced)
         glance = after._glance(player)
         target: tuple[dict[str, Any], list[str] | None] | None = None
-        others = [i for i in range(len(action.args)) if i not in cards]
+        others = [i for i in range(len(action.args))
+                  if i not in cards and not announced >> i & 1]
         for other in self.legal_actions():
             if other == action:
                 continue
@@ -194,11 +199,11 @@ class StateViews(StateCore):
                 target = after._sight(player)
             if alternative._sight(player) != target:
                 continue
-            if other.kind != action.kind:
+            if other.kind != action.kind and not announced:
                 return f"{self.player_name(action.actor)} makes a secret choice"
             for i in differs:
                 shown &= ~(1 << i)
-        return action.masked_text(shown)
+        return action.masked_text(shown | announced)
 
     def _after(self, action: Action) -> Self | None:
         """A copy of this state with `action` applied, or None when it cannot be."""

@@ -183,3 +183,23 @@ def test_the_action_of_a_card_shown_to_one_player_names_it_to_that_player(
     give_up = state.parse_action("B gives up Poisoner")
     assert state.action_text(give_up, 0) == "B gives up Poisoner"  # A saw it, and sees it lost
     assert state.action_text(give_up, 2) == "B gives up Poisoner"  # lost roles are face up
+
+
+ACCUSE = "A claims the Inquisitor and names seer in B's hand"
+
+
+def test_an_announced_guess_is_read_by_every_player(game: ModuleType) -> None:
+    state = game.new_game(seed=1, players=3)
+    accuse = state.parse_action(ACCUSE)
+    assert [state.action_text(accuse, p) for p in (1, 2, -1)] == [ACCUSE] * 3
+    assert "guess" not in state.observation(2)["state"]  # kept hidden: only the text says it
+
+
+def test_without_announced_the_guess_reads_neutrally(tmp_path: Path) -> None:
+    for file in COURT.glob("court.*"):
+        text = file.read_text(encoding="utf-8")
+        (tmp_path / file.name).write_text(text.replace(" announced)", ")"), encoding="utf-8")
+    state = load_game(str(tmp_path / "court.rules")).new_game(seed=1, players=3)
+    accuse = state.parse_action(ACCUSE)
+    assert state.action_text(accuse, 2) == (
+        "A claims the Inquisitor and names a role name in B's hand")
