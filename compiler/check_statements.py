@@ -32,6 +32,8 @@ STATEMENT_FORMS: dict[type[n.Stmt], tuple[str, str]] = {
     n.Create: ("create", "'create DEFINITION into ZONE'"),
     n.Reveal: ("reveal", "'reveal CARD', 'reveal ZONE' or 'reveal CARDS to PLAYER'"),
     n.Goto: ("goto", "'goto PHASE'"),
+    n.CallPhase: ("call", "'call PHASE'"),
+    n.Return: ("return", "'return'"),
     n.Win: ("win", "'win PLAYER'"),
     n.Lose: ("lose", "'lose PLAYER'"),
     n.Raise: ("raise", "'raise EVENT(ARGUMENTS)'"),
@@ -239,6 +241,17 @@ class StatementChecker(ExpressionChecker):
                                f"only zones and cards are revealed, not {revealed}")
                 if stmt.to is not None:
                     self.reveal_to(stmt, revealed, scope, ctx)
+            case n.CallPhase() if ctx.kind == "setup":
+                self.error("E0207", stmt.span,
+                           "'call' comes back to the phase that called, and setup is none",
+                           hint=f"start with 'goto {stmt.phase}'")
+            case n.Return() if ctx.kind not in ("enter", "done", "action", "procedure"):
+                self.error("E0207", stmt.span,
+                           "'return' ends a called phase: it belongs in that phase's "
+                           "'on enter', 'on done' or actions, or in a procedure they call",
+                           hint="to move on from here, use 'goto PHASE'")
+            case n.Return():
+                pass  # which phases return, and whether a `call` enters them: reach.py
             case n.Goto():
                 if stmt.phase not in m.phases:
                     self.error("E0105", stmt.span, f"unknown phase '{stmt.phase}'",

@@ -432,8 +432,13 @@ class English:
                     return [f"{pad}Show {self.expr(s.what)} to {self.expr(s.to)} only, until "
                             "it moves."]
                 return [f"{pad}Reveal {self.expr(s.what)}."]
+            case n.CallPhase():
+                return [f"{pad}Go to [{md(words(s.phase))}](#phase-{anchor(s.phase)}), then "
+                        "come back here and carry on."]
             case n.Goto():
                 return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]
+            case n.Return():
+                return [f"{pad}Go back to the phase that called this one, and carry on there."]
             case n.Win():
                 return [f"{pad}**{sentence(self.expr(s.player))} wins the game.**"]
             case n.Lose():

@@ -118,8 +118,12 @@ class ExpressionGenerator(ExpressionFacts):
                     w.line(f"s.card_up[{self.expr(stmt.what)}] = True")
                 else:
                     w.line(f"s.reveal({self.collection(stmt.what)})")
+            case n.CallPhase():
+                w.line(f"s.call({self.phase_index[stmt.phase]})  # {stmt.phase}")
             case n.Goto():
                 w.line(f"s.goto({self.phase_index[stmt.phase]})  # {stmt.phase}")
+            case n.Return():
+                w.line("s.back()")
             case n.Win():
                 w.line(f"s.win({self.expr(stmt.player)})")
             case n.Lose():

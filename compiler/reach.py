@@ -35,6 +35,10 @@ class Effects:
         return new
 
 
+# What a `return` adds to a body's gotos: a way on to the phase that called, never a phase name.
+RETURN = "<return>"
+
+
 def direct_effects(model: GameModel, body: n.Node) -> Effects:
     effects = Effects()
     for node in n.walk(body):
@@ -47,6 +51,8 @@ def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
     match node:
         case n.Goto():
             effects.gotos.add(node.phase)
+        case n.Return():
+            effects.gotos.add(RETURN)
         case n.Raise():
             effects.raises.add(node.event)
         case n.Win() | n.Lose() | n.DrawGame():
@@ -364,6 +370,7 @@ class Reach:
             span = m.game_span or m.setup.span
             self.diagnostics.add("E0303", span, "no rule ever ends the game",
                                  hint="use 'win PLAYER', 'lose PLAYER' or 'draw game'")
+        self.returns_called(phase_effects)
         self.trigger_cycles()
         for trigger in m.triggers:
             if trigger.event in m.events and trigger.event not in everything.raises:
@@ -373,6 +380,29 @@ class Reach:
         self.zones_entered()
         self.unused(everything)
         self.coverage()
+
+    def returns_called(self, phase_effects: dict[str, Effects]) -> None:
+        """A `return` in a phase that no `call` enters, even through gotos from a called
+        phase (which keep the way back), could only fail in play."""
+        called = {node.phase for module in self.model.modules for node in n.walk(module)
+                  if isinstance(node, n.CallPhase)}
+        pending = list(called)
+        while pending:
+            for later in phase_effects.get(pending.pop(), Effects()).gotos:
+                if later in self.model.phases and later not in called:
+                    called.add(later)
+                    pending.append(later)
+        for name, info in self.model.phases.items():
+            if name in called:
+                continue
+            for node in n.walk(info.decl):
+                if isinstance(node, n.Return):
+                    self.diagnostics.add(
+                        "E0207", node.span,
+                        f"phase '{name}' returns, but no 'call' leads to it: there is no "
+                        "phase to come back to",
+                        hint=f"enter it with 'call {name}' where the game should come back, "
+                             "or move on with 'goto PHASE' instead of 'return'")
 
     def trigger_cycles(self) -> None:
         """A trigger whose effects raise its own event again would never stop. When card texts

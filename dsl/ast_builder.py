@@ -515,6 +515,12 @@ class AstBuilder(Transformer[Token, Any]):
     def goto_stmt(self, meta: Any, c: list[Token]) -> n.Goto:
         return n.Goto(str(c[0]), span=self._span(meta))
 
+    def call_phase_stmt(self, meta: Any, c: list[Token]) -> n.CallPhase:
+        return n.CallPhase(str(c[0]), span=self._span(meta))
+
+    def return_stmt(self, meta: Any, c: list[Any]) -> n.Return:
+        return n.Return(span=self._span(meta))
+
     def win_stmt(self, meta: Any, c: list[n.Expr]) -> n.Win:
         return n.Win(c[0], span=self._span(meta))
 

@@ -34,6 +34,7 @@ from dsl.nodes_code import (
     BoolLit,
     Break,
     Call,
+    CallPhase,
     CallStmt,
     Conditional,
     Create,
@@ -62,6 +63,7 @@ from dsl.nodes_code import (
     Range,
     Repeat,
     Require,
+    Return,
     Reveal,
     Shuffle,
     Stmt,
@@ -73,7 +75,8 @@ from dsl.source import Span
 
 __all__ = [
     "ActionDecl", "ActionParam", "ActorRef", "Aggregate", "Annotation", "Assign", "Attribute",
-    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Break", "Call", "CallStmt",
+    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Break", "Call", "CallPhase",
+    "CallStmt",
     "CardRequire", "CardsDecl", "CheckpointDecl", "Conditional", "Create", "DataDecl", "DataWord",
     "DecisionDecl", "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "DiagramDecl", "Draw",
     "DrawGame", "EffectCall", "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr",
@@ -82,7 +85,8 @@ __all__ = [
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
-    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl",
+    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Return", "Reveal",
+    "SeedDecl",
     "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl",
     "TypeExpr", "Win", "ZoneDecl", "child_fields", "children", "walk",
 ]

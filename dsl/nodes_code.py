@@ -248,6 +248,17 @@ class Goto(StmtBase):
 
 
 @dataclass(frozen=True, slots=True)
+class CallPhase(Goto):
+    """`call PHASE`: a goto that `return` comes back from. A Goto to every pass that follows
+    gotos (reachability, the turn diagram); only the generator tells them apart."""
+
+
+@dataclass(frozen=True, slots=True)
+class Return(StmtBase):
+    """`return`: back to the phase that called this one, which goes on where it was."""
+
+
+@dataclass(frozen=True, slots=True)
 class Win(StmtBase):
     player: Expr
 
@@ -283,6 +294,6 @@ Expr = (
 )
 Stmt = (
     Let | Assign | CallStmt | If | For | Repeat | Move | Draw | Shuffle | Create | Reveal
-    | Goto | Win | Lose | DrawGame | Raise | Require | Break
+    | Goto | Win | Lose | DrawGame | Raise | Require | Break | Return
 )
 

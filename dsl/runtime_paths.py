@@ -318,8 +318,11 @@ class StatePaths(StateCore):
             card_up=self.card_up,
             card_home=self.card_home,
         )
-        if self.card_shown:  # saved only when a card is shown to some players: rare
+        # saved only when there are some, so saved games without them read as before
+        if self.card_shown:
             data["card_shown"] = sorted(self.card_shown.items())
+        if self.calls:
+            data["calls"] = self.calls
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def load_json(self, text: str) -> None:
@@ -331,6 +334,7 @@ class StatePaths(StateCore):
                      "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
             setattr(self, attr, data[attr])
         self.card_shown = {int(card): int(bits) for card, bits in data.get("card_shown", [])}
+        self.calls = [int(phase) for phase in data.get("calls", [])]
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
 

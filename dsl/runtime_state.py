@@ -71,6 +71,8 @@ class StateCore:
     # `reveal X to p`: per card shown to some players only, a bit per player (1 << p); a card
     # loses its bits when it moves. Only cards shown so are keys: most games never have one.
     card_shown: dict[int, int]
+    # `call P`: the phases to come back to, innermost last (`return` resumes the last)
+    calls: list[int]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
         self.rng = Rng(seed)
@@ -86,6 +88,7 @@ class StateCore:
         self.card_up = []
         self.card_home = []
         self.card_shown = {}
+        self.calls = []
 
     # ---- the public API (DESIGN.md §4)
     def clone(self) -> Self:
@@ -267,6 +270,20 @@ class StateCore:
     def goto(self, phase: int) -> None:
         self.pending = phase
 
+    def call(self, phase: int) -> None:
+        """`call P`: go to P, and come back to this phase when P returns."""
+        if self.phase < 0:
+            raise RuleError("'call' needs a phase to come back to")
+        self.calls.append(self.phase)
+        self.pending = phase
+
+    def back(self) -> None:
+        """`return`: resume the phase that called this one; a pending number below -1 says so
+        (-2 - phase), and the phase loop resumes it without its `on enter`."""
+        if not self.calls:
+            raise RuleError(f"phase {self.PHASES[self.phase]} returns, but no 'call' entered it")
+        self.pending = -2 - self.calls.pop()
+
     def win(self, player: int) -> None:
         if self.result is None:
             self.result = [-1.0] * self.num_players
@@ -291,7 +308,7 @@ class StateCore:
         checkpoints = self.CHECKPOINTS  # most games have none: no call to run them
         if checkpoints:
             self.run_checkpoints()
-        if self.pending < 0 and self.result is None:
+        if self.pending == -1 and self.result is None:
             # most actions leave the phase as it is: its actor is asked without the loop
             actor_of = self.ACTOR[self.phase]
             if actor_of is not None:
@@ -313,6 +330,9 @@ class StateCore:
                     if checkpoints:
                         self.run_checkpoints()
                 continue
+            if phase < -1:  # a `return`: the caller goes on where it was
+                self.phase, self.pending = -2 - phase, -1
+                continue
             actor_of = self.ACTOR[self.phase]
             actor = actor_of(self) if actor_of is not None else None
             if actor is not None:
@@ -329,7 +349,7 @@ class StateCore:
             done(self)
             if checkpoints:
                 self.run_checkpoints()
-        if self.pending < 0 and self.result is None:
+        if self.pending == -1 and self.result is None:
             raise RuleError(f"phase {self.PHASES[phase]} has nobody to act and no way on")
 
     # ---- cards and zones

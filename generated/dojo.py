@@ -1163,6 +1163,7 @@ class State(rt.GameState):
         'card_up',
         'card_home',
         'card_shown',
+        'calls',
     )
 
     g_turn: int
@@ -1241,6 +1242,7 @@ class State(rt.GameState):
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
         c.g_turn = self.g_turn
         c.g_turn_player = self.g_turn_player
         c.g_attacker = self.g_attacker

@@ -198,6 +198,7 @@ class State(rt.GameState):
         'card_up',
         'card_home',
         'card_shown',
+        'calls',
     )
 
     o_warlords: bool
@@ -256,6 +257,7 @@ class State(rt.GameState):
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
         c.o_warlords = self.o_warlords
         c.g_dynasty = self.g_dynasty
         c.g_track = self.g_track

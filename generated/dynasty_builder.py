@@ -1918,6 +1918,7 @@ class State(rt.GameState):
         'card_up',
         'card_home',
         'card_shown',
+        'calls',
     )
 
     o_rounds: int
@@ -2246,6 +2247,7 @@ class State(rt.GameState):
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
         c.o_rounds = self.o_rounds
         c.o_houses = self.o_houses
         c.g_round = self.g_round

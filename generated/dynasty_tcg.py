@@ -1395,6 +1395,7 @@ class State(rt.GameState):
         'card_up',
         'card_home',
         'card_shown',
+        'calls',
     )
 
     g_turn: int
@@ -1533,6 +1534,7 @@ class State(rt.GameState):
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
         c.g_turn = self.g_turn
         c.g_current = self.g_current
         c.g_starter = self.g_starter

@@ -12,6 +12,7 @@ flow constructs.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -87,6 +88,8 @@ def _check_ply(state: Any, players: int, before: Shown) -> Shown:
                     for card in state.get(f"zone.{slot}"))
     cards.update(state.get("zone.court"))
     assert sum(cards.values()) == 15 and all(n == 3 for n in cards.values()), cards
+    if state.get("phase") == "turn":  # every called phase has come back
+        assert "calls" not in json.loads(state.to_json())
     seer = (state.get("claimer"), state.get("target")) if state.get("claim") == "seer" else None
     shown: Shown = {}
     for p, name in enumerate(names):

@@ -80,6 +80,7 @@ class State(rt.GameState):
         'card_up',
         'card_home',
         'card_shown',
+        'calls',
     )
 
     o_target: int
@@ -114,6 +115,7 @@ class State(rt.GameState):
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
         c.o_target = self.o_target
         c.g_turn = self.g_turn
         c.g_announced = self.g_announced
