@@ -206,3 +206,20 @@ def test_without_announced_the_guess_reads_neutrally(tmp_path: Path) -> None:
     accuse = state.parse_action(ACCUSE)
     assert state.action_text(accuse, 2) == (
         "A claims the Inquisitor and names a role name in B's hand")
+
+
+def test_a_saved_game_keeps_the_way_back_and_the_cards_shown(game: ModuleType) -> None:
+    state = _seer_looks(game)
+    for text in ("B claims the Steward and collects 3", "C lets it pass", "A challenges"):
+        state.apply_action(state.parse_action(text))
+    saved = json.loads(state.to_json())
+    assert state.get("phase") == "fall" and saved["calls"] and saved["card_shown"]
+    copies = [game.from_json(state.to_json()), state.clone()]
+    rng = random.Random(5)
+    while not state.is_terminal():
+        legal = [str(a) for a in state.legal_actions()]
+        action = rng.choice(legal)
+        for each in (state, *copies):
+            assert [str(a) for a in each.legal_actions()] == legal
+            each.apply_action(each.parse_action(action))
+    assert all(copy.to_json() == state.to_json() for copy in copies)
