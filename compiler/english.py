@@ -375,6 +375,13 @@ class English:
             lines.extend(self.stmt(stmt, depth))
         return lines
 
+    def responders(self, window: n.Responders) -> str:
+        """Who acts in a `responders` window, in words."""
+        text = f"every other player once, in turn order from {self.expr(window.start)}"
+        if window.where is not None:
+            text += f", while {self.expr(window.where)}"
+        return text
+
     def stmt(self, s: n.Stmt, depth: int) -> list[str]:  # noqa: C901 - one case per statement
         pad = "  " * depth + "- "
         match s:

@@ -355,7 +355,7 @@ class TableGenerator(ExpressionGenerator):
                 w.line(f"    {attr!r},")
             for name in ("num_players", "phase", "pending", "actor", "result", "rng", "zones",
                          "card_def", "card_owner", "card_zone", "card_up", "card_home",
-                         "card_shown", "calls"):
+                         "card_shown", "calls", "windows"):
                 w.line(f"    {name!r},")
             w.line(")")
             w.line()
@@ -410,6 +410,7 @@ class TableGenerator(ExpressionGenerator):
                     w.line(f"c.{name} = self.{name}[:]")
                 w.line("c.card_shown = self.card_shown.copy()")
                 w.line("c.calls = self.calls[:]")
+                w.line("c.windows = {k: v[:] for k, v in self.windows.items()}")
                 for attr, depth in self.attr_depths():
                     w.line(f"c.{attr} = {copy_expr('self.' + attr, depth)}")
                 w.line("return c")

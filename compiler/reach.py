@@ -70,7 +70,7 @@ def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
 def stuck_phase_hint(phase: n.PhaseDecl) -> str:
     """A way on that would run: 'on done' runs only when the phase's actor gives none, so a
     phase with an actor is told to move on from an action or a checkpoint instead."""
-    if phase.actor is None:
+    if phase.actor is None and phase.responders is None:
         return "add: on done { goto NEXT_PHASE }, or end the game there"
     return ("give an action a 'goto NEXT_PHASE', or end the game ('win', 'lose' or 'draw game') "
             "in a checkpoint; 'on done' runs only when 'actor' gives none")
@@ -339,7 +339,7 @@ class Reach:
                 self.diagnostics.add("W0301", decl.span, f"phase '{name}' is never reached",
                                      hint="no goto reachable from setup leads here")
                 continue
-            if decl.actor is None:
+            if decl.actor is None and decl.responders is None:
                 for action in info.actions:
                     self.diagnostics.add(
                         "W0302", action.decl.span,
@@ -354,7 +354,7 @@ class Reach:
                     inner = self.closure(direct_effects(m, body))
                     ways_on.gotos |= inner.gotos - {name}
                     ways_on.ends |= inner.ends
-            if decl.actor is not None:
+            if decl.actor is not None or decl.responders is not None:
                 # The phase's own checkpoints run after each of its actions, so only with an actor.
                 bodies: list[n.Node] = [action.decl for action in info.actions]
                 for body_node in [*bodies, *decl.checkpoints]:

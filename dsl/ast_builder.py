@@ -352,7 +352,7 @@ class AstBuilder(Transformer[Token, Any]):
 
     def phase_decl(self, meta: Any, c: list[Any]) -> n.PhaseDecl:
         name, *items = c
-        enter = done = actor = None
+        enter = done = actor = responders = None
         actions: list[n.ActionDecl] = []
         checkpoints: list[n.Block] = []
         for kind, value in items:
@@ -362,12 +362,14 @@ class AstBuilder(Transformer[Token, Any]):
                 done = value
             elif kind == "actor":
                 actor = value
+            elif kind == "responders":
+                responders = value
             elif kind == "action":
                 actions.append(value)
             else:
                 checkpoints.append(value)
         return n.PhaseDecl(
-            str(name), enter, done, actor, tuple(actions), tuple(checkpoints),
+            str(name), enter, done, actor, tuple(actions), tuple(checkpoints), responders,
             span=self._span(meta),
         )
 
@@ -376,6 +378,11 @@ class AstBuilder(Transformer[Token, Any]):
 
     def on_done(self, meta: Any, c: list[n.Block]) -> tuple[str, n.Block]:
         return ("done", c[0])
+
+    def responders_clause(self, meta: Any, c: list[Any]) -> tuple[str, n.Responders]:
+        start, where = c
+        return ("responders", n.Responders(start, where[1] if where is not None else None,
+                                           span=self._span(meta)))
 
     def actor_clause(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Expr]:
         return ("actor", c[0])

@@ -85,7 +85,8 @@ __all__ = [
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
-    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Return", "Reveal",
+    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Responders",
+    "Return", "Reveal",
     "SeedDecl",
     "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "TriggerDecl",
     "TypeExpr", "Win", "ZoneDecl", "child_fields", "children", "walk",
@@ -401,6 +402,16 @@ class PhaseDecl(Decl):
     actor: Expr | None
     actions: tuple[ActionDecl, ...]
     checkpoints: tuple[Block, ...]
+    responders: Responders | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Responders(Node):
+    """`responders from START where COND`: every other player in turn order from START, each
+    asked once, skipping those for whom COND (with `actor` standing for them) is false."""
+
+    start: Expr
+    where: Expr | None
 
 
 @dataclass(frozen=True, slots=True)

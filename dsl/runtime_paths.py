@@ -323,6 +323,8 @@ class StatePaths(StateCore):
             data["card_shown"] = sorted(self.card_shown.items())
         if self.calls:
             data["calls"] = self.calls
+        if self.windows:
+            data["windows"] = sorted([phase, *window] for phase, window in self.windows.items())
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def load_json(self, text: str) -> None:
@@ -335,6 +337,8 @@ class StatePaths(StateCore):
             setattr(self, attr, data[attr])
         self.card_shown = {int(card): int(bits) for card, bits in data.get("card_shown", [])}
         self.calls = [int(phase) for phase in data.get("calls", [])]
+        self.windows = {int(phase): [int(start), int(answered)]
+                        for phase, start, answered in data.get("windows", [])}
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
 

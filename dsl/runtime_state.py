@@ -38,6 +38,9 @@ class StateCore:
     DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     ACTOR: ClassVar[tuple[Callable[[Any], int | None] | None, ...]] = ()
     PHASE_CHECKPOINTS: ClassVar[tuple[Callable[[Any, int], None] | None, ...]] = ()
+    # per phase, the start of its `responders` window (None: the phase has none); () in games
+    # without one
+    WINDOW_START: ClassVar[tuple[Callable[[Any], int] | None, ...]] = ()
     CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
     LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
     APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
@@ -73,6 +76,9 @@ class StateCore:
     card_shown: dict[int, int]
     # `call P`: the phases to come back to, innermost last (`return` resumes the last)
     calls: list[int]
+    # `responders`: per phase with one, the player it starts from and the turn-order offset
+    # from there of the last who answered (0: nobody yet)
+    windows: dict[int, list[int]]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
         self.rng = Rng(seed)
@@ -89,6 +95,7 @@ class StateCore:
         self.card_home = []
         self.card_shown = {}
         self.calls = []
+        self.windows = {}
 
     # ---- the public API (DESIGN.md §4)
     def clone(self) -> Self:
@@ -329,6 +336,8 @@ class StateCore:
                     enter(self)
                     if checkpoints:
                         self.run_checkpoints()
+                if self.WINDOW_START:
+                    self._open_window(phase)
                 continue
             if phase < -1:  # a `return`: the caller goes on where it was
                 self.phase, self.pending = -2 - phase, -1
@@ -340,6 +349,35 @@ class StateCore:
                 return
             self._phase_done(checkpoints)
         raise RuleError("the rules loop through phases without anyone acting")
+
+    def _open_window(self, phase: int) -> None:
+        """Entering a phase with `responders` opens its window afresh (after `on enter`,
+        which may set who it starts from)."""
+        start = self.WINDOW_START[phase]
+        if start is not None and self.result is None:
+            self.windows[phase] = [start(self), 0]
+
+    def responder(self, phase: int, where: Callable[[Any, int], bool] | None) -> int | None:
+        """The player to answer a `responders` window: the next in turn order after the last
+        who answered (after the start, at first) for whom `where` holds; None once every
+        other player has had the chance. Priority is turn order: each acts before the next
+        is asked, so an answer (a challenge) can close the window for the rest."""
+        window = self.windows.get(phase)
+        if window is None:
+            return None
+        start, answered = window
+        players = self.num_players
+        for offset in range(answered + 1, players):
+            player = (start + offset) % players
+            if where is None or where(self, player):
+                return player
+        return None
+
+    def answered(self, phase: int, actor: int) -> None:
+        """`actor` acted in the window: the players before them in it had their chance."""
+        window = self.windows.get(phase)
+        if window is not None:
+            window[1] = max(window[1], (actor - window[0]) % self.num_players)
 
     def _phase_done(self, checkpoints: tuple[Callable[[Any], None], ...]) -> None:
         """The current phase has nobody to act: its `on done` must lead on."""

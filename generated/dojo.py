@@ -1164,6 +1164,7 @@ class State(rt.GameState):
         'card_home',
         'card_shown',
         'calls',
+        'windows',
     )
 
     g_turn: int
@@ -1243,6 +1244,7 @@ class State(rt.GameState):
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
         c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.g_turn = self.g_turn
         c.g_turn_player = self.g_turn_player
         c.g_attacker = self.g_attacker

@@ -1919,6 +1919,7 @@ class State(rt.GameState):
         'card_home',
         'card_shown',
         'calls',
+        'windows',
     )
 
     o_rounds: int
@@ -2248,6 +2249,7 @@ class State(rt.GameState):
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
         c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.o_rounds = self.o_rounds
         c.o_houses = self.o_houses
         c.g_round = self.g_round

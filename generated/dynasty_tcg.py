@@ -1396,6 +1396,7 @@ class State(rt.GameState):
         'card_home',
         'card_shown',
         'calls',
+        'windows',
     )
 
     g_turn: int
@@ -1535,6 +1536,7 @@ class State(rt.GameState):
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
         c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.g_turn = self.g_turn
         c.g_current = self.g_current
         c.g_starter = self.g_starter

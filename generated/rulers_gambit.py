@@ -2253,6 +2253,7 @@ class State(rt.GameState):
         'card_home',
         'card_shown',
         'calls',
+        'windows',
     )
 
     g_turn_player: int
@@ -2390,6 +2391,7 @@ class State(rt.GameState):
         c.card_home = self.card_home[:]
         c.card_shown = self.card_shown.copy()
         c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.g_turn_player = self.g_turn_player
         c.g_turn = self.g_turn
         c.g_starter = self.g_starter
