@@ -223,3 +223,46 @@ def test_a_saved_game_keeps_the_way_back_and_the_cards_shown(game: ModuleType) -
             assert [str(a) for a in each.legal_actions()] == legal
             each.apply_action(each.parse_action(action))
     assert all(copy.to_json() == state.to_json() for copy in copies)
+
+
+REMOVED = """
+game removal {
+  title "Removal"
+  players 3
+  names A, B, C
+}
+card Tile { value: int }
+data Tile {
+  low { value: 1 }
+  high { value: 2 }
+}
+## every tile starts in one shared pile; one is removed face down before play
+zone pile: Tile ordered hidden
+zone removed: Tile hidden
+zone hand: Tile owner per player
+setup {
+  for t in Tile { create t into pile }
+  for t in Tile { create t into pile }
+  shuffle pile
+  draw 1 from pile to removed
+  goto play
+}
+phase play {
+  actor if empty(hand[A]) then A else none
+  action take(t: Tile in pile) says "{actor} takes {t}" { move t to hand[actor] }
+  on done { win A }
+}
+"""
+
+
+def test_a_card_removed_face_down_is_no_spare_card(tmp_path: Path) -> None:
+    (tmp_path / "removal.rules").write_text(REMOVED, encoding="utf-8")
+    game = load_game(str(tmp_path / "removal.rules"))
+    state = game.new_game(seed=0, players=3)
+    [removed] = state.get("zone.removed")
+    state.set("zone.hand.B", [removed])  # the other copy, from the shared pile
+    with pytest.raises(ValueError, match=f"no spare card '{removed}' to put in hand.C"):
+        state.set("zone.hand.C", [removed])
+    assert state.get("zone.removed") == [removed]
+    state.set("zone.hand.C", {"cards": [removed], "from": "removed"})
+    assert state.get("zone.removed") == [] and state.get("zone.hand.C") == [removed]
