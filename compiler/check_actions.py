@@ -51,6 +51,14 @@ class ActionChecker(StatementChecker):
                 )
             scope.names[name] = (type_, sym.Parameter(name, param.span))
         names = {name for name, _, _ in action.params} | {"actor"}
+        fields = {field.strip() for field in TEMPLATE_FIELD.findall(decl.says or "")}
+        for param in decl.params:
+            if param.announced and decl.says is not None and param.name not in fields:
+                self.error("E0210", param.span,
+                           f"parameter '{param.name}' is announced but the action's text "
+                           "never says it",
+                           hint=f"write '{{{param.name}}}' in the 'says' text: an announced "
+                                "parameter is what every player reads there")
         if decl.says is not None and decl.says_span is not None:
             self.template(decl.says, decl.says_span, names)
             shape = TEMPLATE_FIELD.sub("{}", " ".join(decl.says.split()))

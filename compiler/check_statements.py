@@ -30,8 +30,10 @@ STATEMENT_FORMS: dict[type[n.Stmt], tuple[str, str]] = {
     n.DrawGame: ("draw game", "'draw game'"),
     n.Shuffle: ("shuffle", "'shuffle ZONE'"),
     n.Create: ("create", "'create DEFINITION into ZONE'"),
-    n.Reveal: ("reveal", "'reveal CARD' or 'reveal ZONE'"),
+    n.Reveal: ("reveal", "'reveal CARD', 'reveal ZONE' or 'reveal CARDS to PLAYER'"),
     n.Goto: ("goto", "'goto PHASE'"),
+    n.CallPhase: ("call", "'call PHASE'"),
+    n.Return: ("return", "'return'"),
     n.Win: ("win", "'win PLAYER'"),
     n.Lose: ("lose", "'lose PLAYER'"),
     n.Raise: ("raise", "'raise EVENT(ARGUMENTS)'"),
@@ -97,13 +99,33 @@ class StatementChecker(ExpressionChecker):
         )
 
     def reveal_hint(self, stmt: n.Reveal) -> str:
-        revealed = self.model.types.get(id(stmt.what))
-        card = (revealed.card_type if isinstance(revealed, t.ZoneT)
-                else revealed.name if isinstance(revealed, t.CardT) else "Card")
-        return ("'reveal' turns the cards face up for every player. To show cards to one "
-                "player only, record them in a 'secret' field of that player, which only they "
-                f"see: 'seen: list of {card} = [] secret' in 'player {{ }}', set with "
-                "'actor.seen = list(c for c in ZONE)'")
+        return ("'reveal X' turns the cards face up for every player; 'reveal X to p' shows "
+                "them to player p only, until they move")
+
+    def reveal_to(self, stmt: n.Reveal, revealed: t.Type, scope: Scope, ctx: Context) -> None:
+        """`reveal X to p`: p must be a player (the place where a team would go), and X cards
+        that only a reveal can show to p, those of a `secret` zone."""
+        assert stmt.to is not None
+        whom = self.expr(stmt.to, scope, ctx)
+        if not isinstance(whom, t.AnyT) and not t.assignable(whom, t.PLAYER):
+            self.error("E0201", stmt.to.span,
+                       f"'reveal ... to' shows cards to a player, not to {whom}",
+                       hint="name one player ('reveal hand[t] to actor'); to show cards to "
+                            "every player, write 'reveal X' without 'to'")
+        if not isinstance(revealed, t.ZoneT):
+            return  # a card: where it lies is known only in play (docs/language.md §4)
+        zone = self.model.zones.get(revealed.zone)
+        if zone is None or zone.visibility == "secret":
+            return
+        why = {"public": "every player sees its cards already",
+               "private": "other players do not even see how many cards it holds",
+               }.get(zone.visibility, "other players see only how many cards it holds")
+        self.error("E0214", stmt.what.span,
+                   f"zone '{zone.name}' is '{zone.visibility}': {why}, so 'reveal ... to' "
+                   "would show nothing",
+                   hint=f"declare it 'secret' (its owner sees it, others its count and the "
+                        f"cards revealed to them): 'zone {zone.name}: {zone.card_type} secret"
+                        f"{' per ' + ', per '.join(zone.per) if zone.per else ''}'")
 
     def stmt(self, stmt: n.Stmt, scope: Scope, ctx: Context) -> None:
         m = self.model
@@ -217,6 +239,19 @@ class StatementChecker(ExpressionChecker):
                 if not isinstance(revealed, (t.ZoneT, t.CardT, t.AnyT)):
                     self.error("E0201", stmt.what.span,
                                f"only zones and cards are revealed, not {revealed}")
+                if stmt.to is not None:
+                    self.reveal_to(stmt, revealed, scope, ctx)
+            case n.CallPhase() if ctx.kind == "setup":
+                self.error("E0207", stmt.span,
+                           "'call' comes back to the phase that called, and setup is none",
+                           hint=f"start with 'goto {stmt.phase}'")
+            case n.Return() if ctx.kind not in ("enter", "done", "action", "procedure"):
+                self.error("E0207", stmt.span,
+                           "'return' ends a called phase: it belongs in that phase's "
+                           "'on enter', 'on done' or actions, or in a procedure they call",
+                           hint="to move on from here, use 'goto PHASE'")
+            case n.Return():
+                pass  # which phases return, and whether a `call` enters them: reach.py
             case n.Goto():
                 if stmt.phase not in m.phases:
                     self.error("E0105", stmt.span, f"unknown phase '{stmt.phase}'",

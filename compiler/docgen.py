@@ -315,8 +315,8 @@ class DocBuilder(CardGallery):
             places.append(("[setup](#setup)", [m.setup.body]))
         for phase in m.phases.values():
             decl = phase.decl
-            nodes: list[n.Node] = [b for b in (decl.enter, decl.done, decl.actor)
-                                   if b is not None]
+            nodes: list[n.Node] = [b for b in (decl.enter, decl.done, decl.actor,
+                                               decl.responders) if b is not None]
             places.append((f"phase [{md(words(phase.name))}](#phase-{anchor(phase.name)})",
                            [*nodes, *decl.checkpoints]))
             for action in phase.actions:
@@ -547,7 +547,9 @@ class DocBuilder(CardGallery):
                 "name": md(words(phase.name)), "anchor": anchor(phase.name),
                 "doc": md_paragraph(decl.doc), "line": decl.span.line,
                 "enter": en.block(decl.enter.statements) if decl.enter else [],
-                "actor": en.expr(decl.actor) if decl.actor is not None else None,
+                "actor": (en.expr(decl.actor) if decl.actor is not None
+                          else en.responders(decl.responders)
+                          if decl.responders is not None else None),
                 "actions": actions,
                 "done": en.block(decl.done.statements) if decl.done else [],
                 "checkpoints": [en.block(b.statements) for b in decl.checkpoints],

@@ -387,6 +387,13 @@ class English:
             lines.extend(self.stmt(stmt, depth))
         return lines
 
+    def responders(self, window: n.Responders) -> str:
+        """Who acts in a `responders` window, in words."""
+        text = f"every other player once, in turn order from {self.expr(window.start)}"
+        if window.where is not None:
+            text += f", while {self.expr(window.where)}"
+        return text
+
     def stmt(self, s: n.Stmt, depth: int) -> list[str]:  # noqa: C901 - one case per statement
         pad = "  " * depth + "- "
         match s:
@@ -440,9 +447,17 @@ class English:
             case n.Create():
                 return [f"{pad}Put a new {self.expr(s.what)} into {self.expr(s.dest)}."]
             case n.Reveal():
+                if s.to is not None:
+                    return [f"{pad}Show {self.expr(s.what)} to {self.expr(s.to)} only, until "
+                            "it moves."]
                 return [f"{pad}Reveal {self.expr(s.what)}."]
+            case n.CallPhase():
+                return [f"{pad}Go to [{md(words(s.phase))}](#phase-{anchor(s.phase)}), then "
+                        "come back here and carry on."]
             case n.Goto():
                 return [f"{pad}Go on to [{md(words(s.phase))}](#phase-{anchor(s.phase)})."]
+            case n.Return():
+                return [f"{pad}Go back to the phase that called this one, and carry on there."]
             case n.Win():
                 return [f"{pad}**{sentence(self.expr(s.player))} wins the game.**"]
             case n.Lose():

@@ -122,13 +122,24 @@ class ExpressionGenerator(ExpressionFacts):
                 w.line(f"s.rng.shuffle({self.collection(stmt.zone)})")
             case n.Create():
                 w.line(f"s.create({self.expr(stmt.what)}, {self.expr(stmt.dest)})")
+            case n.Reveal() if stmt.to is not None:
+                # a bit per player: where a team's members would be joined (issue 15)
+                whom = f"1 << {self.expr(stmt.to)}"
+                if isinstance(m.type_of(stmt.what), t.CardT):
+                    w.line(f"s.show([{self.expr(stmt.what)}], {whom})")
+                else:
+                    w.line(f"s.show({self.collection(stmt.what)}, {whom})")
             case n.Reveal():
                 if isinstance(m.type_of(stmt.what), t.CardT):
                     w.line(f"s.card_up[{self.expr(stmt.what)}] = True")
                 else:
                     w.line(f"s.reveal({self.collection(stmt.what)})")
+            case n.CallPhase():
+                w.line(f"s.call({self.phase_index[stmt.phase]})  # {stmt.phase}")
             case n.Goto():
                 w.line(f"s.goto({self.phase_index[stmt.phase]})  # {stmt.phase}")
+            case n.Return():
+                w.line("s.back()")
             case n.Win():
                 w.line(f"s.win({self.expr(stmt.player)})")
             case n.Lose():

@@ -173,6 +173,22 @@ class RuleGenerator(ActionGenerator):
         assert setup is not None
         self.callable_body("setup", [], setup.body, setup.span, "The game's setup.")
 
+    def responders(self, phase: str, window: n.Responders) -> None:
+        """A window every other player gets (`responders`): where it starts, who may answer,
+        and the actor, whom the runtime finds in turn order (GameState.responder)."""
+        self.bindings = Bindings()
+        with self.function(f"def window_{phase}(s: State) -> int:", window.start.span):
+            self.return_value(window.start)
+        where = "None"
+        if window.where is not None:
+            where = f"responds_{phase}"
+            self.bindings = Bindings()
+            with self.function(f"def responds_{phase}(s: State, actor: int) -> bool:",
+                               window.where.span), self.inlining_calls():
+                self.return_value(window.where)
+        with self.function(f"def actor_{phase}(s: State) -> int | None:", window.span):
+            self.w.line(f"return s.responder({self.phase_index[phase]}, {where})")
+
     def phases(self) -> None:
         for phase in self.model.phases.values():
             decl = phase.decl
@@ -186,12 +202,16 @@ class RuleGenerator(ActionGenerator):
                 with self.function(f"def actor_{phase.name}(s: State) -> int | None:",
                                    decl.actor.span), self.inlining_calls():
                     self.return_value(decl.actor)
+            if decl.responders is not None:
+                self.responders(phase.name, decl.responders)
             for i, block in enumerate(decl.checkpoints):
                 self.callable_body(f"checkpoint_{phase.name}_{i}", [], block, block.span,
                                    extra=", actor: int")
-            if decl.checkpoints:
+            if decl.checkpoints or decl.responders is not None:
                 with self.function(f"def checkpoints_{phase.name}(s: State, actor: int) -> None:",
                                    decl.span):
+                    if decl.responders is not None:  # who acted has answered the window
+                        self.w.line(f"s.answered({self.phase_index[phase.name]}, actor)")
                     for i in range(len(decl.checkpoints)):
                         self.w.line(f"checkpoint_{phase.name}_{i}(s, actor)")
             for action in phase.actions:

@@ -362,7 +362,8 @@ class TableGenerator(ExpressionGenerator):
             for attr, _, _ in attrs:
                 w.line(f"    {attr!r},")
             for name in ("num_players", "phase", "pending", "actor", "result", "rng", "zones",
-                         "card_def", "card_owner", "card_zone", "card_up", "card_home"):
+                         "card_def", "card_owner", "card_zone", "card_up", "card_home",
+                         "card_shown", "calls", "windows"):
                 w.line(f"    {name!r},")
             w.line(")")
             w.line()
@@ -415,6 +416,9 @@ class TableGenerator(ExpressionGenerator):
                 w.line("c.zones = [z[:] for z in self.zones]")
                 for name in ("card_def", "card_owner", "card_zone", "card_up", "card_home"):
                     w.line(f"c.{name} = self.{name}[:]")
+                w.line("c.card_shown = self.card_shown.copy()")
+                w.line("c.calls = self.calls[:]")
+                w.line("c.windows = {k: v[:] for k, v in self.windows.items()}")
                 for attr, depth in self.attr_depths():
                     w.line(f"c.{attr} = {copy_expr('self.' + attr, depth)}")
                 w.line("return c")

@@ -61,15 +61,20 @@ class WiringGenerator(RuleGenerator):
             w.line("    rt.PhaseRules(")
             w.line(f"        {p.name!r},")
             w.line(f"        enter={f'enter_{p.name}' if p.decl.enter is not None else None},")
-            w.line(f"        actor={f'actor_{p.name}' if p.decl.actor is not None else None},")
+            asks = p.decl.actor is not None or p.decl.responders is not None
+            w.line(f"        actor={f'actor_{p.name}' if asks else None},")
             w.line(f"        done={f'done_{p.name}' if p.decl.done is not None else None},")
-            w.line(f"        checkpoints="
-                   f"{f'checkpoints_{p.name}' if p.decl.checkpoints else None},")
+            checks = p.decl.checkpoints or p.decl.responders is not None
+            w.line(f"        checkpoints={f'checkpoints_{p.name}' if checks else None},")
             legal = (f"phase_legal_{p.name}" if len(p.actions) > 1
                      else f"legal_{p.actions[0].name}" if p.actions else None)
             w.line(f"        legal={legal},")
             w.line("    ),")
         w.line("))")
+        if any(p.decl.responders is not None for p in phases):
+            self.tuple_assign("State.WINDOW_START", [
+                f"window_{p.name}" if p.decl.responders is not None else "None"
+                for p in phases])
         self.tuple_assign("State.CHECKPOINTS", [f"checkpoint_{c.name}" for c in m.checkpoints])
         if self.creates_in_play():
             w.line("State.SET_CREATES = True")
@@ -82,6 +87,10 @@ class WiringGenerator(RuleGenerator):
         cards = [tuple(i for i, (_, type_, _) in enumerate(a.params) if isinstance(type_, t.CardT))
                  for a in self.action_kinds]
         self.tuple_assign("State.CARD_PARAMS", [repr(c) for c in cards])
+        announced = [sum(1 << i for i, p in enumerate(a.decl.params) if p.announced)
+                     for a in self.action_kinds]
+        if any(announced):  # a table only for the games that announce a parameter
+            self.tuple_assign("State.ANNOUNCED", [str(bits) for bits in announced])
         self.tuple_assign("State.PICK", [
             f"pick_{a.name}" if c else "None" for a, c in zip(self.action_kinds, cards,
                                                              strict=True)])

@@ -35,6 +35,10 @@ class Effects:
         return new
 
 
+# What a `return` adds to a body's gotos: a way on to the phase that called, never a phase name.
+RETURN = "<return>"
+
+
 def direct_effects(model: GameModel, body: n.Node) -> Effects:
     effects = Effects()
     for node in n.walk(body):
@@ -47,6 +51,8 @@ def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
     match node:
         case n.Goto():
             effects.gotos.add(node.phase)
+        case n.Return():
+            effects.gotos.add(RETURN)
         case n.Raise():
             effects.raises.add(node.event)
         case n.Win() | n.Lose() | n.DrawGame():
@@ -64,7 +70,7 @@ def note_effect(model: GameModel, effects: Effects, node: n.Node) -> None:
 def stuck_phase_hint(phase: n.PhaseDecl) -> str:
     """A way on that would run: 'on done' runs only when the phase's actor gives none, so a
     phase with an actor is told to move on from an action or a checkpoint instead."""
-    if phase.actor is None:
+    if phase.actor is None and phase.responders is None:
         return "add: on done { goto NEXT_PHASE }, or end the game there"
     return ("give an action a 'goto NEXT_PHASE', or end the game ('win', 'lose' or 'draw game') "
             "in a checkpoint; 'on done' runs only when 'actor' gives none")
@@ -333,7 +339,7 @@ class Reach:
                 self.diagnostics.add("W0301", decl.span, f"phase '{name}' is never reached",
                                      hint="no goto reachable from setup leads here")
                 continue
-            if decl.actor is None:
+            if decl.actor is None and decl.responders is None:
                 for action in info.actions:
                     self.diagnostics.add(
                         "W0302", action.decl.span,
@@ -348,7 +354,7 @@ class Reach:
                     inner = self.closure(direct_effects(m, body))
                     ways_on.gotos |= inner.gotos - {name}
                     ways_on.ends |= inner.ends
-            if decl.actor is not None:
+            if decl.actor is not None or decl.responders is not None:
                 # The phase's own checkpoints run after each of its actions, so only with an actor.
                 bodies: list[n.Node] = [action.decl for action in info.actions]
                 for body_node in [*bodies, *decl.checkpoints]:
@@ -364,6 +370,7 @@ class Reach:
             span = m.game_span or m.setup.span
             self.diagnostics.add("E0303", span, "no rule ever ends the game",
                                  hint="use 'win PLAYER', 'lose PLAYER' or 'draw game'")
+        self.returns_called(phase_effects)
         self.trigger_cycles()
         for trigger in m.triggers:
             if trigger.event in m.events and trigger.event not in everything.raises:
@@ -373,6 +380,29 @@ class Reach:
         self.zones_entered()
         self.unused(everything)
         self.coverage()
+
+    def returns_called(self, phase_effects: dict[str, Effects]) -> None:
+        """A `return` in a phase that no `call` enters, even through gotos from a called
+        phase (which keep the way back), could only fail in play."""
+        called = {node.phase for module in self.model.modules for node in n.walk(module)
+                  if isinstance(node, n.CallPhase)}
+        pending = list(called)
+        while pending:
+            for later in phase_effects.get(pending.pop(), Effects()).gotos:
+                if later in self.model.phases and later not in called:
+                    called.add(later)
+                    pending.append(later)
+        for name, info in self.model.phases.items():
+            if name in called:
+                continue
+            for node in n.walk(info.decl):
+                if isinstance(node, n.Return):
+                    self.diagnostics.add(
+                        "E0207", node.span,
+                        f"phase '{name}' returns, but no 'call' leads to it: there is no "
+                        "phase to come back to",
+                        hint=f"enter it with 'call {name}' where the game should come back, "
+                             "or move on with 'goto PHASE' instead of 'return'")
 
     def trigger_cycles(self) -> None:
         """A trigger whose effects raise its own event again would never stop. When card texts

@@ -7,9 +7,11 @@ message of the last action, which must be illegal), `returns`, `terminal`, `lega
 and `decks` (shipped deck names or lists of card names, per player: `decks: {A: red_rush, B:
 [..]}` or a list) choose the variant. `rolls` scripts the dice: each `roll(n)` of the rules
 takes the next listed number (which must lie in 1..n) before the seeded generator is used again,
-and a scenario fails if any scripted roll is left unused. `game` is found from the scenario
-file: a game's name in its game folder, then in its project, or a rulebook's path from its
-folder (`compiler.api.rulebook_path`, docs/cli.md).
+and a scenario fails if any scripted roll is left unused. Setting a zone takes spare cards only
+from where docs/cli.md ("Setting a zone in a scenario") says, and a setting that fails is
+reported at its own line. `game` is found from the scenario file: a game's name in its game
+folder, then in its project, or a rulebook's path from its folder
+(`compiler.api.rulebook_path`, docs/cli.md).
 """
 
 from __future__ import annotations
@@ -71,6 +73,24 @@ class ScenarioFileError(ValueError):
         self.line = line
 
 
+class ScenarioData(dict[str, Any]):
+    """A scenario document, with the line of each of its `setup` keys: a setting that fails is
+    reported at its own line."""
+
+    setup_lines: dict[str, int]
+
+
+def _setup_lines(node: yaml.Node) -> dict[str, int]:
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    for key, value in node.value:
+        if isinstance(key, yaml.ScalarNode) and key.value == "setup" and isinstance(
+                value, yaml.MappingNode):
+            return {str(k.value): k.start_mark.line + 1 for k, _ in value.value
+                    if isinstance(k, yaml.ScalarNode)}
+    return {}
+
+
 def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
     """The scenario documents of a file (one or several, separated by ---), with their lines."""
     text = path.read_text(encoding="utf-8")
@@ -87,6 +107,9 @@ def load_scenarios(path: Path) -> list[tuple[dict[str, Any], int]]:
             if node is None:
                 break
             data = loader.construct_document(node)
+            if isinstance(data, dict):
+                data = ScenarioData(data)
+                data.setup_lines = _setup_lines(node)
             documents.append((data, node.start_mark.line + 1))
     finally:
         loader.dispose()
@@ -140,6 +163,8 @@ def run_scenario(
     if problem is not None:
         fail(problem)
         return result
+    lines: dict[str, int] = getattr(data, "setup_lines", {})
+    setting = ""
     try:
         state = game.new_game(
             seed=int(data.get("seed", 0)),
@@ -147,12 +172,20 @@ def run_scenario(
             options=data.get("options") or None,
             decks=data.get("decks"),
         )
-        for path, value in (data.get("setup") or {}).items():
-            state.set(str(path), value)
+        settings = data.get("setup") or {}
+        state.will_set([str(path) for path in settings])
+        for path, value in settings.items():
+            setting = str(path)
+            state.set(setting, value)
+        setting = ""
         script = [int(value) for value in data.get("rolls") or []]
         state.rng = ScriptedRng(state.rng, script)
     except (KeyError, ValueError, RuleError, IllegalAction, TypeError) as error:
-        fail(f"setup failed: {error}")
+        if setting in lines:  # reported where the setting that failed is written
+            result.line = lines[setting]
+            fail(f"setup of '{setting}' failed: {error}")
+        else:
+            fail(f"setup failed: {error}")
         return result
     expect: dict[str, Any] = dict(data.get("expect") or {})
     wanted_error = expect.get("error")

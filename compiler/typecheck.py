@@ -103,6 +103,8 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
                 if decl.actor is not None:
                     actual = self.expr(decl.actor, Scope(), Context("actor", effects=False))
                     self.expect(decl.actor, actual, t.optional(t.PLAYER), "the actor")
+                if decl.responders is not None:
+                    self.responders(decl)
                 if decl.done is not None:
                     self.block(decl.done, Scope(), Context("done"))
                 for checkpoint_block in decl.checkpoints:
@@ -110,6 +112,21 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
                 for action in phase.actions:
                     self.action(action)
         self.recursion()
+
+    def responders(self, decl: n.PhaseDecl) -> None:
+        """`responders from START where COND`: START a player, COND a condition on `actor`."""
+        window = decl.responders
+        assert window is not None
+        if decl.actor is not None:
+            self.error("E0207", window.span,
+                       f"phase '{decl.name}' has both 'actor' and 'responders'",
+                       hint="'responders' says who acts: every other player in turn order; "
+                            "remove the 'actor' clause")
+        start = self.expr(window.start, Scope(), Context("actor", effects=False))
+        self.expect(window.start, start, t.PLAYER, "the player the window starts from")
+        if window.where is not None:
+            self.condition(window.where, Scope(),
+                           Context("actor", actor=True, effects=False))
 
 
 def typecheck(model: GameModel, diagnostics: Diagnostics) -> None:

@@ -378,7 +378,7 @@ class AstBuilder(Transformer[Token, Any]):
 
     def phase_decl(self, meta: Any, c: list[Any]) -> n.PhaseDecl:
         name, *items = c
-        enter = done = actor = None
+        enter = done = actor = responders = None
         actions: list[n.ActionDecl] = []
         checkpoints: list[n.Block] = []
         for kind, value in items:
@@ -388,12 +388,14 @@ class AstBuilder(Transformer[Token, Any]):
                 done = value
             elif kind == "actor":
                 actor = value
+            elif kind == "responders":
+                responders = value
             elif kind == "action":
                 actions.append(value)
             else:
                 checkpoints.append(value)
         return n.PhaseDecl(
-            str(name), enter, done, actor, tuple(actions), tuple(checkpoints),
+            str(name), enter, done, actor, tuple(actions), tuple(checkpoints), responders,
             span=self._span(meta),
         )
 
@@ -402,6 +404,11 @@ class AstBuilder(Transformer[Token, Any]):
 
     def on_done(self, meta: Any, c: list[n.Block]) -> tuple[str, n.Block]:
         return ("done", c[0])
+
+    def responders_clause(self, meta: Any, c: list[Any]) -> tuple[str, n.Responders]:
+        start, where = c
+        return ("responders", n.Responders(start, where[1] if where is not None else None,
+                                           span=self._span(meta)))
 
     def actor_clause(self, meta: Any, c: list[n.Expr]) -> tuple[str, n.Expr]:
         return ("actor", c[0])
@@ -428,8 +435,10 @@ class AstBuilder(Transformer[Token, Any]):
 
     def action_param(self, meta: Any, c: list[Any]) -> n.ActionParam:
         name, type_, *rest = c
+        # the optional ANNOUNCED comes last, None when absent; `in D` comes as IN and D
+        announced = rest.pop() is not None if rest else False
         domain = rest[-1] if rest else None
-        return n.ActionParam(str(name), type_, domain, span=self._span(meta))
+        return n.ActionParam(str(name), type_, domain, announced, span=self._span(meta))
 
     def says(self, meta: Any, c: list[Token]) -> tuple[str, Span]:
         return (_unescape(c[0]), self._tspan(c[0]))
@@ -534,10 +543,16 @@ class AstBuilder(Transformer[Token, Any]):
         return n.Create(c[0], c[1], span=self._span(meta))
 
     def reveal_stmt(self, meta: Any, c: list[Any]) -> n.Reveal:
-        return n.Reveal(c[0], span=self._span(meta))
+        return n.Reveal(c[0], c[1], span=self._span(meta))
 
     def goto_stmt(self, meta: Any, c: list[Token]) -> n.Goto:
         return n.Goto(str(c[0]), span=self._span(meta))
+
+    def call_phase_stmt(self, meta: Any, c: list[Token]) -> n.CallPhase:
+        return n.CallPhase(str(c[0]), span=self._span(meta))
+
+    def return_stmt(self, meta: Any, c: list[Any]) -> n.Return:
+        return n.Return(span=self._span(meta))
 
     def win_stmt(self, meta: Any, c: list[n.Expr]) -> n.Win:
         return n.Win(c[0], span=self._span(meta))

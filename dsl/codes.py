@@ -187,6 +187,15 @@ ordered by q.tokens desc)`. In `sum`, `count`, `min`, `max`, `any` and `all` the
 nothing, so it is refused there; in a `for` statement and in `first` and `list` it is allowed.
 The key is an int; ties keep the domain's order (seat order for players).
 """),
+    Code("E0214", "reveal to a player shows nothing", """
+`reveal CARDS to PLAYER` shows cards to that player only, until they move. It needs cards of a
+`secret` zone: only there do the other players see the cards revealed to them (and a count of
+the rest). A `public` zone is seen by everyone already; an `owner` or `hidden` zone shows the
+others a count only, and a `private` zone not even that, so the reveal would show nothing.
+
+    zone hand: Role owner per player
+    reveal hand[t] to actor        # E0214: declare it 'zone hand: Role secret per player'
+"""),
     Code("E0301", "phase has no way on", """
 Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
 `on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase
@@ -233,7 +242,7 @@ Newlines do not end statements, so words written after a statement that has no f
 are read as statements of their own. The error is then reported once, at those words, with the
 forms the statement has:
 
-    reveal hand[target] to actor   # 'reveal' has no 'to' form: 'reveal CARD' or 'reveal ZONE'
+    shuffle pile from top   # 'shuffle' has no 'from' form: it is written 'shuffle ZONE'
 """),
     Code("E0403", "card set problem", """
 A card set file (`*.cards.yaml`) does not have the documented shape: it must be a YAML mapping

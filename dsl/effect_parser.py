@@ -208,6 +208,8 @@ class _Parser:
         if rule is not None:
             self.at += 1
             return rule(self, first)
+        if kind == _WORD and self.values[first] in _PHASE_WORDS:
+            raise _Decline  # `call PHASE` and `return` belong to phases: Lark says so
         target = self.postfix()
         if self.kinds[self.at] in _ASSIGNMENTS:
             op = self.values[self.at]
@@ -293,7 +295,8 @@ class _Parser:
 
     def reveal_stmt(self, first: int) -> n.Stmt:
         what = self.expr()
-        return n.Reveal(what, span=self.span(first, self.at - 1))
+        to = self.expr() if self.word("to") else None
+        return n.Reveal(what, to, span=self.span(first, self.at - 1))
 
     def goto_stmt(self, first: int) -> n.Stmt:
         phase = self.name()
@@ -479,6 +482,9 @@ class _Parser:
             return n.ListLit(tuple(items), span=self.span(at, self.at - 1))
         raise _Decline
 
+
+# Contextual keywords that start a statement the fast parser leaves to Lark.
+_PHASE_WORDS = frozenset({"call", "return"})
 
 _STATEMENTS = {
     "let": _Parser.let_stmt, "if": _Parser.if_stmt, "for": _Parser.for_stmt,

@@ -34,6 +34,7 @@ from dsl.nodes_code import (
     BoolLit,
     Break,
     Call,
+    CallPhase,
     CallStmt,
     Conditional,
     Create,
@@ -62,6 +63,7 @@ from dsl.nodes_code import (
     Range,
     Repeat,
     Require,
+    Return,
     Reveal,
     Shuffle,
     Stmt,
@@ -73,7 +75,8 @@ from dsl.source import Span
 
 __all__ = [
     "ActionDecl", "ActionParam", "ActorRef", "Aggregate", "Annotation", "Assign", "Attribute",
-    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Break", "Call", "CallStmt",
+    "BinaryOp", "Block", "BoardDecl", "BoardShape", "BoolLit", "Break", "Call", "CallPhase",
+    "CallStmt",
     "CardRequire", "CardsDecl", "CheckpointDecl", "Conditional", "Create", "DataDecl", "DataWord",
     "DecisionDecl", "DeckDecl", "DeckEntry", "DeckList", "DecksDecl", "Decl", "DiagramDecl", "Draw",
     "DrawGame", "EffectCall", "EffectLit", "EffectType", "Entry", "EnumDecl", "EventDecl", "Expr",
@@ -82,9 +85,9 @@ __all__ = [
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
-    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Reveal", "SeedDecl",
-    "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt", "StmtBase", "StrLit", "Teams",
-    "TriggerDecl",
+    "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Responders",
+    "Return", "Reveal", "SeedDecl", "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt",
+    "StmtBase", "StrLit", "Teams", "TriggerDecl",
     "TypeExpr", "Win", "ZoneDecl", "child_fields", "children", "walk",
 ]
 
@@ -392,6 +395,7 @@ class ActionParam(Node):
     name: str
     type: TypeExpr
     domain: Expr | None
+    announced: bool = False  # named to every player in action_text (a guess, a target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +415,16 @@ class PhaseDecl(Decl):
     actor: Expr | None
     actions: tuple[ActionDecl, ...]
     checkpoints: tuple[Block, ...]
+    responders: Responders | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Responders(Node):
+    """`responders from START where COND`: every other player in turn order from START, each
+    asked once, skipping those for whom COND (with `actor` standing for them) is false."""
+
+    start: Expr
+    where: Expr | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -242,11 +242,23 @@ class Create(StmtBase):
 @dataclass(frozen=True, slots=True)
 class Reveal(StmtBase):
     what: Expr
+    to: Expr | None = None  # a player: shown to that player only
 
 
 @dataclass(frozen=True, slots=True)
 class Goto(StmtBase):
     phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallPhase(Goto):
+    """`call PHASE`: a goto that `return` comes back from. A Goto to every pass that follows
+    gotos (reachability, the turn diagram); only the generator tells them apart."""
+
+
+@dataclass(frozen=True, slots=True)
+class Return(StmtBase):
+    """`return`: back to the phase that called this one, which goes on where it was."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +297,6 @@ Expr = (
 )
 Stmt = (
     Let | Assign | CallStmt | If | For | Repeat | Move | Draw | Shuffle | Create | Reveal
-    | Goto | Win | Lose | DrawGame | Raise | Require | Break
+    | Goto | Win | Lose | DrawGame | Raise | Require | Break | Return
 )
 

@@ -131,6 +131,9 @@ class CardCopies(StateCore):
         if (self.card_zone[a] != self.card_zone[b] or self.card_owner[a] != self.card_owner[b]
                 or self.card_up[a] != self.card_up[b]):
             return False
+        shown = self.card_shown
+        if shown and shown.get(a, 0) != shown.get(b, 0):
+            return False
         if self._copy_plan().holders:
             held = self._held_cards()
             if a in held or b in held:
@@ -145,7 +148,15 @@ class CardCopies(StateCore):
         holders: tuple[tuple[str, int, bool], ...] = ()
         if self._copy_plan().holders and card in self._held_cards():
             holders = tuple(sorted(self._held_by(card)))
-        return self.card_zone[card], self.card_owner[card], self.card_up[card], holders
+        return self.card_zone[card], self.card_owner[card], self._face(card), holders
+
+    def _face(self, card: int) -> bool | tuple[int, ...]:
+        """Face up (True) or down (False), or, for a card down but shown to some players
+        (`reveal X to p`), those players."""
+        bits = self.card_shown.get(card, 0) if self.card_shown else 0
+        if self.card_up[card] or not bits:
+            return self.card_up[card]
+        return tuple(p for p in range(self.num_players) if bits >> p & 1)
 
     def _copy_plan(self) -> _CopyPlan:
         """Which fields copy_key reads, worked out once per game (class)."""
@@ -225,8 +236,10 @@ class CardCopies(StateCore):
                 part.append(self._zone_words(zone))
         if len(set(columns[2])) > 1:
             for part, up in zip(parts, columns[2], strict=True):
-                if up:
+                if up is True:
                     part.append("revealed")
+                elif up:
+                    part.append("shown to " + " and ".join(self.player_name(p) for p in up))
         for (field, attr, codec, visibility), column in zip(self.CARD_FIELDS, columns[4:],
                                                             strict=True):
             if visibility != "public" or column.count(column[0]) == len(column):

@@ -161,16 +161,21 @@ class StatePaths(StateSeats):
         return (lambda: self.decode(codec, table[index]),
                 lambda v: table.__setitem__(index, self.encode(codec, v)))
 
-    def _set_zone(self, slot: int, names: Any) -> None:
-        """Fill a zone with the named cards, taken from the same owner's other zones first.
+    def _set_zone(self, slot: int, value: Any) -> None:
+        """Fill a zone with the named cards (a list, or `{cards: [...], from: [zones]}`).
+
+        Cards already in the zone are kept first. A card the zone lacks is a spare one: by
+        default only a card still in the zone it was created in (a deck, a supply: cards not
+        dealt yet), the zone's owner's own first, then those of shared zones; with `from:`,
+        only a card in the zones named there. A card in a hand, on a board or in any other zone
+        is never taken silently, so setting one zone cannot undo another (DESIGN.md §5).
 
         Cards leaving the zone go back to the zone they were created in; when that is the zone
         being set, the call is refused rather than guessing. In games whose rules create cards
         only in setup (decks), no card is created or destroyed, so card counts stay conserved;
         in games that create cards during play (SET_CREATES: recruited units), the cards a
         player's zone lacks are created there instead."""
-        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
-            raise ValueError("a zone is set with a list of card names")
+        names, sources = self._zone_request(value)
         owner = self.SLOT_OWNER[slot]
         wanted = [_index_of(self.DEF_NAMES, name, "card") for name in names]
         current = list(self.zones[slot])
@@ -184,14 +189,7 @@ class StatePaths(StateSeats):
                 card = self.create(definition, slot)
                 current.append(card)
             if card < 0:
-                card = next(
-                    (c for c in range(len(self.card_def))
-                     if self.card_def[c] == definition and self.card_zone[c] != slot
-                     and c not in keep and (owner < 0 or self.card_owner[c] == owner)),
-                    -1,
-                )
-            if card < 0:
-                raise ValueError(f"no spare card {self.DEF_NAMES[definition]!r} to put there")
+                card = self._spare(definition, slot, keep, sources)
             keep.append(card)
         leaving = [c for c in current if c not in keep]
         homeless = [self.DEF_NAMES[self.card_def[c]] for c in leaving
@@ -207,7 +205,101 @@ class StatePaths(StateSeats):
             if self.card_zone[card] != slot:
                 self.zones[self.card_zone[card]].remove(card)
                 self.card_zone[card] = slot
+                self.card_shown.pop(card, None)
         self.zones[slot][:] = keep
+        # a zone once set is not raided by later settings: they would undo it silently
+        self.__dict__.setdefault("_set_slots", set()).add(slot)
+
+    def will_set(self, paths: Sequence[str]) -> None:
+        """Say which paths a scenario's setup is about to set: a zone among them may give its
+        cards to the zones set before it, since its own setting replaces them anyway."""
+        slots = self.__dict__.setdefault("_set_later", set())
+        for path in paths:
+            try:
+                slots.add(self._slot_of(path))
+            except ValueError:
+                continue  # not a zone: a field, set as it is
+
+    def _zone_request(self, value: Any) -> tuple[list[str], set[int] | None]:
+        """The card names of a zone's setting and the slots its spare cards may come from
+        (None: the zones the cards were created in)."""
+        sources: set[int] | None = None
+        names = value
+        if isinstance(value, dict):
+            unknown = sorted(str(key) for key in value if key not in ("cards", "from"))
+            if unknown or "cards" not in value:
+                raise ValueError("a zone is set with a list of card names, or a mapping with "
+                                 "'cards' (the list) and 'from' (the zones spare cards come "
+                                 f"from){'; unknown key ' + unknown[0] if unknown else ''}")
+            names = value["cards"]
+            origin = value.get("from", [])
+            origin = [origin] if isinstance(origin, str) else origin
+            if not isinstance(origin, list) or not all(isinstance(x, str) for x in origin):
+                raise ValueError("'from' names a zone (`deck`, `hand.A`) or a list of zones")
+            sources = {self._slot_of(name) for name in origin}
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise ValueError("a zone is set with a list of card names")
+        return names, sources
+
+    def _slot_of(self, path: str) -> int:
+        parts = path.split(".")
+        if parts and parts[0] == "zone":
+            parts = parts[1:]
+        for name, base, dims in self.ZONES:
+            if parts and parts[0] == name:
+                if len(parts) - 1 != len(dims):
+                    raise ValueError(f"zone {name} takes {len(dims)} keys in a path")
+                try:
+                    return base + _flat_index(parts[1:], dims)
+                except ValueError as error:
+                    raise ValueError(f"'from: {path}': {error}") from None
+        zones = ", ".join(name for name, _, _ in self.ZONES)
+        raise ValueError(f"'from: {path}' is not a zone; zones: {zones}")
+
+    def _spare(self, definition: int, slot: int, keep: list[int],
+               sources: set[int] | None) -> int:
+        """A card of `definition` the zone may take, or a ValueError saying where they all are.
+
+        Without `from:`, in this order: a card still in the zone it was created in, of the
+        zone's owner, then of a shared zone (a shared deck gives to every player); then a card
+        in another zone of the same owner that no earlier setting set (a card dealt to that
+        player's hand at the start). Never a card in another player's zone, in a zone set
+        earlier, or in a shared zone it was moved to (a card removed face down)."""
+        owner = self.SLOT_OWNER[slot]
+        fixed: set[int] = self.__dict__.get("_set_slots", set())
+        later: set[int] = self.__dict__.get("_set_later", set())
+        best, best_rank = -1, 5
+        for card, card_definition in enumerate(self.card_def):
+            zone = self.card_zone[card]
+            if card_definition != definition or zone == slot or card in keep:
+                continue
+            if sources is not None:
+                if zone in sources:
+                    return card
+                continue
+            zone_owner = self.SLOT_OWNER[zone]
+            if zone == self.card_home[card] and (owner < 0 or zone_owner == owner):
+                return card
+            rank = (1 if zone == self.card_home[card] and zone_owner < 0
+                    else 2 if zone in later and zone not in fixed
+                    else 3 if owner >= 0 and zone_owner == owner and zone not in fixed
+                    else 4 if owner >= 0 and zone_owner == owner
+                    else 5)
+            if rank < best_rank:
+                best, best_rank = card, rank
+        if best >= 0:
+            return best
+        name = self.DEF_NAMES[definition]
+        where = sorted({self.SLOT_NAMES[self.card_zone[c]] for c, d in enumerate(self.card_def)
+                        if d == definition and c not in keep and self.card_zone[c] != slot})
+        found = f"the other copies are in {', '.join(where)}" if where else "no other copy exists"
+        allowed = (", ".join(sorted(self.SLOT_NAMES[s] for s in sources))
+                   if sources is not None else
+                   "the zone each card starts in (its deck) or the zone's owner's other zones")
+        raise ValueError(
+            f"no spare card {name!r} to put in {self.SLOT_NAMES[slot]}: spare cards come from "
+            f"{allowed}, and {found}; set the zone holding one to leave it out first, or name "
+            "the zones to take from: `{cards: [...], from: [zone, ...]}`")
 
     def get(self, path: str) -> Any:
         """Read a value by its rulebook name: `dynasty`, `player.A.reserve`,
@@ -253,6 +345,13 @@ class StatePaths(StateSeats):
             card_up=self.card_up,
             card_home=self.card_home,
         )
+        # saved only when there are some, so saved games without them read as before
+        if self.card_shown:
+            data["card_shown"] = sorted(self.card_shown.items())
+        if self.calls:
+            data["calls"] = self.calls
+        if self.windows:
+            data["windows"] = sorted([phase, *window] for phase, window in self.windows.items())
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     def load_json(self, text: str) -> None:
@@ -263,6 +362,10 @@ class StatePaths(StateSeats):
         for attr in (*self.STATE_ATTRS, "num_players", "phase", "pending", "actor", "result",
                      "zones", "card_def", "card_owner", "card_zone", "card_up", "card_home"):
             setattr(self, attr, data[attr])
+        self.card_shown = {int(card): int(bits) for card, bits in data.get("card_shown", [])}
+        self.calls = [int(phase) for phase in data.get("calls", [])]
+        self.windows = {int(phase): [int(start), int(answered)]
+                        for phase, start, answered in data.get("windows", [])}
         self.rng = Rng(0)
         self.rng.state = int(data["rng"])
 

@@ -43,12 +43,17 @@ class StateCore:
     DONE: ClassVar[tuple[Callable[[Any], None] | None, ...]] = ()
     ACTOR: ClassVar[tuple[Callable[[Any], int | None] | None, ...]] = ()
     PHASE_CHECKPOINTS: ClassVar[tuple[Callable[[Any, int], None] | None, ...]] = ()
+    # per phase, the start of its `responders` window (None: the phase has none); () in games
+    # without one
+    WINDOW_START: ClassVar[tuple[Callable[[Any], int] | None, ...]] = ()
     CHECKPOINTS: ClassVar[tuple[Callable[[Any], None], ...]] = ()
     LEGAL: ClassVar[tuple[Callable[[Any, int, list[Action], bool], None] | None, ...]] = ()
     APPLY: ClassVar[dict[tuple[int, int], Callable[[Any, Action], str | None]]] = {}
     # per action kind: the positions of its card parameters, and the function that says which
     # copies of the named cards applying the action would take (None: no card parameters)
     CARD_PARAMS: ClassVar[tuple[tuple[int, ...], ...]] = ()
+    # per action kind: a bit per parameter declared `announced`, which every player reads
+    ANNOUNCED: ClassVar[tuple[int, ...]] = ()
     PICK: ClassVar[tuple[Callable[[Any, Action], tuple[int, ...] | None] | None, ...]] = ()
     ENCODING: ClassVar[tuple[tuple[int, tuple[tuple[int, int], ...]], ...]] = ()
     ACTION_NAMES: ClassVar[tuple[str, ...]] = ()
@@ -71,6 +76,14 @@ class StateCore:
     card_zone: list[int]
     card_up: list[bool]
     card_home: list[int]
+    # `reveal X to p`: per card shown to some players only, a bit per player (1 << p); a card
+    # loses its bits when it moves. Only cards shown so are keys: most games never have one.
+    card_shown: dict[int, int]
+    # `call P`: the phases to come back to, innermost last (`return` resumes the last)
+    calls: list[int]
+    # `responders`: per phase with one, the player it starts from and the turn-order offset
+    # from there of the last who answered (0: nobody yet)
+    windows: dict[int, list[int]]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
         self.rng = Rng(seed)
@@ -85,6 +98,9 @@ class StateCore:
         self.card_zone = []
         self.card_up = []
         self.card_home = []
+        self.card_shown = {}
+        self.calls = []
+        self.windows = {}
 
     # ---- the public API (DESIGN.md §4)
     def clone(self) -> Self:
@@ -266,6 +282,20 @@ class StateCore:
     def goto(self, phase: int) -> None:
         self.pending = phase
 
+    def call(self, phase: int) -> None:
+        """`call P`: go to P, and come back to this phase when P returns."""
+        if self.phase < 0:
+            raise RuleError("'call' needs a phase to come back to")
+        self.calls.append(self.phase)
+        self.pending = phase
+
+    def back(self) -> None:
+        """`return`: resume the phase that called this one; a pending number below -1 says so
+        (-2 - phase), and the phase loop resumes it without its `on enter`."""
+        if not self.calls:
+            raise RuleError(f"phase {self.PHASES[self.phase]} returns, but no 'call' entered it")
+        self.pending = -2 - self.calls.pop()
+
     def win(self, player: int) -> None:
         if self.result is None:
             self.result = [-1.0] * self.num_players
@@ -290,7 +320,7 @@ class StateCore:
         checkpoints = self.CHECKPOINTS  # most games have none: no call to run them
         if checkpoints:
             self.run_checkpoints()
-        if self.pending < 0 and self.result is None:
+        if self.pending == -1 and self.result is None:
             # most actions leave the phase as it is: its actor is asked without the loop
             actor_of = self.ACTOR[self.phase]
             if actor_of is not None:
@@ -313,6 +343,11 @@ class StateCore:
                     enter(self)
                     if checkpoints:
                         self.run_checkpoints()
+                if self.WINDOW_START:
+                    self._open_window(phase)
+                continue
+            if phase < -1:  # a `return`: the caller goes on where it was
+                self.phase, self.pending = -2 - phase, -1
                 continue
             actor_of = self.ACTOR[self.phase]
             actor = actor_of(self) if actor_of is not None else None
@@ -329,6 +364,35 @@ class StateCore:
             raise RuleError(f"phase {self.PHASES[self.phase]} asks {self.player_name(actor)} "
                             "to act, who is out")
 
+    def _open_window(self, phase: int) -> None:
+        """Entering a phase with `responders` opens its window afresh (after `on enter`,
+        which may set who it starts from)."""
+        start = self.WINDOW_START[phase]
+        if start is not None and self.result is None:
+            self.windows[phase] = [start(self), 0]
+
+    def responder(self, phase: int, where: Callable[[Any, int], bool] | None) -> int | None:
+        """The player to answer a `responders` window: the next in turn order after the last
+        who answered (after the start, at first) for whom `where` holds; None once every
+        other player has had the chance. Priority is turn order: each acts before the next
+        is asked, so an answer (a challenge) can close the window for the rest."""
+        window = self.windows.get(phase)
+        if window is None:
+            return None
+        start, answered = window
+        players = self.num_players
+        for offset in range(answered + 1, players):
+            player = (start + offset) % players
+            if where is None or where(self, player):
+                return player
+        return None
+
+    def answered(self, phase: int, actor: int) -> None:
+        """`actor` acted in the window: the players before them in it had their chance."""
+        window = self.windows.get(phase)
+        if window is not None:
+            window[1] = max(window[1], (actor - window[0]) % self.num_players)
+
     def _phase_done(self, checkpoints: tuple[Callable[[Any], None], ...]) -> None:
         """The current phase has nobody to act: its `on done` must lead on."""
         phase = self.phase
@@ -337,7 +401,7 @@ class StateCore:
             done(self)
             if checkpoints:
                 self.run_checkpoints()
-        if self.pending < 0 and self.result is None:
+        if self.pending == -1 and self.result is None:
             raise RuleError(f"phase {self.PHASES[phase]} has nobody to act and no way on")
 
     # ---- cards and zones
@@ -365,6 +429,9 @@ class StateCore:
         card_zone = self.card_zone
         zones[card_zone[card]].remove(card)
         self.card_up[card] = False
+        shown = self.card_shown
+        if shown:
+            shown.pop(card, None)
         zone = zones[slot]
         capacity = self.SLOT_CAPACITY[slot]
         if 0 <= capacity <= len(zone):
@@ -390,6 +457,13 @@ class StateCore:
     def reveal(self, cards: Iterable[int]) -> None:
         for card in cards:
             self.card_up[card] = True
+
+    def show(self, cards: Iterable[int], players: int) -> None:
+        """`reveal X to p`: the cards are shown to the players whose bits are set in
+        `players` (1 << p; a team would set several), until each card moves."""
+        shown = self.card_shown
+        for card in cards:
+            shown[card] = shown.get(card, 0) | players
 
     # ---- players and stored values as the rules name them
     def player_name(self, player: int) -> str:

@@ -68,7 +68,7 @@ class StateViews(StateSeats):
             sight = self._zone_sight(slot, player)
             if sight == _SEE_NOTHING:
                 continue  # not even the count: it would tell which kind of card was played
-            named = self._named_cards(slot, sight)
+            named = self._named_cards(slot, sight, player)
             if sight == _SEE_ALL:
                 shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
             elif sight == _SEE_REVEALED:
@@ -115,11 +115,16 @@ class StateViews(StateSeats):
             return player >= 0 and self.ally(owner, player)
         return visibility != "hidden" and (visibility != "secret" or owner == player)
 
-    def _named_cards(self, slot: int, sight: int) -> list[int]:
-        """The cards of a zone that an observation with this sight of it names."""
+    def _named_cards(self, slot: int, sight: int, player: int) -> list[int]:
+        """The cards of a zone that an observation of `player` with this sight of it names:
+        in a secret zone, those revealed to all and those shown to `player` alone."""
         if sight == _SEE_ALL:
             return self.zones[slot]
         if sight == _SEE_REVEALED:
+            shown = self.card_shown
+            if shown and player >= 0:
+                return [c for c in self.zones[slot]
+                        if self.card_up[c] or shown.get(c, 0) >> player & 1]
             return [c for c in self.zones[slot] if self.card_up[c]]
         return []
 
@@ -129,7 +134,7 @@ class StateViews(StateSeats):
         names its cards wherever they lie)."""
         named: list[int] = []
         for slot in range(len(self.zones)):
-            named.extend(self._named_cards(slot, self._zone_sight(slot, player)))
+            named.extend(self._named_cards(slot, self._zone_sight(slot, player), player))
         seen: CardIds = set(named)
         for _name, attr, codec, visibility in self.GAME_FIELDS:
             if visibility == "public" and has_cards(codec):
@@ -165,12 +170,16 @@ class StateViews(StateSeats):
         action reads "A makes a secret choice" when a legal action of another kind would:
         then the player cannot tell which choice was made (a Warlord held or committed). An
         action that cannot be applied now is read against this state alone, and names no card
-        it could not be taken with. The state is not changed: the work is done on clones, and
-        costs nothing until it is asked for."""
+        it could not be taken with. A parameter declared `announced` is always named, and an
+        action with one never reads as a secret choice. The state is not changed: the work is
+        done on clones, and costs nothing until it is asked for."""
         if not isinstance(action, Action):
             raise TypeError(f"not an action: {action!r}")
         if player == action.actor:
             return str(action)
+        # a parameter declared `announced` is said aloud (a named guess): every player reads
+        # it, and so which kind of action it was
+        announced = self.ANNOUNCED[action.kind] if self.ANNOUNCED else 0
         shown = -1
         after = self._after(action)
         cards = self.CARD_PARAMS[action.kind] if action.kind < len(self.CARD_PARAMS) else ()
@@ -183,10 +192,11 @@ class StateViews(StateSeats):
                 if chosen is None or (chosen[i] not in before and chosen[i] not in later):
                     shown &= ~(1 << i)
         if after is None:
-            return action.masked_text(shown)
+            return action.masked_text(shown | announced)
         glance = after._glance(player)
         target: tuple[dict[str, Any], list[str] | None] | None = None
-        others = [i for i in range(len(action.args)) if i not in cards]
+        others = [i for i in range(len(action.args))
+                  if i not in cards and not announced >> i & 1]
         for other in self.legal_actions():
             if other == action:
                 continue
@@ -202,11 +212,11 @@ class StateViews(StateSeats):
                 target = after._sight(player)
             if alternative._sight(player) != target:
                 continue
-            if other.kind != action.kind:
+            if other.kind != action.kind and not announced:
                 return f"{self.player_name(action.actor)} makes a secret choice"
             for i in differs:
                 shown &= ~(1 << i)
-        return action.masked_text(shown)
+        return action.masked_text(shown | announced)
 
     def _after(self, action: Action) -> Self | None:
         """A copy of this state with `action` applied, or None when it cannot be."""

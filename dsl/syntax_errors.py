@@ -74,7 +74,7 @@ _KINDS = (
     ("a statement", frozenset({"LET", "MOVE", "GOTO", "WIN"}),
      _EXPRESSION_START | {"LET", "IF", "FOR", "REPEAT", "MOVE", "DRAW", "SHUFFLE", "CREATE",
                           "REVEAL", "GOTO", "WIN", "LOSE", "RAISE", "REQUIRE", "BREAK",
-                          "ANNOTATION"}),
+                          "CALL", "RETURN", "ANNOTATION"}),
     ("an expression", frozenset({"INT", "STRING", "NAME", "LPAR", "TRUE", "NONE"}),
      _EXPRESSION_START),
     ("an operator", frozenset({"ADD_OP", "MUL_OP", "AND", "OR"}),

@@ -197,6 +197,9 @@ class State(rt.GameState):
         'card_zone',
         'card_up',
         'card_home',
+        'card_shown',
+        'calls',
+        'windows',
     )
 
     o_warlords: bool
@@ -254,6 +257,9 @@ class State(rt.GameState):
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
+        c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.o_warlords = self.o_warlords
         c.g_dynasty = self.g_dynasty
         c.g_track = self.g_track

@@ -4761,6 +4761,9 @@ class State(rt.GameState):
         'card_zone',
         'card_up',
         'card_home',
+        'card_shown',
+        'calls',
+        'windows',
     )
 
     o_rounds: int
@@ -5312,6 +5315,9 @@ class State(rt.GameState):
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
+        c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.o_rounds = self.o_rounds
         c.o_houses = self.o_houses
         c.g_round = self.g_round

@@ -1409,6 +1409,9 @@ class State(rt.GameState):
         'card_zone',
         'card_up',
         'card_home',
+        'card_shown',
+        'calls',
+        'windows',
     )
 
     g_turn: int
@@ -1546,6 +1549,9 @@ class State(rt.GameState):
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
+        c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.g_turn = self.g_turn
         c.g_current = self.g_current
         c.g_starter = self.g_starter

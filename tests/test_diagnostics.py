@@ -13,7 +13,7 @@ and their diagnostics are compared by file, line and code the same way.
 After its codes, a comment may give the message in full; a diagnostic of that line with one of
 those codes must then have exactly that message:
 
-    reveal hand[p] to actor  # E: E0402 'reveal' has no 'to' form: it is written ...
+    shuffle pile from top  # E: E0402 'shuffle' has no 'from' form: it is written ...
 
 A fixture with no `# E:` comment must produce no diagnostic at all (not even a warning). A
 line `# xfail: REASON` marks a fixture that exposes a known compiler bug: it runs as a strict
@@ -188,13 +188,12 @@ def diagnostic_starting(path: Path, message: str) -> Diagnostic:
 
 
 def test_words_after_reveal_are_one_error_that_says_how_to_show_one_player() -> None:
-    found = diagnostic_starting(CASES / "stmt_trailing_words.rules", "'reveal'")
+    found = diagnostic_starting(CASES / "stmt_trailing_words.rules", "'face'")
     span = found.span
-    assert (span.line, span.column, span.end_line, span.end_column) == (34, 25, 34, 33)
+    assert (span.line, span.column, span.end_line, span.end_column) == (34, 25, 34, 32)
     assert found.hint is not None
-    assert "To show cards to one player only" in found.hint
-    assert "'seen: list of Chip = [] secret' in 'player { }'" in found.hint
-    assert found.notes == ("the 'reveal' statement ends before 'to': newlines do not end "
+    assert "'reveal X to p' shows them to player p only, until they move" in found.hint
+    assert found.notes == ("the 'reveal' statement ends before 'face': newlines do not end "
                            "statements, so the rest of the line was read as statements of its "
                            "own, which do nothing",)
 

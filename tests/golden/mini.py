@@ -79,6 +79,9 @@ class State(rt.GameState):
         'card_zone',
         'card_up',
         'card_home',
+        'card_shown',
+        'calls',
+        'windows',
     )
 
     o_target: int
@@ -112,6 +115,9 @@ class State(rt.GameState):
         c.card_zone = self.card_zone[:]
         c.card_up = self.card_up[:]
         c.card_home = self.card_home[:]
+        c.card_shown = self.card_shown.copy()
+        c.calls = self.calls[:]
+        c.windows = {k: v[:] for k, v in self.windows.items()}
         c.o_target = self.o_target
         c.g_turn = self.g_turn
         c.g_announced = self.g_announced
