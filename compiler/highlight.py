@@ -32,18 +32,20 @@ DECLARATION_WORDS = (
 )
 CONSTANT_WORDS = ("true", "false", "none")
 KEYWORDS = (
-    "actor", "and", "bottom", "break", "by", "capacity", "columns", "create", "desc", "done",
-    "draw", "effect", "elif", "else", "enter", "facing", "for", "from", "goto", "graph", "grid",
-    "hex", "hidden", "if", "in", "into", "let", "list", "lose", "mark", "move", "names", "not",
-    "of", "omitted", "on", "opposing", "or", "ordered", "owner", "per", "players", "private",
-    "public", "raise", "reaches", "repeat", "require", "reveal", "rows", "says", "secret",
-    "shuffle", "then", "title", "to", "top", "when", "where", "while", "win",
+    "actor", "and", "announced", "asc", "bottom", "break", "by", "call", "capacity", "columns",
+    "create", "desc", "done", "draw", "effect", "elif", "else", "enter", "facing", "for", "from",
+    "goto", "graph", "grid", "hex", "hidden", "if", "in", "into", "let", "list", "lose", "mark",
+    "move", "names", "not", "of", "omitted", "on", "opposing", "or", "ordered", "owner", "per",
+    "players", "private", "public", "raise", "reaches", "repeat", "require", "responders",
+    "return", "reveal", "rows", "says", "secret", "shuffle", "team", "teams", "then", "title",
+    "to", "top", "when", "where", "while", "win",
 )
 BUILTIN_NAMES = (
-    "abs", "adjacent", "ahead", "behind", "cell", "column", "column_cells", "connected",
-    "decklist", "distance", "empty", "facing_distance", "first", "flip", "last", "max", "min",
-    "neighbours", "next_player", "opponent", "ring", "roll", "row", "row_cells", "shuffled",
-    "size", "surrounding", "within",
+    "abs", "adjacent", "after", "ahead", "allies", "ally", "behind", "captain", "cell", "column",
+    "column_cells", "connected", "decklist", "distance", "empty", "facing_distance", "first",
+    "flip", "last", "last_standing", "max", "min", "neighbours", "next_in", "next_player",
+    "opponent", "opponents", "previous_in", "ring", "roll", "row", "row_cells", "shuffled", "size",
+    "standing", "surrounding", "within",
 )
 TYPE_NAMES = ("int", "bool", "text")
 

@@ -54,3 +54,15 @@ def test_registered_as_a_pygments_entry_point() -> None:
     points = project["project"]["entry-points"]["pygments.lexers"]
     assert points == {"rulecraft": "compiler.highlight:RulecraftLexer"}
     assert RulecraftLexer.filenames == ["*.rules"]
+
+
+def test_vscode_grammar_has_the_lexers_words() -> None:
+    # The TextMate grammar is written by hand; this keeps its word lists from drifting when the
+    # language gains a keyword or builtin (shipped rulebooks may not use the new word yet).
+    grammar = (ROOT / "editors" / "vscode" / "syntaxes" / "rulecraft.tmLanguage.json").read_text(
+        encoding="utf-8")
+    alternations = [set(words.split("|")) for words in re.findall(r"\\\\b\(\?:([a-z_|]+)\)",
+                                                                   grammar)]
+    assert set(KEYWORDS) in alternations
+    assert set(BUILTIN_NAMES) in alternations
+    assert set(DECLARATION_WORDS) <= set().union(*alternations)
