@@ -20,7 +20,8 @@ from compiler.typecheck import typecheck
 from dsl import nodes as n
 from dsl.cardset import load_card_set, load_deck
 from dsl.diagnostics import Diagnostics
-from dsl.parser import MAX_SOURCE_BYTES, parse, read_source
+from dsl.parse_cache import parse_rulebook
+from dsl.parser import MAX_SOURCE_BYTES, read_source
 from dsl.source import SourceFile, Span, display_name, resolved
 
 Pass = Callable[[GameModel, Diagnostics], None]
@@ -204,7 +205,7 @@ def _check(path: Path, root: Path | None) -> Compilation:
         if source is None:
             return result
         result.sources[name] = source
-        module = parse(source, diagnostics)
+        module = parse_rulebook(source, diagnostics)
         if module is None:
             return result
         check_module(result, module, root)
