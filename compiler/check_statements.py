@@ -17,7 +17,6 @@ from compiler.check_expressions import ExpressionChecker, narrowing_key
 from compiler.text_templates import TEMPLATE_FIELD
 from dsl import nodes as n
 from dsl.diagnostics import did_you_mean
-from dsl.keyword_lexer import grammar_words
 from dsl.source import Span
 
 # The statements that begin with a keyword and end without a block, with their forms
@@ -82,6 +81,9 @@ class StatementChecker(ExpressionChecker):
         word = first.call.id if isinstance(first, n.CallStmt) and isinstance(
             first.call, n.Name) else None
         what = f"'{word}'" if word is not None else "the rest of the line"
+        # (imported here: the grammar's words need the Lark parser, rarely loaded otherwise)
+        from dsl.keyword_lexer import grammar_words
+
         if word is not None and word in grammar_words():
             message = f"'{keyword}' has no '{word}' form: it is written {forms}"
         else:

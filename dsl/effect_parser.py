@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from dsl import nodes as n
-from dsl.ast_builder import MAX_INT_DIGITS, _unescape
-from dsl.keyword_lexer import RESERVED_WORDS
+from dsl.lexical import MAX_INT_DIGITS, RESERVED_WORDS
+from dsl.lexical import unescape as _unescape
 from dsl.nesting import MAX_NESTING
 from dsl.node_builders import node_builder, span_builder
 from dsl.source import Span

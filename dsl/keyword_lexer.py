@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,23 +19,12 @@ from lark.common import LexerConf
 from lark.lexer import ContextualLexer, Lexer, LexerState
 from lark.parsers.lalr_analysis import Shift
 
+from dsl.lexical import GRAMMAR_RESOURCE as GRAMMAR_RESOURCE  # (in dsl.lexical: no Lark)
+from dsl.lexical import RESERVED_WORDS as RESERVED_WORDS
 from dsl.user_cache import CACHE_ENV as CACHE_ENV  # re-exported: tests and tools set it
 from dsl.user_cache import cache_folder, private
 
-# Read as a package resource, never by a path from this file: an installed wheel has no source
-# tree around it.
-GRAMMAR_RESOURCE = importlib.resources.files("grammar").joinpath("rulecraft.lark")
-
-
 # ---- keywords and names (docs/language.md, "Keywords and names") ---------------------------
-# The words that start a statement or an expression, and the operators: never names. Anywhere
-# else a name could go, one of them would be read as a name, so an expression left unfinished
-# at the end of a line would swallow the next statement's keyword.
-RESERVED_WORDS = frozenset({
-    "let", "if", "elif", "else", "for", "repeat", "move", "draw", "shuffle", "create", "reveal",
-    "goto", "win", "lose", "raise", "require", "break",
-    "and", "or", "not", "in", "then", "true", "false", "none", "actor", "players",
-})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
+from dsl.lexical import GRAMMAR_RESOURCE
 from dsl.parser import parse
 from dsl.source import SourceFile, Span
 from dsl.user_cache import cache_folder, private
@@ -80,8 +81,6 @@ def fingerprint() -> bytes:
     package = Path(__file__).resolve().parent
     for file in sorted(package.glob("*.py")):
         digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
-    from dsl.keyword_lexer import GRAMMAR_RESOURCE
-
     digest.update(GRAMMAR_RESOURCE.read_bytes())
     for cls, names, _, _ in _classes():
         digest.update(f"{cls.__name__}({','.join(names)})".encode())
