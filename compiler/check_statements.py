@@ -43,9 +43,20 @@ class StatementChecker(ExpressionChecker):
 
     def block(self, block: n.Block, scope: Scope, ctx: Context) -> None:
         inner = scope.child()
-        for stmt, trailing in self.with_trailing_words(block.statements):
+        statements = block.statements
+        if len(statements) == 1:  # nothing after it (most blocks of card texts)
+            self.stmt(statements[0], inner, ctx)
+            return
+        for stmt, trailing in self.with_trailing_words(statements):
             self.stmt(stmt, inner, ctx)
             self.trailing_words(stmt, trailing)
+
+    def in_loop(self, ctx: Context) -> Context:
+        """ctx inside a `for` or `repeat` (one object per context: made for every loop)."""
+        looped = self.looped.get(ctx)
+        if looped is None:
+            looped = self.looped[ctx] = replace(ctx, in_loop=True)
+        return looped
 
     def with_trailing_words(
         self, statements: tuple[n.Stmt, ...]
@@ -159,14 +170,14 @@ class StatementChecker(ExpressionChecker):
                 if stmt.otherwise is not None:
                     self.block(stmt.otherwise, scope, ctx)
             case n.For():
-                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), replace(ctx, in_loop=True))
+                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), self.in_loop(ctx))
             case n.Repeat():
                 self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
                 body_scope = scope
                 if stmt.while_ is not None:
                     self.condition(stmt.while_, scope, ctx)
                     body_scope = self.narrowed_scope(stmt.while_, scope)
-                self.block(stmt.body, body_scope, replace(ctx, in_loop=True))
+                self.block(stmt.body, body_scope, self.in_loop(ctx))
             case n.Break():
                 if not ctx.in_loop:
                     self.error("E0207", stmt.span,
