@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from compiler.decks import check_decks
-from compiler.grid_diagram import check_diagrams
 from compiler.model import GameModel
 from compiler.reach import reach
 from compiler.resolve import resolve
@@ -25,6 +24,16 @@ from dsl.parser import MAX_SOURCE_BYTES, read_source
 from dsl.source import SourceFile, Span, display_name, resolved
 
 Pass = Callable[[GameModel, Diagnostics], None]
+
+
+def check_diagrams(model: GameModel, diagnostics: Diagnostics) -> None:
+    """compiler.grid_diagram.check_diagrams, imported only for a rulebook with diagrams."""
+    if model.diagrams:
+        from compiler.grid_diagram import check_diagrams as check
+
+        check(model, diagnostics)
+
+
 CHECKS: tuple[tuple[str, Pass], ...] = (
     ("typecheck", typecheck),
     ("reach", reach),
