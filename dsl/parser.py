@@ -129,13 +129,14 @@ def _build(
     from lark.exceptions import UnexpectedInput
 
     from dsl.keyword_lexer import lark_parser
-    from dsl.syntax_errors import report_syntax_error
 
     if not nesting_ok(source, diagnostics):
         return None
     try:
         tree = lark_parser().parse(source.text, start=start)
     except UnexpectedInput as error:
+        from dsl.syntax_errors import report_syntax_error
+
         report_syntax_error(error, source, start, diagnostics)
         return None
     return _to_ast(tree, source, shift, diagnostics)
