@@ -7,8 +7,8 @@ decoding their 13 MB of AST from JSON took 1.5 s (measured 2026-11-26).
 
 An entry is the AST of one rulebook that parsed without a diagnostic, found by the SHA-256 of
 its text and of the parser itself (every source file of `dsl` and the grammar): any change to
-either is another entry. The file's name is not part of it: spans are kept without it and given the
-name of the file being read.
+either is another entry. The file's name is not part of it: spans are kept without it and
+given the name of the file being read.
 
 Entries are JSON, never pickle or marshal, and each carries an HMAC-SHA256 of its text under a
 random key made for this user's cache folder (kept there, readable by the user alone), so
@@ -43,17 +43,13 @@ ENABLED = [True]  # [False]: `--no-cache`
 
 # The encoding: a node is [class number, its fields but the span..., line, column, end line,
 # end column]; a tuple is [-1, items...]; a span elsewhere [-2, line, column, end line, end
-# column]; a node met before (shared: cards with the same effect text share its AST) [-3, its
-# number in the order nodes were finished]. Strings, numbers, booleans and None are themselves.
+# column]; a node met before (one object in two places of the tree, kept so) [-3, its number
+# in the order nodes were finished]. Strings, numbers, booleans and None are themselves.
 _TUPLE, _SPAN, _SEEN = -1, -2, -3
 
 
 class _Unfit(Exception):  # noqa: N818 - a signal: this tree is not kept
     pass
-
-
-def enabled() -> bool:
-    return ENABLED[0]
 
 
 @functools.cache
