@@ -58,6 +58,7 @@ class ExpressionChecker(BuiltinChecker):
         self.members: dict[str, tuple[sym.EnumMember, t.EnumT] | None] = {}
         # The symbol of each field that attributes name: (type of the value, owner, field).
         self.field_symbols: dict[tuple[type, str, str], sym.AttributeSymbol] = {}
+        self.looped: dict[Context, Context] = {}  # each context inside a loop
 
     def expr(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.Type:
         compound = _COMPOUND.get(type(expr))  # what _expr would only hand to a method

@@ -17,7 +17,6 @@ from compiler.check_expressions import ExpressionChecker, narrowing_key
 from compiler.text_templates import TEMPLATE_FIELD
 from dsl import nodes as n
 from dsl.diagnostics import did_you_mean
-from dsl.keyword_lexer import grammar_words
 from dsl.source import Span
 
 # The statements that begin with a keyword and end without a block, with their forms
@@ -46,9 +45,20 @@ class StatementChecker(ExpressionChecker):
 
     def block(self, block: n.Block, scope: Scope, ctx: Context) -> None:
         inner = scope.child()
-        for stmt, trailing in self.with_trailing_words(block.statements):
+        statements = block.statements
+        if len(statements) == 1:  # nothing after it (most blocks of card texts)
+            self.stmt(statements[0], inner, ctx)
+            return
+        for stmt, trailing in self.with_trailing_words(statements):
             self.stmt(stmt, inner, ctx)
             self.trailing_words(stmt, trailing)
+
+    def in_loop(self, ctx: Context) -> Context:
+        """ctx inside a `for` or `repeat` (one object per context: made for every loop)."""
+        looped = self.looped.get(ctx)
+        if looped is None:
+            looped = self.looped[ctx] = replace(ctx, in_loop=True)
+        return looped
 
     def with_trailing_words(
         self, statements: tuple[n.Stmt, ...]
@@ -84,6 +94,9 @@ class StatementChecker(ExpressionChecker):
         word = first.call.id if isinstance(first, n.CallStmt) and isinstance(
             first.call, n.Name) else None
         what = f"'{word}'" if word is not None else "the rest of the line"
+        # (imported here: the grammar's words need the Lark parser, rarely loaded otherwise)
+        from dsl.keyword_lexer import grammar_words
+
         if word is not None and word in grammar_words():
             message = f"'{keyword}' has no '{word}' form: it is written {forms}"
         else:
@@ -179,14 +192,14 @@ class StatementChecker(ExpressionChecker):
                 if stmt.otherwise is not None:
                     self.block(stmt.otherwise, scope, ctx)
             case n.For():
-                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), replace(ctx, in_loop=True))
+                self.block(stmt.body, self.loop_scope(stmt, scope, ctx), self.in_loop(ctx))
             case n.Repeat():
                 self.expect(stmt.count, self.expr(stmt.count, scope, ctx), t.INT, "the count")
                 body_scope = scope
                 if stmt.while_ is not None:
                     self.condition(stmt.while_, scope, ctx)
                     body_scope = self.narrowed_scope(stmt.while_, scope)
-                self.block(stmt.body, body_scope, replace(ctx, in_loop=True))
+                self.block(stmt.body, body_scope, self.in_loop(ctx))
             case n.Break():
                 if not ctx.in_loop:
                     self.error("E0207", stmt.span,

@@ -16,6 +16,7 @@ from typing import Any, NoReturn, TextIO
 from compiler import api
 from compiler.driver import Compilation
 from compiler.project import NO_TARGET, default_target, holds_rulebooks, path_problem
+from dsl import parse_cache
 from dsl.codes import CODES, explain
 from dsl.diagnostics import Diagnostic, Diagnostics, render, summary
 from dsl.source import SourceFile, display_name, resolved
@@ -431,6 +432,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+NO_CACHE_HELP = "neither read nor keep parsed rulebooks (docs/cli.md, \"The cache\")"
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="rulecraft", description=__doc__)
     root.add_argument("--version", action="version", version="rulecraft 0.1.0")
@@ -440,6 +444,7 @@ def parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="parse and check rulebooks")
     check.add_argument("paths", nargs="*", type=Path)
     check.add_argument("--format", choices=formats, default="text")
+    check.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     check.set_defaults(run=cmd_check)
 
     build = sub.add_parser("build", help="check, then write modules and docs")
@@ -449,6 +454,7 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--check", action="store_true",
                        help="fail if the output on disk is not what the sources produce")
     build.add_argument("--format", choices=formats, default="text")
+    build.add_argument("--no-cache", action="store_true", help=NO_CACHE_HELP)
     build.set_defaults(run=cmd_build)
 
     test = sub.add_parser("test", help="run scenario files")
@@ -524,12 +530,17 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    was_enabled = parse_cache.ENABLED[0]
+    if getattr(args, "no_cache", False):
+        parse_cache.ENABLED[0] = False
     try:
         code: int = args.run(args)
     except KeyboardInterrupt:
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_OK
+    finally:
+        parse_cache.ENABLED[0] = was_enabled
     return code
 
 

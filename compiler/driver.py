@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from compiler.decks import check_decks
-from compiler.grid_diagram import check_diagrams
 from compiler.model import GameModel
 from compiler.reach import reach
 from compiler.resolve import resolve
@@ -20,10 +19,21 @@ from compiler.typecheck import typecheck
 from dsl import nodes as n
 from dsl.cardset import load_card_set, load_deck
 from dsl.diagnostics import Diagnostics
-from dsl.parser import MAX_SOURCE_BYTES, parse, read_source
+from dsl.parse_cache import parse_rulebook
+from dsl.parser import MAX_SOURCE_BYTES, read_source
 from dsl.source import SourceFile, Span, display_name, resolved
 
 Pass = Callable[[GameModel, Diagnostics], None]
+
+
+def check_diagrams(model: GameModel, diagnostics: Diagnostics) -> None:
+    """compiler.grid_diagram.check_diagrams, imported only for a rulebook with diagrams."""
+    if model.diagrams:
+        from compiler.grid_diagram import check_diagrams as check
+
+        check(model, diagnostics)
+
+
 CHECKS: tuple[tuple[str, Pass], ...] = (
     ("typecheck", typecheck),
     ("reach", reach),
@@ -204,7 +214,7 @@ def _check(path: Path, root: Path | None) -> Compilation:
         if source is None:
             return result
         result.sources[name] = source
-        module = parse(source, diagnostics)
+        module = parse_rulebook(source, diagnostics)
         if module is None:
             return result
         check_module(result, module, root)

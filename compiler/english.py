@@ -15,6 +15,7 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.model import GameModel
+from compiler.text_templates import words as words  # (there: the generator needs no more)
 from dsl import nodes as n
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -100,10 +101,6 @@ def code(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if longest or text.startswith(" ") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def words(name: str) -> str:
-    return name.replace("_", " ")
 
 
 class English:

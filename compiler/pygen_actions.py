@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 
 from compiler import types as t
-from compiler.english import words
 from compiler.model import ActionInfo
 from compiler.pygen_base import Bindings, grouped, upper
 from compiler.pygen_facts import ACTS, HARMLESS
 from compiler.pygen_texts import TextGenerator, neutral_noun
+from compiler.text_templates import words
 from dsl import nodes as n
 
 # A card's definition in a test (ActionGenerator.settle_parts), and a test that reads nothing

@@ -14,7 +14,7 @@ from compiler.model import ActionInfo, FieldInfo, GameModel
 from compiler.pygen_wrap import Writer
 from compiler.text_templates import template_fields
 from dsl import nodes as n
-from dsl.runtime import COPY_CHOICES
+from dsl.runtime_base import COPY_CHOICES
 from dsl.source import Span
 
 VERSION = "0.1.0"

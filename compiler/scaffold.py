@@ -11,7 +11,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from dsl.keyword_lexer import RESERVED_WORDS
+from dsl.lexical import RESERVED_WORDS
 
 # template file → the file it becomes, in the game folder
 FILES = {

@@ -13,3 +13,8 @@ TEMPLATE_FIELD = re.compile(r"\{([^{}]*)\}")
 def template_fields(text: str) -> list[tuple[int, int, str]]:
     """The fields of a text template, in order: (start, end, name) of each `{name}`."""
     return [(match.start(), match.end(), match.group(1)) for match in TEMPLATE_FIELD.finditer(text)]
+
+
+def words(name: str) -> str:
+    """An identifier read as words in texts: "siege_tower" is "siege tower"."""
+    return name.replace("_", " ")

@@ -6,15 +6,15 @@ when a number is too long, which dsl.parser turns into a diagnostic.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from lark import Token, Transformer, v_args
 
+from dsl import lexical
 from dsl import nodes as n
 from dsl.source import SourceFile, Span
 
-MAX_INT_DIGITS = 18
+MAX_INT_DIGITS = lexical.MAX_INT_DIGITS
 
 
 class NumberTooLarge(Exception):  # noqa: N818 - internal signal, turned into a diagnostic
@@ -24,13 +24,7 @@ class NumberTooLarge(Exception):  # noqa: N818 - internal signal, turned into a 
 
 
 # ---- Lark tree → AST -----------------------------------------------------------------------
-def _unescape(token: str) -> str:
-    body = token[1:-1]
-    return re.sub(
-        r"\\(.)",
-        lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)),
-        body,
-    )
+_unescape = lexical.unescape
 
 
 @v_args(meta=True)

@@ -24,10 +24,10 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dsl import nodes as n
-from dsl.ast_builder import MAX_INT_DIGITS
 from dsl.diagnostics import Diagnostics
 from dsl.effect_shapes import EffectShapes
 from dsl.effect_spans import moved, within
+from dsl.lexical import MAX_INT_DIGITS
 from dsl.parser import parse_effect
 from dsl.source import SourceFile, Span
 from dsl.yaml_limits import crossed_limit

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from dsl import nodes as n
-from dsl.ast_builder import MAX_INT_DIGITS, _unescape
-from dsl.keyword_lexer import RESERVED_WORDS
+from dsl.lexical import MAX_INT_DIGITS, RESERVED_WORDS
+from dsl.lexical import unescape as _unescape
 from dsl.nesting import MAX_NESTING
 from dsl.node_builders import node_builder, span_builder
 from dsl.source import Span
@@ -29,10 +29,11 @@ MAX_TOKENS = 300
 
 # A text cut into tokens, each with the whitespace before it: a word, a number, a string, an
 # operator, a comment, or any other character (an annotation's '@', a ':', a string with an
-# unknown escape), which is left to Lark to report. Whitespace at the end matches nothing.
+# unknown escape, a lone '"'), which is left to Lark to report. Whitespace at the end matches
+# nothing. The kind of a token is told by its text (_FIXED) or its first character (_FIRST).
 _PIECES = re.compile(
-    r'([ \t\f\r\n]*)(?:([A-Za-z_][A-Za-z0-9_]*)|([0-9]+)|("(?:[^"\\\n]|\\["\\nt{}])*")'
-    r"|(\.\.|==|!=|<=|>=|\+=|-=|[-+*/%<>=(){}\[\],.])|(#[^\n]*)|([^ \t\f\r\n]))"
+    r'([ \t\f\r\n]*)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|"(?:[^"\\\n]|\\["\\nt{}])*"'
+    r"|\.\.|==|!=|<=|>=|\+=|-=|[-+*/%<>=(){}\[\],.]|#[^\n]*|[^ \t\f\r\n])"
 )
 # Longer texts are not cut into pieces at all (comments could make a long text of few tokens,
 # but not on a card).
@@ -83,7 +84,13 @@ def parse_effect_fast(
 # Tokens as parallel lists: kind, text, line, column, end column (a token is on one line), with
 # positions already moved by the shift.
 _Tokens = tuple[list[str], list[str], list[int], list[int], list[int]]
-_KINDS = {word: word for word in RESERVED_WORDS}  # of a word; any other is a NAME
+_COMMENT = "#"
+# The kind of a token that is its own kind: the reserved words and the operators.
+_FIXED = {word: word for word in (*RESERVED_WORDS, "..", "==", "!=", "<=", ">=", "+=", "-=",
+                                  *"-+*/%<>=(){}[],.")}
+# The kind of any other token, by its first character: a word, a number, a string, a comment.
+_FIRST = {**dict.fromkeys("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_", _WORD),
+          **dict.fromkeys("0123456789", _INT), '"': _STRING, "#": _COMMENT}
 
 
 def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
@@ -96,31 +103,23 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
     ends: list[int] = []
     line, column_shift = 1 + shift[0], shift[1]
     column = 1 + column_shift  # of the next piece
-    word_kind = _KINDS.get
-    for space, word, number, string, operator, comment, _else in _PIECES.findall(text):
+    fixed, first = _FIXED.get, _FIRST.get
+    for space, value in _PIECES.findall(text):
         if space:
             if "\n" in space:
                 line += space.count("\n")
                 column = len(space) - space.rindex("\n") + column_shift
             else:
                 column += len(space)
-        if word:
-            kinds.append(word_kind(word, _WORD))
-            value = word
-        elif operator:
-            kinds.append(operator)
-            value = operator
-        elif number:
-            kinds.append(_INT)
-            value = number
-        elif string:
-            kinds.append(_STRING)
-            value = string
-        elif comment:
-            column += len(comment)
-            continue
-        else:
-            return None
+        kind = fixed(value)
+        if kind is None:
+            kind = first(value[0])
+            if kind is None or (kind is _STRING and len(value) == 1):
+                return None  # a character the grammar has no token for here, or a lone '"'
+            if kind is _COMMENT:
+                column += len(value)
+                continue
+        kinds.append(kind)
         values.append(value)
         lines.append(line)
         columns.append(column)

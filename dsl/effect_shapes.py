@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
-
-from lark import Token, Tree
-from lark.exceptions import UnexpectedInput, VisitError
+from typing import TYPE_CHECKING, Any
 
 from dsl import nodes as n
-from dsl.ast_builder import MAX_INT_DIGITS, AstBuilder
 from dsl.diagnostics import Diagnostics
 from dsl.effect_parser import parse_effect_fast
-from dsl.keyword_lexer import lark_parser
+from dsl.lexical import MAX_INT_DIGITS
 from dsl.nesting import nesting_ok
 from dsl.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
+
+# Lark is imported where a tree is made: most effect texts are read by dsl.effect_parser, and
+# a rulebook kept by dsl.parse_cache needs no Lark at all.
 
 # A whole number standing alone (not part of a name), or a string or comment, whose numbers are
 # left alone: only the first alternative is a number to take out of an effect's shape.
@@ -143,6 +145,10 @@ def _template(
     tree: Tree[Token], shape: str, file: str, numbers: dict[int, str]
 ) -> _Template | None:
     """The shape's AST, when it builds cleanly and each number is the INT of an IntLit."""
+    from lark.exceptions import VisitError
+
+    from dsl.ast_builder import AstBuilder
+
     builder = AstBuilder(SourceFile(file, shape))
     try:
         block = builder.transform(tree)
@@ -250,6 +256,11 @@ def _shape_of(text: str, numbers: dict[int, str]) -> str:
 
 def _shape_tree(shape: str, starts: Iterable[int]) -> Tree[Token] | None:
     """The shape's tree when it parses cleanly and each number is an INT token of it."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    from dsl.keyword_lexer import lark_parser
+
     if not nesting_ok(SourceFile("<shape>", shape), Diagnostics()):
         return None
     try:
@@ -264,6 +275,8 @@ def _shape_tree(shape: str, starts: Iterable[int]) -> Tree[Token] | None:
 def _with_numbers(tree: Tree[Token], numbers: dict[int, str]) -> Tree[Token]:
     """A copy of tree whose INT tokens hold the given digits (by start position); subtrees
     without numbers are shared, as transforming never changes a tree."""
+    from lark import Token, Tree
+
     children: list[Any] = []
     changed = False
     for child in tree.children:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dsl import nodes as n
-from dsl.ast_builder import MAX_INT_DIGITS
+from dsl.lexical import MAX_INT_DIGITS
 from dsl.node_builders import node_builder, span_builder
 from dsl.simple_yaml import (
     FLOW_ITEM,

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
-import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,20 +19,12 @@ from lark.common import LexerConf
 from lark.lexer import ContextualLexer, Lexer, LexerState
 from lark.parsers.lalr_analysis import Shift
 
-# Read as a package resource, never by a path from this file: an installed wheel has no source
-# tree around it.
-GRAMMAR_RESOURCE = importlib.resources.files("grammar").joinpath("rulecraft.lark")
-
+from dsl.lexical import GRAMMAR_RESOURCE as GRAMMAR_RESOURCE  # (in dsl.lexical: no Lark)
+from dsl.lexical import RESERVED_WORDS as RESERVED_WORDS
+from dsl.user_cache import CACHE_ENV as CACHE_ENV  # re-exported: tests and tools set it
+from dsl.user_cache import cache_folder, private
 
 # ---- keywords and names (docs/language.md, "Keywords and names") ---------------------------
-# The words that start a statement or an expression, and the operators: never names. Anywhere
-# else a name could go, one of them would be read as a name, so an expression left unfinished
-# at the end of a line would swallow the next statement's keyword.
-RESERVED_WORDS = frozenset({
-    "let", "if", "elif", "else", "for", "repeat", "move", "draw", "shuffle", "create", "reveal",
-    "goto", "win", "lose", "raise", "require", "break",
-    "and", "or", "not", "in", "then", "true", "false", "none", "actor", "players",
-})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -171,36 +160,19 @@ def lark_parser() -> Lark:
     return Lark(grammar, cache=str(cache) if cache is not None else False, **options)
 
 
-CACHE_ENV = "RULECRAFT_CACHE_DIR"  # where parser tables are kept; "" to keep none
-
-
 def parser_cache_file(grammar: str) -> Path | None:
-    """The file that keeps the parser tables of this grammar, in a folder of the user's own:
-    $RULECRAFT_CACHE_DIR, else $XDG_CACHE_HOME/rulecraft, else ~/.cache/rulecraft. Lark keeps
-    them with pickle, and unpickling runs code, so a folder or file that another user owns or
-    may write is never read (None: build the tables in memory)."""
-    folder_text = os.environ.get(CACHE_ENV)
-    if folder_text == "":
+    """The file that keeps the parser tables of this grammar, in the user's cache folder
+    (dsl.user_cache). Lark keeps them with pickle, and unpickling runs code, so a folder or
+    file that another user owns or may write is never read (None: build the tables in
+    memory)."""
+    folder = cache_folder()
+    if folder is None:
         return None
-    if folder_text is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder_text = os.path.join(base, "rulecraft")
-    folder = Path(folder_text)
     digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
     file = folder / f"grammar-{digest}.lark"
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private(folder) or (file.exists() and not _private(file)):
+        if file.exists() and not private(file):
             return None
-    except (OSError, ValueError, RuntimeError):  # no home folder, a file where the folder goes
+    except OSError:
         return None
     return file
-
-
-def _private(path: Path) -> bool:
-    """Owned by this user and writable by nobody else."""
-    getuid = getattr(os, "getuid", None)
-    if getuid is None:
-        return False  # no owners to compare: keep no cache
-    info = path.stat()
-    return info.st_uid == getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-
-from lark import Token, Tree
-from lark.exceptions import UnexpectedInput, VisitError
+from typing import TYPE_CHECKING
 
 from dsl import nodes as n
-from dsl.ast_builder import MAX_INT_DIGITS, AstBuilder, NumberTooLarge
 from dsl.diagnostics import Diagnostics
 from dsl.effect_parser import parse_effect_fast
-from dsl.effect_shapes import EffectShapes
-from dsl.keyword_lexer import lark_parser
+from dsl.lexical import MAX_INT_DIGITS
 from dsl.nesting import nesting_ok, too_deep
 from dsl.source import SourceFile, Span
-from dsl.syntax_errors import report_syntax_error
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
+
+    from dsl.effect_shapes import EffectShapes
+
+# Lark and the modules around it are imported when a text is given to Lark: a rulebook kept by
+# dsl.parse_cache, and effect texts that dsl.effect_parser reads, need none of them.
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
 
@@ -123,11 +126,17 @@ def _build(
 ) -> n.Node | None:
     """Parse source.text from the grammar rule `start` and build its AST, with spans moved by
     `shift`; diagnostics are in the text's own coordinates."""
+    from lark.exceptions import UnexpectedInput
+
+    from dsl.keyword_lexer import lark_parser
+
     if not nesting_ok(source, diagnostics):
         return None
     try:
         tree = lark_parser().parse(source.text, start=start)
     except UnexpectedInput as error:
+        from dsl.syntax_errors import report_syntax_error
+
         report_syntax_error(error, source, start, diagnostics)
         return None
     return _to_ast(tree, source, shift, diagnostics)
@@ -136,6 +145,10 @@ def _build(
 def _to_ast(
     tree: Tree[Token], source: SourceFile, shift: tuple[int, int], diagnostics: Diagnostics
 ) -> n.Node | None:
+    from lark.exceptions import VisitError
+
+    from dsl.ast_builder import AstBuilder, NumberTooLarge
+
     try:
         node = AstBuilder(source, shift).transform(tree)
     except VisitError as error:
