@@ -7,7 +7,8 @@ uses (`__all__`) and GameState, the class a generated State subclasses, which co
 - dsl.runtime_state: the core: class tables, the public API, the phase loop, cards and zones;
 - dsl.runtime_copies: copies of a card as choices of actions;
 - dsl.runtime_paths: get and set by rulebook path, and JSON;
-- dsl.runtime_views: what each player sees (observation, action_text).
+- dsl.runtime_views: what each player sees (observation, action_text);
+- dsl.runtime_sample: a state a player cannot tell from this one (resample).
 
 Below those: dsl.runtime_base (errors, actions, constants, helpers of generated expressions),
 dsl.runtime_rng (the seeded random generator), dsl.runtime_fields (the tables describing a
@@ -45,8 +46,8 @@ from dsl.runtime_geometry import (
     within,
 )
 from dsl.runtime_paths import StatePaths
+from dsl.runtime_sample import Resampling
 from dsl.runtime_setup import choose_decks, merge_options
-from dsl.runtime_views import StateViews
 
 __all__ = [
     "COPY_CHOICES",
@@ -82,7 +83,7 @@ __all__ = [
 ]
 
 
-class GameState(CardCopies, StatePaths, StateViews):
+class GameState(CardCopies, StatePaths, Resampling):
     """What every generated game state shares. Subclasses fill the class tables."""
 
 
