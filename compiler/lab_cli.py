@@ -155,8 +155,9 @@ def print_text(report: dict[str, Any], out: TextIO) -> None:
     """The report for people: rates in percent to one decimal, 95% intervals in brackets."""
     w = out.write
     seats = "swapped in half" if report["seats_swapped"] else "fixed"
-    w(f"{report['game']}: {report['games']} games, seed {report['seed']}, agents "
-      f"{', '.join(report['agents'])}, seats {seats}\n")
+    w(f"{report['game']}: seed {report['seed']}, agents {', '.join(report['agents'])}, "
+      f"seats {seats}\n")
+    w(f"games: {report['games']}\n")
     w("win rate by seat (95% interval):\n")
     for seat, figure in report["seats"].items():
         w(f"  {seat:<12} {_interval(figure)}  ({figure['wins']} wins)\n")
