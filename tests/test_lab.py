@@ -4,8 +4,12 @@ swapped, --jobs giving the same totals, Ctrl-C, usage errors and the --coverage 
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -131,9 +135,29 @@ def test_figures_and_seats(capsys: pytest.CaptureFixture[str]) -> None:
 def test_jobs_give_the_same_totals(capsys: pytest.CaptureFixture[str]) -> None:
     _, one, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "11", "--json")
     _, two, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "11", "--json", "--jobs", "2")
+    _, three, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "11", "--json", "--jobs", "3")
     _, other, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "12", "--json")
-    assert one == two
+    assert one == two == three
     assert one != other
+
+
+@pytest.mark.soak
+def test_a_real_ctrl_c_stops_the_processes_and_reports(tmp_path: Path) -> None:
+    """SIGINT to `rulecraft simulate --jobs 2`: the games finished are reported, exit 130."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "compiler", "simulate", "dynasties", "-n", "2000", "--jobs",
+         "2", "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stderr is not None
+    first = child.stderr.readline()  # "200/2000 games": the processes are playing
+    assert first == "200/2000 games\n"
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    report = json.loads(out)
+    assert report["interrupted"] is True and 200 <= report["games"] < 2000
+    assert f"interrupted: {report['games']} of 2000 games played" in err
+    assert "Traceback" not in err
 
 
 @pytest.mark.parametrize(("argv", "message"), [
