@@ -169,8 +169,10 @@ def declared(module: ModuleType, owned: set[str]) -> list[str]:
 
 
 def _ignore_interrupts() -> None:
-    # the parent process alone answers Ctrl-C: it stops the pool and reports what it has
+    # the parent process alone answers Ctrl-C: it stops the pool and reports what it has;
+    # the pool stops a worker with SIGTERM, which must not run the parent's handler
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 _WORKER_MODULE: dict[str, ModuleType] = {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -84,12 +85,15 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
 
 def _play(game: ModuleType, setup: lab.Setup, games: int,
           jobs: int) -> tuple[list[Record], bool, float]:
-    """The records, whether Ctrl-C stopped the run, and the seconds it took."""
+    """The records, whether Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
     records: list[Record] = []
     interrupted = False
     started = time.perf_counter()
     progress = _Progress(games, sys.stderr)
     stream = lab.run(game, setup, games, jobs)
+    # a CI timeout or `kill` stops a long run as Ctrl-C does: with the figures of the games
+    # played (a job started in the background by a shell ignores SIGINT)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         for record in stream:
             records.append(record)
@@ -97,9 +101,14 @@ def _play(game: ModuleType, setup: lab.Setup, games: int,
     except KeyboardInterrupt:
         interrupted = True
     finally:
+        signal.signal(signal.SIGTERM, previous)
         stream.close()
         progress.close()
     return records, interrupted, time.perf_counter() - started
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 class _Progress:
