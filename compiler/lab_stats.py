@@ -83,6 +83,12 @@ def summarize(records: list[Record], seat_names: list[str], agent_labels: list[s
         wins = sum(won[g][s] for g, r in enumerate(records) for s in range(players)
                    if r.seats[s] == a)
         by_agent[label] = rate(wins, games)
+    by_agent_seat = {
+        label: {seat_names[s]: rate(sum(won[g][s] for g, r in enumerate(records)
+                                        if r.seats[s] == a),
+                                    sum(1 for r in records if r.seats[s] == a))
+                for s in range(players)}
+        for a, label in enumerate(labels)}
     draws = sum(1 for r in records if all(x == 0 for x in r.returns))
     first_wins = sum(1 for g, r in enumerate(records) if r.first >= 0 and won[g][r.first])
     report: dict[str, Any] = {
@@ -90,6 +96,7 @@ def summarize(records: list[Record], seat_names: list[str], agent_labels: list[s
         "agents": labels,
         "seats": seats,
         "by_agent": by_agent,
+        "by_agent_seat": by_agent_seat,
         "first_player": rate(first_wins, games) | {
             "advantage": (first_wins / games - 1 / players) if games else 0.0},
         "draws": {"count": draws, "rate": draws / games if games else 0.0,

@@ -116,6 +116,9 @@ def test_figures_and_seats(capsys: pytest.CaptureFixture[str]) -> None:
     assert seats["A"]["wins"] + seats["B"]["wins"] + draws == 4
     assert sum(a["wins"] for a in report["by_agent"].values()) == seats["A"]["wins"] + \
         seats["B"]["wins"]
+    for agent, by_seat in report["by_agent_seat"].items():
+        assert sum(f["wins"] for f in by_seat.values()) == report["by_agent"][agent]["wins"]
+        assert [f["games"] for f in by_seat.values()] == [2, 2]
     # each deck sat in each seat in half the games: the deck travels with its agent
     assert {deck: {s: f["games"] for s, f in by.items()} for deck, by in report["decks"].items()} \
         == {"red_green_rush": {"A": 2, "B": 2}, "blue_purple_tidewall": {"A": 2, "B": 2}}
