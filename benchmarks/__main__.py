@@ -9,7 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from benchmarks import bench_cards, bench_compile, bench_games, bench_playouts
+from benchmarks import bench_cards, bench_compile, bench_games, bench_lab, bench_playouts
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -30,6 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     status |= bench_playouts.main(["--games", str(args.games), "--rounds", str(args.rounds)])
     status |= bench_games.main([])
     status |= bench_cards.main(["--sizes", args.card_sizes, "--games", str(args.games)])
+    status |= bench_lab.main([])
     return status
 
 

@@ -7,7 +7,6 @@ import json
 import os
 import random
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -369,67 +368,16 @@ def _decks(text: str | None) -> list[str] | None:
     return [name.strip() for name in text.split(",")] if text else None
 
 
-def _simulate_one(
-    game_name: str, seed: int, options: dict[str, object], decks: list[str] | None = None,
-    players: int | None = None,
-) -> tuple[list[float], int]:
-    game = api.load_game(game_name)
-    state = game.new_game(seed=seed, players=_players(game, players), options=options,
-                          decks=decks)
-    agent = random.Random(seed)
-    plies = 0
-    while not state.is_terminal():
-        state.apply_action(agent.choice(state.legal_actions()))
-        plies += 1
-    return state.returns(), plies
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
     name = _game(args.game)
     game = None if name is None else _load(name)
     if name is None or game is None:
         return EXIT_FAIL
-    if args.agents not in ("random", "random,random"):
-        print("only random agents are available: --agents random,random", file=sys.stderr)
-        return EXIT_USAGE
-    options = _options(args.option)
-    decks = _decks(args.decks)
-    players = _players(game, args.players)
-    try:
-        game.new_game(seed=args.seed, players=players, options=options, decks=decks)
-    except ValueError as error:
-        print(error, file=sys.stderr)
-        return EXIT_USAGE
-    seeds = [args.seed + i for i in range(args.n)]
-    started = time.perf_counter()
-    if args.jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    # imported here: only this command needs the lab (and rich, matplotlib)
+    from compiler.lab_cli import simulate
 
-        with ProcessPoolExecutor(args.jobs) as pool:
-            outcomes = list(pool.map(_simulate_one, [name] * len(seeds), seeds,
-                                     [options] * len(seeds), [decks] * len(seeds),
-                                     [players] * len(seeds)))
-    else:
-        outcomes = [_simulate_one(name, seed, options, decks, players) for seed in seeds]
-    elapsed = time.perf_counter() - started
-    names = list(game.INFO["player_names"])[:players]
-    wins = [sum(1 for r, _ in outcomes if r[i] > 0) for i in range(len(names))]
-    draws = sum(1 for r, _ in outcomes if all(x == 0 for x in r))
-    plies = [p for _, p in outcomes]
-    report = {
-        "game": game.INFO["name"],
-        "games": len(outcomes),
-        "wins": dict(zip(names, wins, strict=False)),
-        "draws": draws,
-        "mean_plies": sum(plies) / max(len(plies), 1),
-        "games_per_second": len(outcomes) / elapsed if elapsed else 0.0,
-    }
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
-    return EXIT_OK
+    return simulate(args, game, name, _options(args.option), _decks(args.decks))
+
 
 
 NO_CACHE_HELP = "neither read nor keep parsed rulebooks (docs/cli.md, \"The cache\")"
@@ -491,15 +439,22 @@ def parser() -> argparse.ArgumentParser:
 
     simulate = sub.add_parser("simulate", help="run N games and report balance figures")
     simulate.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
-    simulate.add_argument("-n", type=int, default=100)
-    simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--agents", default="random,random")
-    simulate.add_argument("--jobs", type=int, default=1)
-    simulate.add_argument("--json", action="store_true")
+    simulate.add_argument("-n", type=int, default=100, help="how many games (at least 1)")
+    simulate.add_argument("--seed", type=int, default=0, help="game i has seed SEED+i")
+    simulate.add_argument("--agents", default="random,random",
+                          help="one per seat: random, greedy, mcts[:iterations=N,c=X]")
+    simulate.add_argument("--jobs", type=int, default=1, help="processes that play games")
+    simulate.add_argument("--backend", choices=("local", "ray"), default="local")
+    simulate.add_argument("--json", action="store_true", help="exact figures as JSON")
+    simulate.add_argument("--report", metavar="F.html", help="write a self-contained HTML report")
+    simulate.add_argument("--coverage", action="store_true",
+                          help="list what never fired; exit 1 if anything declared never did")
+    simulate.add_argument("--no-swap", action="store_true",
+                          help="keep agents in their seats (default: swapped in half the games)")
     simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     simulate.add_argument("--players", type=int, metavar="N",
                           help="how many play (default: the fewest the game is for)")
-    simulate.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")
+    simulate.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per agent")
     simulate.set_defaults(run=cmd_simulate)
 
     new = sub.add_parser("new", help="make a game folder to start from: rules, cards, a deck "

@@ -9,6 +9,7 @@ uses (`__all__`) and GameState, the class a generated State subclasses, which co
 - dsl.runtime_paths: get and set by rulebook path, and JSON;
 - dsl.runtime_views: what each player sees (observation, action_text);
 - dsl.runtime_seats: teams, players who are out, and turn order among those still in.
+- dsl.runtime_sample: a state a player cannot tell from this one (resample).
 
 Below those: dsl.runtime_base (errors, actions, constants, helpers of generated expressions),
 dsl.runtime_rng (the seeded random generator), dsl.runtime_fields (the tables describing a
@@ -46,9 +47,9 @@ from dsl.runtime_geometry import (
     within,
 )
 from dsl.runtime_paths import StatePaths
-from dsl.runtime_seats import StateSeats, listed_teams, seat_teams
+from dsl.runtime_sample import Resampling
+from dsl.runtime_seats import listed_teams, seat_teams
 from dsl.runtime_setup import choose_decks, merge_options
-from dsl.runtime_views import StateViews
 
 __all__ = [
     "COPY_CHOICES",
@@ -86,7 +87,7 @@ __all__ = [
 ]
 
 
-class GameState(CardCopies, StatePaths, StateViews, StateSeats):
+class GameState(CardCopies, StatePaths, Resampling):
     """What every generated game state shares. Subclasses fill the class tables."""
 
 

@@ -1,0 +1,208 @@
+"""The balance lab behind `rulecraft simulate`: games between agents, what each game shows
+(one record per game, plain data, so that processes can send it), and the figures of many.
+
+Game i of a run has seed `seed + i`, and in odd games (when seats are swapped) the agents, with
+their decks, take the seats in reverse order: the records, and so the totals, do not depend on
+how many processes play them, or in which order they finish."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sys
+from collections import Counter
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from types import FrameType, ModuleType
+from typing import Any
+
+from compiler import agents as agent_registry
+from compiler.lab_stats import Record
+
+AgentSpec = tuple[str, dict[str, object]]
+
+
+@dataclass
+class Setup:
+    """What every game of a run shares."""
+
+    game: str  # a name or path api.load_game takes
+    seed: int = 0
+    agents: list[AgentSpec] = field(default_factory=lambda: [("random", {}), ("random", {})])
+    options: dict[str, object] = field(default_factory=dict)
+    decks: list[str] | None = None  # one per agent: the deck travels with its agent
+    swap: bool = True
+    coverage: bool = False
+
+
+def agent_decks(module: ModuleType, setup: Setup, players: int) -> list[str] | None:
+    """Each agent's deck: those given, else the shipped decks in name order (as new_game
+    deals them when given none)."""
+    if setup.decks is not None:
+        return setup.decks
+    shipped = sorted(module.INFO.get("decks") or [])
+    return [shipped[i % len(shipped)] for i in range(players)] if shipped else None
+
+
+def seating(index: int, players: int, swap: bool) -> list[int]:
+    """The agent in each seat in game `index`: reversed in odd games when seats are swapped."""
+    order = list(range(players))
+    return order[::-1] if swap and index % 2 else order
+
+
+def play_one(module: ModuleType, setup: Setup, index: int,
+             chosen_agents: Sequence[Any] | None = None) -> Record:
+    """Play game `index` of a run to the end and record it."""
+    players = len(setup.agents)
+    seats = seating(index, players, setup.swap)
+    decks = agent_decks(module, setup, players)
+    seat_decks = [decks[a] for a in seats] if decks is not None else None
+    seed = setup.seed + index
+    state = module.new_game(seed=seed, players=players, options=dict(setup.options),
+                            decks=seat_decks)
+    made = list(chosen_agents) if chosen_agents is not None else [
+        agent_registry.make(spec) for spec in setup.agents]
+    rngs = [random.Random(seed * 7919 + a) for a in range(players)]
+    kinds = state.ACTION_NAMES
+    hidden = [v == "hidden" for v in state.SLOT_VISIBILITY]
+    def_names = state.DEF_NAMES
+    record = Record(seed=seed, seats=seats, decks=seat_decks)
+    played: list[set[str]] = [set() for _ in range(players)]
+    drawn: list[Counter[str]] = [Counter() for _ in range(players)]
+    legal_kinds: Counter[str] = Counter()
+    chosen_kinds: Counter[str] = Counter()
+    fired: set[str] = set()
+    tracer = _tracer(module, state, fired) if setup.coverage else None
+    previous_actor = -1
+    where = list(state.card_zone)
+    if tracer is not None:
+        sys.setprofile(tracer)
+    try:
+        while not state.is_terminal():
+            actor = state.current_player()
+            if record.first < 0:
+                record.first = actor
+            if actor != previous_actor:
+                record.turns += 1
+                previous_actor = actor
+            legal = state.legal_actions()
+            for kind in {a.kind for a in legal}:
+                legal_kinds[kinds[kind]] += 1
+            action = made[seats[actor]].step(state, rngs[seats[actor]])
+            chosen_kinds[kinds[action.kind]] += 1
+            params = state.CARD_PARAMS[action.kind] if action.kind < len(state.CARD_PARAMS) else ()
+            if params:
+                picked = state.PICK[action.kind](state, action)
+                if picked is not None:
+                    for i in params:
+                        played[actor].add(def_names[state.card_def[picked[i]]])
+            state.apply_action(action)
+            record.plies += 1
+            now = state.card_zone
+            for card in range(len(now)):
+                if card < len(where) and where[card] != now[card] and hidden[where[card]] \
+                        and not hidden[now[card]]:
+                    drawn[state.card_owner[card]][def_names[state.card_def[card]]] += 1
+            where = list(now)
+    finally:
+        if tracer is not None:
+            sys.setprofile(None)
+    record.returns = state.returns()
+    record.legal = dict(legal_kinds)
+    record.chosen = dict(chosen_kinds)
+    record.played = [sorted(p) for p in played]
+    record.drawn = [dict(d) for d in drawn]
+    owned: list[set[str]] = [set() for _ in range(players)]
+    for card, definition in enumerate(state.card_def):
+        owner = state.card_owner[card]
+        if 0 <= owner < players:
+            owned[owner].add(def_names[definition])
+    record.owned = [sorted(o) for o in owned]
+    record.fired = sorted(fired | {f"action {k}" for k in chosen_kinds})
+    return record
+
+
+def _tracer(module: ModuleType, state: Any, fired: set[str]) -> Callable[..., None]:
+    """A profile hook that notes the procedures, events and card abilities of the game's module
+    as they run (only with --coverage: it slows play several times)."""
+    space = module.__dict__
+
+    def hook(frame: FrameType, event: str, _arg: object) -> None:
+        if event != "call" or frame.f_globals is not space:
+            return
+        name = frame.f_code.co_name
+        if name.startswith("proc_"):
+            fired.add(f"procedure {name[5:]}")
+        elif name.startswith("raise_"):
+            fired.add(f"event {name[6:]}")
+        elif name.startswith("fx_") and not name.endswith("_default"):
+            this = frame.f_locals.get("v_this")
+            if isinstance(this, int) and this < len(state.card_def):
+                fired.add(f"ability {state.DEF_NAMES[state.card_def[this]]}: {_field(name)}")
+
+    return hook
+
+
+def _field(function: str) -> str:
+    """fx_Card_on_call_12 -> on_call: the card field whose text the function runs."""
+    return function.split("_", 2)[2].rsplit("_", 1)[0]
+
+
+def declared(module: ModuleType, owned: set[str]) -> list[str]:
+    """What a game declares that --coverage expects to fire: its action kinds, procedures,
+    events, and the abilities of the cards that were in some player's deck."""
+    found = [f"action {k}" for k in module.State.ACTION_NAMES]
+    for name in sorted(vars(module)):
+        if name.startswith("proc_"):
+            found.append(f"procedure {name[5:]}")
+        elif name.startswith("raise_"):
+            found.append(f"event {name[6:]}")
+    def_names = module.State.DEF_NAMES
+    for name, table in sorted(vars(module).items()):
+        if not name.startswith("FX_") or not isinstance(table, tuple):
+            continue
+        for i, function in enumerate(table):
+            fn = getattr(function, "__name__", "")
+            if i < len(def_names) and def_names[i] in owned and not fn.endswith("_default"):
+                found.append(f"ability {def_names[i]}: {_field(fn)}")
+    return sorted(set(found))
+
+
+def _ignore_interrupts() -> None:
+    # the parent process alone answers Ctrl-C: it stops the pool and reports what it has;
+    # the pool stops a worker with SIGTERM, which must not run the parent's handler
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+_WORKER_MODULE: dict[str, ModuleType] = {}
+
+
+def _worker(job: tuple[Setup, int]) -> Record:
+    setup, index = job
+    if setup.game not in _WORKER_MODULE:
+        from compiler import api
+
+        _WORKER_MODULE[setup.game] = api.load_game(setup.game)
+    return play_one(_WORKER_MODULE[setup.game], setup, index)
+
+
+def run(module: ModuleType, setup: Setup, games: int, jobs: int = 1,
+        chosen_agents: Sequence[Any] | None = None) -> Generator[Record, None, None]:
+    """The records of games 0..games-1, in order. With jobs > 1 they are played by a pool of
+    processes (agents by spec only); stopping the iteration stops the pool."""
+    if jobs <= 1:
+        for index in range(games):
+            yield play_one(module, setup, index, chosen_agents)
+        return
+    import multiprocessing
+
+    _WORKER_MODULE[setup.game] = module  # forked workers find it compiled
+    pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
+        jobs, initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap(_worker, [(setup, i) for i in range(games)], chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()

@@ -1,0 +1,213 @@
+"""`rulecraft simulate`: the balance lab on the command line — parse the agents, run the games
+(in processes with --jobs), show progress, stop cleanly on Ctrl-C, and print the figures as
+rounded text or exact JSON, with an HTML report and a rule-coverage gate on request."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+from compiler import agents, lab
+from compiler.lab_stats import Record, summarize
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def usage(message: str) -> int:
+    print(f"rulecraft simulate: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def simulate(args: argparse.Namespace, game: ModuleType, name: str,
+             options: dict[str, object], decks: list[str] | None) -> int:
+    if args.n < 1:
+        return usage(f"-n must be at least 1 (got {args.n})")
+    if args.jobs < 1:
+        return usage(f"--jobs must be at least 1 (got {args.jobs})")
+    if args.backend != "local":
+        return usage("only the local backend is available: the Ray backend "
+                     "(rulecraft[cluster]) is not implemented yet")
+    try:
+        specs = agents.parse(args.agents)
+        for spec in specs:
+            agents.make(spec)
+    except agents.AgentError as error:
+        return usage(str(error))
+    low, high = game.INFO["players"]
+    players = getattr(args, "players", None)
+    # One agent, or the default pair, plays every seat of the game's count (`--players N`, else
+    # the fewest it is for); listed agents are one per seat, and their number is the count.
+    if len(specs) == 1 or args.agents in ("random", "random,random"):
+        specs = [specs[0]] * (low if players is None else players)
+    elif players is not None and players != len(specs):
+        return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
+    if not low <= len(specs) <= high:
+        return usage(f"{len(specs)} agents for a game of {low} to {high} players")
+    if decks is not None and len(decks) != len(specs):
+        return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
+    setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,
+                      swap=not args.no_swap, coverage=args.coverage)
+    try:
+        game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
+    except ValueError as error:
+        return usage(str(error))
+    records, interrupted, elapsed = _play(game, setup, args.n, args.jobs)
+    seat_names = list(game.INFO["player_names"])[: len(specs)]
+    declared = None
+    if args.coverage:
+        owned = {c for r in records for cards in r.owned for c in cards}
+        declared = lab.declared(game, owned)
+    report: dict[str, Any] = {"game": game.INFO["name"], "seed": args.seed,
+                              "seats_swapped": setup.swap, "interrupted": interrupted}
+    report |= summarize(records, seat_names, [agents.label(s) for s in specs], declared)
+    if args.report:
+        from compiler.lab_report import MissingPlots, write_html
+
+        try:
+            write_html(report, Path(args.report))
+        except (MissingPlots, OSError) as error:
+            return usage(f"cannot write the report: {error}")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_text(report, sys.stdout)
+        if elapsed > 0:
+            print(f"{len(records) / elapsed:.1f} games/s on {args.jobs} "
+                  f"process{'es' if args.jobs > 1 else ''}")
+    if interrupted:
+        print(f"interrupted: {len(records)} of {args.n} games played", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if report.get("coverage", {}).get("never_fired"):
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def _play(game: ModuleType, setup: lab.Setup, games: int,
+          jobs: int) -> tuple[list[Record], bool, float]:
+    """The records, whether Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
+    records: list[Record] = []
+    interrupted = False
+    started = time.perf_counter()
+    progress = _Progress(games, sys.stderr)
+    stream = lab.run(game, setup, games, jobs)
+    # a CI timeout or `kill` stops a long run as Ctrl-C does: with the figures of the games
+    # played (a job started in the background by a shell ignores SIGINT)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        for record in stream:
+            records.append(record)
+            progress.advance(len(records))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        stream.close()
+        progress.close()
+    return records, interrupted, time.perf_counter() - started
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+class _Progress:
+    """A rich progress bar on a terminal; in CI and pipes, a plain line every tenth."""
+
+    def __init__(self, total: int, out: TextIO) -> None:
+        self.total = total
+        self.out = out
+        self.bar: Any = None
+        self.step = max(1, total // 10)
+        if out.isatty() and _has_rich():
+            from rich.progress import Progress
+
+            self.bar = Progress(console=_console(out), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=total)
+
+    def advance(self, done: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+        elif done % self.step == 0 or done == self.total:
+            print(f"{done}/{self.total} games", file=self.out, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _has_rich() -> bool:
+    try:
+        import rich  # noqa: F401
+    except ImportError:  # an extra (`rulecraft[lab]`): without it, plain lines
+        return False
+    return True
+
+
+def _console(out: TextIO) -> Any:
+    from rich.console import Console
+
+    return Console(file=out)
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(figure: dict[str, Any]) -> str:
+    low, high = figure["ci95"]
+    return f"{_pct(figure['rate'])} [{_pct(low)}, {_pct(high)}]"
+
+
+def print_text(report: dict[str, Any], out: TextIO) -> None:
+    """The report for people: rates in percent to one decimal, 95% intervals in brackets."""
+    w = out.write
+    seats = "swapped in half" if report["seats_swapped"] else "fixed"
+    w(f"{report['game']}: seed {report['seed']}, agents {', '.join(report['agents'])}, "
+      f"seats {seats}\n")
+    w(f"games: {report['games']}\n")
+    w("win rate by seat (95% interval):\n")
+    for seat, figure in report["seats"].items():
+        w(f"  {seat:<12} {_interval(figure)}  ({figure['wins']} wins)\n")
+    w("win rate by agent:\n")
+    for agent, figure in report["by_agent"].items():
+        w(f"  {agent:<24} {_interval(figure)}  ({figure['wins']} wins)\n")
+        for seat, f in report["by_agent_seat"][agent].items():
+            w(f"    in seat {seat:<13} {_interval(f)}  ({f['wins']} of {f['games']})\n")
+    first = report["first_player"]
+    w(f"first player wins {_interval(first)}; advantage {100 * first['advantage']:+.1f} points\n")
+    w(f"draws {_pct(report['draws']['rate'])} ({report['draws']['count']})\n")
+    for what in ("plies", "turns"):
+        s = report[what]
+        w(f"{what}: mean {s['mean']:.1f}, median {s['median']:g}, {s['min']}-{s['max']}\n")
+    w(f"decisions per turn: {report['decisions_per_turn']:.2f}\n")
+    w("action kinds (legal at / chosen for, share of decisions):\n")
+    for kind, a in report["actions"].items():
+        w(f"  {kind:<24} {_pct(a['legal_rate']):>7} {_pct(a['chosen_rate']):>7}\n")
+    if "cards" in report:
+        w("cards (owned, drawn, played; owner's win rate when played / not played):\n")
+        for card, c in report["cards"].items():
+            w(f"  {card:<28} {c['owned']:>5} {c['drawn']:>5} {c['played']:>5}  "
+              f"{_interval(c['when_played'])} / {_interval(c['when_not_played'])}\n")
+        if report["never_played"]:
+            w(f"never played: {', '.join(report['never_played'])}\n")
+    if "decks" in report:
+        w("decks by seat:\n")
+        for deck, seats in report["decks"].items():
+            shown = "; ".join(f"{seat} {_interval(f)} of {f['games']}" for seat, f in seats.items())
+            w(f"  {deck:<28} {shown}\n")
+        w("matchups:\n")
+        for key, m in report["matchups"].items():
+            w(f"  {key}: {', '.join(f'{k} {v}' for k, v in m.items())}\n")
+    if "coverage" in report:
+        never = report["coverage"]["never_fired"]
+        w(f"coverage: {report['coverage']['declared'] - len(never)} of "
+          f"{report['coverage']['declared']} declared rules fired\n")
+        for item in never:
+            w(f"  never fired: {item}\n")

@@ -1,0 +1,228 @@
+"""The balance lab: agents by name and from Python, the figures of `rulecraft simulate`, seats
+swapped, --jobs giving the same totals, Ctrl-C, usage errors and the --coverage gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler import agents, cli, lab
+from compiler.lab_stats import summarize, wilson
+from tests.playing import load
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def simulate(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any, str]:
+    code = cli.main(["simulate", *argv])
+    out = capsys.readouterr()
+    try:
+        report = json.loads(out.out)
+    except json.JSONDecodeError:
+        report = out.out
+    return code, report, out.err
+
+
+def test_agent_specs() -> None:
+    assert agents.parse("mcts:iterations=200,c=1.5,random") == [
+        ("mcts", {"iterations": 200, "c": 1.5}), ("random", {})]
+    assert agents.label(("mcts", {"iterations": 200})) == "mcts:iterations=200"
+    with pytest.raises(agents.AgentError, match="unknown agent 'mtcs'"):
+        agents.parse("mtcs,random")
+    with pytest.raises(agents.AgentError, match="mcts"):
+        agents.make("mcts:depth=3")
+    with pytest.raises(agents.AgentError, match="at least 1"):
+        agents.make("mcts:iterations=0")
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=8"])
+@pytest.mark.parametrize("name", ["dynasties", "rulers_gambit"])
+def test_agents_choose_legal_actions(name: str, spec: str) -> None:
+    game = load(name)
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    agent = agents.make(spec)
+    for _ in range(6):
+        action = agent.step(state, rng)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_greedy_follows_a_declared_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a rulebook's heuristic(p) the greedy agent takes the action it scores best."""
+    game = load("dynasties")
+    state = game.new_game(seed=1)
+    target = state.legal_actions()[-1]
+    after = state.clone()
+    after.apply_action(target)
+    wanted = after.observation(0)
+    monkeypatch.setattr(game, "f_heuristic",
+                        lambda s, p: 1 if s.observation(0) == wanted else 0, raising=False)
+    assert agents.make("greedy").step(state, random.Random(0)) == target
+
+
+def test_an_agent_from_python() -> None:
+    class First:
+        def step(self, state: Any, rng: random.Random) -> Any:
+            return state.legal_actions()[0]
+
+    game = load("dynasties")
+    setup = lab.Setup(game="dynasties", agents=[("first", {}), ("random", {})])
+    records = list(lab.run(game, setup, 2, chosen_agents=[First(), agents.make("random")]))
+    assert [r.seats for r in records] == [[0, 1], [1, 0]]
+    agents.register("first", First)
+    try:
+        again = list(lab.run(game, setup, 2))
+    finally:
+        del agents._AGENTS["first"]  # noqa: SLF001 - the registry's own test cleans up
+    assert [r.returns for r in again] == [r.returns for r in records]
+
+
+@pytest.mark.soak
+def test_mcts_beats_random_at_dynasties() -> None:
+    """A small proof run (docs/lab.md has the long one): MCTS(100) wins at least 8 of 10
+    games against random, 5 in each seat."""
+    game = load("dynasties")
+    setup = lab.Setup(game="dynasties", seed=5,
+                      agents=[("mcts", {"iterations": 100}), ("random", {})])
+    report = summarize(list(lab.run(game, setup, 10)), ["A", "B"], ["mcts", "random"])
+    assert report["by_agent"]["mcts"]["wins"] >= 8, report["by_agent"]
+
+
+def test_wilson_intervals() -> None:
+    assert wilson(0, 0) == [0.0, 1.0]
+    low, high = wilson(5, 10)
+    assert round(low, 4) == 0.2366 and round(high, 4) == 0.7634
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+
+
+def test_figures_and_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report, err = simulate(capsys, "rulers_gambit", "-n", "4", "--json",
+                                 "--decks", "red_green_rush,blue_purple_tidewall")
+    assert code == 0, err
+    assert report["games"] == 4 and "4/4 games" in err
+    seats = report["seats"]
+    draws = report["draws"]["count"]
+    assert seats["A"]["wins"] + seats["B"]["wins"] + draws == 4
+    assert sum(a["wins"] for a in report["by_agent"].values()) == seats["A"]["wins"] + \
+        seats["B"]["wins"]
+    for agent, by_seat in report["by_agent_seat"].items():
+        assert sum(f["wins"] for f in by_seat.values()) == report["by_agent"][agent]["wins"]
+        assert [f["games"] for f in by_seat.values()] == [2, 2]
+    # each deck sat in each seat in half the games: the deck travels with its agent
+    assert {deck: {s: f["games"] for s, f in by.items()} for deck, by in report["decks"].items()} \
+        == {"red_green_rush": {"A": 2, "B": 2}, "blue_purple_tidewall": {"A": 2, "B": 2}}
+    assert set(report["matchups"]) == {"red_green_rush vs blue_purple_tidewall",
+                                       "blue_purple_tidewall vs red_green_rush"}
+    assert report["plies"]["min"] <= report["plies"]["mean"] <= report["plies"]["max"]
+    assert sum(report["plies"]["histogram"].values()) == 4
+    chosen = sum(a["chosen"] for a in report["actions"].values())
+    assert chosen == round(report["plies"]["mean"] * 4)
+    cards = report["cards"]
+    assert all(c["played"] <= c["owned"] for c in cards.values())
+    assert set(report["never_played"]) == {c for c, f in cards.items() if f["played"] == 0}
+    code, text, _ = simulate(capsys, "rulers_gambit", "-n", "2")
+    assert code == 0 and "win rate by seat (95% interval)" in text and "%" in text
+
+
+def test_jobs_give_the_same_totals(capsys: pytest.CaptureFixture[str]) -> None:
+    _, one, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "11", "--json")
+    _, two, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "11", "--json", "--jobs", "2")
+    _, three, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "11", "--json", "--jobs", "3")
+    _, other, _ = simulate(capsys, "dynasties", "-n", "8", "--seed", "12", "--json")
+    assert one == two == three
+    assert one != other
+
+
+@pytest.mark.soak
+def test_a_real_ctrl_c_stops_the_processes_and_reports(tmp_path: Path) -> None:
+    """SIGINT to `rulecraft simulate --jobs 2`: the games finished are reported, exit 130."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "compiler", "simulate", "dynasties", "-n", "2000", "--jobs",
+         "2", "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stderr is not None
+    first = child.stderr.readline()  # "200/2000 games": the processes are playing
+    assert first == "200/2000 games\n"
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    report = json.loads(out)
+    assert report["interrupted"] is True and 200 <= report["games"] < 2000
+    assert f"interrupted: {report['games']} of 2000 games played" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-n", "0"], "-n must be at least 1"),
+    (["-n", "-3"], "-n must be at least 1"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--agents", "mtcs,random"], "unknown agent 'mtcs'"),
+    (["--agents", "random,random,random"], "3 agents for a game of 2 to 2 players"),
+    (["--backend", "ray"], "Ray backend"),
+])
+def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, _, err = simulate(capsys, "dynasties", *argv)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_ctrl_c_reports_the_games_played(capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C in the third game: the report of the two played, exit 130."""
+    class Interrupting:
+        def step(self, state: Any, rng: random.Random) -> Any:
+            raise KeyboardInterrupt
+
+    made: list[str] = []
+
+    def make() -> Any:
+        made.append("one")
+        # the first agent made only checks the spec; then one per game
+        return Interrupting() if len(made) == 4 else agents.RandomAgent()
+
+    agents.register("interrupting", make)
+    try:
+        code, report, err = simulate(capsys, "dynasties", "-n", "9", "--json",
+                                     "--agents", "interrupting,random")
+    finally:
+        del agents._AGENTS["interrupting"]  # noqa: SLF001
+    assert code == 130
+    assert report["interrupted"] is True and report["games"] == 2
+    assert "interrupted: 2 of 9 games played" in err
+
+
+def _broken_dojo(tmp_path: Path) -> Path:
+    """Dojo with a homeland that has an on_play text: a homeland is never played."""
+    folder = tmp_path / "dojo"
+    shutil.copytree(ROOT / "rulebooks" / "dojo", folder)
+    cards = folder / "starter.cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    anchor = '    caste: water\n    health: 25\n'
+    assert anchor in text
+    cards.write_text(text.replace(anchor, anchor + "    on_play: draw_cards(you, 1)\n", 1),
+                     encoding="utf-8")
+    return folder / "dojo.rules"
+
+
+def test_coverage_flags_a_broken_ability(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["-n", "2", "--coverage", "--json", "--decks",
+            "water_electricity_tide,fire_earth_blaze"]
+    code, report, _ = simulate(capsys, str(_broken_dojo(tmp_path)), *argv)
+    assert code == 1
+    assert "ability Tidehaven: on_play" in report["coverage"]["never_fired"]
+    _, shipped, _ = simulate(capsys, "dojo", *argv)
+    assert "ability Tidehaven: on_play" not in shipped["coverage"]["never_fired"]
+    assert "ability Tidehaven: on_play" not in lab.declared(load("dojo"), {"Tidehaven"})
+    assert shipped["coverage"]["declared"] > 20
+    assert "action end_turn" not in shipped["coverage"]["never_fired"]
