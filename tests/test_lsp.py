@@ -4,6 +4,7 @@ tokens, code actions and formatting, on a copy of a shipped game."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sys
@@ -53,6 +54,7 @@ def _find(text: str, needle: str, nth: int = 0) -> lsp.Position:
 
 async def _open(client: LanguageClient, path: Path) -> str:
     uri = _uri(path)
+    client.diagnostics.pop(uri, None)
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
         uri=uri, language_id="rulecraft", version=1, text=path.read_text(encoding="utf-8"))))
     await _diagnostics_of(client, uri)
@@ -60,14 +62,18 @@ async def _open(client: LanguageClient, path: Path) -> str:
 
 
 async def _diagnostics_of(client: LanguageClient, uri: str) -> None:
-    """Wait for the diagnostics of uri (those of the rulebook's other files come too)."""
-    while True:
-        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri:
-            return
+    """Wait for the diagnostics of uri (those of the rulebook's other files come too). The
+    client keeps every notification in `client.diagnostics`, so one that came while we were
+    not waiting (the rulebook's files are published in a burst) is not missed; the callers
+    drop uri's old entry before the message that makes the server publish it again."""
+    while uri not in client.diagnostics:
+        # a guard, not a speed test: a server that never answers fails the test, not CI
+        await asyncio.wait_for(
+            client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 120)
 
 
 async def _edit(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    client.diagnostics.pop(uri, None)
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))

@@ -54,14 +54,14 @@ def overlay(texts: dict[Path, str]) -> Iterator[None]:
         parser = _PARSERS.setdefault(source.name, IncrementalParser())
         return parser.parse(source, diagnostics)
 
-    originals = driver.__dict__["read_source"], driver.__dict__["parse"]
+    originals = driver.__dict__["read_source"], driver.__dict__["parse_rulebook"]
     setattr(driver, "read_source", read)  # noqa: B010 - the module's own names, for a while
-    setattr(driver, "parse", parse)  # noqa: B010
+    setattr(driver, "parse_rulebook", parse)  # noqa: B010 - the editor's text, never the cache
     try:
         yield
     finally:
         setattr(driver, "read_source", originals[0])  # noqa: B010
-        setattr(driver, "parse", originals[1])  # noqa: B010
+        setattr(driver, "parse_rulebook", originals[1])  # noqa: B010
 
 
 # By file: what a keystroke need not parse again (compiler.lsp.incremental).

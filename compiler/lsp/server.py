@@ -70,6 +70,12 @@ class RulecraftServer(LanguageServer):
             uris.add(target)
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=target, diagnostics=[to_lsp(d) for d in diagnostics]))
+        if uri not in uris:
+            # The document just opened or changed always hears back, clean or not: an editor
+            # (and a client waiting for its diagnostics) learns that it was checked.
+            uris.add(uri)
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         for stale in self.published.get(analysis.rules, set()) - uris:
             self.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
