@@ -387,255 +387,255 @@ def proc_take_armies(s: State, v_p: int, v_near: int | None, v_n: int, v_near_fi
                 reverse=True,
             )
         for v_s in v_s_order:
-            # rulebooks/dynasties/dynasties.rules:206
-            v_taken = min(v_need, s.n_Province_armies[v_s])
             # rulebooks/dynasties/dynasties.rules:207
-            s.n_Province_armies[v_s] -= v_taken
+            v_taken = min(v_need, s.n_Province_armies[v_s])
             # rulebooks/dynasties/dynasties.rules:208
-            v_need -= v_taken
+            s.n_Province_armies[v_s] -= v_taken
             # rulebooks/dynasties/dynasties.rules:209
+            v_need -= v_taken
+            # rulebooks/dynasties/dynasties.rules:210
             if (s.n_Province_armies[v_s] == 0):
-                # rulebooks/dynasties/dynasties.rules:209
+                # rulebooks/dynasties/dynasties.rules:210
                 s.n_Province_owner[v_s] = None
 
 
-# rulebooks/dynasties/dynasties.rules:216
+# rulebooks/dynasties/dynasties.rules:217
 def proc_add_armies(s: State, v_p: int, v_v: int, v_n: int) -> None:
     """p adds up to n armies to province v."""
-    # rulebooks/dynasties/dynasties.rules:217
-    v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
     # rulebooks/dynasties/dynasties.rules:218
-    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
+    v_placed_armies = min(v_n, f_supply(s, v_p, v_v))
     # rulebooks/dynasties/dynasties.rules:219
-    s.n_Province_armies[v_v] += v_placed_armies
+    proc_take_armies(s, v_p, v_v, v_placed_armies, True)
     # rulebooks/dynasties/dynasties.rules:220
+    s.n_Province_armies[v_v] += v_placed_armies
+    # rulebooks/dynasties/dynasties.rules:221
     if (s.n_Province_armies[v_v] > 0):
-        # rulebooks/dynasties/dynasties.rules:220
+        # rulebooks/dynasties/dynasties.rules:221
         s.n_Province_owner[v_v] = v_p
 
 
-# rulebooks/dynasties/dynasties.rules:224
+# rulebooks/dynasties/dynasties.rules:225
 def proc_win_battle(s: State, v_w: int, v_v: int, v_margin: int) -> None:
     """The winner w of a battle in v with the given margin."""
-    # rulebooks/dynasties/dynasties.rules:225
+    # rulebooks/dynasties/dynasties.rules:226
     v_left = v_margin
-    # rulebooks/dynasties/dynasties.rules:227
+    # rulebooks/dynasties/dynasties.rules:228
     if (s.n_Province_owner[v_v] == (1 - v_w)):
-        # rulebooks/dynasties/dynasties.rules:228
+        # rulebooks/dynasties/dynasties.rules:229
         if f_protected(s, (1 - v_w), v_v):
-            # rulebooks/dynasties/dynasties.rules:229
+            # rulebooks/dynasties/dynasties.rules:230
             v_left = 0
         else:
-            # rulebooks/dynasties/dynasties.rules:231
-            v_killed = min(v_left, s.n_Province_armies[v_v])
             # rulebooks/dynasties/dynasties.rules:232
-            s.n_Province_armies[v_v] -= v_killed
+            v_killed = min(v_left, s.n_Province_armies[v_v])
             # rulebooks/dynasties/dynasties.rules:233
-            s.p_removed[(1 - v_w)] += v_killed
+            s.n_Province_armies[v_v] -= v_killed
             # rulebooks/dynasties/dynasties.rules:234
+            s.p_removed[(1 - v_w)] += v_killed
+            # rulebooks/dynasties/dynasties.rules:235
             v_left -= v_killed
-            # rulebooks/dynasties/dynasties.rules:236
+            # rulebooks/dynasties/dynasties.rules:237
             if (s.n_Province_armies[v_v] == 0):
-                # rulebooks/dynasties/dynasties.rules:236
+                # rulebooks/dynasties/dynasties.rules:237
                 s.n_Province_owner[v_v] = None
-    # rulebooks/dynasties/dynasties.rules:239
+    # rulebooks/dynasties/dynasties.rules:240
     if (v_left > 0):
-        # rulebooks/dynasties/dynasties.rules:239
+        # rulebooks/dynasties/dynasties.rules:240
         proc_add_armies(s, v_w, v_v, v_left)
 
 
-# rulebooks/dynasties/dynasties.rules:244
+# rulebooks/dynasties/dynasties.rules:245
 def proc_plague(s: State, v_v: int) -> None:
     """A Plague tile halves the armies in v, rounded down; they return to the reserve."""
-    # rulebooks/dynasties/dynasties.rules:245
+    # rulebooks/dynasties/dynasties.rules:246
     if (
         (s.n_Province_owner[v_v] is not None)
         and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
     ):
-        # rulebooks/dynasties/dynasties.rules:246
-        v_lost = (s.n_Province_armies[v_v] // 2)
         # rulebooks/dynasties/dynasties.rules:247
-        s.n_Province_armies[v_v] -= v_lost
+        v_lost = (s.n_Province_armies[v_v] // 2)
         # rulebooks/dynasties/dynasties.rules:248
+        s.n_Province_armies[v_v] -= v_lost
+        # rulebooks/dynasties/dynasties.rules:249
         s.p_reserve[rt.some(s.n_Province_owner[v_v])] += v_lost
 
 
-# rulebooks/dynasties/dynasties.rules:255
+# rulebooks/dynasties/dynasties.rules:256
 def proc_six_marker(s: State, v_p: int, v_v: int) -> None:
     """A 6 tile leaves a marker: one army set aside, from the reserve or, when it is empty, from
     the neighbouring province with most armies.
     """
-    # rulebooks/dynasties/dynasties.rules:256
-    s.n_Province_six_played[v_v][v_p] = True
     # rulebooks/dynasties/dynasties.rules:257
+    s.n_Province_six_played[v_v][v_p] = True
+    # rulebooks/dynasties/dynasties.rules:258
     if (f_supply(s, v_p, v_v) > 0):
-        # rulebooks/dynasties/dynasties.rules:258
-        proc_take_armies(s, v_p, v_v, 1, True)
         # rulebooks/dynasties/dynasties.rules:259
+        proc_take_armies(s, v_p, v_v, 1, True)
+        # rulebooks/dynasties/dynasties.rules:260
         s.n_Province_marker[v_v][v_p] += 1
 
 
-# rulebooks/dynasties/dynasties.rules:265
+# rulebooks/dynasties/dynasties.rules:266
 def proc_pay_cost(s: State, v_p: int, v_tile: int) -> None:
     """+2 and +3 tiles are paid for when revealed (decision COSTS); the other tiles cost nothing."""
-    # rulebooks/dynasties/dynasties.rules:266
+    # rulebooks/dynasties/dynasties.rules:267
     if (C_TILE_COST[s.card_def[v_tile]] > 0):
-        # rulebooks/dynasties/dynasties.rules:267
-        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
         # rulebooks/dynasties/dynasties.rules:268
-        proc_take_armies(s, v_p, None, v_cost, False)
+        v_cost = min(C_TILE_COST[s.card_def[v_tile]], f_supply(s, v_p, None))
         # rulebooks/dynasties/dynasties.rules:269
+        proc_take_armies(s, v_p, None, v_cost, False)
+        # rulebooks/dynasties/dynasties.rules:270
         s.p_removed[v_p] += v_cost
 
 
-# rulebooks/dynasties/dynasties.rules:273
+# rulebooks/dynasties/dynasties.rules:274
 def proc_recall_armies(s: State, v_p: int, v_v: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:274
+    # rulebooks/dynasties/dynasties.rules:275
     if ((s.n_Province_owner[v_v] == v_p) and f_warlord_acts(s, v_p, v_v, POWER_RECALL)):
-        # rulebooks/dynasties/dynasties.rules:275
-        s.p_reserve[v_p] += s.n_Province_armies[v_v]
         # rulebooks/dynasties/dynasties.rules:276
-        s.n_Province_armies[v_v] = 0
+        s.p_reserve[v_p] += s.n_Province_armies[v_v]
         # rulebooks/dynasties/dynasties.rules:277
+        s.n_Province_armies[v_v] = 0
+        # rulebooks/dynasties/dynasties.rules:278
         s.n_Province_owner[v_v] = None
 
 
-# rulebooks/dynasties/dynasties.rules:282
+# rulebooks/dynasties/dynasties.rules:283
 def proc_resolve_province(s: State, v_v: int) -> None:
     """Resolve the battle in province v (seed stage 3)."""
-    # rulebooks/dynasties/dynasties.rules:284
-    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:285
-    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:286
-    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
+    s.reveal(s.zones[Z_PLACED + 1 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:287
-    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    v_ta = rt.first(s.zones[Z_PLACED + 0 * 5 + v_v])
     # rulebooks/dynasties/dynasties.rules:288
+    v_tb = rt.first(s.zones[Z_PLACED + 1 * 5 + v_v])
+    # rulebooks/dynasties/dynasties.rules:289
     if ((v_ta is not None) and (v_tb is not None)):
-        # rulebooks/dynasties/dynasties.rules:289
+        # rulebooks/dynasties/dynasties.rules:290
         # pay_cost does nothing unless
         if (C_TILE_COST[s.card_def[v_ta]] > 0):
             proc_pay_cost(s, 0, v_ta)
-        # rulebooks/dynasties/dynasties.rules:290
+        # rulebooks/dynasties/dynasties.rules:291
         # pay_cost does nothing unless
         if (C_TILE_COST[s.card_def[v_tb]] > 0):
             proc_pay_cost(s, 1, v_tb)
-        # rulebooks/dynasties/dynasties.rules:291
+        # rulebooks/dynasties/dynasties.rules:292
         # recall_armies does nothing unless
         if ((s.n_Province_owner[v_v] == 0) and f_warlord_acts(s, 0, v_v, POWER_RECALL)):
             proc_recall_armies(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:292
+        # rulebooks/dynasties/dynasties.rules:293
         # recall_armies does nothing unless
         if ((s.n_Province_owner[v_v] == 1) and f_warlord_acts(s, 1, v_v, POWER_RECALL)):
             proc_recall_armies(s, 1, v_v)
-        # rulebooks/dynasties/dynasties.rules:293
+        # rulebooks/dynasties/dynasties.rules:294
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE)
             or (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE)
         ):
-            # rulebooks/dynasties/dynasties.rules:294
+            # rulebooks/dynasties/dynasties.rules:295
             # plague does nothing unless the last test holds
             if (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_PLAGUE) and (
                 (s.n_Province_owner[v_v] is not None)
                 and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
             ):
-                # rulebooks/dynasties/dynasties.rules:294
+                # rulebooks/dynasties/dynasties.rules:295
                 proc_plague(s, v_v)
-            # rulebooks/dynasties/dynasties.rules:295
+            # rulebooks/dynasties/dynasties.rules:296
             # plague does nothing unless the last test holds
             if (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_PLAGUE) and (
                 (s.n_Province_owner[v_v] is not None)
                 and (not f_protected(s, rt.some(s.n_Province_owner[v_v]), v_v))
             ):
-                # rulebooks/dynasties/dynasties.rules:295
+                # rulebooks/dynasties/dynasties.rules:296
                 proc_plague(s, v_v)
         else:
-            # rulebooks/dynasties/dynasties.rules:298
-            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
             # rulebooks/dynasties/dynasties.rules:299
-            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
+            v_va = (f_tile_value(s, v_ta, v_tb) + f_warlord_bonus(s, 0, v_v))
             # rulebooks/dynasties/dynasties.rules:300
+            v_vb = (f_tile_value(s, v_tb, v_ta) + f_warlord_bonus(s, 1, v_v))
+            # rulebooks/dynasties/dynasties.rules:301
             if (v_va > v_vb):
-                # rulebooks/dynasties/dynasties.rules:300
+                # rulebooks/dynasties/dynasties.rules:301
                 proc_win_battle(s, 0, v_v, (v_va - v_vb))
             elif (v_vb > v_va):
-                # rulebooks/dynasties/dynasties.rules:300
+                # rulebooks/dynasties/dynasties.rules:301
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
-        # rulebooks/dynasties/dynasties.rules:302
+        # rulebooks/dynasties/dynasties.rules:303
         if (
             (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
         ):
-            # rulebooks/dynasties/dynasties.rules:302
+            # rulebooks/dynasties/dynasties.rules:303
             proc_six_marker(s, 0, v_v)
-        # rulebooks/dynasties/dynasties.rules:303
+        # rulebooks/dynasties/dynasties.rules:304
         if (
             (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
             and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
         ):
-            # rulebooks/dynasties/dynasties.rules:303
+            # rulebooks/dynasties/dynasties.rules:304
             proc_six_marker(s, 1, v_v)
 
 
-# rulebooks/dynasties/dynasties.rules:309
+# rulebooks/dynasties/dynasties.rules:310
 def proc_score(s: State) -> None:
     """Score every controlled province and move the score track (seed: Scoring)."""
-    # rulebooks/dynasties/dynasties.rules:310
+    # rulebooks/dynasties/dynasties.rules:311
     v_a = 0
     for v_v in range(5):
         if ((s.n_Province_owner[v_v] == 0) and (s.n_Province_armies[v_v] > 0)):
             v_a += f_points(s, v_v)
-    # rulebooks/dynasties/dynasties.rules:311
+    # rulebooks/dynasties/dynasties.rules:312
     v_b = 0
     for v_v_2 in range(5):
         if ((s.n_Province_owner[v_v_2] == 1) and (s.n_Province_armies[v_v_2] > 0)):
             v_b += f_points(s, v_v_2)
-    # rulebooks/dynasties/dynasties.rules:312
+    # rulebooks/dynasties/dynasties.rules:313
     s.g_track += (v_a - v_b)
 
 
-# rulebooks/dynasties/dynasties.rules:315
+# rulebooks/dynasties/dynasties.rules:316
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasties/dynasties.rules:316
+    # rulebooks/dynasties/dynasties.rules:317
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:317
+        # rulebooks/dynasties/dynasties.rules:318
         for v_t in range(0, 15):
             if (not C_TILE_EXTRA[v_t]):
-                # rulebooks/dynasties/dynasties.rules:317
+                # rulebooks/dynasties/dynasties.rules:318
                 s.create(v_t, Z_BASICS + v_p)
-        # rulebooks/dynasties/dynasties.rules:318
+        # rulebooks/dynasties/dynasties.rules:319
         for v_t_2 in range(0, 15):
             if (C_TILE_EXTRA[v_t_2] and (s.o_warlords or (not C_TILE_ADVANCED[v_t_2]))):
-                # rulebooks/dynasties/dynasties.rules:319
+                # rulebooks/dynasties/dynasties.rules:320
                 for _ in range(C_TILE_COPIES[v_t_2]):
-                    # rulebooks/dynasties/dynasties.rules:319
+                    # rulebooks/dynasties/dynasties.rules:320
                     s.create(v_t_2, Z_DECK + v_p)
-        # rulebooks/dynasties/dynasties.rules:321
+        # rulebooks/dynasties/dynasties.rules:322
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/dynasties/dynasties.rules:323
+        # rulebooks/dynasties/dynasties.rules:324
         s.p_reserve[v_p] = (18 if s.o_warlords else 21)
-    # rulebooks/dynasties/dynasties.rules:326
-    for v_v in range(5):
-        # rulebooks/dynasties/dynasties.rules:326
-        s.n_Province_scores[v_v] = [s.rng.roll(3), (s.rng.roll(3) + 1), (s.rng.roll(3) + 2)]
     # rulebooks/dynasties/dynasties.rules:327
-    if s.o_warlords:
+    for v_v in range(5):
         # rulebooks/dynasties/dynasties.rules:327
+        s.n_Province_scores[v_v] = [s.rng.roll(3), (s.rng.roll(3) + 1), (s.rng.roll(3) + 2)]
+    # rulebooks/dynasties/dynasties.rules:328
+    if s.o_warlords:
+        # rulebooks/dynasties/dynasties.rules:328
         s.goto(0)  # choose_warlord
     else:
-        # rulebooks/dynasties/dynasties.rules:327
+        # rulebooks/dynasties/dynasties.rules:328
         s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:336
+# rulebooks/dynasties/dynasties.rules:337
 def done_choose_warlord(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:336
+    # rulebooks/dynasties/dynasties.rules:337
     s.goto(1)  # placement
 
 
-# rulebooks/dynasties/dynasties.rules:332
+# rulebooks/dynasties/dynasties.rules:333
 def actor_choose_warlord(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_warlord[v_p] is None):
@@ -643,7 +643,7 @@ def actor_choose_warlord(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:333
+# rulebooks/dynasties/dynasties.rules:334
 def text_choose(
     actor: int,
     args: tuple[int, ...],
@@ -660,25 +660,25 @@ LISTED_CHOOSE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:333
+# rulebooks/dynasties/dynasties.rules:334
 def check_choose(s: State, actor: int, v_w: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:333
+# rulebooks/dynasties/dynasties.rules:334
 def do_choose(s: State, actor: int, v_w: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:334
+    # rulebooks/dynasties/dynasties.rules:335
     s.p_warlord[actor] = v_w
 
 
-# rulebooks/dynasties/dynasties.rules:333
+# rulebooks/dynasties/dynasties.rules:334
 def legal_choose(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHOOSE[actor]
     for v_w in range(4):
         out.append(listed[v_w])
 
 
-# rulebooks/dynasties/dynasties.rules:333
+# rulebooks/dynasties/dynasties.rules:334
 def apply_choose(s: State, a: Action) -> str | None:
     actor = a.actor
     v_w = a.args[0]
@@ -688,28 +688,28 @@ def apply_choose(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:342
+# rulebooks/dynasties/dynasties.rules:343
 def enter_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:343
+    # rulebooks/dynasties/dynasties.rules:344
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:344
-        s.p_used_one[v_p] = False
         # rulebooks/dynasties/dynasties.rules:345
+        s.p_used_one[v_p] = False
+        # rulebooks/dynasties/dynasties.rules:346
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:358
+# rulebooks/dynasties/dynasties.rules:359
 def done_placement(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:359
+    # rulebooks/dynasties/dynasties.rules:360
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:359
+        # rulebooks/dynasties/dynasties.rules:360
         s.goto(2)  # warlord_step
     else:
-        # rulebooks/dynasties/dynasties.rules:359
+        # rulebooks/dynasties/dynasties.rules:360
         s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:348
+# rulebooks/dynasties/dynasties.rules:349
 def actor_placement(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (
@@ -725,7 +725,7 @@ def actor_placement(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:350
 def text_place(
     actor: int,
     args: tuple[int, ...],
@@ -747,12 +747,12 @@ LISTED_PLACE: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:350
 def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:351
+    # rulebooks/dynasties/dynasties.rules:352
     if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
-    # rulebooks/dynasties/dynasties.rules:353
+    # rulebooks/dynasties/dynasties.rules:354
     if (
         (
             (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
@@ -766,20 +766,20 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:350
 def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:355
-    s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
     # rulebooks/dynasties/dynasties.rules:356
+    s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
+    # rulebooks/dynasties/dynasties.rules:357
     if (
         (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
         and (C_TILE_VALUE[s.card_def[v_tile]] == 1)
     ):
-        # rulebooks/dynasties/dynasties.rules:356
+        # rulebooks/dynasties/dynasties.rules:357
         s.p_used_one[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:350
 def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLACE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -803,22 +803,22 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_tile_first[v_tile_arg] = v_tile
         plain = seen is None and not v_tile_names
-        # rulebooks/dynasties/dynasties.rules:353
-        v_test_353 = check and T_PLACE_TEST_353[s.card_def[v_tile]]
+        # rulebooks/dynasties/dynasties.rules:354
+        v_test_354 = check and T_PLACE_TEST_354[s.card_def[v_tile]]
         if v_prov_values is None:
-            # rulebooks/dynasties/dynasties.rules:351
+            # rulebooks/dynasties/dynasties.rules:352
             v_prov_values = [
                 v_prov
                 for v_prov in range(5)
                 if (not s.zones[Z_PLACED + actor * 5 + v_prov])
             ] if check else list(range(5))
-        if plain and not v_test_353:
+        if plain and not v_test_354:
             for v_prov in v_prov_values:
                 out.append(listed[v_tile_arg * 5 + v_prov])
             continue
         for v_prov in v_prov_values:
-            # rulebooks/dynasties/dynasties.rules:353
-            if v_test_353 and s.n_Province_six_played[v_prov][actor]:
+            # rulebooks/dynasties/dynasties.rules:354
+            if v_test_354 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
                 out.append(listed[v_tile_arg * 5 + v_prov])
@@ -841,14 +841,14 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(listed[v_tile_arg * 5 + v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:353
-T_PLACE_TEST_353: Final[tuple[bool, ...]] = tuple(
+# rulebooks/dynasties/dynasties.rules:354
+T_PLACE_TEST_354: Final[tuple[bool, ...]] = tuple(
     bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
     for d in range(15)
 )
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:350
 def apply_place(s: State, a: Action) -> str | None:
     actor = a.actor
     v_prov = a.args[1]
@@ -856,10 +856,10 @@ def apply_place(s: State, a: Action) -> str | None:
     if v_tile_arg < 15:
         for v_tile in [*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]]:
             if s.card_def[v_tile] == v_tile_arg:
-                # rulebooks/dynasties/dynasties.rules:351
+                # rulebooks/dynasties/dynasties.rules:352
                 if s.zones[Z_PLACED + actor * 5 + v_prov]:
                     break
-                # rulebooks/dynasties/dynasties.rules:353
+                # rulebooks/dynasties/dynasties.rules:354
                 if (
                     (
                         (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
@@ -884,7 +884,7 @@ def apply_place(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:349
+# rulebooks/dynasties/dynasties.rules:350
 def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -895,13 +895,13 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:376
+# rulebooks/dynasties/dynasties.rules:377
 def done_warlord_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:376
+    # rulebooks/dynasties/dynasties.rules:377
     s.goto(3)  # draw_tiles
 
 
-# rulebooks/dynasties/dynasties.rules:366
+# rulebooks/dynasties/dynasties.rules:367
 def actor_warlord_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -909,7 +909,7 @@ def actor_warlord_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:367
+# rulebooks/dynasties/dynasties.rules:368
 def text_play_warlord(
     actor: int,
     args: tuple[int, ...],
@@ -926,25 +926,25 @@ LISTED_PLAY_WARLORD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:367
+# rulebooks/dynasties/dynasties.rules:368
 def check_play_warlord(s: State, actor: int, v_prov: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:368
+    # rulebooks/dynasties/dynasties.rules:369
     if not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return 'your Warlord has already been played this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:367
+# rulebooks/dynasties/dynasties.rules:368
 def do_play_warlord(s: State, actor: int, v_prov: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:370
-    s.p_warlord_target[actor] = v_prov
     # rulebooks/dynasties/dynasties.rules:371
+    s.p_warlord_target[actor] = v_prov
+    # rulebooks/dynasties/dynasties.rules:372
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:367
+# rulebooks/dynasties/dynasties.rules:368
 def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:368
+    # rulebooks/dynasties/dynasties.rules:369
     if check and not ((s.p_warlord[actor] is not None) and (not s.p_warlord_used[actor])):
         return
     listed = LISTED_PLAY_WARLORD[actor]
@@ -952,7 +952,7 @@ def legal_play_warlord(s: State, actor: int, out: list[Action], check: bool) -> 
         out.append(listed[v_prov])
 
 
-# rulebooks/dynasties/dynasties.rules:367
+# rulebooks/dynasties/dynasties.rules:368
 def apply_play_warlord(s: State, a: Action) -> str | None:
     actor = a.actor
     v_prov = a.args[0]
@@ -962,7 +962,7 @@ def apply_play_warlord(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:373
+# rulebooks/dynasties/dynasties.rules:374
 def text_hold(
     actor: int,
     args: tuple[int, ...],
@@ -975,23 +975,23 @@ def text_hold(
 LISTED_HOLD: Final = tuple(rt.Listed(K_HOLD, actor, (), text_hold) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:373
+# rulebooks/dynasties/dynasties.rules:374
 def check_hold(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:373
+# rulebooks/dynasties/dynasties.rules:374
 def do_hold(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:374
+    # rulebooks/dynasties/dynasties.rules:375
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:373
+# rulebooks/dynasties/dynasties.rules:374
 def legal_hold(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_HOLD[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:373
+# rulebooks/dynasties/dynasties.rules:374
 def apply_hold(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_hold(s, actor)
@@ -1000,36 +1000,36 @@ def apply_hold(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:365
+# rulebooks/dynasties/dynasties.rules:366
 def phase_legal_warlord_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_warlord(s, actor, out, check)
     legal_hold(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:382
+# rulebooks/dynasties/dynasties.rules:383
 def enter_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:383
+    # rulebooks/dynasties/dynasties.rules:384
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:384
-        s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
         # rulebooks/dynasties/dynasties.rules:385
-        s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
+        s.draw((3 if s.p_used_one[v_p] else 2), Z_DECK + v_p, Z_DRAWN + v_p)
         # rulebooks/dynasties/dynasties.rules:386
+        s.p_to_keep[v_p] = min((2 if s.p_used_one[v_p] else 1), len(s.zones[Z_DRAWN + v_p]))
+        # rulebooks/dynasties/dynasties.rules:387
         s.p_decided[v_p] = False
 
 
-# rulebooks/dynasties/dynasties.rules:395
+# rulebooks/dynasties/dynasties.rules:396
 def done_draw_tiles(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:396
+    # rulebooks/dynasties/dynasties.rules:397
     if s.o_warlords:
-        # rulebooks/dynasties/dynasties.rules:396
+        # rulebooks/dynasties/dynasties.rules:397
         s.goto(4)  # discard_step
     else:
-        # rulebooks/dynasties/dynasties.rules:396
+        # rulebooks/dynasties/dynasties.rules:397
         s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:389
+# rulebooks/dynasties/dynasties.rules:390
 def actor_draw_tiles(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (s.p_to_keep[v_p] > 0):
@@ -1037,7 +1037,7 @@ def actor_draw_tiles(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:391
 def text_keep(
     actor: int,
     args: tuple[int, ...],
@@ -1054,24 +1054,24 @@ LISTED_KEEP: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:391
 def check_keep(s: State, actor: int, v_tile: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:391
 def do_keep(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:391
-    s.move(v_tile, Z_RACK + actor, False)
     # rulebooks/dynasties/dynasties.rules:392
-    s.p_to_keep[actor] -= 1
+    s.move(v_tile, Z_RACK + actor, False)
     # rulebooks/dynasties/dynasties.rules:393
+    s.p_to_keep[actor] -= 1
+    # rulebooks/dynasties/dynasties.rules:394
     if (s.p_to_keep[actor] == 0):
-        # rulebooks/dynasties/dynasties.rules:393
+        # rulebooks/dynasties/dynasties.rules:394
         s.move_all(s.zones[Z_DRAWN + actor], Z_DECK + actor, False)
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:391
 def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -1115,7 +1115,7 @@ def legal_keep(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:391
 def apply_keep(s: State, a: Action) -> str | None:
     actor = a.actor
     v_tile_arg = a.args[0]
@@ -1137,7 +1137,7 @@ def apply_keep(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:390
+# rulebooks/dynasties/dynasties.rules:391
 def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1148,13 +1148,13 @@ def pick_keep(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:415
+# rulebooks/dynasties/dynasties.rules:416
 def done_discard_step(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:415
+    # rulebooks/dynasties/dynasties.rules:416
     s.goto(5)  # resolution
 
 
-# rulebooks/dynasties/dynasties.rules:403
+# rulebooks/dynasties/dynasties.rules:404
 def actor_discard_step(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_decided[v_p]):
@@ -1162,7 +1162,7 @@ def actor_discard_step(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:405
 def text_discard(
     actor: int,
     args: tuple[int, ...],
@@ -1179,31 +1179,31 @@ LISTED_DISCARD: Final = tuple(
 )
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:405
 def check_discard(s: State, actor: int, v_tile: int) -> str | None:
-    # rulebooks/dynasties/dynasties.rules:405
+    # rulebooks/dynasties/dynasties.rules:406
     if (s.p_discards[actor] >= 3):
         return 'you have already discarded three tiles this game'
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:405
 def do_discard(s: State, actor: int, v_tile: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:406
-    s.move(v_tile, Z_DISCARDED + actor, False)
     # rulebooks/dynasties/dynasties.rules:407
-    s.p_discards[actor] += 1
+    s.move(v_tile, Z_DISCARDED + actor, False)
     # rulebooks/dynasties/dynasties.rules:408
-    s.p_reserve[actor] += 1
+    s.p_discards[actor] += 1
     # rulebooks/dynasties/dynasties.rules:409
-    s.p_bonus[actor] += 1
+    s.p_reserve[actor] += 1
     # rulebooks/dynasties/dynasties.rules:410
+    s.p_bonus[actor] += 1
+    # rulebooks/dynasties/dynasties.rules:411
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:405
 def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasties/dynasties.rules:405
+    # rulebooks/dynasties/dynasties.rules:406
     if check and (s.p_discards[actor] >= 3):
         return
     listed = LISTED_DISCARD[actor]
@@ -1248,14 +1248,14 @@ def legal_discard(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_tile_arg])
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:405
 def apply_discard(s: State, a: Action) -> str | None:
     actor = a.actor
     v_tile_arg = a.args[0]
     if v_tile_arg < 15:
         for v_tile in s.zones[Z_RACK + actor]:
             if s.card_def[v_tile] == v_tile_arg:
-                # rulebooks/dynasties/dynasties.rules:405
+                # rulebooks/dynasties/dynasties.rules:406
                 if (s.p_discards[actor] >= 3):
                     break
                 do_discard(s, actor, v_tile)
@@ -1273,7 +1273,7 @@ def apply_discard(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasties/dynasties.rules:404
+# rulebooks/dynasties/dynasties.rules:405
 def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -1284,7 +1284,7 @@ def pick_discard(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:412
+# rulebooks/dynasties/dynasties.rules:413
 def text_pass(
     actor: int,
     args: tuple[int, ...],
@@ -1297,23 +1297,23 @@ def text_pass(
 LISTED_PASS: Final = tuple(rt.Listed(K_PASS, actor, (), text_pass) for actor in range(2))
 
 
-# rulebooks/dynasties/dynasties.rules:412
+# rulebooks/dynasties/dynasties.rules:413
 def check_pass(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasties/dynasties.rules:412
+# rulebooks/dynasties/dynasties.rules:413
 def do_pass(s: State, actor: int) -> None:
-    # rulebooks/dynasties/dynasties.rules:413
+    # rulebooks/dynasties/dynasties.rules:414
     s.p_decided[actor] = True
 
 
-# rulebooks/dynasties/dynasties.rules:412
+# rulebooks/dynasties/dynasties.rules:413
 def legal_pass(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS[actor])
 
 
-# rulebooks/dynasties/dynasties.rules:412
+# rulebooks/dynasties/dynasties.rules:413
 def apply_pass(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass(s, actor)
@@ -1322,65 +1322,65 @@ def apply_pass(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasties/dynasties.rules:402
+# rulebooks/dynasties/dynasties.rules:403
 def phase_legal_discard_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_discard(s, actor, out, check)
     legal_pass(s, actor, out, check)
 
 
-# rulebooks/dynasties/dynasties.rules:421
+# rulebooks/dynasties/dynasties.rules:422
 def enter_resolution(s: State) -> None:
-    # rulebooks/dynasties/dynasties.rules:423
-    for v_v in s.rng.shuffled(range(5)):
-        # rulebooks/dynasties/dynasties.rules:423
-        proc_resolve_province(s, v_v)
     # rulebooks/dynasties/dynasties.rules:424
+    for v_v in s.rng.shuffled(range(5)):
+        # rulebooks/dynasties/dynasties.rules:424
+        proc_resolve_province(s, v_v)
+    # rulebooks/dynasties/dynasties.rules:425
     for v_p in range(s.num_players):
-        # rulebooks/dynasties/dynasties.rules:425
-        if (s.p_warlord_target[v_p] is not None):
-            # rulebooks/dynasties/dynasties.rules:425
-            s.p_warlord_used[v_p] = True
         # rulebooks/dynasties/dynasties.rules:426
+        if (s.p_warlord_target[v_p] is not None):
+            # rulebooks/dynasties/dynasties.rules:426
+            s.p_warlord_used[v_p] = True
+        # rulebooks/dynasties/dynasties.rules:427
         s.p_warlord_target[v_p] = None
-        # rulebooks/dynasties/dynasties.rules:428
+        # rulebooks/dynasties/dynasties.rules:429
         for v_v_2 in range(5):
-            # rulebooks/dynasties/dynasties.rules:429
+            # rulebooks/dynasties/dynasties.rules:430
             for v_t in list(s.zones[Z_PLACED + v_p * 5 + v_v_2]):
-                # rulebooks/dynasties/dynasties.rules:430
+                # rulebooks/dynasties/dynasties.rules:431
                 if C_TILE_EXTRA[s.card_def[v_t]]:
-                    # rulebooks/dynasties/dynasties.rules:430
+                    # rulebooks/dynasties/dynasties.rules:431
                     s.move(v_t, Z_DISCARDED + v_p, False)
                 else:
-                    # rulebooks/dynasties/dynasties.rules:430
+                    # rulebooks/dynasties/dynasties.rules:431
                     s.move(v_t, Z_BASICS + v_p, False)
-    # rulebooks/dynasties/dynasties.rules:434
+    # rulebooks/dynasties/dynasties.rules:435
     if (((s.g_dynasty == 3) or (s.g_dynasty == 6)) or (s.g_dynasty == 9)):
-        # rulebooks/dynasties/dynasties.rules:434
+        # rulebooks/dynasties/dynasties.rules:435
         proc_score(s)
-    # rulebooks/dynasties/dynasties.rules:436
+    # rulebooks/dynasties/dynasties.rules:437
     if (s.g_dynasty == 9):
-        # rulebooks/dynasties/dynasties.rules:437
+        # rulebooks/dynasties/dynasties.rules:438
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:437
+            # rulebooks/dynasties/dynasties.rules:438
             s.win(0)
         elif (s.g_track < 0):
-            # rulebooks/dynasties/dynasties.rules:437
+            # rulebooks/dynasties/dynasties.rules:438
             s.win(1)
         else:
-            # rulebooks/dynasties/dynasties.rules:437
+            # rulebooks/dynasties/dynasties.rules:438
             s.end_draw()
     elif (((s.g_dynasty == 3) or (s.g_dynasty == 6)) and (abs(s.g_track) >= 9)):
-        # rulebooks/dynasties/dynasties.rules:440
+        # rulebooks/dynasties/dynasties.rules:441
         if (s.g_track > 0):
-            # rulebooks/dynasties/dynasties.rules:440
+            # rulebooks/dynasties/dynasties.rules:441
             s.win(0)
         else:
-            # rulebooks/dynasties/dynasties.rules:440
+            # rulebooks/dynasties/dynasties.rules:441
             s.win(1)
     else:
-        # rulebooks/dynasties/dynasties.rules:442
-        s.g_dynasty += 1
         # rulebooks/dynasties/dynasties.rules:443
+        s.g_dynasty += 1
+        # rulebooks/dynasties/dynasties.rules:444
         s.goto(1)  # placement
 
 

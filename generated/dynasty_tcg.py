@@ -2962,13 +2962,13 @@ def enter_draw_phase(s: State) -> None:
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     s.goto(1)  # draw_phase
 
 
@@ -3751,12 +3751,12 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
     proc_withdraw(s, actor, v_at)
 
 
@@ -3795,7 +3795,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3817,68 +3817,68 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3887,7 +3887,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3900,7 +3900,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3924,70 +3924,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3996,7 +3996,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4009,7 +4009,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -4024,9 +4024,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
     if not any(
         (
             (
@@ -4046,41 +4046,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
-            s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
-        proc_leave_field(s, v_u)
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
-    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
-    s.k_Card_plain[v_b] = False
+    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
-    if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4104,7 +4104,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
             if check and not any(
                 (
                     (
@@ -4157,7 +4157,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4165,7 +4165,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
                 if not any(
                     (
                         (
@@ -4196,7 +4196,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4208,7 +4208,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4230,18 +4230,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4250,34 +4250,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
                 if not all(
                     (
                         (
@@ -4291,7 +4291,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4304,7 +4304,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4321,66 +4321,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4390,7 +4390,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4407,22 +4407,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4460,7 +4460,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4482,7 +4482,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4493,7 +4493,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4510,23 +4510,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4538,7 +4538,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4567,14 +4567,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -4592,7 +4592,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4603,7 +4603,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -4615,28 +4615,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4648,7 +4648,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4662,7 +4662,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4678,17 +4678,17 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
                 if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
                     break
                 do_buy(s, actor, v_c)
@@ -4706,7 +4706,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4717,7 +4717,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4733,23 +4733,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4777,18 +4777,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4804,9 +4804,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4815,15 +4815,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4832,7 +4832,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4841,7 +4841,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4858,21 +4858,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4880,13 +4880,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4899,19 +4899,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4940,26 +4940,26 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -4977,7 +4977,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4988,7 +4988,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -5003,18 +5003,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5022,13 +5022,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5041,16 +5041,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5110,7 +5110,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5130,7 +5130,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5142,7 +5142,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -5162,44 +5162,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5209,7 +5209,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -5225,23 +5225,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5250,7 +5250,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5259,18 +5259,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5287,21 +5287,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5309,13 +5309,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5328,19 +5328,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5369,26 +5369,26 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -5406,7 +5406,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5417,7 +5417,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5432,18 +5432,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5451,13 +5451,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5470,16 +5470,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5539,7 +5539,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5559,7 +5559,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5571,7 +5571,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5587,23 +5587,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5612,25 +5612,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
 def actor_reply(s: State) -> int | None:
     return ((1 - s.g_current) if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5647,21 +5647,21 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5669,13 +5669,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5688,19 +5688,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5729,26 +5729,26 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -5766,7 +5766,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5777,7 +5777,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -5792,18 +5792,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5811,13 +5811,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5830,16 +5830,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5899,7 +5899,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5919,7 +5919,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5931,7 +5931,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5947,29 +5947,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -5978,25 +5978,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -6004,7 +6004,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -6021,23 +6021,23 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6049,7 +6049,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -6084,14 +6084,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -6109,7 +6109,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6120,7 +6120,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -6136,25 +6136,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -6163,7 +6163,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)

@@ -93,9 +93,6 @@ def test_fmt_formats_a_copy_in_place_then_check_passes(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stdout == "", again.stdout
 
 
-@pytest.mark.soak
-@pytest.mark.xfail(strict=True, reason="shipped rulebooks are formatted at merge: the lead runs "
-                   "`rulecraft fmt rulebooks/` after merging every branch, then removes this")
 def test_shipped_rulebooks_are_formatted() -> None:
     done = _fmt(ROOT, "--check", "rulebooks")
     assert done.returncode == 0, done.stdout[:2000]
