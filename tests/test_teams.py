@@ -163,9 +163,11 @@ def test_simulate_and_play_take_the_number_of_players(
     code = cli.main(["simulate", rules, "-n", "4", "--players", "4", "--option", "pairs=true",
                      "--json"])
     report = json.loads(capsys.readouterr().out)
-    assert code == 0 and set(report["wins"]) == {"A", "B", "C", "D"}
+    seats = report["seats"]
+    assert code == 0 and set(seats) == {"A", "B", "C", "D"}
     # teammates win together
-    assert report["wins"]["A"] == report["wins"]["C"] and report["games"] == 4
+    assert seats["A"]["wins"] == seats["C"]["wins"] and report["games"] == 4
+    assert seats["A"]["wins"] + seats["B"]["wins"] == 4
     assert cli.main(["simulate", rules, "-n", "1", "--players", "5"]) == 2
     assert "last_stand is for 3-4 or 6 players, not 5" in capsys.readouterr().err
     assert cli.main(["simulate", rules, "-n", "1", "--players", "3", "--option",
