@@ -219,6 +219,7 @@ def test_an_effect_deeper_than_the_stack_is_reported_at_its_card(tmp_path: Path,
 # ---------------------------------------------------------------------------------------------
 # Determinism
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_the_same_card_set_builds_to_the_same_bytes(tmp_path: Path) -> None:
     sentinel = tmp_path / "pwned"
     cards, _ = hostile_card_set(sentinel)

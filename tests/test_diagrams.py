@@ -345,6 +345,7 @@ def test_committed_html_has_no_mermaid() -> None:
         assert 'class="mermaid"' not in text and "<svg" in text, page
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_pictures_are_the_same_bytes_whatever_the_hash_seed() -> None:
     """Two builds in fresh interpreters, with different hash seeds (set and dict order of
     strings), write the same pictures."""

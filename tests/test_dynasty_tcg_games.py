@@ -43,7 +43,7 @@ from tests.playing import ROOT, State, named_failures, play_checked
 from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
-GAMES, SOAK_GAMES = 3, 1000
+GAMES, SOAK_GAMES = 1, 1000
 MAX_PLIES = 3000  # random games observed: 110..520 plies (seeds 0-199, mean 274)
 RULEBOOK = ROOT / "rulebooks" / "dynasty_tcg"
 CELLS = game.N_CELL_NAMES

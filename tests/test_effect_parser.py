@@ -259,18 +259,20 @@ def test_every_shipped_effect_text_is_parsed_fast_and_the_same() -> None:
         assert same_or_declined(text, (0, 0))
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_every_block_of_the_shipped_rulebooks_is_parsed_the_same() -> None:
     texts = rulebook_blocks()
     taken = sum(same_or_declined(text) for text in texts)
     assert taken > 0.8 * len(texts) > 300  # declined: annotations, and very long blocks
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_the_benchmarks_varied_effect_texts_are_parsed_fast_and_the_same() -> None:
     for text in varied_texts(400, 2024):
         assert same_or_declined(text), f"declined: {text!r}"
 
 
-@pytest.mark.parametrize("seed", seeds(2, 20))
+@pytest.mark.parametrize("seed", seeds(1, 20))
 def test_random_and_mutated_texts_are_parsed_the_same_or_declined(seed: int) -> None:
     taken = declined = 0
     for text in corpus(seed):

@@ -137,7 +137,7 @@ def mapped_alike(text: str, fields: dict[str, set[str]] = RG_FIELDS) -> None:
     assert not list(differences(expected[0], got[0])) and expected[1] == got[1], text
 
 
-@settings(database=None, deadline=None, max_examples=60,
+@settings(database=None, deadline=None, max_examples=20,
           suppress_health_check=[HealthCheck.too_slow])
 @given(CARD_SET, LAYOUT)
 def test_random_dumped_card_sets(data: dict[str, Any], layout: dict[str, Any]) -> None:

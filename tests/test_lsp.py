@@ -103,6 +103,7 @@ async def test_edit_brings_diagnostics_and_a_fix_clears_them(client: LanguageCli
     assert list(client.diagnostics[uri]) == []
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 async def test_hover_definition_references_rename(client: LanguageClient, game: Path) -> None:
     rules = game / "dojo.rules"
     text = rules.read_text(encoding="utf-8")

@@ -26,6 +26,7 @@ def check(cache: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, CACHE_ENV: cache})
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_tables_are_kept_privately_and_give_the_same_result(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     without = check("")
@@ -59,6 +60,7 @@ def test_a_folder_or_file_others_may_write_is_never_read(
     assert parser_cache_file(GRAMMAR) is None
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_a_damaged_file_is_built_anew(tmp_path: Path) -> None:
     folder = tmp_path / "cache"
     assert check(str(folder)).returncode == 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from dsl.keyword_lexer import RESERVED_WORDS
 from tests.parsing import HEADER, grammar_words, only_error, parse_text
 
@@ -100,6 +102,7 @@ def test_ordered_by_in_an_aggregate_parses() -> None:
     assert module is not None and not diagnostics
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_the_expected_words_never_include_the_unexpected_one() -> None:
     """LALR merges states that differ only in what may follow them, so the row of the state a
     parse fails in can list words that only other text may be followed by; what is expected

@@ -407,6 +407,7 @@ def check_fuzz(seeds: range, folder: Path) -> None:
     assert len({code for _, codes, _ in results for code in codes}) >= 8
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_fuzz_never_raises_and_uses_registered_codes(tmp_path: Path) -> None:
     check_fuzz(range(MUTANTS), tmp_path)
 

@@ -98,6 +98,7 @@ def _textmate(text: str, tokens: list[tuple[int, int, int, list[str]]]) -> dict[
     return found
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_textmate_grammar_agrees_with_the_pygments_lexer(node_modules: Path) -> None:
     done = subprocess.run(
         ["node", str(EXTENSION / "test" / "tokenize.js"), *map(str, SHIPPED)],

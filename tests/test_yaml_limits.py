@@ -86,6 +86,7 @@ def test_brackets_that_are_text_are_not_counted(loader: type, text: str) -> None
     assert crossed_limit(text, loader) is None
 
 
+@pytest.mark.soak  # the default tier stays under a minute; CI runs the soak tier
 def test_every_shipped_and_fixture_yaml_file_is_within_the_limits() -> None:
     files = sorted([*(ROOT / "rulebooks").rglob("*.yaml"), *CASES.rglob("*.yaml")])
     assert len(files) > 40
