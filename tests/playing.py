@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -98,3 +99,30 @@ def play_checked(state: State, choose: Choose, history: list[str], check: Callab
         if after is not None:
             after(state)
         check(state)
+
+
+def shown_names(view: dict[str, Any]) -> set[str]:
+    """The card names an observation shows: listed zones and revealed cards."""
+    names: set[str] = set()
+    for cards in view["zones"].values():
+        names.update(cards if isinstance(cards, list) else cards.get("revealed", []))
+    return names
+
+
+def read_by_opponent(names: re.Pattern[str], players: tuple[str, ...]) -> Watch:
+    """A `watch` for play_checked in a two-player card game: the reading of the player not
+    acting names (by the pattern of the game's card names) only cards that player sees before
+    or after the action."""
+    def watch(state: State, action: Any) -> Callable[[State], None]:
+        viewer = 1 - state.current_player()
+        before = shown_names(state.observation(viewer))
+        text = state.action_text(action, viewer)
+
+        def check(after_state: State) -> None:
+            after = shown_names(after_state.observation(viewer))
+            for name in names.findall(text):
+                assert name in before or name in after, (
+                    f"{players[viewer]} reads '{text}', which names {name}, a card they cannot"
+                    " see")
+        return check
+    return watch

@@ -29,13 +29,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 import generated.dojo as game
-from tests.playing import State, named_failures, play_checked
+from tests.playing import State, named_failures, play_checked, read_by_opponent, shown_names
 from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
@@ -128,13 +126,6 @@ def check_counters(state: State) -> None:
     assert state.get("pending") >= 0
 
 
-def shown_names(view: dict[str, Any]) -> set[str]:
-    """The card names an observation shows: listed zones and revealed cards."""
-    names: set[str] = set()
-    for cards in view["zones"].values():
-        names.update(cards if isinstance(cards, list) else cards.get("revealed", []))
-    return names
-
 
 def check_secrets(state: State) -> None:
     """(c), observations: each player's hidden zones are counts to the other player."""
@@ -150,20 +141,6 @@ def check_secrets(state: State) -> None:
                 assert not shown.get("revealed"), f"{viewer} sees revealed {slot}: {shown}"
                 assert slot not in view["cards"], f"{viewer} sees the fields of {slot}"
 
-
-def read_by_opponent(state: State, action: Any) -> Callable[[State], None]:
-    """(c), action texts: the reading of the player not acting names only cards that player
-    sees before or after the action."""
-    viewer = 1 - state.current_player()
-    before = shown_names(state.observation(viewer))
-    text = state.action_text(action, viewer)
-
-    def check(after_state: State) -> None:
-        after = shown_names(after_state.observation(viewer))
-        for name in NAMES.findall(text):
-            assert name in before or name in after, (
-                f"{PLAYERS[viewer]} reads '{text}', which names {name}, a card they cannot see")
-    return check
 
 
 def check_result(state: State) -> None:
@@ -192,7 +169,8 @@ def play_one(pair: Pair, seed: int) -> list[str]:
     history: list[str] = []
     with named_failures(f"A={match.decks[0]} B={match.decks[1]} seed {seed}", history):
         play_checked(match.new_state(seed), choose, history,
-                     lambda state: check_ply(state, match), MAX_PLIES, read_by_opponent)
+                     lambda state: check_ply(state, match), MAX_PLIES,
+                     read_by_opponent(NAMES, PLAYERS))
     return history
 
 

@@ -30,16 +30,14 @@ import random
 import re
 import shutil
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
 import generated.dynasty_tcg as game
 from compiler.driver import check_rulebook
-from tests.playing import ROOT, State, named_failures, play_checked
+from tests.playing import ROOT, State, named_failures, play_checked, read_by_opponent
 from tests.tiers import batch_id, batches
 
 PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
@@ -141,27 +139,6 @@ def check_secrets(state: State) -> None:
                         f"{viewer} sees {player}'s {zone}: {shown}")
 
 
-def shown_names(view: dict[str, Any]) -> set[str]:
-    """The card names an observation shows: listed zones and revealed cards."""
-    names: set[str] = set()
-    for cards in view["zones"].values():
-        names.update(cards if isinstance(cards, list) else cards.get("revealed", []))
-    return names
-
-
-def read_by_opponent(state: State, action: Any) -> Callable[[State], None]:
-    """(d), action texts: the reading of the player not acting names only cards that player
-    sees before or after the action."""
-    viewer = 1 - state.current_player()
-    before = shown_names(state.observation(viewer))
-    text = state.action_text(action, viewer)
-
-    def check(after_state: State) -> None:
-        after = shown_names(after_state.observation(viewer))
-        for name in NAMES.findall(text):
-            assert name in before or name in after, (
-                f"{PLAYERS[viewer]} reads '{text}', which names {name}, a card they cannot see")
-    return check
 
 
 def check_result(state: State) -> None:
@@ -193,7 +170,8 @@ def play_one(seed: int) -> list[str]:
     health = {p: 50 for p in PLAYERS}
     with named_failures(f"A={decks['A']} B={decks['B']} seed {seed}", history):
         play_checked(game.new_game(seed=seed, decks=decks), choose, history,
-                     lambda state: check_ply(state, decks, health), MAX_PLIES, read_by_opponent)
+                     lambda state: check_ply(state, decks, health), MAX_PLIES,
+                     read_by_opponent(NAMES, PLAYERS))
     return history
 
 
