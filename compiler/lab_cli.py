@@ -40,7 +40,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     except agents.AgentError as error:
         return usage(str(error))
     low, high = game.INFO["players"]
-    players = getattr(args, "players", None)
+    players: int | None = args.players
     # One agent, or the default pair, plays every seat of the game's count (`--players N`, else
     # the fewest it is for); listed agents are one per seat, and their number is the count.
     if len(specs) == 1 or args.agents in ("random", "random,random"):
