@@ -188,6 +188,10 @@ class UseFinder:
             node = stack.pop()
             kind = type(node)
             role, annotated, parent = _ROLE_OF.get(kind) or _role(kind)
+            if role == _NOTHING and not annotated:  # most nodes: none of the tests below
+                if parent:
+                    stack.extend(reversed(n.children(node)))
+                continue
             if role == _EFFECT_LIT:
                 assert isinstance(node, n.EffectLit)
                 if effects is not None:
