@@ -126,6 +126,7 @@ class Uses:
     calls: set[str] = field(default_factory=set)
     entered: set[str] = field(default_factory=set)  # zones cards are moved, drawn or created in
     annotations: list[n.Annotation] = field(default_factory=list)  # in the order of the nodes
+    called_phases: set[str] = field(default_factory=set)  # phases some `call PHASE` enters
 
 
 # What UseFinder and note_effect look at in a node, by the node's class: one lookup instead
@@ -187,6 +188,10 @@ class UseFinder:
             node = stack.pop()
             kind = type(node)
             role, annotated, parent = _ROLE_OF.get(kind) or _role(kind)
+            if role == _NOTHING and not annotated:  # most nodes: none of the tests below
+                if parent:
+                    stack.extend(reversed(n.children(node)))
+                continue
             if role == _EFFECT_LIT:
                 assert isinstance(node, n.EffectLit)
                 if effects is not None:
@@ -221,8 +226,14 @@ class UseFinder:
                 base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
                 if isinstance(base, n.Name):
                     uses.entered.add(base.id)
+            elif role == _GOTO:
+                assert isinstance(node, n.Goto)
+                if isinstance(node, n.CallPhase):
+                    uses.called_phases.add(node.phase)
+                if effects is not None:
+                    note_effect(model, effects, node)
             elif effects is not None and role != _NOTHING:
-                note_effect(model, effects, node)  # goto, raise, win, lose, draw, c.effect()
+                note_effect(model, effects, node)  # raise, win, lose, draw, c.effect()
             if annotated:
                 # statements and declarations: _role found that the class has annotations
                 annotations = cast("n.Stmt | n.Decl", node).annotations
@@ -384,8 +395,7 @@ class Reach:
     def returns_called(self, phase_effects: dict[str, Effects]) -> None:
         """A `return` in a phase that no `call` enters, even through gotos from a called
         phase (which keep the way back), could only fail in play."""
-        called = {node.phase for module in self.model.modules for node in n.walk(module)
-                  if isinstance(node, n.CallPhase)}
+        called = set(self.uses.called_phases)  # UseFinder met every node of every module
         pending = list(called)
         while pending:
             for later in phase_effects.get(pending.pop(), Effects()).gotos:

@@ -93,6 +93,8 @@ def general_uses(model: GameModel) -> reach_pass.Uses:
             base = node.dest.obj if isinstance(node.dest, n.Index) else node.dest
             if isinstance(base, n.Name):
                 uses.entered.add(base.id)
+        elif isinstance(node, n.CallPhase):
+            uses.called_phases.add(node.phase)
         uses.annotations.extend(getattr(node, "annotations", ()))
     return uses
 
@@ -351,6 +353,7 @@ data Chip {
   u { colour: [red], cost: [1], words: trample }
   v { colour: red, grid: [[maybe, 1], [1, maybe]] }
   w { colour: red, cost: boost, boost: { draw_one(you) } }
+  x { colour: blue, boost: { call side } }
   a { colour: red }
 }
 
@@ -377,6 +380,11 @@ phase play {
     win A
   }
 }
+
+## entered only by the call in card x's effect
+phase side {
+  on enter { return }
+}
 """
 
 
@@ -386,6 +394,8 @@ def test_a_data_block_of_every_kind_of_value(tmp_path: Path) -> None:
     compilation = assert_same_both_ways(rules)
     assert compilation.model is not None
     assert len(compilation.diagnostics.items) > 15
+    # the card's `call side` is what lets phase side return
+    assert not [d for d in compilation.diagnostics.items if "no 'call' leads" in d.message]
 
 
 # ---- the reach pass's walk, directly
