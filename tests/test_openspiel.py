@@ -80,7 +80,7 @@ def test_the_information_state_never_shows_the_opponents_hidden_tiles() -> None:
 
 @pytest.mark.parametrize("name", EVERY)
 def test_random_sim_test(name: str) -> None:
-    sims = 1 if name == QUICK else 3
+    sims = 1 if name == QUICK else 2
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=sims, serialize=False,
                             verbose=False)
 
