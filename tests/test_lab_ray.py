@@ -47,7 +47,6 @@ def test_ray_totals_equal_the_local_run(capsys: pytest.CaptureFixture[str]) -> N
     _, local, _ = simulate(capsys, *argv)
     code, on_ray, err = simulate(capsys, *argv, "--backend", "ray", "--jobs", "2")
     assert code == 0, err
-    on_ray["interrupted"] = local["interrupted"]
     assert on_ray == local
     _, other_seed, _ = simulate(capsys, "dynasties", "-n", "24", "--seed", "6", "--json")
     assert other_seed["seats"] != local["seats"] or other_seed["plies"] != local["plies"]
