@@ -78,8 +78,8 @@ def _local_env() -> dict[str, Any]:
 def run(name: str, source: str, setup: lab.Setup, games: int, jobs: int = 1,
         address: str | None = None) -> Generator[Record, None, None]:
     """The records of games 0..games-1, in order, played by Ray tasks. Without an address a
-    local Ray instance of `jobs` CPUs is started, and shut down at the end; with one, the
-    cluster's CPUs play (a block per CPU at a time) and the driver only disconnects."""
+    local Ray instance of `jobs` CPUs is started, and shut down at the end; with one, the games
+    are cut for the cluster's CPUs and the driver only disconnects."""
     ray = _ray()
     started_here = not ray.is_initialized()
     if started_here:
@@ -92,9 +92,11 @@ def run(name: str, source: str, setup: lab.Setup, games: int, jobs: int = 1,
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise RayUnavailable(f"cannot start or reach Ray ({address or 'local'}): "
                                  f"{error}") from error
+    # on a cluster, its CPUs decide how finely the games are cut, not the local --jobs
+    cpus = jobs if address is None else max(jobs, int(ray.cluster_resources().get("CPU", 1)))
     task = ray.remote(play_block)
     source_ref = ray.put(source)
-    pending = [task.remote(name, source_ref, setup, indices) for indices in blocks(games, jobs)]
+    pending = [task.remote(name, source_ref, setup, indices) for indices in blocks(games, cpus)]
     done = 0
     try:
         for ref in pending:
