@@ -174,3 +174,11 @@ def load_game_model(game: str, near: Path | None = None) -> tuple[GameModel, Mod
     module = load_python(model)
     _LOADED[key] = (model, module)
     return model, module
+
+
+def shipped_games() -> list[str]:
+    """The names of the games compiled into the `generated` package, found, not listed."""
+    import generated
+
+    folder = Path(generated.__file__).resolve().parent
+    return sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")

@@ -444,7 +444,12 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--agents", default="random,random",
                           help="one per seat: random, greedy, mcts[:iterations=N,c=X]")
     simulate.add_argument("--jobs", type=int, default=1, help="processes that play games")
-    simulate.add_argument("--backend", choices=("local", "ray"), default="local")
+    simulate.add_argument("--backend", choices=("local", "ray"), default="local",
+                          help="where games run: local processes, or Ray tasks "
+                          "(pip install 'rulecraft[cluster]')")
+    simulate.add_argument("--address", metavar="ADDR",
+                          help="with --backend ray: the Ray cluster to join (default: start a "
+                          "local Ray instance of --jobs CPUs)")
     simulate.add_argument("--json", action="store_true", help="exact figures as JSON")
     simulate.add_argument("--report", metavar="F.html", help="write a self-contained HTML report")
     simulate.add_argument("--coverage", action="store_true",

@@ -9,11 +9,13 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Generator
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
 from compiler import agents, lab
+from compiler.lab_ray import RayUnavailable
 from compiler.lab_stats import Record, summarize
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -30,9 +32,13 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         return usage(f"-n must be at least 1 (got {args.n})")
     if args.jobs < 1:
         return usage(f"--jobs must be at least 1 (got {args.jobs})")
-    if args.backend != "local":
-        return usage("only the local backend is available: the Ray backend "
-                     "(rulecraft[cluster]) is not implemented yet")
+    if args.address is not None and args.backend != "ray":
+        return usage("--address is for --backend ray")
+    if args.backend == "ray":
+        from compiler import lab_ray
+
+        if not lab_ray.available():
+            return usage(lab_ray.INSTALL_HINT)
     try:
         specs = agents.parse(args.agents)
         for spec in specs:
@@ -57,7 +63,14 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
     except ValueError as error:
         return usage(str(error))
-    records, interrupted, elapsed = _play(game, setup, args.n, args.jobs)
+    if args.backend == "ray":
+        stream = _ray_stream(name, setup, args.n, args.jobs, args.address)
+    else:
+        stream = lab.run(game, setup, args.n, args.jobs)
+    try:
+        records, interrupted, elapsed = _play(stream, args.n)
+    except RayUnavailable as error:
+        return usage(str(error))
     seat_names = list(game.INFO["player_names"])[: len(specs)]
     declared = None
     if args.coverage:
@@ -88,14 +101,24 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     return EXIT_OK
 
 
-def _play(game: ModuleType, setup: lab.Setup, games: int,
-          jobs: int) -> tuple[list[Record], bool, float]:
+def _ray_stream(name: str, setup: lab.Setup, games: int, jobs: int,
+                address: str | None) -> Generator[Record, None, None]:
+    """The run on Ray: the game goes to the workers as its generated source."""
+    from compiler import api, lab_ray
+    from compiler.pygen import generate_python
+
+    model, _ = api.load_game_model(name)
+    return lab_ray.run(name=model.name, source=generate_python(model), setup=setup, games=games,
+                       jobs=jobs, address=address)
+
+
+def _play(stream: Generator[Record, None, None],
+          games: int) -> tuple[list[Record], bool, float]:
     """The records, whether Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
     records: list[Record] = []
     interrupted = False
     started = time.perf_counter()
     progress = _Progress(games, sys.stderr)
-    stream = lab.run(game, setup, games, jobs)
     # a CI timeout or `kill` stops a long run as Ctrl-C does: with the figures of the games
     # played (a job started in the background by a shell ignores SIGINT)
     previous = signal.signal(signal.SIGTERM, _interrupt)

@@ -169,7 +169,7 @@ def test_a_real_ctrl_c_stops_the_processes_and_reports(tmp_path: Path) -> None:
     (["--jobs", "0"], "--jobs must be at least 1"),
     (["--agents", "mtcs,random"], "unknown agent 'mtcs'"),
     (["--agents", "random,random,random"], "3 agents for a game of 2 to 2 players"),
-    (["--backend", "ray"], "Ray backend"),
+    (["--address", "127.0.0.1:6379"], "--address is for --backend ray"),
 ])
 def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     code, _, err = simulate(capsys, "dynasties", *argv)
