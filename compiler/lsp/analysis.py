@@ -4,30 +4,26 @@ definition, references, rename, completion, symbols and semantic tokens.
 Everything here is plain data in 1-based lines and columns (as the compiler's spans); the
 server turns it into the protocol's 0-based positions. A rulebook is checked as `rulecraft
 check` checks it (compiler.driver), with the text of the files open in the editor in place of
-what is on disk (`overlay`), so that the diagnostics are the CLI's own.
+what is on disk (compiler.lsp.incremental.EditorSources), so that the diagnostics are the
+CLI's own.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import driver
 from compiler import symbols as sym
 from compiler.check_builtins import BUILTINS
 from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
-from compiler.lsp.incremental import IncrementalParser
+from compiler.lsp.incremental import EditorSources
 from compiler.model import GameModel
 from dsl import nodes as n
-from dsl.diagnostics import Diagnostic, Diagnostics
+from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
-from dsl.parser import decode_source
-from dsl.parser import read_source as _read_source
 from dsl.source import SourceFile, Span, resolved
 
 Position = tuple[int, int]  # 1-based line and column
@@ -39,33 +35,8 @@ class Location:
     span: Span
 
 
-@contextlib.contextmanager
-def overlay(texts: dict[Path, str]) -> Iterator[None]:
-    """The driver reads the files open in the editor from `texts` (by resolved path) instead
-    of from disk, and parses rules files declaration by declaration, again only where they
-    changed."""
-    def read(path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
-        text = texts.get(resolved(path))
-        if text is None:
-            return _read_source(path, name, diagnostics)
-        return decode_source(text.encode("utf-8", "replace"), name, diagnostics)
-
-    def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
-        parser = _PARSERS.setdefault(source.name, IncrementalParser())
-        return parser.parse(source, diagnostics)
-
-    originals = driver.__dict__["read_source"], driver.__dict__["parse_rulebook"]
-    setattr(driver, "read_source", read)  # noqa: B010 - the module's own names, for a while
-    setattr(driver, "parse_rulebook", parse)  # noqa: B010 - the editor's text, never the cache
-    try:
-        yield
-    finally:
-        setattr(driver, "read_source", originals[0])  # noqa: B010
-        setattr(driver, "parse_rulebook", originals[1])  # noqa: B010
-
-
-# By file: what a keystroke need not parse again (compiler.lsp.incremental).
-_PARSERS: dict[str, IncrementalParser] = {}
+# What the server's checks read and keep from one keystroke to the next.
+EDITOR = EditorSources()
 
 
 def rulebook_of(path: Path) -> Path | None:
@@ -90,8 +61,8 @@ class Analysis:
 
     @staticmethod
     def of(rules: Path, texts: dict[Path, str]) -> Analysis:
-        with overlay(texts):
-            compilation = check_rulebook(rules)
+        EDITOR.texts = texts
+        compilation = check_rulebook(rules, sources=EDITOR)
         return Analysis(rules, compilation)
 
     @property
