@@ -154,12 +154,19 @@ async def test_completion_after_a_dot_and_elsewhere(client: LanguageClient, game
     assert fields is not None
     labels = {item.label for item in fields.items}  # type: ignore[union-attr]
     assert "bonus_attack" in labels and "phase" not in labels
-    anywhere = await client.text_document_completion_async(lsp.CompletionParams(
+    top = await client.text_document_completion_async(lsp.CompletionParams(
         text_document=doc, position=lsp.Position(line=0, character=0)))
-    assert anywhere is not None
-    items = {item.label: item for item in anywhere.items}  # type: ignore[union-attr]
-    assert {"phase", "move", "size"} <= items.keys()
+    assert top is not None
+    items = {item.label: item for item in top.items}  # type: ignore[union-attr]
+    # Keywords where the grammar allows them: a declaration's at the top, not a statement's.
+    assert {"phase", "function", "size"} <= items.keys() and "move" not in items
     assert items["size"].detail == "size(zone or list) -> int"
+    statement = _find(text, "turn_player.ended = false")
+    inside = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc, position=statement))
+    assert inside is not None
+    labels = {item.label for item in inside.items}  # type: ignore[union-attr]
+    assert {"move", "let", "goto", "turn_player"} <= labels and "phase" not in labels
 
 
 @pytest.mark.soak  # a server of its own each: the default tier keeps two

@@ -19,7 +19,7 @@ from compiler.check_builtins import BUILTINS
 from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
-from compiler.lsp.incremental import EditorSources
+from compiler.lsp.incremental import EditorSources, keywords_at
 from compiler.model import GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic
@@ -323,7 +323,11 @@ class Analysis:
                     for name, info in board.fields.items():
                         items.append((name, "field", f"{board.name}.{name}: {info.type}"))
             return _unique(items)
-        items.extend((word, "keyword", "keyword") for word in sorted(grammar_words()))
+        # Keywords where the grammar takes them (all of them where the text before does not
+        # read as the start of a declaration).
+        allowed = keywords_at(text, line, column)
+        words = grammar_words() if allowed is None else allowed
+        items.extend((word, "keyword", "keyword") for word in sorted(words))
         items.extend((name, "function", signature) for name, signature in BUILTINS.items())
         if model is not None:
             for name, zone in model.zones.items():

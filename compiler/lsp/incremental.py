@@ -14,6 +14,7 @@ text is the same.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from compiler.driver import Sources
@@ -168,3 +169,33 @@ class EditorSources(Sources):
             self.decks[source.name] = kept
         diagnostics.extend(kept[2])
         return kept[1]
+
+
+def keywords_at(text: str, line: int, column: int) -> frozenset[str] | None:
+    """The words of the grammar that may be written at a position (1-based), as the parser
+    reads the declaration around it up to there, the word being typed left out; None when that
+    text does not read as the start of a declaration (then any word may be wanted)."""
+    from lark.exceptions import LarkError
+
+    from dsl.keyword_lexer import _WORD, lark_parser, shifts
+
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    before = lines[line - 1][:column - 1]
+    before = re.sub(r"\w*$", "", before)
+    cut = pieces(text) or [(0, text)]
+    start = max((first for first, _ in cut if first < line), default=0)
+    prefix = "\n".join([*lines[start:line - 1], before])
+    parser = lark_parser()
+    words = {t.name: t.pattern.value for t in parser.terminals
+             if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value)}
+    interactive = parser.parse_interactive(prefix, start="start")
+    try:
+        for _ in interactive.iter_parse():
+            pass
+    except LarkError:
+        return None
+    state = interactive.parser_state
+    table, stack = state.parse_conf.states, state.state_stack
+    return frozenset(word for name, word in words.items() if shifts(table, stack, name))
