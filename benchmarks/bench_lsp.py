@@ -13,7 +13,8 @@
     lsp.<game>.format_ms                    `rulecraft fmt` of the rulebook (document
                                             formatting), median
 
-The target of issue 18 is a p95 under 50 ms for a full rulebook (rulers_gambit). The server
+The target of issue 18 is a p95 under 50 ms for a full rulebook (rulers_gambit); figures in
+docs/performance.md. The server
 parses again only the declarations an edit changed and reads a card set or deck again only
 when its text changed (compiler.lsp.incremental); resolve, typecheck and the checks run on the
 whole rulebook.
