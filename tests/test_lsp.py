@@ -167,6 +167,18 @@ async def test_completion_after_a_dot_and_elsewhere(client: LanguageClient, game
     assert inside is not None
     labels = {item.label for item in inside.items}  # type: ignore[union-attr]
     assert {"move", "let", "goto", "turn_player"} <= labels and "phase" not in labels
+    # `turn_player.` being typed: the text does not parse, the last check knew the type.
+    typed = text.replace("turn_player.ended = false", "turn_player.\n    turn_player.ended = false",
+                         1)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=typed)]))
+    after = lsp.Position(line=statement.line, character=statement.character + 12)
+    fields = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc, position=after))
+    assert fields is not None
+    labels = {item.label for item in fields.items}  # type: ignore[union-attr]
+    assert "actions" in labels and "kind" not in labels
 
 
 @pytest.mark.soak  # a server of its own each: the default tier keeps two

@@ -20,7 +20,8 @@ from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
 from compiler.lsp.incremental import EditorSources, keywords_at
-from compiler.model import GameModel
+from compiler.model import FieldInfo, GameModel
+from compiler.types import CardT, DefT, NodeT, OptionT, PlayerT, RecordT, Type
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
@@ -312,7 +313,12 @@ class Analysis:
         items: list[tuple[str, str, str]] = []
         if path.suffix in (".yaml", ".yml"):
             return self._data_completions()
-        if before.rstrip().endswith(".") or re.search(r"\.\w*$", before):
+        dotted = re.search(r"\.\w*$", before.rstrip())
+        if dotted is not None:
+            # The fields of the type of what is before the dot, when the checker knew it.
+            typed = self.fields_of(self.type_ending_at(path, line, dotted.start() + 1))
+            if typed is not None:
+                return _unique(typed)
             if model is not None:
                 for record in model.records.values():
                     for name, info in record.fields.items():
@@ -346,6 +352,46 @@ class Analysis:
             for name, info in model.game_fields.items():
                 items.append((name, "variable", f"{name}: {info.type}"))
         return _unique(items)
+
+    def type_ending_at(self, path: Path, line: int, column: int) -> Type | None:
+        """The type of the (outermost) expression of a rules file that ends just before a
+        position, as the checker found it."""
+        model = self.model
+        if model is None:
+            return None
+        name = str(path)
+        found: tuple[tuple[int, int], Type] | None = None
+        for module in model.modules:
+            if not module.declarations or resolved(Path(module.span.file)) != resolved(path):
+                continue
+            name = module.span.file
+            for node in n.walk(module):
+                span = node.span
+                if (isinstance(node, n.Expr) and span.file == name and
+                        (span.end_line, span.end_column) == (line, column)):
+                    known = model.types.get(id(node))
+                    start = (span.line, span.column)
+                    if known is not None and (found is None or start < found[0]):
+                        found = start, known
+        return None if found is None else found[1]
+
+    def fields_of(self, known: Type | None) -> list[tuple[str, str, str]] | None:
+        """The fields a value of this type has; None when the type has none to offer."""
+        model = self.model
+        while isinstance(known, OptionT):
+            known = known.inner
+        if model is None or known is None:
+            return None
+        fields: dict[str, FieldInfo] | None = None
+        if isinstance(known, CardT | DefT | RecordT) and known.name in model.records:
+            fields = model.records[known.name].fields
+        elif isinstance(known, PlayerT):
+            fields = model.player_fields
+        elif isinstance(known, NodeT) and known.board in model.boards:
+            fields = model.boards[known.board].fields
+        if fields is None:
+            return None
+        return [(name, "field", f"{known}.{name}: {info.type}") for name, info in fields.items()]
 
     def _data_completions(self) -> list[tuple[str, str, str]]:
         """In a card set: the card types' field names, the keywords and the enum members."""
