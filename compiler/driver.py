@@ -26,6 +26,28 @@ from dsl.source import SourceFile, Span, display_name, resolved
 Pass = Callable[[GameModel, Diagnostics], None]
 
 
+class Sources:
+    """Where the driver gets the files of a rulebook and their parses: from disk, with the
+    cache of parsed rulebooks (the CLI). The language server gives its own, which reads the
+    editor's unsaved texts and keeps what a keystroke did not change (compiler.lsp.analysis)."""
+
+    def read(self, path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
+        return read_source(path, name, diagnostics)
+
+    def parse(self, source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
+        return parse_rulebook(source, diagnostics)
+
+    def card_set(self, source: SourceFile, effect_fields: dict[str, set[str]],
+                 diagnostics: Diagnostics) -> n.Module | None:
+        return load_card_set(source, effect_fields, diagnostics)
+
+    def deck(self, source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
+        return load_deck(source, name, diagnostics)
+
+
+DISK = Sources()
+
+
 def check_diagrams(model: GameModel, diagnostics: Diagnostics) -> None:
     """compiler.grid_diagram.check_diagrams, imported only for a rulebook with diagrams."""
     if model.diagrams:
@@ -83,7 +105,8 @@ def on_map(module: n.Module, board: n.BoardDecl, map_path: str) -> n.Module:
 
 
 def load_data_files(
-    model: GameModel, module: n.Module, root: Path | None, diagnostics: Diagnostics
+    model: GameModel, module: n.Module, root: Path | None, diagnostics: Diagnostics,
+    sources: Sources = DISK,
 ) -> None:
     """Card sets the rulebook names become more modules; its deck files are read."""
     effect_fields = {
@@ -93,25 +116,26 @@ def load_data_files(
     }
     for decl in module.declarations:
         if isinstance(decl, n.DecksDecl):
-            load_decks(model, decl, root, diagnostics)
+            load_decks(model, decl, root, diagnostics, sources)
         if not isinstance(decl, n.CardsDecl):
             continue
         file = data_file(decl.path, decl.span, root, diagnostics, MAX_SOURCE_BYTES)
         if file is None:
             continue
         name = display_name(file)
-        source = read_source(file, name, diagnostics)
+        source = sources.read(file, name, diagnostics)
         if source is None:
             continue
         model.sources[name] = source
         model.card_sets.append(name)
-        cards = load_card_set(source, effect_fields, diagnostics)
+        cards = sources.card_set(source, effect_fields, diagnostics)
         if cards is not None:
             model.modules.append(cards)
 
 
 def load_decks(
-    model: GameModel, decl: n.DecksDecl, root: Path | None, diagnostics: Diagnostics
+    model: GameModel, decl: n.DecksDecl, root: Path | None, diagnostics: Diagnostics,
+    sources: Sources = DISK,
 ) -> None:
     base = resolved(Path(decl.span.file)).parent
     folder = resolved(base / decl.path)
@@ -124,11 +148,11 @@ def load_decks(
         diagnostics.add("E0401", decl.span, f"'{decl.path}' holds no *.deck.yaml files")
     for file in files:
         name = display_name(file)
-        source = read_source(file, name, diagnostics)
+        source = sources.read(file, name, diagnostics)
         if source is None:
             continue
         model.sources[name] = source
-        deck = load_deck(source, file.name.removesuffix(".deck.yaml"), diagnostics)
+        deck = sources.deck(source, file.name.removesuffix(".deck.yaml"), diagnostics)
         if deck is not None:
             model.decks.append(deck)
 
@@ -197,28 +221,30 @@ _OLDEST = len(gc.get_threshold()) - 1
 PROMOTIONS = Promotions()
 
 
-def check_rulebook(path: Path, root: Path | None = None) -> Compilation:
+def check_rulebook(
+    path: Path, root: Path | None = None, sources: Sources = DISK
+) -> Compilation:
     """Parse and check one `.rules` file; the model is kept only when parsing succeeded.
     Each further map of a hex board is checked as a variant, and the variants' own
-    diagnostics join the rulebook's."""
+    diagnostics join the rulebook's. The files are read and parsed by `sources`."""
     with collector_paused():
-        return _check(path, root)
+        return _check(path, root, sources)
 
 
-def _check(path: Path, root: Path | None) -> Compilation:
+def _check(path: Path, root: Path | None, sources: Sources) -> Compilation:
     result = Compilation(path)
     name = display_name(path)
     diagnostics = result.diagnostics
     try:
-        source = read_source(path, name, diagnostics)
+        source = sources.read(path, name, diagnostics)
         if source is None:
             return result
         result.sources[name] = source
-        module = parse_rulebook(source, diagnostics)
+        module = sources.parse(source, diagnostics)
         if module is None:
             return result
-        check_module(result, module, root)
-        check_variants(result, module, root)
+        check_module(result, module, root, sources)
+        check_variants(result, module, root, sources)
     except RecursionError:
         diagnostics.add("E0006", Span.point(name), "the rulebook is nested too deeply to check")
     except Exception as error:  # noqa: BLE001 - never a traceback for the user
@@ -229,17 +255,21 @@ def _check(path: Path, root: Path | None) -> Compilation:
     return result
 
 
-def check_module(result: Compilation, module: n.Module, root: Path | None) -> None:
+def check_module(
+    result: Compilation, module: n.Module, root: Path | None, sources: Sources = DISK
+) -> None:
     """Load the data files a parsed rulebook names, then run every pass on it."""
     model = GameModel(sources=result.sources, modules=[module])
-    load_data_files(model, module, root, result.diagnostics)
+    load_data_files(model, module, root, result.diagnostics, sources)
     resolve(model, result.diagnostics, root)
     for _stage, check in CHECKS:
         check(model, result.diagnostics)
     result.model = model
 
 
-def check_variants(result: Compilation, module: n.Module, root: Path | None) -> None:
+def check_variants(
+    result: Compilation, module: n.Module, root: Path | None, sources: Sources = DISK
+) -> None:
     """Check the parsed rules again on each further map; report only what differs (the map's
     own problems), since the rules' diagnostics are the same on every map."""
     model = result.model
@@ -261,7 +291,7 @@ def check_variants(result: Compilation, module: n.Module, root: Path | None) -> 
                          "a-z, 0-9 and _ before its first dot: continent.map.yaml")
                 continue
             variant = Compilation(result.path, sources=dict(result.sources))
-            check_module(variant, on_map(module, board, map_path), root)
+            check_module(variant, on_map(module, board, map_path), root, sources)
             assert variant.model is not None
             variant.model.name = name
             result.sources.update(variant.sources)

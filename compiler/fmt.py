@@ -4,9 +4,9 @@ The formatter works on tokens, not on the AST, so that every comment and `##` do
 on the line it was written on, next to the code it talks about. Newlines are insignificant in
 the language, so the only thing the formatter may change is the white space between tokens:
 
-* the author's line breaks are kept (a statement per line, a condition split before `and`),
-  and a line whose code runs past 100 columns is broken before `and`/`or` or after a comma
-  inside brackets, where such a place exists;
+* statements and declarations keep the author's lines, but an expression broken over several
+  lines is joined again (unless a comment or a blank line comes between) and broken where the
+  width says (_break_points), so that it wraps the same way whatever the author's breaks;
 * indentation is computed: two spaces per open brace, two more on a continuation line (one that
   goes on with the expression of the line before), two more per bracket left open;
 * spacing between tokens on a line is fixed by the kinds of the two tokens;
@@ -148,8 +148,77 @@ class _Line:
     top_declaration: bool = False  # starts a declaration at the top level
 
 
+def _continues(code: Sequence[Token], stack: list[str], previous: Token | None) -> bool:
+    """Whether a line of code (not empty) goes on with the expression of the line before, with
+    the brackets `stack` open and `previous` the last code token before it."""
+    first = code[0]
+    braces = stack.count("{")
+    brackets = len(stack) - braces - (first.text in (")", "]"))
+    innermost = stack[-1] if stack else ""
+    word_start = first.kind == "word" and first.text not in RESERVED_WORDS
+    if word_start and len(code) > 1 and code[1].text in (".", "[", "(", "=", "+=", "-="):
+        word_start = False  # a name that starts a statement, not a keyword
+    elif word_start:
+        word_start = first.text in _CONTINUING_STARTS
+    if first.text in (")", "]") and innermost in ("(", "["):
+        return brackets > 0 or (previous is not None and previous.text in _OPEN_ENDS)
+    return (
+        innermost in ("(", "[")
+        or (previous is not None and previous.text in _OPEN_ENDS
+            and previous.kind in ("op", "word") and previous.text != "{"
+            and not (previous.text == "," and innermost == "{"))
+        or word_start
+        or (first.text in _CONTINUING_STARTS and (first.kind == "op" or (
+            first.kind == "word" and first.text in RESERVED_WORDS))
+            and not (first.text in ("else", "elif") and previous is not None
+                     and previous.text == "}")
+            and first.text != "}")
+    )
+
+
+def _track(code: Sequence[Token], stack: list[str], previous: Token | None) -> Token | None:
+    """The brackets open after a line of code, in `stack`; its last token (else `previous`)."""
+    for token in code:
+        if token.kind == "op" and token.text in ("{", "(", "["):
+            stack.append(token.text)
+        elif token.kind == "op" and token.text in ("}", ")", "]") and stack:
+            stack.pop()
+        previous = token
+    return previous
+
+
+def _joined(lines: list[list[Token]]) -> tuple[list[list[Token]], dict[int, list[list[Token]]]]:
+    """The lines with each expression that the author broke over several lines on one line
+    again, so that where it breaks depends on the width only: a line that goes on with the
+    expression of the one before joins it, unless a comment or a blank line comes between.
+    Also, by the id of each joined line, the lines it was made of."""
+    out: list[list[Token]] = []
+    made_of: dict[int, list[list[Token]]] = {}
+    stack: list[str] = []
+    previous: Token | None = None
+    last: list[Token] = []  # the output line that the next one may join
+    for tokens in lines:
+        code = [t for t in tokens if t.kind != "comment"]
+        joins = (bool(code) and bool(last) and last[-1].kind != "comment"
+                 and tokens[-1].kind != "comment" and code[0].kind != "annotation"
+                 and _continues(code, stack, previous))
+        if joins:
+            parts = made_of.pop(id(last), [last])
+            last = last + tokens
+            out[-1] = last
+            made_of[id(last)] = [*parts, tokens]
+        else:
+            last = list(tokens) if code else []
+            out.append(list(tokens))
+        previous = _track(code, stack, previous)
+    return out, made_of
+
+
 class _Layout:
     def __init__(self, lines: list[list[Token]], breaking: bool) -> None:
+        self.pieces: dict[int, list[list[Token]]] = {}
+        if breaking:
+            lines, self.pieces = _joined(lines)
         self.lines = lines
         self.breaking = breaking
 
@@ -173,53 +242,39 @@ class _Layout:
             first = code[0]
             braces = stack.count("{")
             brackets = len(stack) - braces
-            innermost = stack[-1] if stack else ""
             if first.text == "}":
                 braces -= 1
             elif first.text in (")", "]"):
                 brackets -= 1
-            word_start = first.kind == "word" and first.text not in RESERVED_WORDS
-            if word_start and len(code) > 1 and code[1].text in (".", "[", "(", "=", "+=", "-="):
-                word_start = False  # a name that starts a statement, not a keyword
-            elif word_start:
-                word_start = first.text in _CONTINUING_STARTS
-            continuing = (
-                innermost in ("(", "[")
-                or (previous is not None and previous.text in _OPEN_ENDS
-                    and previous.kind in ("op", "word") and previous.text != "{"
-                    and not (previous.text == "," and innermost == "{"))
-                or word_start
-                or (first.text in _CONTINUING_STARTS and (first.kind == "op" or (
-                    first.kind == "word" and first.text in RESERVED_WORDS))
-                    and not (first.text in ("else", "elif") and previous is not None
-                             and previous.text == "}")
-                    and first.text != "}")
-            )
-            if first.text in (")", "]") and innermost in ("(", "["):
-                continuing = brackets > 0 or (previous is not None
-                                              and previous.text in _OPEN_ENDS)
+            continuing = _continues(code, stack, previous)
             indent = 2 * braces + (2 if continuing else 0) + 2 * max(brackets, 0)
             text = self._join(code, previous)
             if self.breaking and indent + len(text) > WIDTH:
                 widths = self._widths(code, previous)
                 points = _break_points(tokens, indent, widths)
-                if points:
+                pieces = self.pieces.pop(id(tokens), None)
+                if not points and pieces:
+                    # Nowhere to break what was joined: the author's lines stay.
+                    pending.extend(reversed(pieces))
+                    continue
+                if points and all(tokens[point].text == "else" for point in points):
+                    # An `if` that does not fit has each `else` start a line.
+                    cuts = [0, *points]
+                elif points:
                     chosen = points[0]
                     for point in points:
                         if indent + widths[point] <= WIDTH:
                             chosen = point
-                    pending.append(tokens[chosen:])
-                    tokens, code, comment = tokens[:chosen], code[:chosen], ""
-                    text = self._join(code, previous)
+                    cuts = [0, chosen]
+                if points:
+                    # Each piece is laid out again: the first may still be too long.
+                    pending.extend(reversed([tokens[a:b] for a, b in zip(
+                        cuts, [*cuts[1:], len(tokens)], strict=True)]))
+                    continue
             top = (not stack and not continuing
                    and (first.kind == "annotation" or first.text in _DECLARATION_WORDS))
             out.append(_Line(stack.count("{"), indent, text, comment, top))
-            for token in code:
-                if token.kind == "op" and token.text in ("{", "(", "["):
-                    stack.append(token.text)
-                elif token.kind == "op" and token.text in ("}", ")", "]") and stack:
-                    stack.pop()
-                previous = token
+            previous = _track(code, stack, previous)
         return out
 
     @staticmethod
@@ -249,9 +304,11 @@ class _Layout:
 
 def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[int]:
     """Where a long line of code may be broken (indexes of the token that would start the new
-    line): before `and`, `or`, `then` and an `else` that opens no block, and after a comma
-    inside brackets that close past the width. Only the places least deep in brackets count,
-    so that a break splits the outermost expression."""
+    line). First after the `=` of a definition or assignment, when what comes before it fits:
+    the expression then starts a line of its own. Else before `and`, `or`, `then`, `ordered`,
+    a binary `+` or `-` and an `else` that opens no block, and after a comma inside brackets
+    that close past the width. Only the places least deep in brackets count, so that a break
+    splits the outermost expression."""
     code = [t for t in tokens if t.kind != "comment"]
     closes: dict[int, int] = {}  # an open bracket's index: its closing bracket's
     opened: list[int] = []
@@ -260,26 +317,46 @@ def _break_points(tokens: list[Token], indent: int, widths: list[int]) -> list[i
             opened.append(index)
         elif token.kind == "op" and token.text in (")", "]", "}") and opened:
             closes[opened.pop()] = index
-    points: list[tuple[int, int]] = []
+    points: list[tuple[int, int, int]] = []  # (depth in brackets, rank, index)
     depth: list[int] = []
     for index, token in enumerate(code):
+        previous = code[index - 1] if index else token
+        if index and previous.kind == "op" and previous.text in ("=", "+=", "-=") \
+                and not depth and indent + widths[index] <= WIDTH \
+                and _worth_a_line(code[index:], indent + 2 + widths[-1] - widths[index]):
+            return [index]
         if token.kind == "op" and token.text in ("(", "[", "{"):
             depth.append(index)
         elif token.kind == "op" and token.text in (")", "]", "}") and depth:
             depth.pop()
         if index == 0:
             continue
-        previous = code[index - 1]
-        if token.kind == "word" and token.text in ("and", "or", "then") or (
+        if token.kind == "word" and token.text in _BREAK_RANKS or (
                 token.text == "else" and index + 1 < len(code)
                 and code[index + 1].text != "{" and previous.text != "}"):
-            points.append((len(depth), index))
+            points.append((len(depth), _BREAK_RANKS.get(token.text, 0), index))
+        elif token.kind == "op" and token.text in ("+", "-") and not depth \
+                and index + 1 < len(code) and _is_value_end(previous) and previous.text != "?":
+            points.append((0, 4, index))
         elif previous.text == "," and depth and code[depth[-1]].text in ("(", "["):
             close = closes.get(depth[-1], len(code) - 1)
             if indent + widths[close + 1] > WIDTH:
-                points.append((len(depth), index))
-    least = min((d for d, _ in points), default=0)
-    return [index for d, index in points if d == least]
+                points.append((len(depth), 1, index))
+    best = min(((d, rank) for d, rank, _ in points), default=(0, 0))
+    return [index for d, rank, index in points if (d, rank) == best]
+
+
+# Which places of a long line are broken first (the lower the sooner): the places of the least
+# deep operator of the expression, so that each line holds whole operands.
+_BREAK_RANKS = {"else": 0, "says": 0, "then": 1, "ordered": 1, "or": 2, "and": 3}
+
+
+def _worth_a_line(rest: list[Token], width: int) -> bool:
+    """Whether the expression after a `=` gains from a line of its own: it fits there, or it
+    can be broken (a long string alone would only move)."""
+    return width <= WIDTH or any(
+        token.text in ("and", "or", "then", "else", "says", "ordered", ",", "+", "-")
+        for token in rest)
 
 
 def _is_code(line: _Line | None) -> bool:

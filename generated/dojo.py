@@ -1278,7 +1278,7 @@ def f_attachments_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/dojo/dojo.rules:290
+# rulebooks/dojo/dojo.rules:291
 def f_homeland_bonus(s: State, v_c: int) -> int:
     """+1 health for a creature of its owner's homeland's element (decision HOMELAND_BONUS)"""
     return (
@@ -1292,7 +1292,7 @@ def f_homeland_bonus(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/dojo/dojo.rules:294
+# rulebooks/dojo/dojo.rules:295
 def f_max_health(s: State, v_c: int) -> int:
     """the health of a creature, location or homeland, bonuses included"""
     v_sum = 0
@@ -1301,13 +1301,13 @@ def f_max_health(s: State, v_c: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_c]] + f_homeland_bonus(s, v_c)) + v_sum)
 
 
-# rulebooks/dojo/dojo.rules:298
+# rulebooks/dojo/dojo.rules:299
 def f_health_left(s: State, v_c: int) -> int:
     """the health a card has left"""
     return (f_max_health(s, v_c) - s.k_Card_damage[v_c])
 
 
-# rulebooks/dojo/dojo.rules:301
+# rulebooks/dojo/dojo.rules:302
 def f_attack_bonus(s: State, v_c: int) -> int:
     """what is added to each attack of creature c"""
     v_sum = 0
@@ -1316,7 +1316,7 @@ def f_attack_bonus(s: State, v_c: int) -> int:
     return (s.k_Card_bonus_attack[v_c] + v_sum)
 
 
-# rulebooks/dojo/dojo.rules:305
+# rulebooks/dojo/dojo.rules:307
 def f_can_primary(s: State, v_c: int) -> bool:
     """can creature c make its primary attack now? (decision PRIMARY)"""
     return (
@@ -1328,7 +1328,7 @@ def f_can_primary(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/dojo/dojo.rules:309
+# rulebooks/dojo/dojo.rules:311
 def f_can_act(s: State, v_p: int) -> bool:
     """can p still do anything this turn? (decision TURN_END)"""
     return (
@@ -1337,7 +1337,7 @@ def f_can_act(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dojo/dojo.rules:314
+# rulebooks/dojo/dojo.rules:316
 def f_strike_targets(s: State, v_p: int) -> list[int]:
     """what p's attacks may hit: the opponent's creatures and locations, and their homeland while
     they have no creature in play (decision TARGETS)
@@ -1355,7 +1355,7 @@ def f_strike_targets(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dojo/dojo.rules:319
+# rulebooks/dojo/dojo.rules:321
 def f_item_targets(s: State, v_c: int, v_p: int) -> list[int]:
     """what item c played by p may target (decision ITEMS)"""
     return (
@@ -1373,7 +1373,7 @@ def f_item_targets(s: State, v_c: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dojo/dojo.rules:327
+# rulebooks/dojo/dojo.rules:329
 def f_springs(s: State, v_t: int, v_c: int) -> bool:
     """does face-down item t fire on card c? (decision FACEDOWN)"""
     return (
@@ -1385,7 +1385,7 @@ def f_springs(s: State, v_t: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dojo/dojo.rules:331
+# rulebooks/dojo/dojo.rules:333
 def f_homeland_health(s: State, v_p: int) -> int:
     """the health p's homeland has left"""
     v_sum = 0
@@ -1394,96 +1394,96 @@ def f_homeland_health(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dojo/dojo.rules:338
+# rulebooks/dojo/dojo.rules:340
 def proc_harm(s: State, v_c: int, v_n: int, v_by: int) -> None:
     """Card c (a creature, location or homeland) takes n damage from player by's card; prevented
     on the opponent's cards during the Peace Treaty (decision PEACE_TREATY).
     """
-    # rulebooks/dojo/dojo.rules:339
+    # rulebooks/dojo/dojo.rules:341
     if ((v_n > 0) and (not (f_peace(s) and (s.card_owner[v_c] != v_by)))):
-        # rulebooks/dojo/dojo.rules:339
+        # rulebooks/dojo/dojo.rules:341
         s.k_Card_damage[v_c] += v_n
 
 
-# rulebooks/dojo/dojo.rules:343
+# rulebooks/dojo/dojo.rules:345
 def proc_mend(s: State, v_c: int, v_n: int) -> None:
     """Card c heals n damage."""
-    # rulebooks/dojo/dojo.rules:344
+    # rulebooks/dojo/dojo.rules:346
     s.k_Card_damage[v_c] = max(0, (s.k_Card_damage[v_c] - v_n))
 
 
-# rulebooks/dojo/dojo.rules:348
+# rulebooks/dojo/dojo.rules:350
 def proc_gain_cu(s: State, v_p: int, v_n: int) -> None:
     """p gains n CU (decision CU_CAP: no cap)."""
-    # rulebooks/dojo/dojo.rules:349
+    # rulebooks/dojo/dojo.rules:351
     if (v_n > 0):
-        # rulebooks/dojo/dojo.rules:349
+        # rulebooks/dojo/dojo.rules:351
         s.p_cu[v_p] += v_n
 
 
-# rulebooks/dojo/dojo.rules:353
+# rulebooks/dojo/dojo.rules:355
 def proc_drain_cu(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n CU; CU is never negative."""
-    # rulebooks/dojo/dojo.rules:354
+    # rulebooks/dojo/dojo.rules:356
     s.p_cu[v_p] = max(0, (s.p_cu[v_p] - v_n))
 
 
-# rulebooks/dojo/dojo.rules:359
+# rulebooks/dojo/dojo.rules:361
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; from an empty deck nothing (decision DECK_OUT)."""
-    # rulebooks/dojo/dojo.rules:360
+    # rulebooks/dojo/dojo.rules:362
     for _ in range(v_n):
-        # rulebooks/dojo/dojo.rules:360
+        # rulebooks/dojo/dojo.rules:362
         s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dojo/dojo.rules:364
+# rulebooks/dojo/dojo.rules:366
 def proc_boost(s: State, v_c: int, v_n: int) -> None:
     """Creature c's attacks deal n more damage from now on."""
-    # rulebooks/dojo/dojo.rules:365
+    # rulebooks/dojo/dojo.rules:367
     s.k_Card_bonus_attack[v_c] += v_n
 
 
-# rulebooks/dojo/dojo.rules:370
+# rulebooks/dojo/dojo.rules:372
 def proc_discard_card(s: State, v_c: int) -> None:
     """Card c goes to its owner's discard pile from wherever it is (a creature pays no tribute)."""
-    # rulebooks/dojo/dojo.rules:371
+    # rulebooks/dojo/dojo.rules:373
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_HOMELAND):
-        # rulebooks/dojo/dojo.rules:372
+        # rulebooks/dojo/dojo.rules:374
         proc_leave_play(s, v_c)
-        # rulebooks/dojo/dojo.rules:373
+        # rulebooks/dojo/dojo.rules:375
         s.move(v_c, Z_DISCARD + s.card_owner[v_c], False)
 
 
-# rulebooks/dojo/dojo.rules:381
+# rulebooks/dojo/dojo.rules:383
 def proc_leave_play(s: State, v_c: int) -> None:
     """A card leaves play: its attachments go to the discard pile and its state is cleared."""
-    # rulebooks/dojo/dojo.rules:382
+    # rulebooks/dojo/dojo.rules:384
     for v_a in f_attachments_of(s, v_c):
-        # rulebooks/dojo/dojo.rules:383
+        # rulebooks/dojo/dojo.rules:385
         s.k_Card_on_creature[v_a] = None
-        # rulebooks/dojo/dojo.rules:384
+        # rulebooks/dojo/dojo.rules:386
         s.move(v_a, Z_DISCARD + s.card_owner[v_a], False)
-    # rulebooks/dojo/dojo.rules:386
-    s.k_Card_damage[v_c] = 0
-    # rulebooks/dojo/dojo.rules:387
-    s.k_Card_played_turn[v_c] = 0
     # rulebooks/dojo/dojo.rules:388
-    s.k_Card_primary_used[v_c] = False
+    s.k_Card_damage[v_c] = 0
     # rulebooks/dojo/dojo.rules:389
-    s.k_Card_on_creature[v_c] = None
+    s.k_Card_played_turn[v_c] = 0
     # rulebooks/dojo/dojo.rules:390
+    s.k_Card_primary_used[v_c] = False
+    # rulebooks/dojo/dojo.rules:391
+    s.k_Card_on_creature[v_c] = None
+    # rulebooks/dojo/dojo.rules:392
     s.k_Card_bonus_attack[v_c] = 0
 
 
-# rulebooks/dojo/dojo.rules:395
+# rulebooks/dojo/dojo.rules:397
 def proc_begin_attack(s: State, v_c: int, v_base: int) -> None:
     """Creature c of `by` attacks with `base` damage: the damage is dealt in the assign phase."""
-    # rulebooks/dojo/dojo.rules:396
-    s.g_attacker = v_c
-    # rulebooks/dojo/dojo.rules:397
-    s.g_pending = (v_base + f_attack_bonus(s, v_c))
     # rulebooks/dojo/dojo.rules:398
+    s.g_attacker = v_c
+    # rulebooks/dojo/dojo.rules:399
+    s.g_pending = (v_base + f_attack_bonus(s, v_c))
+    # rulebooks/dojo/dojo.rules:400
     s.goto(2)  # assign
 
 
@@ -1868,139 +1868,139 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:402
+# rulebooks/dojo/dojo.rules:404
 def raise_played(s: State, v_by: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:405
-    # rulebooks/dojo/dojo.rules:406
+    # rulebooks/dojo/dojo.rules:407
+    # rulebooks/dojo/dojo.rules:408
     for v_t in list(s.zones[Z_FACEDOWN + (1 - v_by)]):
         if f_springs(s, v_t, v_c):
-            # rulebooks/dojo/dojo.rules:407
-            s.card_up[v_t] = True
-            # rulebooks/dojo/dojo.rules:408
-            s.move(v_t, Z_DISCARD + s.card_owner[v_t], False)
             # rulebooks/dojo/dojo.rules:409
+            s.card_up[v_t] = True
+            # rulebooks/dojo/dojo.rules:410
+            s.move(v_t, Z_DISCARD + s.card_owner[v_t], False)
+            # rulebooks/dojo/dojo.rules:411
             FX_CARD_EFFECT[s.card_def[v_t]](s, v_t, s.card_owner[v_t], v_c)
 
 
-# rulebooks/dojo/dojo.rules:418
+# rulebooks/dojo/dojo.rules:420
 def checkpoint_fallen(s: State) -> None:
     """A creature without health is discarded and its tribute goes to the opponent of its owner
     (decision TRIBUTE); a location without health is discarded.
     """
-    # rulebooks/dojo/dojo.rules:419
+    # rulebooks/dojo/dojo.rules:421
     for v_p in range(s.num_players):
-        # rulebooks/dojo/dojo.rules:420
+        # rulebooks/dojo/dojo.rules:422
         for v_c in list(s.zones[Z_CREATURES + v_p]):
             if (f_health_left(s, v_c) <= 0):
-                # rulebooks/dojo/dojo.rules:421
+                # rulebooks/dojo/dojo.rules:423
                 proc_leave_play(s, v_c)
-                # rulebooks/dojo/dojo.rules:422
-                s.move(v_c, Z_DISCARD + v_p, False)
                 # rulebooks/dojo/dojo.rules:424
+                s.move(v_c, Z_DISCARD + v_p, False)
+                # rulebooks/dojo/dojo.rules:426
                 proc_gain_cu(s, (1 - v_p), C_CARD_TRIBUTE[s.card_def[v_c]])
-        # rulebooks/dojo/dojo.rules:426
+        # rulebooks/dojo/dojo.rules:428
         for v_l in list(s.zones[Z_LOCATIONS + v_p]):
             if (f_health_left(s, v_l) <= 0):
-                # rulebooks/dojo/dojo.rules:427
+                # rulebooks/dojo/dojo.rules:429
                 proc_leave_play(s, v_l)
-                # rulebooks/dojo/dojo.rules:428
+                # rulebooks/dojo/dojo.rules:430
                 s.move(v_l, Z_DISCARD + v_p, False)
 
 
-# rulebooks/dojo/dojo.rules:436
+# rulebooks/dojo/dojo.rules:438
 def checkpoint_homeland_destroyed(s: State) -> None:
     """A player whose homeland has no health left loses. Damage reaches one homeland at a time,
     so both at once cannot happen; it would be a draw.
     """
-    # rulebooks/dojo/dojo.rules:437
+    # rulebooks/dojo/dojo.rules:439
     if ((f_homeland_health(s, 0) <= 0) and (f_homeland_health(s, 1) <= 0)):
-        # rulebooks/dojo/dojo.rules:437
+        # rulebooks/dojo/dojo.rules:439
         s.end_draw()
     elif (f_homeland_health(s, 0) <= 0):
-        # rulebooks/dojo/dojo.rules:438
+        # rulebooks/dojo/dojo.rules:440
         s.lose(0)
     elif (f_homeland_health(s, 1) <= 0):
-        # rulebooks/dojo/dojo.rules:439
+        # rulebooks/dojo/dojo.rules:441
         s.lose(1)
 
 
-# rulebooks/dojo/dojo.rules:445
+# rulebooks/dojo/dojo.rules:447
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dojo/dojo.rules:446
+    # rulebooks/dojo/dojo.rules:448
     for v_p in range(s.num_players):
-        # rulebooks/dojo/dojo.rules:447
+        # rulebooks/dojo/dojo.rules:449
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dojo/dojo.rules:447
+            # rulebooks/dojo/dojo.rules:449
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dojo/dojo.rules:448
+        # rulebooks/dojo/dojo.rules:450
         v_h: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_HOMELAND):
                 v_h = v_c
                 break
-        # rulebooks/dojo/dojo.rules:449
-        if (v_h is not None):
-            # rulebooks/dojo/dojo.rules:449
-            s.move(v_h, Z_HOMELANDS + v_p, False)
-        # rulebooks/dojo/dojo.rules:450
-        s.rng.shuffle(s.zones[Z_DECK + v_p])
         # rulebooks/dojo/dojo.rules:451
-        s.draw(7, Z_DECK + v_p, Z_HAND + v_p)
+        if (v_h is not None):
+            # rulebooks/dojo/dojo.rules:451
+            s.move(v_h, Z_HOMELANDS + v_p, False)
         # rulebooks/dojo/dojo.rules:452
+        s.rng.shuffle(s.zones[Z_DECK + v_p])
+        # rulebooks/dojo/dojo.rules:453
+        s.draw(7, Z_DECK + v_p, Z_HAND + v_p)
+        # rulebooks/dojo/dojo.rules:454
         s.p_cu[v_p] = 25
-    # rulebooks/dojo/dojo.rules:454
+    # rulebooks/dojo/dojo.rules:456
     s.g_turn_player = (0 if s.rng.flip() else 1)
-    # rulebooks/dojo/dojo.rules:455
+    # rulebooks/dojo/dojo.rules:457
     s.goto(0)  # turn_start
 
 
-# rulebooks/dojo/dojo.rules:464
+# rulebooks/dojo/dojo.rules:466
 def enter_turn_start(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:465
-    s.p_actions[s.g_turn_player] = 3
-    # rulebooks/dojo/dojo.rules:466
-    s.p_ended[s.g_turn_player] = False
     # rulebooks/dojo/dojo.rules:467
-    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
-        # rulebooks/dojo/dojo.rules:467
-        s.k_Card_primary_used[v_c] = False
+    s.p_actions[s.g_turn_player] = 3
     # rulebooks/dojo/dojo.rules:468
-    if (s.g_turn > 1):
+    s.p_ended[s.g_turn_player] = False
+    # rulebooks/dojo/dojo.rules:469
+    for v_c in list(s.zones[Z_CREATURES + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:469
+        s.k_Card_primary_used[v_c] = False
+    # rulebooks/dojo/dojo.rules:470
+    if (s.g_turn > 1):
+        # rulebooks/dojo/dojo.rules:471
         if (not s.zones[Z_DECK + s.g_turn_player]):
-            # rulebooks/dojo/dojo.rules:469
+            # rulebooks/dojo/dojo.rules:471
             s.lose(s.g_turn_player)
         else:
-            # rulebooks/dojo/dojo.rules:469
+            # rulebooks/dojo/dojo.rules:472
             s.draw(1, Z_DECK + s.g_turn_player, Z_HAND + s.g_turn_player)
-        # rulebooks/dojo/dojo.rules:470
-        proc_gain_cu(s, s.g_turn_player, 3)
-    # rulebooks/dojo/dojo.rules:472
-    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
-        # rulebooks/dojo/dojo.rules:472
-        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
-    # rulebooks/dojo/dojo.rules:473
-    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
         # rulebooks/dojo/dojo.rules:473
+        proc_gain_cu(s, s.g_turn_player, 3)
+    # rulebooks/dojo/dojo.rules:475
+    for v_l in list(s.zones[Z_LOCATIONS + s.g_turn_player]):
+        # rulebooks/dojo/dojo.rules:475
+        FX_CARD_EACH_TURN[s.card_def[v_l]](s, v_l, s.g_turn_player)
+    # rulebooks/dojo/dojo.rules:476
+    for v_c_2 in list(s.zones[Z_CREATURES + s.g_turn_player]):
+        # rulebooks/dojo/dojo.rules:476
         FX_CARD_EACH_TURN[s.card_def[v_c_2]](s, v_c_2, s.g_turn_player)
-    # rulebooks/dojo/dojo.rules:474
+    # rulebooks/dojo/dojo.rules:477
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:615
+# rulebooks/dojo/dojo.rules:622
 def done_main(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:616
+    # rulebooks/dojo/dojo.rules:623
     s.p_actions[s.g_turn_player] = 0
-    # rulebooks/dojo/dojo.rules:617
+    # rulebooks/dojo/dojo.rules:624
     s.g_turn_player = (1 - s.g_turn_player)
-    # rulebooks/dojo/dojo.rules:618
+    # rulebooks/dojo/dojo.rules:625
     s.g_turn += 1
-    # rulebooks/dojo/dojo.rules:619
+    # rulebooks/dojo/dojo.rules:626
     s.goto(0)  # turn_start
 
 
-# rulebooks/dojo/dojo.rules:481
+# rulebooks/dojo/dojo.rules:484
 def actor_main(s: State) -> int | None:
     return (
         None
@@ -2009,7 +2009,7 @@ def actor_main(s: State) -> int | None:
     )
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:487
 def text_play_creature(
     actor: int,
     args: tuple[int, ...],
@@ -2026,47 +2026,47 @@ LISTED_PLAY_CREATURE: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:487
 def check_play_creature(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:485
+    # rulebooks/dojo/dojo.rules:488
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a creature'
-    # rulebooks/dojo/dojo.rules:486
+    # rulebooks/dojo/dojo.rules:489
     if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
         return 'rarity order: your first creature is ★, your second ★ or ★★, then any'
-    # rulebooks/dojo/dojo.rules:488
+    # rulebooks/dojo/dojo.rules:491
     if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
         return 'you have too few actions left for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:489
+    # rulebooks/dojo/dojo.rules:492
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:490
+    # rulebooks/dojo/dojo.rules:493
     if (len(s.zones[Z_CREATURES + actor]) >= 5):
         return 'you have 5 creatures in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:487
 def do_play_creature(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:491
-    s.p_actions[actor] -= C_CARD_RARITY[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:492
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:493
-    s.p_creatures_played[actor] += 1
     # rulebooks/dojo/dojo.rules:494
-    s.k_Card_played_turn[v_c] = s.g_turn
+    s.p_actions[actor] -= C_CARD_RARITY[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:495
-    s.move(v_c, Z_CREATURES + actor, False)
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dojo/dojo.rules:496
-    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    s.p_creatures_played[actor] += 1
     # rulebooks/dojo/dojo.rules:497
+    s.k_Card_played_turn[v_c] = s.g_turn
+    # rulebooks/dojo/dojo.rules:498
+    s.move(v_c, Z_CREATURES + actor, False)
+    # rulebooks/dojo/dojo.rules:499
+    FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
+    # rulebooks/dojo/dojo.rules:500
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:487
 def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:490
+    # rulebooks/dojo/dojo.rules:493
     if check and (len(s.zones[Z_CREATURES + actor]) >= 5):
         return
     listed = LISTED_PLAY_CREATURE[actor]
@@ -2080,16 +2080,16 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:485
+            # rulebooks/dojo/dojo.rules:488
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
                 continue
-            # rulebooks/dojo/dojo.rules:486
+            # rulebooks/dojo/dojo.rules:489
             if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
                 continue
-            # rulebooks/dojo/dojo.rules:488
+            # rulebooks/dojo/dojo.rules:491
             if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
                 continue
-            # rulebooks/dojo/dojo.rules:489
+            # rulebooks/dojo/dojo.rules:492
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2124,26 +2124,26 @@ def legal_play_creature(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:487
 def apply_play_creature(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:485
+                # rulebooks/dojo/dojo.rules:488
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_CREATURE):
                     break
-                # rulebooks/dojo/dojo.rules:486
+                # rulebooks/dojo/dojo.rules:489
                 if (C_CARD_RARITY[s.card_def[v_c]] > (s.p_creatures_played[actor] + 1)):
                     break
-                # rulebooks/dojo/dojo.rules:488
+                # rulebooks/dojo/dojo.rules:491
                 if (s.p_actions[actor] < C_CARD_RARITY[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:489
+                # rulebooks/dojo/dojo.rules:492
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:490
+                # rulebooks/dojo/dojo.rules:493
                 if (len(s.zones[Z_CREATURES + actor]) >= 5):
                     break
                 do_play_creature(s, actor, v_c)
@@ -2161,7 +2161,7 @@ def apply_play_creature(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:484
+# rulebooks/dojo/dojo.rules:487
 def pick_play_creature(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2172,7 +2172,7 @@ def pick_play_creature(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:501
+# rulebooks/dojo/dojo.rules:504
 def text_play_item(
     actor: int,
     args: tuple[int, ...],
@@ -2189,40 +2189,40 @@ LISTED_PLAY_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:501
+# rulebooks/dojo/dojo.rules:504
 def check_play_item(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:502
+    # rulebooks/dojo/dojo.rules:505
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not an item'
-    # rulebooks/dojo/dojo.rules:503
+    # rulebooks/dojo/dojo.rules:506
     if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_c]] + ' needs a target'
-    # rulebooks/dojo/dojo.rules:504
+    # rulebooks/dojo/dojo.rules:507
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:505
+    # rulebooks/dojo/dojo.rules:508
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:501
+# rulebooks/dojo/dojo.rules:504
 def do_play_item(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:506
-    s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:507
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:508
-    s.move(v_c, Z_DISCARD + actor, False)
     # rulebooks/dojo/dojo.rules:509
-    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
+    s.p_actions[actor] -= 1
     # rulebooks/dojo/dojo.rules:510
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:511
+    s.move(v_c, Z_DISCARD + actor, False)
+    # rulebooks/dojo/dojo.rules:512
+    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, None)
+    # rulebooks/dojo/dojo.rules:513
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:501
+# rulebooks/dojo/dojo.rules:504
 def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:504
+    # rulebooks/dojo/dojo.rules:507
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM[actor]
@@ -2236,13 +2236,13 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:502
+            # rulebooks/dojo/dojo.rules:505
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
                 continue
-            # rulebooks/dojo/dojo.rules:503
+            # rulebooks/dojo/dojo.rules:506
             if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dojo/dojo.rules:505
+            # rulebooks/dojo/dojo.rules:508
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2277,23 +2277,23 @@ def legal_play_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:501
+# rulebooks/dojo/dojo.rules:504
 def apply_play_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:502
+                # rulebooks/dojo/dojo.rules:505
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
                     break
-                # rulebooks/dojo/dojo.rules:503
+                # rulebooks/dojo/dojo.rules:506
                 if (C_CARD_TARGETS[s.card_def[v_c]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dojo/dojo.rules:504
+                # rulebooks/dojo/dojo.rules:507
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:505
+                # rulebooks/dojo/dojo.rules:508
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_play_item(s, actor, v_c)
@@ -2311,7 +2311,7 @@ def apply_play_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:501
+# rulebooks/dojo/dojo.rules:504
 def pick_play_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2322,7 +2322,7 @@ def pick_play_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:514
+# rulebooks/dojo/dojo.rules:517
 def text_play_item_on(
     actor: int,
     args: tuple[int, ...],
@@ -2337,40 +2337,40 @@ def text_play_item_on(
 LISTED_PLAY_ITEM_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dojo/dojo.rules:514
+# rulebooks/dojo/dojo.rules:517
 def check_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:515
+    # rulebooks/dojo/dojo.rules:519
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not an item'
-    # rulebooks/dojo/dojo.rules:516
+    # rulebooks/dojo/dojo.rules:520
     if (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_c]] + ' takes no target'
-    # rulebooks/dojo/dojo.rules:517
+    # rulebooks/dojo/dojo.rules:521
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:518
+    # rulebooks/dojo/dojo.rules:522
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:514
+# rulebooks/dojo/dojo.rules:517
 def do_play_item_on(s: State, actor: int, v_c: int, v_t: int) -> None:
-    # rulebooks/dojo/dojo.rules:519
-    s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:520
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:521
-    s.move(v_c, Z_DISCARD + actor, False)
-    # rulebooks/dojo/dojo.rules:522
-    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
     # rulebooks/dojo/dojo.rules:523
+    s.p_actions[actor] -= 1
+    # rulebooks/dojo/dojo.rules:524
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dojo/dojo.rules:525
+    s.move(v_c, Z_DISCARD + actor, False)
+    # rulebooks/dojo/dojo.rules:526
+    FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, actor, v_t)
+    # rulebooks/dojo/dojo.rules:527
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:514
+# rulebooks/dojo/dojo.rules:517
 def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:517
+    # rulebooks/dojo/dojo.rules:521
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_PLAY_ITEM_ON[actor]
@@ -2384,13 +2384,13 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:515
+            # rulebooks/dojo/dojo.rules:519
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_ITEM):
                 continue
-            # rulebooks/dojo/dojo.rules:516
+            # rulebooks/dojo/dojo.rules:520
             if (C_CARD_TARGETS[s.card_def[v_c]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/dojo/dojo.rules:518
+            # rulebooks/dojo/dojo.rules:522
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2455,7 +2455,7 @@ def legal_play_item_on(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/dojo/dojo.rules:514
+# rulebooks/dojo/dojo.rules:517
 def apply_play_item_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2475,7 +2475,7 @@ def apply_play_item_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:514
+# rulebooks/dojo/dojo.rules:517
 def pick_play_item_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2487,7 +2487,7 @@ def pick_play_item_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:527
+# rulebooks/dojo/dojo.rules:531
 def text_set_facedown(
     actor: int,
     args: tuple[int, ...],
@@ -2504,40 +2504,40 @@ LISTED_SET_FACEDOWN: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:527
+# rulebooks/dojo/dojo.rules:531
 def check_set_facedown(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:528
+    # rulebooks/dojo/dojo.rules:532
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a face-down item'
-    # rulebooks/dojo/dojo.rules:529
+    # rulebooks/dojo/dojo.rules:533
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:530
+    # rulebooks/dojo/dojo.rules:534
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:531
+    # rulebooks/dojo/dojo.rules:535
     if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
         return 'you have 3 face-down items in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:527
+# rulebooks/dojo/dojo.rules:531
 def do_set_facedown(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:532
+    # rulebooks/dojo/dojo.rules:536
     s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:533
+    # rulebooks/dojo/dojo.rules:537
     s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:534
+    # rulebooks/dojo/dojo.rules:538
     s.move(v_c, Z_FACEDOWN + actor, False)
 
 
-# rulebooks/dojo/dojo.rules:527
+# rulebooks/dojo/dojo.rules:531
 def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:529
+        # rulebooks/dojo/dojo.rules:533
         if (s.p_actions[actor] < 1):
             return
-        # rulebooks/dojo/dojo.rules:531
+        # rulebooks/dojo/dojo.rules:535
         if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
             return
     listed = LISTED_SET_FACEDOWN[actor]
@@ -2551,10 +2551,10 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:528
+            # rulebooks/dojo/dojo.rules:532
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
                 continue
-            # rulebooks/dojo/dojo.rules:530
+            # rulebooks/dojo/dojo.rules:534
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2589,23 +2589,23 @@ def legal_set_facedown(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:527
+# rulebooks/dojo/dojo.rules:531
 def apply_set_facedown(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:528
+                # rulebooks/dojo/dojo.rules:532
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_FACEDOWN_ITEM):
                     break
-                # rulebooks/dojo/dojo.rules:529
+                # rulebooks/dojo/dojo.rules:533
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:530
+                # rulebooks/dojo/dojo.rules:534
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:531
+                # rulebooks/dojo/dojo.rules:535
                 if (len(s.zones[Z_FACEDOWN + actor]) >= 3):
                     break
                 do_set_facedown(s, actor, v_c)
@@ -2623,7 +2623,7 @@ def apply_set_facedown(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:527
+# rulebooks/dojo/dojo.rules:531
 def pick_set_facedown(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2634,7 +2634,7 @@ def pick_set_facedown(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:538
+# rulebooks/dojo/dojo.rules:542
 def text_attach(
     actor: int,
     args: tuple[int, ...],
@@ -2649,39 +2649,39 @@ def text_attach(
 LISTED_ATTACH: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dojo/dojo.rules:538
+# rulebooks/dojo/dojo.rules:542
 def check_attach(s: State, actor: int, v_a: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:539
+    # rulebooks/dojo/dojo.rules:544
     if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
         return DEF_NAMES[s.card_def[v_a]] + ' is not an attachment'
-    # rulebooks/dojo/dojo.rules:540
+    # rulebooks/dojo/dojo.rules:545
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:541
+    # rulebooks/dojo/dojo.rules:546
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_a]]
     return None
 
 
-# rulebooks/dojo/dojo.rules:538
+# rulebooks/dojo/dojo.rules:542
 def do_attach(s: State, actor: int, v_a: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:542
-    s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:543
-    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_a]]
-    # rulebooks/dojo/dojo.rules:544
-    s.k_Card_on_creature[v_a] = v_c
-    # rulebooks/dojo/dojo.rules:545
-    s.move(v_a, Z_ATTACHMENTS + actor, False)
-    # rulebooks/dojo/dojo.rules:546
-    FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
     # rulebooks/dojo/dojo.rules:547
+    s.p_actions[actor] -= 1
+    # rulebooks/dojo/dojo.rules:548
+    s.p_cu[actor] -= C_CARD_COST[s.card_def[v_a]]
+    # rulebooks/dojo/dojo.rules:549
+    s.k_Card_on_creature[v_a] = v_c
+    # rulebooks/dojo/dojo.rules:550
+    s.move(v_a, Z_ATTACHMENTS + actor, False)
+    # rulebooks/dojo/dojo.rules:551
+    FX_CARD_ON_PLAY[s.card_def[v_a]](s, v_a, actor)
+    # rulebooks/dojo/dojo.rules:552
     raise_played(s, actor, v_a)
 
 
-# rulebooks/dojo/dojo.rules:538
+# rulebooks/dojo/dojo.rules:542
 def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:540
+    # rulebooks/dojo/dojo.rules:545
     if check and (s.p_actions[actor] < 1):
         return
     listed = LISTED_ATTACH[actor]
@@ -2695,10 +2695,10 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_a_start = len(out)
     for v_a in v_a_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:539
+            # rulebooks/dojo/dojo.rules:544
             if (C_CARD_KIND[s.card_def[v_a]] != KIND_ATTACHMENT):
                 continue
-            # rulebooks/dojo/dojo.rules:541
+            # rulebooks/dojo/dojo.rules:546
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_a]]):
                 continue
         v_a_arg = s.card_def[v_a]
@@ -2758,7 +2758,7 @@ def legal_attach(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dojo/dojo.rules:538
+# rulebooks/dojo/dojo.rules:542
 def apply_attach(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -2778,7 +2778,7 @@ def apply_attach(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:538
+# rulebooks/dojo/dojo.rules:542
 def pick_attach(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -2790,7 +2790,7 @@ def pick_attach(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:551
+# rulebooks/dojo/dojo.rules:556
 def text_play_location(
     actor: int,
     args: tuple[int, ...],
@@ -2807,44 +2807,44 @@ LISTED_PLAY_LOCATION: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:551
+# rulebooks/dojo/dojo.rules:556
 def check_play_location(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:552
+    # rulebooks/dojo/dojo.rules:557
     if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
         return DEF_NAMES[s.card_def[v_c]] + ' is not a location'
-    # rulebooks/dojo/dojo.rules:553
+    # rulebooks/dojo/dojo.rules:558
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:554
+    # rulebooks/dojo/dojo.rules:559
     if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:555
+    # rulebooks/dojo/dojo.rules:560
     if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
         return 'you have 2 locations in play'
     return None
 
 
-# rulebooks/dojo/dojo.rules:551
+# rulebooks/dojo/dojo.rules:556
 def do_play_location(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:556
+    # rulebooks/dojo/dojo.rules:561
     s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:557
+    # rulebooks/dojo/dojo.rules:562
     s.p_cu[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:558
+    # rulebooks/dojo/dojo.rules:563
     s.move(v_c, Z_LOCATIONS + actor, False)
-    # rulebooks/dojo/dojo.rules:559
+    # rulebooks/dojo/dojo.rules:564
     FX_CARD_ON_PLAY[s.card_def[v_c]](s, v_c, actor)
-    # rulebooks/dojo/dojo.rules:560
+    # rulebooks/dojo/dojo.rules:565
     raise_played(s, actor, v_c)
 
 
-# rulebooks/dojo/dojo.rules:551
+# rulebooks/dojo/dojo.rules:556
 def legal_play_location(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:553
+        # rulebooks/dojo/dojo.rules:558
         if (s.p_actions[actor] < 1):
             return
-        # rulebooks/dojo/dojo.rules:555
+        # rulebooks/dojo/dojo.rules:560
         if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
             return
     listed = LISTED_PLAY_LOCATION[actor]
@@ -2858,10 +2858,10 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:552
+            # rulebooks/dojo/dojo.rules:557
             if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
                 continue
-            # rulebooks/dojo/dojo.rules:554
+            # rulebooks/dojo/dojo.rules:559
             if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -2896,23 +2896,23 @@ def legal_play_location(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:551
+# rulebooks/dojo/dojo.rules:556
 def apply_play_location(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_HAND + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:552
+                # rulebooks/dojo/dojo.rules:557
                 if (C_CARD_KIND[s.card_def[v_c]] != KIND_LOCATION):
                     break
-                # rulebooks/dojo/dojo.rules:553
+                # rulebooks/dojo/dojo.rules:558
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:554
+                # rulebooks/dojo/dojo.rules:559
                 if (s.p_cu[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dojo/dojo.rules:555
+                # rulebooks/dojo/dojo.rules:560
                 if (len(s.zones[Z_LOCATIONS + actor]) >= 2):
                     break
                 do_play_location(s, actor, v_c)
@@ -2930,7 +2930,7 @@ def apply_play_location(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:551
+# rulebooks/dojo/dojo.rules:556
 def pick_play_location(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2941,7 +2941,7 @@ def pick_play_location(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:564
+# rulebooks/dojo/dojo.rules:569
 def text_primary_attack(
     actor: int,
     args: tuple[int, ...],
@@ -2958,36 +2958,36 @@ LISTED_PRIMARY_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:564
+# rulebooks/dojo/dojo.rules:569
 def check_primary_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:565
+    # rulebooks/dojo/dojo.rules:571
     if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no primary attack'
-    # rulebooks/dojo/dojo.rules:566
+    # rulebooks/dojo/dojo.rules:572
     if f_peace(s):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:567
+    # rulebooks/dojo/dojo.rules:573
     if (s.k_Card_played_turn[v_c] >= s.g_turn):
         return DEF_NAMES[
             s.card_def[v_c]
         ] + ' was played this turn: its primary attack comes the turn after'
-    # rulebooks/dojo/dojo.rules:569
+    # rulebooks/dojo/dojo.rules:575
     if s.k_Card_primary_used[v_c]:
         return DEF_NAMES[s.card_def[v_c]] + ' has made its primary attack this turn'
     return None
 
 
-# rulebooks/dojo/dojo.rules:564
+# rulebooks/dojo/dojo.rules:569
 def do_primary_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:570
+    # rulebooks/dojo/dojo.rules:576
     s.k_Card_primary_used[v_c] = True
-    # rulebooks/dojo/dojo.rules:571
+    # rulebooks/dojo/dojo.rules:577
     proc_begin_attack(s, v_c, C_CARD_PRIMARY[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:564
+# rulebooks/dojo/dojo.rules:569
 def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:566
+    # rulebooks/dojo/dojo.rules:572
     if check and (s.g_turn <= 3):
         return
     listed = LISTED_PRIMARY_ATTACK[actor]
@@ -3000,7 +3000,7 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dojo/dojo.rules:565
+        # rulebooks/dojo/dojo.rules:571
         if check and (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
             continue
         v_c_arg = s.card_def[v_c]
@@ -3015,10 +3015,10 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
         if check:
-            # rulebooks/dojo/dojo.rules:567
+            # rulebooks/dojo/dojo.rules:573
             if (s.k_Card_played_turn[v_c] >= s.g_turn):
                 continue
-            # rulebooks/dojo/dojo.rules:569
+            # rulebooks/dojo/dojo.rules:575
             if s.k_Card_primary_used[v_c]:
                 continue
         if plain:
@@ -3042,23 +3042,23 @@ def legal_primary_attack(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:564
+# rulebooks/dojo/dojo.rules:569
 def apply_primary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:565
+                # rulebooks/dojo/dojo.rules:571
                 if (C_CARD_PRIMARY[s.card_def[v_c]] <= 0):
                     break
-                # rulebooks/dojo/dojo.rules:566
+                # rulebooks/dojo/dojo.rules:572
                 if f_peace(s):
                     break
-                # rulebooks/dojo/dojo.rules:567
+                # rulebooks/dojo/dojo.rules:573
                 if (s.k_Card_played_turn[v_c] >= s.g_turn):
                     break
-                # rulebooks/dojo/dojo.rules:569
+                # rulebooks/dojo/dojo.rules:575
                 if s.k_Card_primary_used[v_c]:
                     break
                 do_primary_attack(s, actor, v_c)
@@ -3076,7 +3076,7 @@ def apply_primary_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:564
+# rulebooks/dojo/dojo.rules:569
 def pick_primary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3087,7 +3087,7 @@ def pick_primary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:575
+# rulebooks/dojo/dojo.rules:581
 def text_secondary_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3107,40 +3107,40 @@ LISTED_SECONDARY_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:575
+# rulebooks/dojo/dojo.rules:581
 def check_secondary_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:576
+    # rulebooks/dojo/dojo.rules:583
     if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no secondary attack'
-    # rulebooks/dojo/dojo.rules:577
+    # rulebooks/dojo/dojo.rules:584
     if f_peace(s):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:578
+    # rulebooks/dojo/dojo.rules:585
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:579
+    # rulebooks/dojo/dojo.rules:586
     if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]] + "'s secondary attack"
     return None
 
 
-# rulebooks/dojo/dojo.rules:575
+# rulebooks/dojo/dojo.rules:581
 def do_secondary_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:580
+    # rulebooks/dojo/dojo.rules:587
     s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:581
+    # rulebooks/dojo/dojo.rules:588
     s.p_cu[actor] -= C_CARD_SECONDARY_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:582
+    # rulebooks/dojo/dojo.rules:589
     proc_begin_attack(s, v_c, C_CARD_SECONDARY[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:575
+# rulebooks/dojo/dojo.rules:581
 def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:577
+        # rulebooks/dojo/dojo.rules:584
         if (s.g_turn <= 3):
             return
-        # rulebooks/dojo/dojo.rules:578
+        # rulebooks/dojo/dojo.rules:585
         if (s.p_actions[actor] < 1):
             return
     listed = LISTED_SECONDARY_ATTACK[actor]
@@ -3154,10 +3154,10 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:576
+            # rulebooks/dojo/dojo.rules:583
             if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
                 continue
-            # rulebooks/dojo/dojo.rules:579
+            # rulebooks/dojo/dojo.rules:586
             if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -3192,23 +3192,23 @@ def legal_secondary_attack(s: State, actor: int, out: list[Action], check: bool)
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:575
+# rulebooks/dojo/dojo.rules:581
 def apply_secondary_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:576
+                # rulebooks/dojo/dojo.rules:583
                 if (C_CARD_SECONDARY[s.card_def[v_c]] <= 0):
                     break
-                # rulebooks/dojo/dojo.rules:577
+                # rulebooks/dojo/dojo.rules:584
                 if f_peace(s):
                     break
-                # rulebooks/dojo/dojo.rules:578
+                # rulebooks/dojo/dojo.rules:585
                 if (s.p_actions[actor] < 1):
                     break
-                # rulebooks/dojo/dojo.rules:579
+                # rulebooks/dojo/dojo.rules:586
                 if (s.p_cu[actor] < C_CARD_SECONDARY_COST[s.card_def[v_c]]):
                     break
                 do_secondary_attack(s, actor, v_c)
@@ -3226,7 +3226,7 @@ def apply_secondary_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:575
+# rulebooks/dojo/dojo.rules:581
 def pick_secondary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3237,7 +3237,7 @@ def pick_secondary_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:586
+# rulebooks/dojo/dojo.rules:593
 def text_power_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3254,40 +3254,40 @@ LISTED_POWER_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:586
+# rulebooks/dojo/dojo.rules:593
 def check_power_attack(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:587
+    # rulebooks/dojo/dojo.rules:594
     if (C_CARD_POWER[s.card_def[v_c]] <= 0):
         return DEF_NAMES[s.card_def[v_c]] + ' has no POWER attack'
-    # rulebooks/dojo/dojo.rules:588
+    # rulebooks/dojo/dojo.rules:595
     if f_peace(s):
         return 'Peace Treaty: no attacks in the first three turns'
-    # rulebooks/dojo/dojo.rules:589
+    # rulebooks/dojo/dojo.rules:596
     if (s.p_actions[actor] < 2):
         return 'a POWER attack needs two actions'
-    # rulebooks/dojo/dojo.rules:590
+    # rulebooks/dojo/dojo.rules:597
     if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
         return 'you cannot pay the CU of ' + DEF_NAMES[s.card_def[v_c]] + "'s POWER attack"
     return None
 
 
-# rulebooks/dojo/dojo.rules:586
+# rulebooks/dojo/dojo.rules:593
 def do_power_attack(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dojo/dojo.rules:591
+    # rulebooks/dojo/dojo.rules:598
     s.p_actions[actor] -= 2
-    # rulebooks/dojo/dojo.rules:592
+    # rulebooks/dojo/dojo.rules:599
     s.p_cu[actor] -= C_CARD_POWER_COST[s.card_def[v_c]]
-    # rulebooks/dojo/dojo.rules:593
+    # rulebooks/dojo/dojo.rules:600
     proc_begin_attack(s, v_c, C_CARD_POWER[s.card_def[v_c]])
 
 
-# rulebooks/dojo/dojo.rules:586
+# rulebooks/dojo/dojo.rules:593
 def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:588
+        # rulebooks/dojo/dojo.rules:595
         if (s.g_turn <= 3):
             return
-        # rulebooks/dojo/dojo.rules:589
+        # rulebooks/dojo/dojo.rules:596
         if (s.p_actions[actor] < 2):
             return
     listed = LISTED_POWER_ATTACK[actor]
@@ -3301,10 +3301,10 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
     v_c_start = len(out)
     for v_c in v_c_cards:
         if check:
-            # rulebooks/dojo/dojo.rules:587
+            # rulebooks/dojo/dojo.rules:594
             if (C_CARD_POWER[s.card_def[v_c]] <= 0):
                 continue
-            # rulebooks/dojo/dojo.rules:590
+            # rulebooks/dojo/dojo.rules:597
             if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                 continue
         v_c_arg = s.card_def[v_c]
@@ -3339,23 +3339,23 @@ def legal_power_attack(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dojo/dojo.rules:586
+# rulebooks/dojo/dojo.rules:593
 def apply_power_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 49:
         for v_c in s.zones[Z_CREATURES + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dojo/dojo.rules:587
+                # rulebooks/dojo/dojo.rules:594
                 if (C_CARD_POWER[s.card_def[v_c]] <= 0):
                     break
-                # rulebooks/dojo/dojo.rules:588
+                # rulebooks/dojo/dojo.rules:595
                 if f_peace(s):
                     break
-                # rulebooks/dojo/dojo.rules:589
+                # rulebooks/dojo/dojo.rules:596
                 if (s.p_actions[actor] < 2):
                     break
-                # rulebooks/dojo/dojo.rules:590
+                # rulebooks/dojo/dojo.rules:597
                 if (s.p_cu[actor] < C_CARD_POWER_COST[s.card_def[v_c]]):
                     break
                 do_power_attack(s, actor, v_c)
@@ -3373,7 +3373,7 @@ def apply_power_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:586
+# rulebooks/dojo/dojo.rules:593
 def pick_power_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3384,7 +3384,7 @@ def pick_power_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:597
+# rulebooks/dojo/dojo.rules:604
 def text_bank(
     actor: int,
     args: tuple[int, ...],
@@ -3397,33 +3397,33 @@ def text_bank(
 LISTED_BANK: Final = tuple(rt.Listed(K_BANK, actor, (), text_bank) for actor in range(2))
 
 
-# rulebooks/dojo/dojo.rules:597
+# rulebooks/dojo/dojo.rules:604
 def check_bank(s: State, actor: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:598
+    # rulebooks/dojo/dojo.rules:605
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
     return None
 
 
-# rulebooks/dojo/dojo.rules:597
+# rulebooks/dojo/dojo.rules:604
 def do_bank(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:599
+    # rulebooks/dojo/dojo.rules:606
     s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:600
+    # rulebooks/dojo/dojo.rules:607
     # gain_cu does nothing unless
     if (3 > 0):
         proc_gain_cu(s, actor, 3)
 
 
-# rulebooks/dojo/dojo.rules:597
+# rulebooks/dojo/dojo.rules:604
 def legal_bank(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dojo/dojo.rules:598
+    # rulebooks/dojo/dojo.rules:605
     if check and (s.p_actions[actor] < 1):
         return
     out.append(LISTED_BANK[actor])
 
 
-# rulebooks/dojo/dojo.rules:597
+# rulebooks/dojo/dojo.rules:604
 def apply_bank(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_bank(s, actor)
@@ -3432,7 +3432,7 @@ def apply_bank(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:611
 def text_draw_card(
     actor: int,
     args: tuple[int, ...],
@@ -3448,38 +3448,38 @@ LISTED_DRAW_CARD: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:611
 def check_draw_card(s: State, actor: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:605
+    # rulebooks/dojo/dojo.rules:612
     if (s.p_actions[actor] < 1):
         return 'you have no action left'
-    # rulebooks/dojo/dojo.rules:606
+    # rulebooks/dojo/dojo.rules:613
     if (not s.zones[Z_DECK + actor]):
         return 'your deck is empty'
     return None
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:611
 def do_draw_card(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:607
+    # rulebooks/dojo/dojo.rules:614
     s.p_actions[actor] -= 1
-    # rulebooks/dojo/dojo.rules:608
+    # rulebooks/dojo/dojo.rules:615
     s.draw(1, Z_DECK + actor, Z_HAND + actor)
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:611
 def legal_draw_card(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/dojo/dojo.rules:605
+        # rulebooks/dojo/dojo.rules:612
         if (s.p_actions[actor] < 1):
             return
-        # rulebooks/dojo/dojo.rules:606
+        # rulebooks/dojo/dojo.rules:613
         if (not s.zones[Z_DECK + actor]):
             return
     out.append(LISTED_DRAW_CARD[actor])
 
 
-# rulebooks/dojo/dojo.rules:604
+# rulebooks/dojo/dojo.rules:611
 def apply_draw_card(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_draw_card(s, actor)
@@ -3488,7 +3488,7 @@ def apply_draw_card(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:618
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -3504,23 +3504,23 @@ LISTED_END_TURN: Final = tuple(
 )
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:618
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:618
 def do_end_turn(s: State, actor: int) -> None:
-    # rulebooks/dojo/dojo.rules:612
+    # rulebooks/dojo/dojo.rules:619
     s.p_ended[actor] = True
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:618
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_TURN[actor])
 
 
-# rulebooks/dojo/dojo.rules:611
+# rulebooks/dojo/dojo.rules:618
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_turn(s, actor)
@@ -3529,7 +3529,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dojo/dojo.rules:480
+# rulebooks/dojo/dojo.rules:483
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_creature(s, actor, out, check)
     legal_play_item(s, actor, out, check)
@@ -3545,17 +3545,17 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_turn(s, actor, out, check)
 
 
-# rulebooks/dojo/dojo.rules:637
+# rulebooks/dojo/dojo.rules:646
 def done_assign(s: State) -> None:
-    # rulebooks/dojo/dojo.rules:638
+    # rulebooks/dojo/dojo.rules:647
     s.g_attacker = None
-    # rulebooks/dojo/dojo.rules:639
+    # rulebooks/dojo/dojo.rules:648
     s.g_pending = 0
-    # rulebooks/dojo/dojo.rules:640
+    # rulebooks/dojo/dojo.rules:649
     s.goto(1)  # main
 
 
-# rulebooks/dojo/dojo.rules:627
+# rulebooks/dojo/dojo.rules:634
 def actor_assign(s: State) -> int | None:
     return (
         s.g_turn_player
@@ -3567,7 +3567,7 @@ def actor_assign(s: State) -> int | None:
     )
 
 
-# rulebooks/dojo/dojo.rules:631
+# rulebooks/dojo/dojo.rules:639
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -3582,25 +3582,25 @@ def text_strike(
 LISTED_STRIKE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dojo/dojo.rules:631
+# rulebooks/dojo/dojo.rules:639
 def check_strike(s: State, actor: int, v_t: int, v_n: int) -> str | None:
-    # rulebooks/dojo/dojo.rules:632
+    # rulebooks/dojo/dojo.rules:641
     if (v_n > s.g_pending):
         return 'the attack has not that much damage left'
     return None
 
 
-# rulebooks/dojo/dojo.rules:631
+# rulebooks/dojo/dojo.rules:639
 def do_strike(s: State, actor: int, v_t: int, v_n: int) -> None:
-    # rulebooks/dojo/dojo.rules:633
+    # rulebooks/dojo/dojo.rules:642
     s.g_pending -= v_n
-    # rulebooks/dojo/dojo.rules:634
+    # rulebooks/dojo/dojo.rules:643
     # harm does nothing unless
     if ((v_n > 0) and (not (f_peace(s) and (s.card_owner[v_t] != actor)))):
         proc_harm(s, v_t, v_n, actor)
 
 
-# rulebooks/dojo/dojo.rules:631
+# rulebooks/dojo/dojo.rules:639
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3625,7 +3625,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_t_first[v_t_arg] = v_t
         plain = seen is None and not v_t_names
         if v_n_values is None:
-            # rulebooks/dojo/dojo.rules:632
+            # rulebooks/dojo/dojo.rules:641
             v_n_values = [
                 v_n
                 for v_n in range(1, 20 + 1)
@@ -3661,7 +3661,7 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dojo/dojo.rules:631
+# rulebooks/dojo/dojo.rules:639
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_n = a.args[1]
@@ -3669,7 +3669,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     if v_t_arg < 49:
         for v_t in f_strike_targets(s, actor):
             if s.card_def[v_t] == v_t_arg:
-                # rulebooks/dojo/dojo.rules:632
+                # rulebooks/dojo/dojo.rules:641
                 if (v_n > s.g_pending):
                     break
                 do_strike(s, actor, v_t, v_n)
@@ -3688,7 +3688,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dojo/dojo.rules:631
+# rulebooks/dojo/dojo.rules:639
 def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:

@@ -5391,7 +5391,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:269
+# rulebooks/dynasty_builder/dynasty_builder.rules:270
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -5401,7 +5401,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:273
+# rulebooks/dynasty_builder/dynasty_builder.rules:274
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         (
@@ -5412,7 +5412,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:276
+# rulebooks/dynasty_builder/dynasty_builder.rules:277
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -5423,7 +5423,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:280
+# rulebooks/dynasty_builder/dynasty_builder.rules:281
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -5435,22 +5435,22 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:284
+# rulebooks/dynasty_builder/dynasty_builder.rules:285
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == TERRAIN_PLAIN) or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:287
+# rulebooks/dynasty_builder/dynasty_builder.rules:288
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:290
+# rulebooks/dynasty_builder/dynasty_builder.rules:291
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(220) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:294
+# rulebooks/dynasty_builder/dynasty_builder.rules:295
 def f_conflicted(s: State, v_h: int) -> bool:
     """a hex in the territories of both players (decision PLAYERS)"""
     v_count = 0
@@ -5460,7 +5460,7 @@ def f_conflicted(s: State, v_h: int) -> bool:
     return (v_count > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:297
+# rulebooks/dynasty_builder/dynasty_builder.rules:298
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     for v_x in N_HEX_WITHIN_1[v_h]:
@@ -5469,7 +5469,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:301
+# rulebooks/dynasty_builder/dynasty_builder.rules:302
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     for v_x in N_HEX_WITHIN_1[v_h]:
@@ -5478,12 +5478,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:305
+# rulebooks/dynasty_builder/dynasty_builder.rules:306
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:308
+# rulebooks/dynasty_builder/dynasty_builder.rules:309
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -5505,7 +5505,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:316
+# rulebooks/dynasty_builder/dynasty_builder.rules:317
 def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     """whether p's unit u on `from` may go to h: it may enter h, and a ship that carries a unit
     does not sail under a bridge where another land unit of p stands (the cargo would have no
@@ -5523,7 +5523,7 @@ def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:335
+# rulebooks/dynasty_builder/dynasty_builder.rules:336
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -5537,7 +5537,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:341
+# rulebooks/dynasty_builder/dynasty_builder.rules:342
 def f_ring_need(s: State, v_k: int) -> int:
     """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
     ('as full as possible' allows a ring short of full, never short of its minimum)
@@ -5545,7 +5545,7 @@ def f_ring_need(s: State, v_k: int) -> int:
     return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:345
+# rulebooks/dynasty_builder/dynasty_builder.rules:346
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     v_any = False
@@ -5578,7 +5578,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:351
+# rulebooks/dynasty_builder/dynasty_builder.rules:352
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     v_count = 0
@@ -5588,7 +5588,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     return (v_count >= f_ring_need(s, v_k))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:355
+# rulebooks/dynasty_builder/dynasty_builder.rules:356
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -5596,7 +5596,7 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:368
+# rulebooks/dynasty_builder/dynasty_builder.rules:369
 def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether p's unit u on h can make way for a new city centre there: it is carried (and
     leaves with its ship), or a hex next to h takes it
@@ -5607,7 +5607,7 @@ def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:372
+# rulebooks/dynasty_builder/dynasty_builder.rules:373
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
@@ -5616,7 +5616,7 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:375
+# rulebooks/dynasty_builder/dynasty_builder.rules:376
 def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
@@ -5625,13 +5625,13 @@ def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:378
+# rulebooks/dynasty_builder/dynasty_builder.rules:379
 def f_sites(s: State) -> list[int]:
     """the new city centre whose units must make way, as a list for the make_way phase's actions"""
     return ([rt.some(s.g_site)] if (s.g_site is not None) else [])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:417
+# rulebooks/dynasty_builder/dynasty_builder.rules:418
 def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     """whether p may call its unit u on h to support the pending fight: not the attacker or the
     unit it attacks, not carried, not called yet, its range reaching the battle hex, and in a
@@ -5659,7 +5659,7 @@ def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:423
+# rulebooks/dynasty_builder/dynasty_builder.rules:424
 def f_ranged_attack(s: State) -> bool:
     """the pending fight is a ranged attack"""
     return (
@@ -5668,7 +5668,7 @@ def f_ranged_attack(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:426
+# rulebooks/dynasty_builder/dynasty_builder.rules:427
 def f_may_call(s: State, v_p: int) -> bool:
     """p has a unit left to call"""
     for v_h in f_posts(s, v_p):
@@ -5677,7 +5677,7 @@ def f_may_call(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:432
+# rulebooks/dynasty_builder/dynasty_builder.rules:433
 def f_defender_calls(s: State) -> bool:
     """the defender calls supporters too: in a battle that is not a ranged attack (in a siege
     only the attacker's side fights)
@@ -5730,7 +5730,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:757
+# rulebooks/dynasty_builder/dynasty_builder.rules:758
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     v_any = False
     for v_x in N_HEX_NEIGHBOURS[v_from]:
@@ -5753,7 +5753,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:831
+# rulebooks/dynasty_builder/dynasty_builder.rules:833
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -5770,7 +5770,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:835
+# rulebooks/dynasty_builder/dynasty_builder.rules:837
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -5778,7 +5778,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:850
+# rulebooks/dynasty_builder/dynasty_builder.rules:852
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -5791,7 +5791,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:916
+# rulebooks/dynasty_builder/dynasty_builder.rules:919
 def f_points(s: State, v_p: int) -> int:
     v_sum = 0
     for v_c in f_cities(s, v_p):
@@ -5806,87 +5806,87 @@ def f_points(s: State, v_p: int) -> int:
     return (((2 * v_sum) + v_sum_2) + s.p_tokens[v_p])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:326
+# rulebooks/dynasty_builder/dynasty_builder.rules:327
 def proc_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:327
-    for v_h in range(220):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:327
-        for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:327
-            s.n_Hex_claim[v_h][v_q] = False
     # rulebooks/dynasty_builder/dynasty_builder.rules:328
+    for v_h in range(220):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:328
+        for v_q in range(s.num_players):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:328
+            s.n_Hex_claim[v_h][v_q] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:329
     for v_c in range(220):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:329
+            # rulebooks/dynasty_builder/dynasty_builder.rules:330
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:329
+                # rulebooks/dynasty_builder/dynasty_builder.rules:330
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:359
+# rulebooks/dynasty_builder/dynasty_builder.rules:360
 def proc_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:360
+    # rulebooks/dynasty_builder/dynasty_builder.rules:361
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:361
+        # rulebooks/dynasty_builder/dynasty_builder.rules:362
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:361
+            # rulebooks/dynasty_builder/dynasty_builder.rules:362
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:361
+                # rulebooks/dynasty_builder/dynasty_builder.rules:362
                 s.n_Hex_level[v_c] += 1
             else:
                 break  # a turn that does nothing: so would every turn after it
-    # rulebooks/dynasty_builder/dynasty_builder.rules:363
+    # rulebooks/dynasty_builder/dynasty_builder.rules:364
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:381
+# rulebooks/dynasty_builder/dynasty_builder.rules:382
 def proc_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:382
+    # rulebooks/dynasty_builder/dynasty_builder.rules:383
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:382
+            # rulebooks/dynasty_builder/dynasty_builder.rules:383
             s.create(v_d, Z_UNITS + v_p * 220 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:385
+# rulebooks/dynasty_builder/dynasty_builder.rules:386
 def proc_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:386
-    s.n_Hex_centre[v_h] = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:387
-    s.n_Hex_level[v_h] = 1
+    s.n_Hex_centre[v_h] = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:388
+    s.n_Hex_level[v_h] = 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:389
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:394
+# rulebooks/dynasty_builder/dynasty_builder.rules:395
 def proc_make_way_at(s: State, v_p: int, v_h: int, v_how: int) -> None:
     """p's units on the new centre h make way before the step that placed it goes on (a goto made
     after the step's own, so it comes first)
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:395
+    # rulebooks/dynasty_builder/dynasty_builder.rules:396
     if f_in_the_way(s, v_p, v_h):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:396
-        s.g_site = v_h
         # rulebooks/dynasty_builder/dynasty_builder.rules:397
-        s.g_founding = v_how
+        s.g_site = v_h
         # rulebooks/dynasty_builder/dynasty_builder.rules:398
+        s.g_founding = v_how
+        # rulebooks/dynasty_builder/dynasty_builder.rules:399
         s.goto(2)  # make_way
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:403
+# rulebooks/dynasty_builder/dynasty_builder.rules:404
 def proc_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:404
-    v_owner = s.n_Hex_house[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:405
-    if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:405
-        s.p_supply[v_owner] += 1
+    v_owner = s.n_Hex_house[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:406
-    s.n_Hex_house[v_h] = None
+    if (v_owner is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:406
+        s.p_supply[v_owner] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:407
+    s.n_Hex_house[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:408
     s.n_Hex_token[v_h] = None
 
 
@@ -6094,81 +6094,81 @@ def proc_activate(s: State, v_u: int) -> None:
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:763
+# rulebooks/dynasty_builder/dynasty_builder.rules:765
 def proc_call_support(s: State) -> None:
     """The attacker, then the defender, calls supporters for the fight."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:764
+    # rulebooks/dynasty_builder/dynasty_builder.rules:766
     s.g_mustering = s.g_current
-    # rulebooks/dynasty_builder/dynasty_builder.rules:765
+    # rulebooks/dynasty_builder/dynasty_builder.rules:767
     s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:770
+# rulebooks/dynasty_builder/dynasty_builder.rules:772
 def proc_fight_on(s: State) -> None:
     """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
     rolls.
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:771
+    # rulebooks/dynasty_builder/dynasty_builder.rules:773
     v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:772
+    # rulebooks/dynasty_builder/dynasty_builder.rules:774
     if (s.g_fight == FIGHT_SIEGE):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:772
+        # rulebooks/dynasty_builder/dynasty_builder.rules:774
         proc_siege_round(s)
     elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:775
+        # rulebooks/dynasty_builder/dynasty_builder.rules:777
         s.goto(6)  # respond
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:776
+        # rulebooks/dynasty_builder/dynasty_builder.rules:778
         proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:780
+# rulebooks/dynasty_builder/dynasty_builder.rules:782
 def proc_muster_next(s: State) -> None:
     """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:781
+    # rulebooks/dynasty_builder/dynasty_builder.rules:783
     if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:781
+        # rulebooks/dynasty_builder/dynasty_builder.rules:783
         s.g_mustering = (1 - s.g_current)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:783
+        # rulebooks/dynasty_builder/dynasty_builder.rules:785
         s.g_mustering = None
-        # rulebooks/dynasty_builder/dynasty_builder.rules:784
+        # rulebooks/dynasty_builder/dynasty_builder.rules:786
         proc_fight_on(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:923
+# rulebooks/dynasty_builder/dynasty_builder.rules:925
 def checkpoint_victory(s: State) -> None:
     """The four wins; with two players, all the enemy's city centres are the opponent's (decision
     PLAYERS).
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:924
+    # rulebooks/dynasty_builder/dynasty_builder.rules:926
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:925
+        # rulebooks/dynasty_builder/dynasty_builder.rules:927
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:927
+            # rulebooks/dynasty_builder/dynasty_builder.rules:929
             v_sum = 0
             for v_c in f_cities(s, v_p):
                 v_sum += s.n_Hex_level[v_c]
             if (v_sum >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:927
-                s.win(v_p)
-            elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:928
-                s.win(v_p)
-            elif (len(f_cities(s, (1 - v_p))) == 0):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:929
                 s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:932
+            elif (s.p_tokens[v_p] >= 12):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:930
+                s.win(v_p)
+            elif (len(f_cities(s, (1 - v_p))) == 0):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:931
+                s.win(v_p)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:934
         if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:933
+            # rulebooks/dynasty_builder/dynasty_builder.rules:935
             if (f_points(s, 0) > f_points(s, 1)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:933
+                # rulebooks/dynasty_builder/dynasty_builder.rules:935
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:933
+                # rulebooks/dynasty_builder/dynasty_builder.rules:935
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:933
+                # rulebooks/dynasty_builder/dynasty_builder.rules:935
                 s.end_draw()
 
 
@@ -7307,18 +7307,18 @@ def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:742
             proc_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:742
+            # rulebooks/dynasty_builder/dynasty_builder.rules:743
             s.g_fight = FIGHT_SIEGE
-            # rulebooks/dynasty_builder/dynasty_builder.rules:742
+            # rulebooks/dynasty_builder/dynasty_builder.rules:743
             proc_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:744
-        if (s.n_Hex_bridge[v_at] == v_q):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:744
-            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:745
-        proc_raze(s, v_at)
+        if (s.n_Hex_bridge[v_at] == v_q):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:745
+            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:746
+        proc_raze(s, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:747
         proc_end_fight(s)
 
 
@@ -7449,7 +7449,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -7465,25 +7465,25 @@ LISTED_END_MARCH: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:751
-    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:752
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:753
     s.goto(8)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MARCH[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:750
+# rulebooks/dynasty_builder/dynasty_builder.rules:751
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_march(s, actor)
@@ -7499,17 +7499,17 @@ def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:803
 def done_muster(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:802
+    # rulebooks/dynasty_builder/dynasty_builder.rules:804
     proc_muster_next(s)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:803
+    # rulebooks/dynasty_builder/dynasty_builder.rules:805
     if (s.g_mustering is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:803
+        # rulebooks/dynasty_builder/dynasty_builder.rules:805
         s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:791
+# rulebooks/dynasty_builder/dynasty_builder.rules:793
 def actor_muster(s: State) -> int | None:
     return (
         rt.some(s.g_mustering)
@@ -7518,7 +7518,7 @@ def actor_muster(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def text_support(
     actor: int,
     args: tuple[int, ...],
@@ -7533,9 +7533,9 @@ def text_support(
 LISTED_SUPPORT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:795
+    # rulebooks/dynasty_builder/dynasty_builder.rules:797
     if not f_may_support(s, actor, v_from, v_u):
         return 'the ' + DEF_NAMES[
             s.card_def[v_u]
@@ -7543,13 +7543,13 @@ def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:796
+    # rulebooks/dynasty_builder/dynasty_builder.rules:798
     s.k_Troop_supporting[v_u] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_SUPPORT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7574,7 +7574,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_first[v_u_arg] = v_u
             if v_u_again and seen is not None and (v_from, v_u_arg, ) in seen:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:795
+            # rulebooks/dynasty_builder/dynasty_builder.rules:797
             if check and not f_may_support(s, actor, v_from, v_u):
                 continue
             if seen is not None:
@@ -7597,7 +7597,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
     v_from = a.args[0]
@@ -7605,7 +7605,7 @@ def apply_support(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_from in f_posts(s, actor):
         for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:795
+                # rulebooks/dynasty_builder/dynasty_builder.rules:797
                 if not f_may_support(s, actor, v_from, v_u):
                     break
                 do_support(s, actor, v_from, v_u)
@@ -7627,7 +7627,7 @@ def apply_support(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:795
 def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7639,7 +7639,7 @@ def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:801
 def text_end_muster(
     actor: int,
     args: tuple[int, ...],
@@ -7655,23 +7655,23 @@ LISTED_END_MUSTER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:801
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:801
 def do_end_muster(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:799
+    # rulebooks/dynasty_builder/dynasty_builder.rules:801
     proc_muster_next(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:801
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MUSTER[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:799
+# rulebooks/dynasty_builder/dynasty_builder.rules:801
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_muster(s, actor)
@@ -7680,18 +7680,18 @@ def apply_end_muster(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:790
+# rulebooks/dynasty_builder/dynasty_builder.rules:792
 def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_support(s, actor, out, check)
     legal_end_muster(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:810
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:812
+# rulebooks/dynasty_builder/dynasty_builder.rules:814
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -7704,37 +7704,37 @@ def text_evade(
 LISTED_EVADE: Final = tuple(rt.Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:812
+# rulebooks/dynasty_builder/dynasty_builder.rules:814
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:812
+# rulebooks/dynasty_builder/dynasty_builder.rules:814
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:813
-    v_u = s.g_attacker
-    # rulebooks/dynasty_builder/dynasty_builder.rules:814
-    v_at = s.g_target
     # rulebooks/dynasty_builder/dynasty_builder.rules:815
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:816
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:817
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, v_at)))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:817
+        # rulebooks/dynasty_builder/dynasty_builder.rules:819
         v_d = f_guard(s, actor, v_at)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:818
+        # rulebooks/dynasty_builder/dynasty_builder.rules:820
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:818
+            # rulebooks/dynasty_builder/dynasty_builder.rules:820
             proc_destroy_unit(s, actor, v_at, v_d)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:821
+    # rulebooks/dynasty_builder/dynasty_builder.rules:823
     proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:812
+# rulebooks/dynasty_builder/dynasty_builder.rules:814
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_EVADE[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:812
+# rulebooks/dynasty_builder/dynasty_builder.rules:814
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_evade(s, actor)
@@ -7743,7 +7743,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:824
+# rulebooks/dynasty_builder/dynasty_builder.rules:826
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -7759,29 +7759,29 @@ LISTED_RETALIATE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:824
+# rulebooks/dynasty_builder/dynasty_builder.rules:826
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:825
+    # rulebooks/dynasty_builder/dynasty_builder.rules:827
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:824
+# rulebooks/dynasty_builder/dynasty_builder.rules:826
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:826
+    # rulebooks/dynasty_builder/dynasty_builder.rules:828
     proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:824
+# rulebooks/dynasty_builder/dynasty_builder.rules:826
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:825
+    # rulebooks/dynasty_builder/dynasty_builder.rules:827
     if check and not f_can_retaliate(s):
         return
     out.append(LISTED_RETALIATE[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:824
+# rulebooks/dynasty_builder/dynasty_builder.rules:826
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_retaliate(s, actor)
@@ -7790,18 +7790,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:809
+# rulebooks/dynasty_builder/dynasty_builder.rules:811
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:841
+# rulebooks/dynasty_builder/dynasty_builder.rules:843
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -7817,23 +7817,23 @@ LISTED_BACK_OFF: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:842
+    # rulebooks/dynasty_builder/dynasty_builder.rules:844
     proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_BACK_OFF[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_back_off(s, actor)
@@ -7842,7 +7842,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -7858,28 +7858,28 @@ LISTED_TRY_AGAIN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:844
+    # rulebooks/dynasty_builder/dynasty_builder.rules:846
     if (s.g_fight == FIGHT_SIEGE):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:844
+        # rulebooks/dynasty_builder/dynasty_builder.rules:846
         proc_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:844
+        # rulebooks/dynasty_builder/dynasty_builder.rules:846
         proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_TRY_AGAIN[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_try_again(s, actor)
@@ -7888,18 +7888,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:840
+# rulebooks/dynasty_builder/dynasty_builder.rules:842
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:856
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:859
+# rulebooks/dynasty_builder/dynasty_builder.rules:861
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -7915,37 +7915,37 @@ def text_recruit(
 LISTED_RECRUIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:859
+# rulebooks/dynasty_builder/dynasty_builder.rules:861
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:861
+    # rulebooks/dynasty_builder/dynasty_builder.rules:863
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:862
+    # rulebooks/dynasty_builder/dynasty_builder.rules:864
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    # rulebooks/dynasty_builder/dynasty_builder.rules:865
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:864
+    # rulebooks/dynasty_builder/dynasty_builder.rules:866
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:865
+    # rulebooks/dynasty_builder/dynasty_builder.rules:867
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:859
+# rulebooks/dynasty_builder/dynasty_builder.rules:861
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:866
+    # rulebooks/dynasty_builder/dynasty_builder.rules:868
     s.n_Hex_recruited[v_c] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:867
+    # rulebooks/dynasty_builder/dynasty_builder.rules:869
     proc_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:859
+# rulebooks/dynasty_builder/dynasty_builder.rules:861
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    # rulebooks/dynasty_builder/dynasty_builder.rules:865
     if check and (
         sum(
             map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
@@ -7954,19 +7954,19 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
         return
     listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:861
+        # rulebooks/dynasty_builder/dynasty_builder.rules:863
         if check and s.n_Hex_recruited[v_c]:
             continue
         for v_k in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:862
+            # rulebooks/dynasty_builder/dynasty_builder.rules:864
             if check and (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
                 continue
             for v_h in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
                 if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:864
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:866
                     if not f_can_enter(s, actor, v_k, v_h):
                         continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:865
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:867
                     if f_builds_there(s, (1 - actor), v_h):
                         continue
                 key = (v_c, v_k, v_h, )
@@ -7976,7 +7976,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:859
+# rulebooks/dynasty_builder/dynasty_builder.rules:861
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c = a.args[0]
@@ -7992,7 +7992,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:871
+# rulebooks/dynasty_builder/dynasty_builder.rules:873
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -8014,37 +8014,37 @@ LISTED_ENLIST: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:871
+# rulebooks/dynasty_builder/dynasty_builder.rules:873
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:872
+    # rulebooks/dynasty_builder/dynasty_builder.rules:874
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'you have too few military tokens for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:873
+    # rulebooks/dynasty_builder/dynasty_builder.rules:875
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:874
+    # rulebooks/dynasty_builder/dynasty_builder.rules:876
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:875
+    # rulebooks/dynasty_builder/dynasty_builder.rules:877
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:876
+    # rulebooks/dynasty_builder/dynasty_builder.rules:878
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:871
+# rulebooks/dynasty_builder/dynasty_builder.rules:873
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:877
+    # rulebooks/dynasty_builder/dynasty_builder.rules:879
     s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:878
+    # rulebooks/dynasty_builder/dynasty_builder.rules:880
     proc_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:871
+# rulebooks/dynasty_builder/dynasty_builder.rules:873
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:875
+    # rulebooks/dynasty_builder/dynasty_builder.rules:877
     if check and (
         sum(
             map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
@@ -8054,24 +8054,24 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ENLIST[actor]
     v_h_values: list[int] | None = None
     for v_k in range(4):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:872
+        # rulebooks/dynasty_builder/dynasty_builder.rules:874
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
             continue
         if v_h_values is None:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:873
-            # rulebooks/dynasty_builder/dynasty_builder.rules:874
+            # rulebooks/dynasty_builder/dynasty_builder.rules:875
+            # rulebooks/dynasty_builder/dynasty_builder.rules:876
             v_h_values = [
                 v_h for v_h in range(220) if s.n_Hex_claim[v_h][actor]
                 and (not f_near_enemy(s, actor, v_h))
             ] if check else list(range(220))
         for v_h in v_h_values:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:876
+            # rulebooks/dynasty_builder/dynasty_builder.rules:878
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
             out.append(listed[v_k * 220 + v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:871
+# rulebooks/dynasty_builder/dynasty_builder.rules:873
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     v_k = a.args[0]
@@ -8082,7 +8082,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:882
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -8099,50 +8099,50 @@ LISTED_RAISE_CITY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:882
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:883
+    # rulebooks/dynasty_builder/dynasty_builder.rules:885
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:884
+    # rulebooks/dynasty_builder/dynasty_builder.rules:886
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:885
+    # rulebooks/dynasty_builder/dynasty_builder.rules:887
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:886
+    # rulebooks/dynasty_builder/dynasty_builder.rules:888
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:887
+    # rulebooks/dynasty_builder/dynasty_builder.rules:889
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:882
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:888
-    s.p_tokens[actor] -= 3
-    # rulebooks/dynasty_builder/dynasty_builder.rules:889
-    proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:890
+    s.p_tokens[actor] -= 3
+    # rulebooks/dynasty_builder/dynasty_builder.rules:891
+    proc_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:892
     # make_way_at does nothing unless
     if f_in_the_way(s, actor, v_h):
         proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:882
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:883
+    # rulebooks/dynasty_builder/dynasty_builder.rules:885
     if check and (s.p_tokens[actor] < 3):
         return
     listed = LISTED_RAISE_CITY[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:884
+            # rulebooks/dynasty_builder/dynasty_builder.rules:886
             if not s.n_Hex_claim[v_h][actor]:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:885
+            # rulebooks/dynasty_builder/dynasty_builder.rules:887
             if not (
                 (
                     ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
@@ -8151,16 +8151,16 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
                 and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:886
+            # rulebooks/dynasty_builder/dynasty_builder.rules:888
             if f_near_enemy(s, actor, v_h):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:887
+            # rulebooks/dynasty_builder/dynasty_builder.rules:889
             if not f_site_clear(s, actor, v_h):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:882
+# rulebooks/dynasty_builder/dynasty_builder.rules:884
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -8170,7 +8170,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:895
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -8186,23 +8186,23 @@ LISTED_END_RECRUIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:895
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:895
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:893
+    # rulebooks/dynasty_builder/dynasty_builder.rules:895
     s.goto(9)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:895
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_RECRUIT[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:893
+# rulebooks/dynasty_builder/dynasty_builder.rules:895
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_recruit(s, actor)
@@ -8211,7 +8211,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:855
+# rulebooks/dynasty_builder/dynasty_builder.rules:857
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -8219,12 +8219,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:898
+# rulebooks/dynasty_builder/dynasty_builder.rules:900
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -8239,27 +8239,27 @@ def text_dismiss(
 LISTED_DISMISS: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:900
+    # rulebooks/dynasty_builder/dynasty_builder.rules:903
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:901
+    # rulebooks/dynasty_builder/dynasty_builder.rules:904
     proc_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DISMISS[actor]
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
     for v_h in f_posts(s, actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:900
+        # rulebooks/dynasty_builder/dynasty_builder.rules:903
         if check and not s.n_Hex_claim[v_h][actor]:
             continue
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_h]
@@ -8309,7 +8309,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -8317,7 +8317,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_h in f_posts(s, actor):
         for v_u in s.zones[Z_UNITS + actor * 220 + v_h]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:900
+                # rulebooks/dynasty_builder/dynasty_builder.rules:903
                 if not s.n_Hex_claim[v_h][actor]:
                     break
                 do_dismiss(s, actor, v_h, v_u)
@@ -8339,7 +8339,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -8351,7 +8351,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:906
+# rulebooks/dynasty_builder/dynasty_builder.rules:909
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -8367,32 +8367,32 @@ LISTED_END_TURN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:906
+# rulebooks/dynasty_builder/dynasty_builder.rules:909
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:906
+# rulebooks/dynasty_builder/dynasty_builder.rules:909
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:907
+    # rulebooks/dynasty_builder/dynasty_builder.rules:910
     if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:907
+        # rulebooks/dynasty_builder/dynasty_builder.rules:910
         s.g_round += 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:908
+    # rulebooks/dynasty_builder/dynasty_builder.rules:911
     if (s.g_round <= s.o_rounds):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:908
+        # rulebooks/dynasty_builder/dynasty_builder.rules:911
         proc_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:906
+# rulebooks/dynasty_builder/dynasty_builder.rules:909
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_TURN[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:906
+# rulebooks/dynasty_builder/dynasty_builder.rules:909
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_turn(s, actor)
@@ -8401,7 +8401,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:897
+# rulebooks/dynasty_builder/dynasty_builder.rules:899
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)

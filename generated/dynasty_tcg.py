@@ -1587,7 +1587,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:413
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:412
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1597,7 +1597,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:418
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:417
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -1606,13 +1606,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:423
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:422
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:426
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1621,13 +1621,13 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:431
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return ((s.g_turn > 1) or (v_p != s.g_starter))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:435
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:434
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1636,7 +1636,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:440
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1652,7 +1652,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:445
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1667,7 +1667,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1683,7 +1683,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:458
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1696,7 +1696,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:463
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
 def f_next_forms(s: State, v_p: int) -> list[int]:
     """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
@@ -1709,7 +1709,7 @@ def f_next_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
 def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
     return (
@@ -1724,7 +1724,7 @@ def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:473
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1743,13 +1743,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1764,7 +1764,7 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:486
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [
@@ -1774,7 +1774,7 @@ def f_items_of(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:491
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     v_sum = 0
@@ -1783,7 +1783,7 @@ def f_atk(s: State, v_u: int) -> int:
     return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:494
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     v_sum = 0
@@ -1792,7 +1792,7 @@ def f_hp(s: State, v_u: int) -> int:
     return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1842,19 +1842,19 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:504
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (0 if (v_u in f_units_on(s, 0)) else 1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:507
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:505
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -1876,7 +1876,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:520
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1888,7 +1888,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:524
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:522
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1909,7 +1909,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:529
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1918,7 +1918,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:561
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:559
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -1934,82 +1934,82 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:534
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:535
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:539
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:540
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:546
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:547
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:551
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:552
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:557
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
     s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
     v_sum = 0
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
         v_sum += f_atk(s, v_u)
     s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:586
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
     v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2020,139 +2020,139 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:605
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:627
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:635
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
     if f_can_react(s, (1 - s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:643
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:654
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == 0):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
     v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:667
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2160,13 +2160,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
         v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
         v_power = max(
             0,
             (
@@ -2174,142 +2174,142 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:713
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:747
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:745
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:790
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:788
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
     if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
         s.end_draw()
 
 
@@ -2650,95 +2650,95 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:756
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:773
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
         s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
         s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
         s.lose(1)
     elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
         s.end_draw()
     elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
         s.lose(0)
     elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
     s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
     s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:828
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:831
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:811
 def actor_mulligan(s: State) -> int | None:
     for v_p in [s.g_starter, (1 - s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -2746,7 +2746,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2763,18 +2763,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2818,7 +2818,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -2840,7 +2840,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:815
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2851,7 +2851,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2867,35 +2867,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2904,51 +2904,51 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
     s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
     s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
     s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
                 s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
     if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
         if (
             (
                 ((f_units(s, 0) + f_units(s, 1)) == 0)
@@ -2956,28 +2956,28 @@ def enter_draw_phase(s: State) -> None:
             )
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:877
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2992,39 +2992,39 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3038,13 +3038,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3059,7 +3059,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3095,7 +3095,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -3103,16 +3103,16 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -3131,7 +3131,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3142,7 +3142,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3157,15 +3157,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3174,19 +3174,19 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3200,10 +3200,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3218,7 +3218,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -3257,7 +3257,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -3265,13 +3265,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3293,7 +3293,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3304,7 +3304,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3321,21 +3321,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3343,19 +3343,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
     # open_reply does nothing unless
     if f_can_react(s, (1 - s.g_current)):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3368,19 +3368,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3409,26 +3409,26 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -3446,7 +3446,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3457,7 +3457,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3472,18 +3472,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3491,19 +3491,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
     # open_reply does nothing unless
     if f_can_react(s, (1 - s.g_current)):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3516,16 +3516,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3585,7 +3585,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3605,7 +3605,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3617,7 +3617,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3639,7 +3639,7 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
@@ -3659,7 +3659,7 @@ def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
@@ -3673,7 +3673,7 @@ def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
@@ -3697,7 +3697,7 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3819,25 +3819,25 @@ LISTED_ATTACK: Final = tuple(
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
@@ -3845,40 +3845,40 @@ def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
-        s.k_Card_battled[v_u] = True
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+        s.k_Card_battled[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3900,7 +3900,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3924,70 +3924,70 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
     if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
                 if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3996,7 +3996,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4009,7 +4009,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -4024,9 +4024,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
     if not any(
         (
             (
@@ -4046,41 +4046,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
-            s.k_Card_held_by[v_i] = v_b
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
-    s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
-    s.k_Card_plain[v_b] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
-    if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.k_Card_kills[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    s.k_Card_plain[v_b] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4104,7 +4104,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
             if check and not any(
                 (
                     (
@@ -4157,7 +4157,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4165,7 +4165,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
                 if not any(
                     (
                         (
@@ -4196,7 +4196,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4208,7 +4208,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4230,18 +4230,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4250,34 +4250,34 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
                 if not all(
                     (
                         (
@@ -4291,7 +4291,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4304,7 +4304,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4321,66 +4321,66 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if not f_lane_open(s, (1 - actor), v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
         s.p_health[(1 - actor)] -= f_atk(s, v_u)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
             if not f_lane_open(s, (1 - actor), v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4390,7 +4390,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4407,22 +4407,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4460,7 +4460,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4482,7 +4482,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4493,7 +4493,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4510,23 +4510,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4538,7 +4538,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4567,14 +4567,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -4592,7 +4592,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4603,7 +4603,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -4615,28 +4615,28 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4648,7 +4648,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4662,7 +4662,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4678,17 +4678,17 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
                 if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
                     break
                 do_buy(s, actor, v_c)
@@ -4706,7 +4706,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4717,7 +4717,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4733,23 +4733,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4758,7 +4758,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:876
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_equip(s, actor, out, check)
@@ -4777,18 +4777,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else (1 - s.g_current))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4804,9 +4804,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4815,15 +4815,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4832,7 +4832,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4841,7 +4841,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4858,21 +4858,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4880,13 +4880,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4899,19 +4899,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4940,26 +4940,26 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -4977,7 +4977,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4988,7 +4988,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -5003,18 +5003,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5022,13 +5022,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5041,16 +5041,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5110,7 +5110,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5130,7 +5130,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5142,7 +5142,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -5162,44 +5162,44 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5209,7 +5209,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -5225,23 +5225,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5250,7 +5250,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5259,18 +5259,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
 def actor_answer(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5287,21 +5287,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5309,13 +5309,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5328,19 +5328,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5369,26 +5369,26 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -5406,7 +5406,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5417,7 +5417,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5432,18 +5432,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5451,13 +5451,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5470,16 +5470,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5539,7 +5539,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5559,7 +5559,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5571,7 +5571,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5587,23 +5587,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5612,25 +5612,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
 def actor_reply(s: State) -> int | None:
     return ((1 - s.g_current) if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5647,21 +5647,21 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5669,13 +5669,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5688,19 +5688,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5729,26 +5729,26 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -5766,7 +5766,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5777,7 +5777,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -5792,18 +5792,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5811,13 +5811,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5830,16 +5830,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5899,7 +5899,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5919,7 +5919,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5931,7 +5931,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5947,29 +5947,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -5978,25 +5978,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (bool(s.zones[Z_LEAVING + v_p])):
@@ -6004,7 +6004,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -6021,23 +6021,23 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6049,7 +6049,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -6084,14 +6084,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -6109,7 +6109,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6120,7 +6120,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -6136,25 +6136,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -6163,7 +6163,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compiler.fmt import (
+    _CONTINUING_STARTS,
     WIDTH,
     _break_points,
     _Layout,
@@ -150,6 +152,65 @@ def test_another_layout_of_a_rulebook_formats_well() -> None:
 @given(st.sampled_from(SHIPPED), st.lists(st.integers(0, 2), min_size=1, max_size=40))
 def test_many_layouts_of_rulebooks_format_well(rules: Path, breaks: list[int]) -> None:
     assert_formats_well(_relaid(rules.read_text(encoding="utf-8"), breaks))
+
+
+def _rebroken(text: str, rng: random.Random) -> str:
+    """text with the line breaks inside its expressions changed: each line that goes on with
+    the expression of the line before is joined to it, or a line is broken where a token goes
+    leaves the expression open: before an `and` or `or`, by chance."""
+    lines = tokenize(text)
+    assert lines is not None
+    out: list[str] = []
+    for tokens, line in zip(lines, text.split("\n"), strict=False):
+        code = [t for t in tokens if t.kind != "comment"]
+        before = out[-1] if out else ""
+        if code and before.strip() and "#" not in before and "#" not in line \
+                and rng.random() < 0.7 and (_CONTINUING_STARTS & {code[0].text}) \
+                and code[0].text not in ("else", "then", "where", "when", "to", "from", "in"):
+            out[-1] = before + " " + line.strip()
+            continue
+        if "#" not in line and '"' not in line and rng.random() < 0.3:
+            line = re.sub(r"(?<=\S) (and|or) ", lambda m: "\n" + m.group(1) + " ", line, count=1)
+        out.append(line)
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("seed", seeds(2, 12))
+def test_line_breaks_do_not_change_the_layout(seed: int) -> None:
+    """One canonical layout: a shipped rulebook with the line breaks of its expressions moved
+    formats to the same bytes."""
+    rules = SHIPPED[seed % len(SHIPPED)]
+    expected = format_source(SourceFile("x.rules", rules.read_text(encoding="utf-8")),
+                             Diagnostics())
+    assert expected is not None
+    changed = _rebroken(expected, random.Random(seed))
+    assert changed != expected
+    assert format_source(SourceFile("x.rules", changed), Diagnostics()) == expected
+
+
+def test_a_long_expression_wraps_the_same_way_whatever_its_breaks() -> None:
+    condition = " and ".join(f"value_{i} > {i}" for i in range(12))
+    one_line = f"function f() -> bool = {condition}\n"
+    broken = one_line.replace(" and ", "\n and ").replace("= ", "=\n      ")
+    assert layout(broken) == layout(one_line) == (
+        "function f() -> bool =\n"
+        "  value_0 > 0 and value_1 > 1 and value_2 > 2 and value_3 > 3 and value_4 > 4"
+        " and value_5 > 5\n"
+        "  and value_6 > 6 and value_7 > 7 and value_8 > 8 and value_9 > 9 and value_10 > 10\n"
+        "  and value_11 > 11\n")
+    # An `if` that does not fit starts each `else` on a line of its own.
+    chain = ("function g(x: int) -> int = if x == 1 then value_one_is_long else if x == 2 "
+             "then value_two_is_long else value_three_is_long + 1\n")
+    assert layout(chain) == (
+        "function g(x: int) -> int =\n"
+        "  if x == 1 then value_one_is_long\n"
+        "  else if x == 2 then value_two_is_long\n"
+        "  else value_three_is_long + 1\n")
+
+
+def test_a_comment_keeps_the_author_s_break() -> None:
+    text = "function f() -> bool =\n  a and b  # why a\n  and c\n"
+    assert layout(text) == text
 
 
 def test_check_prints_a_diff_and_fails(tmp_path: Path) -> None:

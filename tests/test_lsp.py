@@ -66,10 +66,14 @@ async def _diagnostics_of(client: LanguageClient, uri: str) -> None:
     client keeps every notification in `client.diagnostics`, so one that came while we were
     not waiting (the rulebook's files are published in a burst) is not missed; the callers
     drop uri's old entry before the message that makes the server publish it again."""
+    # Polled: a notification that came after the test looked and before a waiter for the next
+    # one was registered would be missed, and the wait last until the guard. The guard is not
+    # a speed test: a server that never answers fails the test, not CI.
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 120
     while uri not in client.diagnostics:
-        # a guard, not a speed test: a server that never answers fails the test, not CI
-        await asyncio.wait_for(
-            client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 120)
+        assert loop.time() < deadline, f"no diagnostics for {uri}"
+        await asyncio.sleep(0.01)
 
 
 async def _edit(client: LanguageClient, uri: str, text: str, version: int) -> None:
@@ -154,12 +158,31 @@ async def test_completion_after_a_dot_and_elsewhere(client: LanguageClient, game
     assert fields is not None
     labels = {item.label for item in fields.items}  # type: ignore[union-attr]
     assert "bonus_attack" in labels and "phase" not in labels
-    anywhere = await client.text_document_completion_async(lsp.CompletionParams(
+    top = await client.text_document_completion_async(lsp.CompletionParams(
         text_document=doc, position=lsp.Position(line=0, character=0)))
-    assert anywhere is not None
-    items = {item.label: item for item in anywhere.items}  # type: ignore[union-attr]
-    assert {"phase", "move", "size"} <= items.keys()
+    assert top is not None
+    items = {item.label: item for item in top.items}  # type: ignore[union-attr]
+    # Keywords where the grammar allows them: a declaration's at the top, not a statement's.
+    assert {"phase", "function", "size"} <= items.keys() and "move" not in items
     assert items["size"].detail == "size(zone or list) -> int"
+    statement = _find(text, "turn_player.ended = false")
+    inside = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc, position=statement))
+    assert inside is not None
+    labels = {item.label for item in inside.items}  # type: ignore[union-attr]
+    assert {"move", "let", "goto", "turn_player"} <= labels and "phase" not in labels
+    # `turn_player.` being typed: the text does not parse, the last check knew the type.
+    typed = text.replace("turn_player.ended = false", "turn_player.\n    turn_player.ended = false",
+                         1)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=typed)]))
+    after = lsp.Position(line=statement.line, character=statement.character + 12)
+    fields = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc, position=after))
+    assert fields is not None
+    labels = {item.label for item in fields.items}  # type: ignore[union-attr]
+    assert "actions" in labels and "kind" not in labels
 
 
 @pytest.mark.soak  # a server of its own each: the default tier keeps two

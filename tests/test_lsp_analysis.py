@@ -91,3 +91,17 @@ def test_editor_text_replaces_the_file(dojo: tuple[Path, Analysis]) -> None:
     analysis = Analysis.of(rules, {resolved(rules): broken})
     diagnostics = analysis.diagnostics()[resolved(rules)]
     assert diagnostics and diagnostics[0].code.startswith("E")
+
+
+def test_fields_after_a_dot_are_those_of_the_expression_s_type(
+        dojo: tuple[Path, Analysis]) -> None:
+    folder, analysis = dojo
+    rules = folder / "dojo.rules"
+    text = rules.read_text(encoding="utf-8")
+    line, column = _at(rules, "turn_player.ended")
+    after = column - 1 + len("turn_player.")
+    player = {label for label, _, _ in analysis.completions(rules, line, after, text)}
+    assert "actions" in player and "kind" not in player  # a player's fields, no card's
+    line, column = _at(rules, "c.bonus_attack")
+    card = {label for label, _, _ in analysis.completions(rules, line, column + 1, text)}
+    assert {"kind", "bonus_attack"} <= card and "actions" not in card

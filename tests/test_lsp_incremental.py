@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.lsp.incremental import IncrementalParser, pieces
+from compiler.lsp.incremental import IncrementalParser, keywords_at, pieces
 from dsl.diagnostics import Diagnostics
 from dsl.parser import parse
 from dsl.source import SourceFile
@@ -59,3 +59,16 @@ def test_same_as_a_whole_parse_on_fuzzed_rulebooks(seed: int) -> None:
     parser = IncrementalParser()
     assert_same_parse(parser, "x.rules", original)
     assert_same_parse(parser, "x.rules", mutate_rulebook(original, random.Random(seed)))
+
+
+def test_keywords_where_the_grammar_takes_them() -> None:
+    text = (ROOT / "rulebooks" / "dojo" / "dojo.rules").read_text(encoding="utf-8")
+    top = keywords_at(text, 1, 1)
+    assert top is not None and {"phase", "function", "zone"} <= top and "move" not in top
+    lines = text.split("\n")
+    number = next(i for i, line in enumerate(lines, 1) if "turn_player.ended = false" in line)
+    column = lines[number - 1].index("turn_player") + 1
+    statement = keywords_at(text, number, column + 3)  # the word being typed is left out
+    assert statement is not None and {"move", "let", "goto"} <= statement
+    assert "phase" not in statement and "function" not in statement
+    assert keywords_at("game g { players ] ", 1, 20) is None  # no reading: every word

@@ -4,30 +4,27 @@ definition, references, rename, completion, symbols and semantic tokens.
 Everything here is plain data in 1-based lines and columns (as the compiler's spans); the
 server turns it into the protocol's 0-based positions. A rulebook is checked as `rulecraft
 check` checks it (compiler.driver), with the text of the files open in the editor in place of
-what is on disk (`overlay`), so that the diagnostics are the CLI's own.
+what is on disk (compiler.lsp.incremental.EditorSources), so that the diagnostics are the
+CLI's own.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import driver
 from compiler import symbols as sym
 from compiler.check_builtins import BUILTINS
 from compiler.driver import Compilation, check_rulebook
 from compiler.explain import Use, declaration, explain, uses
 from compiler.fmt import _TOKEN
-from compiler.lsp.incremental import IncrementalParser
-from compiler.model import GameModel
+from compiler.lsp.incremental import EditorSources, keywords_at
+from compiler.model import FieldInfo, GameModel
+from compiler.types import CardT, DefT, NodeT, OptionT, PlayerT, RecordT, Type
 from dsl import nodes as n
-from dsl.diagnostics import Diagnostic, Diagnostics
+from dsl.diagnostics import Diagnostic
 from dsl.keyword_lexer import grammar_words
-from dsl.parser import decode_source
-from dsl.parser import read_source as _read_source
 from dsl.source import SourceFile, Span, resolved
 
 Position = tuple[int, int]  # 1-based line and column
@@ -39,33 +36,8 @@ class Location:
     span: Span
 
 
-@contextlib.contextmanager
-def overlay(texts: dict[Path, str]) -> Iterator[None]:
-    """The driver reads the files open in the editor from `texts` (by resolved path) instead
-    of from disk, and parses rules files declaration by declaration, again only where they
-    changed."""
-    def read(path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
-        text = texts.get(resolved(path))
-        if text is None:
-            return _read_source(path, name, diagnostics)
-        return decode_source(text.encode("utf-8", "replace"), name, diagnostics)
-
-    def parse(source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
-        parser = _PARSERS.setdefault(source.name, IncrementalParser())
-        return parser.parse(source, diagnostics)
-
-    originals = driver.__dict__["read_source"], driver.__dict__["parse_rulebook"]
-    setattr(driver, "read_source", read)  # noqa: B010 - the module's own names, for a while
-    setattr(driver, "parse_rulebook", parse)  # noqa: B010 - the editor's text, never the cache
-    try:
-        yield
-    finally:
-        setattr(driver, "read_source", originals[0])  # noqa: B010
-        setattr(driver, "parse_rulebook", originals[1])  # noqa: B010
-
-
-# By file: what a keystroke need not parse again (compiler.lsp.incremental).
-_PARSERS: dict[str, IncrementalParser] = {}
+# What the server's checks read and keep from one keystroke to the next.
+EDITOR = EditorSources()
 
 
 def rulebook_of(path: Path) -> Path | None:
@@ -90,8 +62,8 @@ class Analysis:
 
     @staticmethod
     def of(rules: Path, texts: dict[Path, str]) -> Analysis:
-        with overlay(texts):
-            compilation = check_rulebook(rules)
+        EDITOR.texts = texts
+        compilation = check_rulebook(rules, sources=EDITOR)
         return Analysis(rules, compilation)
 
     @property
@@ -341,7 +313,12 @@ class Analysis:
         items: list[tuple[str, str, str]] = []
         if path.suffix in (".yaml", ".yml"):
             return self._data_completions()
-        if before.rstrip().endswith(".") or re.search(r"\.\w*$", before):
+        dotted = re.search(r"\.\w*$", before.rstrip())
+        if dotted is not None:
+            # The fields of the type of what is before the dot, when the checker knew it.
+            typed = self.fields_of(self.type_ending_at(path, line, dotted.start() + 1))
+            if typed is not None:
+                return _unique(typed)
             if model is not None:
                 for record in model.records.values():
                     for name, info in record.fields.items():
@@ -352,7 +329,11 @@ class Analysis:
                     for name, info in board.fields.items():
                         items.append((name, "field", f"{board.name}.{name}: {info.type}"))
             return _unique(items)
-        items.extend((word, "keyword", "keyword") for word in sorted(grammar_words()))
+        # Keywords where the grammar takes them (all of them where the text before does not
+        # read as the start of a declaration).
+        allowed = keywords_at(text, line, column)
+        words = grammar_words() if allowed is None else allowed
+        items.extend((word, "keyword", "keyword") for word in sorted(words))
         items.extend((name, "function", signature) for name, signature in BUILTINS.items())
         if model is not None:
             for name, zone in model.zones.items():
@@ -371,6 +352,46 @@ class Analysis:
             for name, info in model.game_fields.items():
                 items.append((name, "variable", f"{name}: {info.type}"))
         return _unique(items)
+
+    def type_ending_at(self, path: Path, line: int, column: int) -> Type | None:
+        """The type of the (outermost) expression of a rules file that ends just before a
+        position, as the checker found it."""
+        model = self.model
+        if model is None:
+            return None
+        name = str(path)
+        found: tuple[tuple[int, int], Type] | None = None
+        for module in model.modules:
+            if not module.declarations or resolved(Path(module.span.file)) != resolved(path):
+                continue
+            name = module.span.file
+            for node in n.walk(module):
+                span = node.span
+                if (isinstance(node, n.Expr) and span.file == name and
+                        (span.end_line, span.end_column) == (line, column)):
+                    known = model.types.get(id(node))
+                    start = (span.line, span.column)
+                    if known is not None and (found is None or start < found[0]):
+                        found = start, known
+        return None if found is None else found[1]
+
+    def fields_of(self, known: Type | None) -> list[tuple[str, str, str]] | None:
+        """The fields a value of this type has; None when the type has none to offer."""
+        model = self.model
+        while isinstance(known, OptionT):
+            known = known.inner
+        if model is None or known is None:
+            return None
+        fields: dict[str, FieldInfo] | None = None
+        if isinstance(known, CardT | DefT | RecordT) and known.name in model.records:
+            fields = model.records[known.name].fields
+        elif isinstance(known, PlayerT):
+            fields = model.player_fields
+        elif isinstance(known, NodeT) and known.board in model.boards:
+            fields = model.boards[known.board].fields
+        if fields is None:
+            return None
+        return [(name, "field", f"{known}.{name}: {info.type}") for name, info in fields.items()]
 
     def _data_completions(self) -> list[tuple[str, str, str]]:
         """In a card set: the card types' field names, the keywords and the enum members."""

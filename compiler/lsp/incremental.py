@@ -6,15 +6,48 @@ annotations just above it). Each piece is parsed on its own, after as many empty
 before it in the file, so that its spans and `##` docs are those of a parse of the whole file.
 Whenever a piece does not parse cleanly, or the file cannot be cut, the whole file is parsed as
 `rulecraft check` parses it: the diagnostics are always the CLI's.
+
+EditorSources is what the language server gives the driver (compiler.driver.Sources): the
+editor's unsaved texts, this parse, and the card sets and decks read before, kept while their
+text is the same.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from compiler.driver import Sources
 from compiler.fmt import _DECLARATION_WORDS, _OPEN_ENDS, _TOKEN
 from dsl import nodes as n
-from dsl.diagnostics import Diagnostics
-from dsl.parser import _build, parse
-from dsl.source import SourceFile, Span
+from dsl.diagnostics import Diagnostic, Diagnostics
+from dsl.parser import _build, decode_source, parse
+from dsl.source import SourceFile, Span, resolved
+
+# The code tokens of each line seen (None: a line the tokenizer cannot read). A keystroke
+# changes one line, so cutting a file again tokenizes one line, not thousands.
+_LINE_TOKENS: dict[str, list[str] | None] = {}
+_LINE_TOKENS_KEPT = 50_000
+
+
+def line_tokens(line: str) -> list[str] | None:
+    if line in _LINE_TOKENS:
+        return _LINE_TOKENS[line]
+    tokens: list[str] = []
+    position = 0
+    readable = True
+    while position < len(line):
+        match = _TOKEN.match(line, position)
+        if match is None:
+            readable = False
+            break
+        position = match.end()
+        if match.lastgroup not in ("space", "comment"):
+            tokens.append(match.group())
+    if len(_LINE_TOKENS) >= _LINE_TOKENS_KEPT:
+        _LINE_TOKENS.clear()
+    _LINE_TOKENS[line] = tokens if readable else None
+    return _LINE_TOKENS[line]
 
 
 def pieces(text: str) -> list[tuple[int, str]] | None:
@@ -25,16 +58,9 @@ def pieces(text: str) -> list[tuple[int, str]] | None:
     last = ""  # the last code token so far
     lead_in: int | None = None  # the first line of comments/annotations right above
     for number, line in enumerate(lines):
-        first = ""
-        tokens = []
-        position = 0
-        while position < len(line):
-            match = _TOKEN.match(line, position)
-            if match is None:
-                return None
-            position = match.end()
-            if match.lastgroup not in ("space", "comment"):
-                tokens.append(match.group())
+        tokens = line_tokens(line)
+        if tokens is None:
+            return None
         first = tokens[0] if tokens else ""
         stripped = line.strip()
         if depth == 0 and (first in _DECLARATION_WORDS or first.startswith("@")) \
@@ -98,3 +124,78 @@ def parse_span(source: SourceFile, declarations: list[n.Decl]) -> Span:
     first, last = declarations[0], declarations[-1]
     start = first.annotations[0].span if first.annotations else first.span
     return Span(source.name, start.line, start.column, last.span.end_line, last.span.end_column)
+
+
+class EditorSources(Sources):
+    """The driver's files as the editor has them: an open file's text from `texts` (by
+    resolved path), else the disk's; rules files parsed declaration by declaration; card sets
+    and decks read again only when their text (or the card types' effect fields) changed, with
+    the diagnostics they gave then."""
+
+    def __init__(self) -> None:
+        self.texts: dict[Path, str] = {}
+        self.parsers: dict[str, IncrementalParser] = {}
+        # By file name: the key it was read with, and what reading it gave.
+        self.card_sets: dict[str, tuple[object, n.Module | None, list[Diagnostic]]] = {}
+        self.decks: dict[str, tuple[object, n.DeckList | None, list[Diagnostic]]] = {}
+
+    def read(self, path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
+        text = self.texts.get(resolved(path))
+        if text is None:
+            return super().read(path, name, diagnostics)
+        return decode_source(text.encode("utf-8", "replace"), name, diagnostics)
+
+    def parse(self, source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
+        parser = self.parsers.setdefault(source.name, IncrementalParser())
+        return parser.parse(source, diagnostics)
+
+    def card_set(self, source: SourceFile, effect_fields: dict[str, set[str]],
+                 diagnostics: Diagnostics) -> n.Module | None:
+        key = (source.text, sorted((k, sorted(v)) for k, v in effect_fields.items()))
+        kept = self.card_sets.get(source.name)
+        if kept is None or kept[0] != key:
+            local = Diagnostics()
+            kept = key, super().card_set(source, effect_fields, local), local.items
+            self.card_sets[source.name] = kept
+        diagnostics.extend(kept[2])
+        return kept[1]
+
+    def deck(self, source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
+        key = (source.text, name)
+        kept = self.decks.get(source.name)
+        if kept is None or kept[0] != key:
+            local = Diagnostics()
+            kept = key, super().deck(source, name, local), local.items
+            self.decks[source.name] = kept
+        diagnostics.extend(kept[2])
+        return kept[1]
+
+
+def keywords_at(text: str, line: int, column: int) -> frozenset[str] | None:
+    """The words of the grammar that may be written at a position (1-based), as the parser
+    reads the declaration around it up to there, the word being typed left out; None when that
+    text does not read as the start of a declaration (then any word may be wanted)."""
+    from lark.exceptions import LarkError
+
+    from dsl.keyword_lexer import _WORD, lark_parser, shifts
+
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    before = lines[line - 1][:column - 1]
+    before = re.sub(r"\w*$", "", before)
+    cut = pieces(text) or [(0, text)]
+    start = max((first for first, _ in cut if first < line), default=0)
+    prefix = "\n".join([*lines[start:line - 1], before])
+    parser = lark_parser()
+    words = {t.name: t.pattern.value for t in parser.terminals
+             if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value)}
+    interactive = parser.parse_interactive(prefix, start="start")
+    try:
+        for _ in interactive.iter_parse():
+            pass
+    except LarkError:
+        return None
+    state = interactive.parser_state
+    table, stack = state.parse_conf.states, state.state_stack
+    return frozenset(word for name, word in words.items() if shifts(table, stack, name))

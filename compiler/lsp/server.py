@@ -38,6 +38,9 @@ class RulecraftServer(LanguageServer):
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.analyses: dict[Path, Analysis] = {}
         self.published: dict[Path, set[str]] = {}  # per rulebook: the URIs given diagnostics
+        # Per rulebook, the last analysis that had a model: while `c.` is being typed the text
+        # does not parse, and completion asks what `c` was.
+        self.checked: dict[Path, Analysis] = {}
 
     def texts(self) -> dict[Path, str]:
         """The text of every open document, by resolved path."""
@@ -56,6 +59,8 @@ class RulecraftServer(LanguageServer):
         rules = resolved(rules)
         if fresh or rules not in self.analyses:
             self.analyses[rules] = Analysis.of(rules, self.texts())
+            if self.analyses[rules].model is not None:
+                self.checked[rules] = self.analyses[rules]
         return self.analyses[rules]
 
     def check(self, uri: str) -> None:
@@ -194,6 +199,8 @@ def completion(ls: RulecraftServer, params: lsp.CompletionParams) -> lsp.Complet
     analysis = ls.analysis(params.text_document.uri)
     if analysis is None:
         return lsp.CompletionList(is_incomplete=False, items=[])
+    if analysis.model is None:
+        analysis = ls.checked.get(analysis.rules, analysis)
     document = ls.workspace.get_text_document(params.text_document.uri)
     found = analysis.completions(_path(params.text_document.uri), params.position.line + 1,
                                  params.position.character + 1, document.source)

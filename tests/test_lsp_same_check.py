@@ -1,0 +1,85 @@
+"""The language server's check, which keeps the parse of unchanged declarations and the card sets
+and decks whose text did not change (compiler.lsp.incremental.EditorSources), gives the
+diagnostics of a check from scratch (codes, spans, messages, hints and notes alike) after
+random keystrokes in a shipped rulebook, its card set and its decks."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler.driver import Sources, check_rulebook
+from compiler.lsp.analysis import Analysis
+from dsl import nodes as n
+from dsl.diagnostics import Diagnostic, Diagnostics
+from dsl.parser import decode_source, parse
+from dsl.source import SourceFile, resolved
+from tests.tiers import seeds, soak
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = ["rulers_gambit", *soak(["dynasties", "dojo", "dynasty_tcg", "dynasty_builder"])]
+_NAME = re.compile(r"\b[a-z_][a-z0-9_]{2,}\b")
+
+
+class FromScratch(Sources):
+    """The editor's texts, every file read and parsed whole, nothing kept."""
+
+    def __init__(self, texts: dict[Path, str]) -> None:
+        self.texts = texts
+
+    def read(self, path: Path, name: str, diagnostics: Diagnostics) -> SourceFile | None:
+        text = self.texts.get(resolved(path))
+        if text is None:
+            return super().read(path, name, diagnostics)
+        return decode_source(text.encode("utf-8", "replace"), name, diagnostics)
+
+    def parse(self, source: SourceFile, diagnostics: Diagnostics) -> n.Module | None:
+        return parse(source, diagnostics)
+
+
+def keystroke(text: str, rng: random.Random) -> str:
+    """One small edit at a random place: a character typed or deleted, or a name misspelt."""
+    at = rng.randrange(len(text))
+    choice = rng.random()
+    if choice < 0.4:
+        return text[:at] + rng.choice("x {}();:.,\"#\n 1") + text[at:]
+    if choice < 0.7:
+        return text[:at] + text[at + rng.randint(1, 3):]
+    names = list(_NAME.finditer(text))
+    name = rng.choice(names)
+    return text[:name.end()] + "q" + text[name.end():]
+
+
+def editable(rules: Path) -> list[Path]:
+    folder = rules.parent
+    return [rules, *sorted(folder.glob("*.cards.yaml")), *sorted(folder.glob("decks/*.yaml"))]
+
+
+def assert_same(rules: Path, texts: dict[Path, str]) -> list[Diagnostic]:
+    found = Analysis.of(rules, texts).compilation.diagnostics.sorted()
+    expected = check_rulebook(rules, sources=FromScratch(texts)).diagnostics.sorted()
+    assert found == expected
+    return found
+
+
+@pytest.mark.parametrize("game", RULEBOOKS)
+@pytest.mark.parametrize("seed", seeds(1, 4))
+def test_keystrokes_give_the_diagnostics_of_a_check_from_scratch(game: str, seed: int) -> None:
+    rules = resolved(ROOT / "rulebooks" / game / f"{game}.rules")
+    files = editable(rules)
+    originals = {resolved(f): f.read_text(encoding="utf-8") for f in files}
+    texts = dict(originals)
+    rng = random.Random(f"{game}{seed}")
+    assert_same(rules, texts)
+    reported = set()
+    for _ in range(12):
+        if rng.random() < 0.3:
+            texts = dict(originals)
+        # Mostly the rules, where an edit reuses the most.
+        file = rules if rng.random() < 0.7 else resolved(rng.choice(files))
+        texts[file] = keystroke(texts[file], rng)
+        reported.update(d.code for d in assert_same(rules, texts))
+    assert reported, "no keystroke brought a diagnostic: the comparison proves little"
