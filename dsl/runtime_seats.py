@@ -8,7 +8,7 @@ nobody out. Turn order is seat order: the builtins below skip the players who ar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from dsl.runtime_state import StateCore
@@ -33,6 +33,15 @@ def listed_teams(players: int, teams: Sequence[Sequence[int]]) -> list[int]:
             if seat < players:
                 found[seat] = numbers.setdefault(team, len(numbers))
     return found
+
+
+def seat_bits(players: Iterable[int]) -> int:
+    """The players of `reveal X to LIST` as the bits that GameState.show keeps (1 << p each):
+    a team, its members."""
+    bits = 0
+    for player in players:
+        bits |= 1 << player
+    return bits
 
 
 class StateSeats(StateCore):
