@@ -491,7 +491,8 @@ class DocBuilder(CardGallery):
         for zone in m.zones.values():
             zones.append({
                 "name": code(zone.name), "holds": md(zone.card_type),
-                "per": md(", ".join(zone.per)) or "one for the game",
+                "per": md(", ".join("team" if zone.per_team and per == "player" else per
+                                    for per in zone.per)) or "one for the game",
                 "ordered": "ordered" if zone.ordered else "unordered",
                 "visibility": {
                     "public": "everyone sees the cards",

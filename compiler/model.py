@@ -140,6 +140,9 @@ class ZoneInfo:
     capacity: int | None
     span: Span
     doc: str = ""
+    # `per team`: its "player" key is any player of the team, and the team's cards lie in
+    # the slot of its captain (the first seat of the team); the owner of that slot is its team
+    per_team: bool = False
 
 
 @dataclass

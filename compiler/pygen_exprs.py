@@ -15,7 +15,7 @@ from compiler.pygen_aggregates import LOOPED, AggregateGenerator
 from compiler.pygen_base import Bindings, grouped, names_table, ungrouped, upper
 from compiler.pygen_facts import ACTS, HARMLESS, INLINE_NODES, walk_expr
 from compiler.pygen_grid import grid_call
-from compiler.pygen_seats import after_assigning, order_key, seat_call, shown_to
+from compiler.pygen_seats import after_assigning, order_key, seat_call, shown_to, team_key
 from dsl import nodes as n
 
 # Arguments that a function's body may read as often as it names the parameter (inlined): a
@@ -445,7 +445,7 @@ class ExpressionGenerator(AggregateGenerator):
         dims = self.zone_dims[zone]
         index = ""
         for i, key in enumerate(keys):
-            value = self.expr(key, s)
+            value = team_key(self.model, zone, i, self.expr(key, s), s)
             index = value if i == 0 else f"{grouped(index)} * {dims[i]} + {value}"
         return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
 

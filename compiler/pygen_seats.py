@@ -69,3 +69,33 @@ def order_key(var: str, key: str, descending: bool) -> str:
     """The key= (and reverse=) of a sort by `ordered by KEY [desc]`: sorted is stable, so ties
     keep the domain's order (seat order for players)."""
     return f"key=lambda {var}: {key}{', reverse=True' if descending else ''}"
+
+
+def team_zone_slots(model: GameModel, zone_base: dict[str, int],
+                    zone_dims: dict[str, list[int]]) -> dict[int, int]:
+    """GameState.TEAM_SLOTS: each slot of a `per team` zone, with the stride of its player
+    key (how many slots apart two seats' slots are)."""
+    found: dict[int, int] = {}
+    for zone in model.zones.values():
+        if not zone.per_team:
+            continue
+        dims = zone_dims[zone.name]
+        at = zone.per.index("player")
+        stride = 1
+        for size in dims[at + 1:]:
+            stride *= size
+        total = 1
+        for size in dims:
+            total *= size
+        for slot in range(total):
+            found[zone_base[zone.name] + slot] = stride
+    return found
+
+
+def team_key(model: GameModel, zone: str, position: int, key: str, s: str) -> str:
+    """A zone key as the slot's: the player key of a `per team` zone is the captain of the
+    player named (any player of the team names its zone)."""
+    info = model.zones[zone]
+    if info.per_team and info.per[position] == "player":
+        return f"{s}.captain({ungrouped(key)})"
+    return key

@@ -7,6 +7,7 @@ from compiler import types as t
 from compiler.english import counts_text
 from compiler.pygen_base import VERSION, codec, py_type, upper
 from compiler.pygen_rules import RuleGenerator
+from compiler.pygen_seats import team_zone_slots
 
 
 class WiringGenerator(RuleGenerator):
@@ -24,6 +25,9 @@ class WiringGenerator(RuleGenerator):
         w.line("State.SLOT_CAPACITY = SLOT_CAPACITY")
         w.line("State.SLOT_NAMES = SLOT_NAMES")
         w.line("State.SLOT_VISIBILITY = SLOT_VISIBILITY")
+        team_slots = team_zone_slots(m, self.zone_base, self.zone_dims)
+        if team_slots:
+            w.line(f"State.TEAM_SLOTS = {team_slots!r}")
         zones = []
         for zone in m.zones.values():
             dims = "(" + "".join(self.dimension_names(per) + ", " for per in zone.per) + ")"

@@ -196,6 +196,16 @@ others a count only, and a `private` zone not even that, so the reveal would sho
     zone hand: Role owner per player
     reveal hand[t] to actor        # E0214: declare it 'zone hand: Role secret per player'
 """),
+    Code("E0219", "reveal to a team written as no form", """
+`reveal CARDS to WHOM` shows cards to some players only, until they move. WHOM is a player, or
+a list of players: a team is shown cards as the list of its players. There is no
+`team of p` form:
+
+    reveal hand[t] to team of actor        # E0219
+    reveal hand[t] to allies(actor)        # the actor's teammates still in
+    reveal hand[t] to [actor] + allies(actor)   # the actor's whole team still in
+    reveal hand[t] to actor                # the actor alone
+"""),
     Code("E0301", "phase has no way on", """
 Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
 `on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase

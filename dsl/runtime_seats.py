@@ -61,6 +61,20 @@ class StateSeats(StateCore):
         team = self.team_of(player)
         return next(q for q in range(self.num_players) if self.team_of(q) == team)
 
+    def team_slot(self, slot: int) -> int:
+        """The slot that holds what a slot of a `per team` zone names: its captain's (a path
+        `zone.pool.C` names the pool of C's team); any other slot is itself."""
+        stride = self.TEAM_SLOTS.get(slot)
+        owner = self.SLOT_OWNER[slot]
+        if stride is None or owner >= self.num_players:  # (a seat of a larger game: empty)
+            return slot
+        return slot + (self.captain(owner) - owner) * stride
+
+    def team_holds(self, slot: int) -> bool:
+        """Whether a slot is one that observation() shows: any slot but those of a `per team`
+        zone that are not a captain's (they stay empty; the team's cards lie in the captain's)."""
+        return slot not in self.TEAM_SLOTS or self.team_slot(slot) == slot
+
     def is_out(self, player: int) -> bool:
         return bool(getattr(self, self.OUT_FIELD)[player]) if self.OUT_FIELD else False
 

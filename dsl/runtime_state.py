@@ -25,6 +25,9 @@ class StateCore:
     SLOT_NAMES: ClassVar[tuple[str, ...]] = ()
     SLOT_VISIBILITY: ClassVar[tuple[str, ...]] = ()
     ZONES: ClassVar[tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]] = ()
+    # the slots of `per team` zones, each with the stride of its player key: a team's cards
+    # lie in the slot of its captain, and its other players' slots stay empty
+    TEAM_SLOTS: ClassVar[Mapping[int, int]] = {}
     # The rules create cards during play (not only in setup), so `set` may create them too.
     SET_CREATES: ClassVar[bool] = False
     GAME_FIELDS: ClassVar[tuple[GameField, ...]] = ()
