@@ -142,13 +142,14 @@ class WiringGenerator(RuleGenerator):
                      "    decks: object = None,\n) -> State:"):
             w.line('"""A new game, set up and advanced to the first decision."""')
             counts = m.player_counts
+            shown = "players"
             if counts == list(range(m.min_players, m.max_players + 1)):
                 test = f"not {m.min_players} <= players <= {m.max_players}"
-            else:
-                test = f"players not in {tuple(counts)!r}"
+            else:  # (any value may be compared: '4' is shown quoted, as it is not 4)
+                test, shown = f"players not in {tuple(counts)!r}", "players!r"
             with w.block(f"if {test}:"):
                 w.line(f"raise ValueError(f'{m.name} is for {counts_text(counts)}"
-                       f" players, not {{players}}')")
+                       f" players, not {{{shown}}}')")
             if m.deck_rules is None:
                 with w.block("if decks is not None:"):
                     w.line(f"raise ValueError('{m.name} takes no decks')")

@@ -89,6 +89,9 @@ class StateCore:
     windows: dict[int, list[int]]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            # new_game has checked the count: 4.0 passes `4 <= players <= 6`, and True is 1
+            raise ValueError(f"{self.GAME} takes a whole number of players, not {players!r}")
         self.rng = Rng(seed)
         self.num_players = players
         self.phase = -1
