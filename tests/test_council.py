@@ -175,3 +175,33 @@ def test_the_rulebook_says_the_zone_is_the_team_s() -> None:
     assert compilation.model is not None
     markdown = generate_docs(compilation.model)
     assert "| `treasury` | Gem | team |" in markdown, markdown
+
+
+def test_the_documented_example_checks_clean_and_plays(tmp_path: Path) -> None:
+    """The rulebook of "Zones a team holds as one" in docs/language.md compiles and plays, and
+    the team's treasury is one zone for both its players."""
+    text = (HERE.parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text.split("### Zones a team holds as one: `per team`", 1)[1]
+    example = section.split("```rulecraft\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "council.rules"
+    path.write_text(example, encoding="utf-8")
+    compilation = check_rulebook(path)
+    assert compilation.ok and compilation.model is not None, compilation.diagnostics.items
+    game = load_python(compilation.model)
+    state = game.new_game(seed=1, players=4)
+    state.set("zone.hand.C", ["ruby"])
+    state.set("current", "C")
+    state.apply_action(state.parse_action("C pays ruby into the treasury"))
+    assert state.get("zone.treasury.A") == ["ruby"]
+    assert state.observation(1)["zones"]["treasury.A"] == {"count": 1}
+    play_checked(state, random.Random(1).choice, [], check_counts, MAX_PLIES)
+    assert state.returns() in ([1, -1, 1, -1], [-1, 1, -1, 1])
+
+
+def check_counts(state: State) -> None:
+    """Every gem is in the mine, a hand, or the treasury or vault of a team (A's or B's)."""
+    names = state.PLAYER_NAMES[:state.num_players]
+    held = sum(len(state.get(f"zone.hand.{name}")) for name in names)
+    held += sum(len(state.get(f"zone.{zone}.{captain}"))
+                for zone in ("treasury", "vault") for captain in ("A", "B"))
+    assert held + len(state.get("zone.mine")) == 2 * len(names)
