@@ -24,6 +24,7 @@ from compiler.driver import check_rulebook
 from compiler.pygen import load_python
 from compiler.scenarios import load_scenarios, run_scenario
 from tests.playing import State, named_failures, play_checked
+from tests.test_api_contract import Contract
 from tests.tiers import batch_id, batches
 
 HERE = Path(__file__).resolve().parent / "games"
@@ -205,3 +206,11 @@ def check_counts(state: State) -> None:
     held += sum(len(state.get(f"zone.{zone}.{captain}"))
                 for zone in ("treasury", "vault") for captain in ("A", "B"))
     assert held + len(state.get("zone.mine")) == 2 * len(names)
+
+
+@pytest.mark.parametrize("seed", [0, 2])  # (seats(): 4 players, then 6)
+def test_the_module_contract_holds(game: ModuleType, seed: int) -> None:
+    """tests/test_api_contract.py's checks of every generated game, on Council: observation()
+    agrees with get() for the zones a team holds as one, listed once, seen by the team."""
+    history = Contract(game).play("default", {}, seed, deep_every=5)
+    assert history
