@@ -251,7 +251,7 @@ class StatePaths(StateSeats):
                 if len(parts) - 1 != len(dims):
                     raise ValueError(f"zone {name} takes {len(dims)} keys in a path")
                 try:
-                    return base + _flat_index(parts[1:], dims)
+                    return self.team_slot(base + _flat_index(parts[1:], dims))
                 except ValueError as error:
                     raise ValueError(f"'from: {path}': {error}") from None
         zones = ", ".join(name for name, _, _ in self.ZONES)
