@@ -159,7 +159,7 @@ class StatementChecker(ExpressionChecker):
                    "would show nothing",
                    hint=f"declare it 'secret' (its owner sees it, others its count and the "
                         f"cards revealed to them): 'zone {zone.name}: {zone.card_type} secret"
-                        f"{' per ' + ', per '.join(zone.per) if zone.per else ''}'")
+                        f"{' per ' + ', per '.join(zone.per_words()) if zone.per else ''}'")
 
     def stmt(self, stmt: n.Stmt, scope: Scope, ctx: Context) -> None:
         m = self.model

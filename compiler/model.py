@@ -144,6 +144,11 @@ class ZoneInfo:
     # the slot of its captain (the first seat of the team); the owner of that slot is its team
     per_team: bool = False
 
+    def per_words(self) -> list[str]:
+        """Its `per` clauses as the rulebook writes them: "team" for the key of a `per team`
+        zone, which is a player's."""
+        return ["team" if self.per_team and per == "player" else per for per in self.per]
+
 
 @dataclass
 class CallableInfo:
