@@ -135,10 +135,12 @@ def test_a_card_shown_to_the_team_is_hidden_again_once_it_moves(game: ModuleType
     assert state.action_text(pay, 2) == "A pays ruby into the treasury"
     assert state.action_text(pay, 1) == "A pays a gem into the treasury"
     state.apply_action(pay)
-    state.set("zone.hand.A", ["opal", "ruby"])  # another ruby, or the same one, back in hand
+    assert state.observation(2)["zones"]["treasury.A"] == ["ruby"]
     assert state.observation(2)["zones"]["hand.A"]["revealed"] == []
-    assert state.observation(2)["zones"]["treasury.A"] == ["ruby"] or (
-        state.get("zone.treasury.A") == [])
+    state.apply_action(state.parse_action("B waits"))
+    state.set("zone.hand.A", ["opal", "ruby"])  # another ruby, from the mine: never shown
+    assert state.observation(2)["zones"]["hand.A"] == {"count": 2, "revealed": []}
+    assert state.get("zone.treasury.A") == ["ruby"]
 
 
 def test_resample_keeps_what_the_player_sees_and_deals_the_rest(game: ModuleType) -> None:
