@@ -28,7 +28,7 @@ from tests.test_api_contract import Contract
 from tests.tiers import batch_id, batches
 
 HERE = Path(__file__).resolve().parent / "games"
-DEFAULT_SEEDS = 4
+DEFAULT_SEEDS = 2
 SOAK_SEEDS = 200
 MAX_PLIES = 200
 TEAM_ZONES = ("treasury", "vault")
