@@ -61,6 +61,11 @@ GRID_BUILTINS = frozenset({"row", "column", "cell", "row_cells", "column_cells",
                            "behind", "surrounding", "facing_distance"})
 GRID_BY_NAME = frozenset({"cell", "row_cells", "column_cells"})
 SEAT_BUILTINS = sym.SEAT_BUILTINS
+# Functions a designer may reach for to name a team, which the language names by its players.
+TEAM_WORDS = frozenset({"team", "team_of", "teammates"})
+TEAM_HINT = ("a zone 'per team' is named by any player of the team ('pool[p]'); 'allies(p)' "
+             "lists p's teammates still in, '[p] + allies(p)' the team, 'ally(p, q)' tells "
+             "whether two players are of one team, 'captain(p)' gives the team's first seat")
 
 
 class BuiltinChecker(CheckerBase):

@@ -13,7 +13,7 @@ from typing import assert_never
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.check_base import Context, Scope
-from compiler.check_builtins import AGGREGATES, BUILTINS, BuiltinChecker
+from compiler.check_builtins import AGGREGATES, BUILTINS, TEAM_HINT, TEAM_WORDS, BuiltinChecker
 from compiler.model import EnumInfo, FieldInfo, GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -498,6 +498,9 @@ class ExpressionChecker(BuiltinChecker):
                               f"'{e.func}' takes a comprehension: {e.func}(x for x in ...)")
         if e.func == "<expression>":
             return self.error("E0201", e.span, "only named functions can be called")
+        if e.func in TEAM_WORDS:  # a team is no value of its own: its players stand for it
+            return self.error("E0101", e.func_span, f"unknown function '{e.func}': a team is "
+                              "named by its players", hint=TEAM_HINT)
         return self.error("E0101", e.func_span, f"unknown function '{e.func}'",
                           hint=did_you_mean(e.func, [*m.functions, *BUILTINS]))
 

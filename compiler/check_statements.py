@@ -29,7 +29,8 @@ STATEMENT_FORMS: dict[type[n.Stmt], tuple[str, str]] = {
     n.DrawGame: ("draw game", "'draw game'"),
     n.Shuffle: ("shuffle", "'shuffle ZONE'"),
     n.Create: ("create", "'create DEFINITION into ZONE'"),
-    n.Reveal: ("reveal", "'reveal CARD', 'reveal ZONE' or 'reveal CARDS to PLAYER'"),
+    n.Reveal: ("reveal", "'reveal CARD', 'reveal ZONE', 'reveal CARDS to PLAYER' or "
+                         "'reveal CARDS to PLAYERS'"),
     n.Goto: ("goto", "'goto PHASE'"),
     n.CallPhase: ("call", "'call PHASE'"),
     n.Return: ("return", "'return'"),
@@ -87,8 +88,10 @@ class StatementChecker(ExpressionChecker):
     def trailing_words(self, stmt: n.Stmt, trailing: tuple[n.Stmt, ...]) -> None:
         """Report the words after a keyword statement on its line (with_trailing_words): the
         forms the statement has, and for `reveal`, how to show cards to one player."""
-        if not trailing:
-            return
+        if not trailing or (isinstance(stmt, n.Reveal) and isinstance(stmt.to, n.Name)
+                            and stmt.to.id == "team"
+                            and id(stmt.to) not in self.model.symbols.names):
+            return  # (`reveal X to team of p`: E0219 says what to write, at 'team')
         keyword, forms = STATEMENT_FORMS[type(stmt)]
         first = trailing[0]
         word = first.call.id if isinstance(first, n.CallStmt) and isinstance(
@@ -113,17 +116,35 @@ class StatementChecker(ExpressionChecker):
 
     def reveal_hint(self, stmt: n.Reveal) -> str:
         return ("'reveal X' turns the cards face up for every player; 'reveal X to p' shows "
-                "them to player p only, until they move")
+                "them to player p only, and 'reveal X to allies(p)' to p's team, until they "
+                "move")
+
+    def team_word(self, to: n.Expr, scope: Scope) -> bool:
+        """Whether `reveal X to team ...` names no `team` of the rulebook's: the team form
+        that does not exist (a team is the list of its players)."""
+        return (isinstance(to, n.Name) and to.id == "team"
+                and "team" not in self.visible_names(scope))
 
     def reveal_to(self, stmt: n.Reveal, revealed: t.Type, scope: Scope, ctx: Context) -> None:
-        """`reveal X to p`: p must be a player (the place where a team would go), and X cards
-        that only a reveal can show to p, those of a `secret` zone."""
+        """`reveal X to p` or `reveal X to LIST`: a player or a list of players (a team:
+        `allies(p)`), and X cards that only a reveal can show to them, those of a `secret`
+        zone."""
         assert stmt.to is not None
+        if self.team_word(stmt.to, scope):
+            self.error("E0219", stmt.to.span,
+                       "'reveal ... to team of p' is not a form: a team is shown cards as the "
+                       "list of its players",
+                       hint="'reveal X to allies(p)' shows them to p's teammates still in, "
+                            "'reveal X to [p] + allies(p)' to p too, 'reveal X to p' to p alone")
+            return
         whom = self.expr(stmt.to, scope, ctx)
-        if not isinstance(whom, t.AnyT) and not t.assignable(whom, t.PLAYER):
+        if (not isinstance(whom, t.AnyT) and not t.assignable(whom, t.PLAYER)
+                and not t.assignable(whom, t.ListT(t.PLAYER))):
             self.error("E0201", stmt.to.span,
-                       f"'reveal ... to' shows cards to a player, not to {whom}",
-                       hint="name one player ('reveal hand[t] to actor'); to show cards to "
+                       f"'reveal ... to' shows cards to a player or a list of players, not to "
+                       f"{whom}",
+                       hint="name one player ('reveal hand[t] to actor') or a list of players "
+                            "('reveal hand[t] to allies(actor)', a team); to show cards to "
                             "every player, write 'reveal X' without 'to'")
         if not isinstance(revealed, t.ZoneT):
             return  # a card: where it lies is known only in play (docs/language.md §4)
@@ -138,7 +159,7 @@ class StatementChecker(ExpressionChecker):
                    "would show nothing",
                    hint=f"declare it 'secret' (its owner sees it, others its count and the "
                         f"cards revealed to them): 'zone {zone.name}: {zone.card_type} secret"
-                        f"{' per ' + ', per '.join(zone.per) if zone.per else ''}'")
+                        f"{' per ' + ', per '.join(zone.per_words()) if zone.per else ''}'")
 
     def stmt(self, stmt: n.Stmt, scope: Scope, ctx: Context) -> None:
         m = self.model

@@ -409,7 +409,8 @@ class DocBuilder(CardGallery):
             for member, span in zip(enum.members, enum.member_spans, strict=False):
                 found.append((member, f"a {words(enum.name)}", m.doc_above(span), span))
         for zone in m.zones.values():
-            found.append((zone.name, "a zone" + (" of each player" if "player" in zone.per
+            found.append((zone.name, "a zone" + (" of each team" if zone.per_team
+                                               else " of each player" if "player" in zone.per
                                                else ""), zone.doc, zone.span))
         for info in m.game_fields.values():
             found.append((info.name, "of the game", info.doc, info.span))
@@ -491,7 +492,7 @@ class DocBuilder(CardGallery):
         for zone in m.zones.values():
             zones.append({
                 "name": code(zone.name), "holds": md(zone.card_type),
-                "per": md(", ".join(zone.per)) or "one for the game",
+                "per": md(", ".join(zone.per_words())) or "one for the game",
                 "ordered": "ordered" if zone.ordered else "unordered",
                 "visibility": {
                     "public": "everyone sees the cards",

@@ -140,6 +140,14 @@ class ZoneInfo:
     capacity: int | None
     span: Span
     doc: str = ""
+    # `per team`: its "player" key is any player of the team, and the team's cards lie in
+    # the slot of its captain (the first seat of the team); the owner of that slot is its team
+    per_team: bool = False
+
+    def per_words(self) -> list[str]:
+        """Its `per` clauses as the rulebook writes them: "team" for the key of a `per team`
+        zone, which is a player's."""
+        return ["team" if self.per_team and per == "player" else per for per in self.per]
 
 
 @dataclass

@@ -1,26 +1,22 @@
 """Statements and expressions of the rules compiled to Python (the layer above
-compiler.pygen_base)."""
+compiler.pygen_aggregates; seats and teams in compiler.pygen_seats)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import assert_never
 
 from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
-from compiler.pygen_base import Bindings, grouped, names_table, py_type, ungrouped, upper
-from compiler.pygen_facts import ACTS, HARMLESS, INLINE_NODES, ExpressionFacts, walk_expr
+from compiler.pygen_aggregates import LOOPED, AggregateGenerator
+from compiler.pygen_base import Bindings, grouped, names_table, ungrouped, upper
+from compiler.pygen_facts import ACTS, HARMLESS, INLINE_NODES, walk_expr
 from compiler.pygen_grid import grid_call
+from compiler.pygen_seats import after_assigning, order_key, seat_call, shown_to, team_key
 from dsl import nodes as n
-
-# Aggregates that a statement computes with a plain loop (ExpressionGenerator.looped).
-LOOPED = frozenset({"sum", "count", "any", "all", "first"})
-
-# The most slots whose sizes a sum adds up one by one (slot_sizes); more go to sum(map(...)).
-UNROLLED_SIZES = 6
 
 # Arguments that a function's body may read as often as it names the parameter (inlined): a
 # name, a field of the state, a number.
@@ -30,7 +26,7 @@ _PLAIN_ARGUMENT = re.compile(r"[A-Za-z_][\w.]*|\d+")
 _PLAIN_NAME = re.compile(r"[A-Za-z_]\w*|\d+")
 
 
-class ExpressionGenerator(ExpressionFacts):
+class ExpressionGenerator(AggregateGenerator):
     """Rule statements and expressions as Python source."""
 
     # ---- statements
@@ -79,13 +75,8 @@ class ExpressionGenerator(ExpressionFacts):
             case n.Assign():
                 target = self.lvalue(stmt.target)
                 w.line(f"{target} {stmt.op} {self.expr(stmt.value)}")
-                shared = self.team_field(stmt.target)
-                if shared is not None:  # the teammates hold the same value
-                    w.line(f"s.share(s.p_{shared.name}, {self.expr(shared.obj)})")
-                target_ = stmt.target
-                if (isinstance(target_, n.Attribute) and target_.name == "out"
-                        and isinstance(m.symbols.attributes.get(id(target_)), sym.PlayerField)):
-                    w.line(f"s.mark_out({self.expr(target_.obj)})")  # the order for ranks()
+                for line in after_assigning(m, stmt.target, self.expr):
+                    w.line(line)
             case n.CallStmt():
                 guard = self.procedure_guard(stmt.call)
                 if guard is None:
@@ -123,8 +114,7 @@ class ExpressionGenerator(ExpressionFacts):
             case n.Create():
                 w.line(f"s.create({self.expr(stmt.what)}, {self.expr(stmt.dest)})")
             case n.Reveal() if stmt.to is not None:
-                # a bit per player: where a team's members would be joined (issue 15)
-                whom = f"1 << {self.expr(stmt.to)}"
+                whom = shown_to(m, stmt.to, self.expr(stmt.to))
                 if isinstance(m.type_of(stmt.what), t.CardT):
                     w.line(f"s.show([{self.expr(stmt.what)}], {whom})")
                 else:
@@ -246,8 +236,7 @@ class ExpressionGenerator(ExpressionFacts):
             if stmt.order_by is not None:
                 where = f" if {self.expr(stmt.where)}" if stmt.where is not None else ""
                 items = f"[{var} for {var} in {collection}{where}]"
-                reverse = ", reverse=True" if stmt.descending else ""
-                key = f"key=lambda {var}: {self.expr(stmt.order_by)}{reverse}"
+                key = order_key(var, self.expr(stmt.order_by), stmt.descending)
                 if self.risk(stmt.order_by, unwrapping=False) == HARMLESS:
                     # a key that only gives a value need not be worked out to order one item
                     order = self.bindings.reserve(f"{stmt.var}_order")
@@ -274,93 +263,6 @@ class ExpressionGenerator(ExpressionFacts):
         else:
             with self.loop_aggregates(e):
                 self.w.line(f"return {self.expr(e)}")
-
-    @contextmanager
-    def loop_aggregates(self, e: n.Expr | None) -> Iterator[None]:
-        """Work out with plain loops, before the statement that evaluates e, the harmless
-        aggregates that e always evaluates once (not under `and`, `or`, `if` or another
-        aggregate's element): within, e reads their values from variables. Their turn among
-        e's parts makes no difference, as they are harmless."""
-        found: list[n.Aggregate] = []
-        if e is not None:
-            self.find_once_aggregates(e, found)
-        for aggregate in found:
-            var = self.bindings.reserve(aggregate.func)
-            self.looped(aggregate, var)
-            self.looped_values[id(aggregate)] = var
-        try:
-            yield
-        finally:
-            for aggregate in found:
-                del self.looped_values[id(aggregate)]
-
-    def find_once_aggregates(self, x: n.Node, found: list[n.Aggregate]) -> None:
-        """The harmless aggregates of loop_aggregates, added to `found` (a method, not a
-        recursive closure: a closure that calls itself is a reference cycle, and a dropped
-        compilation must be freed without the cycle collector)."""
-        if isinstance(x, n.Aggregate):
-            self.find_once_aggregates(x.domain, found)
-            if x.func in LOOPED and self.risk(x) == HARMLESS:
-                found.append(x)
-        elif isinstance(x, n.BinaryOp) and x.op in ("and", "or"):
-            self.find_once_aggregates(x.left, found)
-        elif isinstance(x, n.Conditional):
-            self.find_once_aggregates(x.cond, found)
-        else:
-            for child in n.children(x):
-                self.find_once_aggregates(child, found)
-
-    def looped(self, e: n.Aggregate, target: str | None) -> None:
-        """An aggregate as a plain loop, its value returned (no target) or assigned to
-        `target`: cheaper than a generator over the few values most domains have, and it
-        stops where any, all and first stop."""
-        w = self.w
-        func = e.func
-        sizes = self.slot_sizes(e)
-        if sizes is not None:  # one expression, no loop of its own
-            w.line(f"return {sizes}" if target is None else f"{target} = {sizes}")
-            return
-        collection = self.collection(e.domain)
-        with self.bindings.frame():
-            var = self.bindings.bind(e.var)
-            where = self.expr(e.where) if e.where is not None else None
-            if e.order_by is not None:
-                collection = self.sorted_domain(e, var, collection,
-                                                f" if {where}" if where else "", "s")
-                where = None
-            element = "1" if func == "count" else self.expr(e.element)
-            if func == "all":
-                element = self.negated(e.element, test=True)
-            if func in ("sum", "count"):
-                total = target or self.bindings.reserve(func)
-                w.line(f"{total} = 0")
-                with w.block(f"for {var} in {collection}:"):
-                    if where is not None:
-                        with w.block(f"if {where}:"):
-                            w.line(f"{total} += {element}")
-                    else:
-                        w.line(f"{total} += {element}")
-                if target is None:
-                    w.line(f"return {total}")
-                return
-            if func == "first":
-                found, value, test = "None", element, where
-                if target is not None:
-                    w.line(f"{target}: {py_type(self.model.type_of(e))} = None")
-            else:
-                found, value = ("False", "True") if func == "any" else ("True", "False")
-                test = element if where is None else f"{grouped(where)} and {grouped(element)}"
-                if target is not None:
-                    w.line(f"{target} = {found}")
-            test_block = w.block(f"if {test}:") if test is not None else nullcontext()
-            with w.block(f"for {var} in {collection}:"), test_block:
-                if target is None:
-                    w.line(f"return {value}")
-                else:
-                    w.line(f"{target} = {value}")
-                    w.line("break")
-            if target is None:
-                w.line(f"return {found}")
 
     def lvalue(self, target: n.Expr) -> str:
         if isinstance(target, n.Name):
@@ -543,7 +445,7 @@ class ExpressionGenerator(ExpressionFacts):
         dims = self.zone_dims[zone]
         index = ""
         for i, key in enumerate(keys):
-            value = self.expr(key, s)
+            value = team_key(self.model, zone, i, self.expr(key, s), s)
             index = value if i == 0 else f"{grouped(index)} * {dims[i]} + {value}"
         return f"Z_{upper(zone)} + {index}" if index else f"Z_{upper(zone)}"
 
@@ -609,14 +511,9 @@ class ExpressionGenerator(ExpressionFacts):
             return f"rt.{name}({coll[0]})"
         if name == "shuffled":
             return f"{s}.rng.shuffled({coll[0]})"
-        if name == "opponent":
-            if self.max_players == 2:
-                return f"(1 - {args[0]})"
-            return f"(({args[0]}) + 1) % {s}.num_players"
-        if name == "next_player":
-            return f"(({args[0]}) + 1) % {s}.num_players"
-        if name in sym.SEAT_BUILTINS:
-            return f"{s}.{name}({', '.join(ungrouped(a) for a in args)})"
+        seats = seat_call(name, args, self.max_players, s)
+        if seats is not None:
+            return seats
         if name in ("abs", "min", "max"):
             return f"{name}({', '.join(args) if len(args) > 1 else ungrouped(args[0])})"
         if name == "roll":
@@ -644,92 +541,6 @@ class ExpressionGenerator(ExpressionFacts):
         if name == "connected":
             return f"rt.connected({args[0]}, {args[1]}, N_{board}_NEIGHBOURS)"
         return grid_call(self.model, self.grids, e, args)
-
-    def sized_slots(self, e: n.Aggregate) -> tuple[str, list[n.Expr], int] | None:
-        """(zone, its keys but the last, the size of the last) when e is
-        `sum(size(zone[k.., v]) for v in T)` over every value of T, the last key of the zone:
-        its slots are consecutive (slot_sizes). None for any other aggregate."""
-        element = e.element
-        if (e.func != "sum" or e.where is not None or not isinstance(element, n.Call)
-                or element.func != "size" or len(element.args) != 1):
-            return None
-        slot = element.args[0]
-        zone = self.model.symbols.indexes.get(id(slot))
-        if not isinstance(slot, n.Index) or not isinstance(zone, sym.ZoneSlot):
-            return None
-        dims = self.zone_dims[zone.zone]
-        *outer, last = slot.keys
-        if (len(slot.keys) != len(dims) or not isinstance(last, n.Name) or last.id != e.var
-                or any(isinstance(node, n.Name) and node.id == e.var
-                       for key in outer for node in walk_expr(key))):
-            return None
-        if self.collection(e.domain) != f"range({dims[-1]})":  # every value, in order
-            return None
-        return zone.zone, outer, dims[-1]
-
-    def slot_sizes(self, e: n.Aggregate, s: str = "s") -> str | None:
-        """sized_slots as one expression, without a loop of the generated code's own: the
-        lengths of a few slots added up (a zone per node of a small board), or those of a
-        slice of the zones added up in C (sum and map cost more than a few additions)."""
-        sized = self.sized_slots(e)
-        if sized is None:
-            return None
-        zone, outer, count = sized
-        first = self.zone_slot(zone, (*outer, n.IntLit(0, span=e.span)), s).removesuffix(" + 0")
-        if count <= UNROLLED_SIZES:
-            return "(" + " + ".join(
-                f"len({s}.zones[{first}{f' + {k}' if k else ''}])" for k in range(count)) + ")"
-        return f"sum(map(len, {s}.zones[{first}:{first} + {count}]))"
-
-    def aggregate(self, e: n.Aggregate, s: str) -> str:
-        looped = self.looped_values.get(id(e))
-        if looped is not None:
-            return looped
-        sizes = self.slot_sizes(e, s)
-        if sizes is not None:
-            return sizes
-        collection = self.collection(e.domain)
-        with self.bindings.frame():
-            var = self.bindings.bind(e.var)
-            where = f" if {self.expr(e.where, s)}" if e.where is not None else ""
-            if e.order_by is not None:
-                collection, where = self.sorted_domain(e, var, collection, where, s), ""
-            element = self.expr(e.element, s)
-            loop = f"for {var} in {collection}{where}"
-            self.bindings.used.discard(var)  # comprehension variables have their own scope
-        func = e.func
-        if func == "sum":
-            return f"sum({element} {loop})"
-        if func == "count":
-            return f"sum(1 {loop})"
-        if func in ("min", "max"):
-            return f"{func}(({element} {loop}), default=0)"
-        if func in ("any", "all"):
-            return f"{func}({element} {loop})"
-        if func == "first":
-            return f"next(({element} {loop}), None)"
-        return f"[{element} {loop}]"
-
-    def team_field(self, target: n.Expr) -> n.Attribute | None:
-        """The `p.f` of a target `p.f` or `p.f[k]` when f is a 'per team' player field of a
-        game with teams."""
-        m = self.model
-        if isinstance(target, n.Index):
-            target = target.obj
-        if (isinstance(target, n.Attribute) and (m.team_size is not None or m.team_seats)
-                and isinstance(m.symbols.attributes.get(id(target)), sym.PlayerField)
-                and m.player_fields[target.name].per_team):
-            return target
-        return None
-
-    def sorted_domain(self, e: n.Aggregate, var: str, collection: str, where: str,
-                      s: str) -> str:
-        """The elements of an aggregate's domain that pass its `where`, in the order of its
-        `ordered by` (sorted is stable: ties keep the domain's order)."""
-        assert e.order_by is not None
-        reverse = ", reverse=True" if e.descending else ""
-        return (f"sorted([{var} for {var} in {collection}{where}], "
-                f"key=lambda {var}: {self.expr(e.order_by, s)}{reverse})")
 
     def negated(self, e: n.Expr, s: str = "s", test: bool = False) -> str:
         """Python source that is true exactly when e is false, without double negations; as

@@ -7,6 +7,7 @@ from compiler import types as t
 from compiler.english import counts_text
 from compiler.pygen_base import VERSION, codec, py_type, upper
 from compiler.pygen_rules import RuleGenerator
+from compiler.pygen_seats import team_zone_slots
 
 
 class WiringGenerator(RuleGenerator):
@@ -24,6 +25,9 @@ class WiringGenerator(RuleGenerator):
         w.line("State.SLOT_CAPACITY = SLOT_CAPACITY")
         w.line("State.SLOT_NAMES = SLOT_NAMES")
         w.line("State.SLOT_VISIBILITY = SLOT_VISIBILITY")
+        team_slots = team_zone_slots(m, self.zone_base, self.zone_dims)
+        if team_slots:
+            w.line(f"State.TEAM_SLOTS = {team_slots!r}")
         zones = []
         for zone in m.zones.values():
             dims = "(" + "".join(self.dimension_names(per) + ", " for per in zone.per) + ")"
@@ -138,13 +142,14 @@ class WiringGenerator(RuleGenerator):
                      "    decks: object = None,\n) -> State:"):
             w.line('"""A new game, set up and advanced to the first decision."""')
             counts = m.player_counts
+            shown = "players"
             if counts == list(range(m.min_players, m.max_players + 1)):
                 test = f"not {m.min_players} <= players <= {m.max_players}"
-            else:
-                test = f"players not in {tuple(counts)!r}"
+            else:  # (any value may be compared: '4' is shown quoted, as it is not 4)
+                test, shown = f"players not in {tuple(counts)!r}", "players!r"
             with w.block(f"if {test}:"):
                 w.line(f"raise ValueError(f'{m.name} is for {counts_text(counts)}"
-                       f" players, not {{players}}')")
+                       f" players, not {{{shown}}}')")
             if m.deck_rules is None:
                 with w.block("if decks is not None:"):
                     w.line(f"raise ValueError('{m.name} takes no decks')")

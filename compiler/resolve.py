@@ -218,7 +218,7 @@ class Resolver(BoardResolver):
         elif isinstance(d, n.DataDecl):
             self.data(d)
         elif isinstance(d, n.ZoneDecl):
-            self.zone(d)
+            self.zone(d, game)
         elif isinstance(d, n.StateDecl):
             for name, info in self.fields(d.fields, "the game").items():
                 if self.declare("value", name, info.span, "game field"):
@@ -465,7 +465,7 @@ class Resolver(BoardResolver):
                     )
             record.entries.append(EntryInfo(entry.name, values, entry.description, entry.span))
 
-    def zone(self, d: n.ZoneDecl) -> None:
+    def zone(self, d: n.ZoneDecl, game: n.Game | None) -> None:
         m = self.model
         if not self.declare("value", d.name, d.span, "zone"):
             return
@@ -478,24 +478,52 @@ class Resolver(BoardResolver):
                 hint=did_you_mean(d.card_type, [r for r in m.records if m.records[r].is_card]),
             )
         per: list[str] = []
+        per_team = False
         for name, span in d.per:
-            if name != "player" and name not in m.boards and name not in m.enums:
+            if name == "team":
+                per_team = self.zone_per_team(d, span, game, per_team or "player" in per)
+                name = "player"  # a slot per seat; a team's cards lie in its captain's
+            elif name != "player" and name not in m.boards and name not in m.enums:
                 self.diagnostics.add(
                     "E0103",
                     span,
-                    f"a zone can be 'per player', per board or per enum, not per '{name}'",
-                    hint=did_you_mean(name, ["player", *m.boards, *m.enums]),
+                    f"a zone can be 'per player', 'per team', per board or per enum, not per "
+                    f"'{name}'",
+                    hint=did_you_mean(name, ["player", "team", *m.boards, *m.enums]),
                 )
+            elif name == "player" and per_team:
+                self.diagnostics.add(
+                    "E0218", span, f"zone '{d.name}' is both 'per team' and 'per player'",
+                    hint="keep 'per team' for a zone the team holds as one, or 'per player' "
+                         "for one of each player (a 'team' zone its teammates see)")
             per.append(name)
         if d.visibility == "team" and "player" not in per:
             self.diagnostics.add(
                 "E0207", d.span, f"zone '{d.name}' is seen by a team, but it belongs to no player",
-                hint="declare it 'per player': a team zone is one player's zone that its "
-                     "teammates see (allies(p) gives them)",
+                hint="declare it 'per player' (one player's zone that its teammates see) or "
+                     "'per team' (a zone the team holds as one)",
             )
         m.zones[d.name] = ZoneInfo(
-            d.name, d.card_type, d.ordered, d.visibility, per, d.capacity, d.span, d.doc
+            d.name, d.card_type, d.ordered, d.visibility, per, d.capacity, d.span, d.doc,
+            per_team=per_team,
         )
+
+    def zone_per_team(self, d: n.ZoneDecl, span: Span, game: n.Game | None,
+                      keyed: bool) -> bool:
+        """`per team` on a zone: not with another player key, and in a game with teams
+        (E0218 otherwise)."""
+        if keyed:
+            self.diagnostics.add(
+                "E0218", span, f"zone '{d.name}' is both 'per team' and 'per player'",
+                hint="keep 'per team' for a zone the team holds as one, or 'per player' for "
+                     "one of each player (a 'team' zone its teammates see)")
+            return True
+        if game is not None and game.teams is None:
+            self.diagnostics.add(
+                "E0218", span, f"zone '{d.name}' is 'per team', but the game has no teams",
+                hint="give the game header teams ('teams of 2' or 'teams [A, C], [B, D]'), or "
+                     "make it 'per player': without teams each player is a team of one")
+        return True
 
     def phase(self, d: n.PhaseDecl) -> None:
         if not self.declare("phase", d.name, d.span, "phase"):

@@ -196,6 +196,27 @@ others a count only, and a `private` zone not even that, so the reveal would sho
     zone hand: Role owner per player
     reveal hand[t] to actor        # E0214: declare it 'zone hand: Role secret per player'
 """),
+    Code("E0218", "per team where there are no teams", """
+`zone NAME: CARDTYPE ... per team` is one zone for each team, which any player of the team
+names (`pool[p]`, p any teammate). It needs teams in the game header (`teams of 2`, or
+`teams [A, C], [B, D]`): without them every player is a team of one, and `per player` says so.
+A zone is per team or per player, not both: for a zone of each player that the teammates
+see, write `team per player`.
+
+    game duel { players 2 }
+    zone pool: Chip team per team          # E0218: the game has no teams
+    zone pool: Chip team per player        # each player's, seen by its teammates
+"""),
+    Code("E0219", "reveal to a team written as no form", """
+`reveal CARDS to WHOM` shows cards to some players only, until they move. WHOM is a player, or
+a list of players: a team is shown cards as the list of its players. There is no
+`team of p` form:
+
+    reveal hand[t] to team of actor        # E0219
+    reveal hand[t] to allies(actor)        # the actor's teammates still in
+    reveal hand[t] to [actor] + allies(actor)   # the actor's whole team still in
+    reveal hand[t] to actor                # the actor alone
+"""),
     Code("E0301", "phase has no way on", """
 Nothing in the phase moves to another phase with `goto` or ends the game: not its `on enter` or
 `on done` blocks, not its actions or its own `checkpoint { }` blocks (these count when the phase

@@ -48,7 +48,7 @@ from dsl.runtime_geometry import (
 )
 from dsl.runtime_paths import StatePaths
 from dsl.runtime_sample import Resampling
-from dsl.runtime_seats import listed_teams, seat_teams
+from dsl.runtime_seats import listed_teams, seat_bits, seat_teams
 from dsl.runtime_setup import choose_decks, merge_options
 
 __all__ = [
@@ -81,6 +81,7 @@ __all__ = [
     "merge_options",
     "ring",
     "rings",
+    "seat_bits",
     "seat_teams",
     "some",
     "within",

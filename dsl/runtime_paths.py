@@ -93,10 +93,11 @@ class StatePaths(StateSeats):
                 if len(keys) == len(dims) + 1 and keys[-1] == "size":
                     # a scenario can expect how many cards a shuffled zone holds, which it
                     # cannot expect card by card
-                    return self._zone_size(base + _flat_index(keys[:-1], dims), path)
+                    return self._zone_size(
+                        self.team_slot(base + _flat_index(keys[:-1], dims)), path)
                 if len(keys) != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
-                return self._zone(base + _flat_index(keys, dims))
+                return self._zone(self.team_slot(base + _flat_index(keys, dims)))
         raise KeyError(f"no path {path!r} in {self.GAME}")
 
     def _card_field(self, parts: list[str]) -> tuple[Callable[[], Any], Callable[[Any], None]]:
@@ -107,7 +108,7 @@ class StatePaths(StateSeats):
             if where and where[0] == name:
                 if len(where) - 1 != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
-                zone = self.zones[base + _flat_index(where[1:], dims)]
+                zone = self.zones[self.team_slot(base + _flat_index(where[1:], dims))]
                 if not position.isdigit() or int(position) >= len(zone):
                     raise KeyError(f"zone {'.'.join(where)} has no card at position {position}")
                 card = zone[int(position)]
@@ -250,7 +251,7 @@ class StatePaths(StateSeats):
                 if len(parts) - 1 != len(dims):
                     raise ValueError(f"zone {name} takes {len(dims)} keys in a path")
                 try:
-                    return base + _flat_index(parts[1:], dims)
+                    return self.team_slot(base + _flat_index(parts[1:], dims))
                 except ValueError as error:
                     raise ValueError(f"'from: {path}': {error}") from None
         zones = ", ".join(name for name, _, _ in self.ZONES)

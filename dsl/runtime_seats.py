@@ -8,7 +8,7 @@ nobody out. Turn order is seat order: the builtins below skip the players who ar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from dsl.runtime_state import StateCore
@@ -35,6 +35,15 @@ def listed_teams(players: int, teams: Sequence[Sequence[int]]) -> list[int]:
     return found
 
 
+def seat_bits(players: Iterable[int]) -> int:
+    """The players of `reveal X to LIST` as the bits that GameState.show keeps (1 << p each):
+    a team, its members."""
+    bits = 0
+    for player in players:
+        bits |= 1 << player
+    return bits
+
+
 class StateSeats(StateCore):
     """The queries of seat order and teams that generated rules call."""
 
@@ -51,6 +60,20 @@ class StateSeats(StateCore):
         """The first seat of the player's team: its zones hold what the team shares."""
         team = self.team_of(player)
         return next(q for q in range(self.num_players) if self.team_of(q) == team)
+
+    def team_slot(self, slot: int) -> int:
+        """The slot that holds what a slot of a `per team` zone names: its captain's (a path
+        `zone.pool.C` names the pool of C's team); any other slot is itself."""
+        stride = self.TEAM_SLOTS.get(slot)
+        owner = self.SLOT_OWNER[slot]
+        if stride is None or owner >= self.num_players:  # (a seat of a larger game: empty)
+            return slot
+        return slot + (self.captain(owner) - owner) * stride
+
+    def team_holds(self, slot: int) -> bool:
+        """Whether a slot is one that observation() shows: any slot but those of a `per team`
+        zone that are not a captain's (they stay empty; the team's cards lie in the captain's)."""
+        return slot not in self.TEAM_SLOTS or self.team_slot(slot) == slot
 
     def is_out(self, player: int) -> bool:
         return bool(getattr(self, self.OUT_FIELD)[player]) if self.OUT_FIELD else False

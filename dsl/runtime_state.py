@@ -25,6 +25,9 @@ class StateCore:
     SLOT_NAMES: ClassVar[tuple[str, ...]] = ()
     SLOT_VISIBILITY: ClassVar[tuple[str, ...]] = ()
     ZONES: ClassVar[tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]] = ()
+    # the slots of `per team` zones, each with the stride of its player key: a team's cards
+    # lie in the slot of its captain, and its other players' slots stay empty
+    TEAM_SLOTS: ClassVar[Mapping[int, int]] = {}
     # The rules create cards during play (not only in setup), so `set` may create them too.
     SET_CREATES: ClassVar[bool] = False
     GAME_FIELDS: ClassVar[tuple[GameField, ...]] = ()
@@ -86,6 +89,9 @@ class StateCore:
     windows: dict[int, list[int]]
 
     def init_runtime(self, seed: int, players: int, slots: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            # new_game has checked the count: 4.0 passes `4 <= players <= 6`, and True is 1
+            raise ValueError(f"{self.GAME} takes a whole number of players, not {players!r}")
         self.rng = Rng(seed)
         self.num_players = players
         self.phase = -1

@@ -68,6 +68,8 @@ class StateViews(StateSeats):
             sight = self._zone_sight(slot, player)
             if sight == _SEE_NOTHING:
                 continue  # not even the count: it would tell which kind of card was played
+            if self.TEAM_SLOTS and not self.team_holds(slot):
+                continue  # a team's cards are shown once, under its captain's name
             named = self._named_cards(slot, sight, player)
             if sight == _SEE_ALL:
                 shown: Any = [self.DEF_NAMES[self.card_def[c]] for c in cards]
@@ -100,6 +102,9 @@ class StateViews(StateSeats):
         owner = self.SLOT_OWNER[slot]
         if owner >= 0 and owner == player and visibility in ("owner", "secret", "private"):
             return _SEE_ALL
+        if (slot in self.TEAM_SLOTS and visibility != "hidden" and player >= 0
+                and owner < self.num_players and self.ally(owner, player)):
+            return _SEE_ALL  # the owner of a team's zone is its team
         if visibility == "team":  # the owner and its teammates see it, the others its count
             seen = (0 <= owner < self.num_players and player >= 0
                     and self.ally(owner, player))

@@ -202,13 +202,22 @@ class Contract:
         # zones: what each kind of zone shows, and 'per card' state of the cards named only
         zones, cards = view["zones"], view.get("cards")
         assert (cards is not None) == bool(game.State.CARD_FIELDS)
+        team_slots = game.State.TEAM_SLOTS
         for slot, path in self.slots:
             name, actual = path[len("zone."):], contents[path]
             shown, visibility = zones.get(name), game.SLOT_VISIBILITY[slot]
             holder = game.SLOT_OWNER[slot]
-            # a team zone shows to its holder's teammates as to its holder
-            owner = holder == player or (visibility == "team" and holder >= 0
-                                         and state.ally(holder, player))
+            if slot in team_slots and holder < self.players:
+                # a zone per team: listed once, under its captain's name; its owner is the team
+                if state.team_slot(slot) != slot:
+                    assert name not in zones, f"{me} sees {name}, not a captain's: {shown}"
+                    continue
+                owner = state.ally(holder, player)
+            else:
+                # a team zone shows to its holder's teammates as to its holder
+                owner = holder == player or (visibility == "team"
+                                             and 0 <= holder < self.players
+                                             and state.ally(holder, player))
             named: list[str] = []
             if visibility == "public" or (owner and visibility != "hidden"):
                 assert shown == actual, f"{me} sees {name} as {shown}, not {actual}"

@@ -192,7 +192,8 @@ def test_words_after_reveal_are_one_error_that_says_how_to_show_one_player() -> 
     span = found.span
     assert (span.line, span.column, span.end_line, span.end_column) == (34, 25, 34, 32)
     assert found.hint is not None
-    assert "'reveal X to p' shows them to player p only, until they move" in found.hint
+    assert ("'reveal X to p' shows them to player p only, and 'reveal X to allies(p)' to p's "
+            "team, until they move") in found.hint
     assert found.notes == ("the 'reveal' statement ends before 'face': newlines do not end "
                            "statements, so the rest of the line was read as statements of its "
                            "own, which do nothing",)

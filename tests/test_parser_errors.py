@@ -55,6 +55,15 @@ def test_require_without_else_hint_in_a_rulebook() -> None:
     assert error.hint is not None and "'require' needs a message" in error.hint
 
 
+def test_names_for_each_count_hint() -> None:
+    """Seat names for each player count are not in the language: the hint says what is."""
+    error = only_error('game g {\n  title "G"\n  players 2, 4\n'
+                       '  names 2: [N, S], 4: [N, E, S, W]\n}\n')
+    assert error.code == "E0001" and (error.span.line, error.span.column) == (4, 9)
+    assert error.hint is not None and "'names North, East, South, West'" in error.hint
+    assert "are not in the language" in error.hint
+
+
 def test_field_without_type_hint() -> None:
     error = only_error("player { reserve = 21 }")
     assert error.hint is not None and "a field needs a type" in error.hint
