@@ -83,7 +83,12 @@ def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name:
     clicks = 0
     page.wait_for_selector("header")
     page.screenshot(path=str(shots / f"{name}-start.png"), full_page=True)
-    while not session.state.is_terminal():
+    while True:
+        # a bot thinks in the background: the page waits for its move, then for a button
+        page.wait_for_selector("button.move, button.big, .over", state="attached",
+                               timeout=120_000)
+        if session.state.is_terminal():
+            break
         assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
         if page.locator("button.big").count():  # hot-seat: pass the device
             assert not [s for s in secrets_of(session, session.shown) if s in page.content()]
@@ -108,12 +113,13 @@ def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name:
 
 @pytest.mark.parametrize(("game", "seats"), [
     ("dynasties", "bot"), ("rulers_gambit", "bot"), ("dynasty_builder", "bot"),
-    ("dynasties", "hotseat"),
+    ("dynasties", "hotseat"), ("dynasties", "mcts:iterations=4"),
 ])
 def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
                                                  seats: str) -> None:
-    bots = frozenset({1}) if seats == "bot" else frozenset()
-    session, app = served(game, seed=11, bots=bots)
+    bots = frozenset() if seats == "hotseat" else frozenset({1})
+    bot = "random" if seats in ("bot", "hotseat") else seats
+    session, app = served(game, seed=11, bots=bots, bot=bot)
     shots = artifacts()
     print(f"screenshots: {shots}")
     with Running(session, app) as running:
@@ -121,7 +127,8 @@ def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(running.url(next(iter(session.tokens))))
-        clicks = play_by_clicking(page, session, 11, shots, f"{game}-{seats}")
+        clicks = play_by_clicking(page, session, 11, shots,
+                                  f"{game}-{seats.partition(':')[0]}")
         page.close()
     assert session.state.is_terminal() and clicks > 10
     assert not errors, errors
