@@ -171,7 +171,8 @@ class Session:
         """The bot's move in `state` (a clone: the search may run in a worker thread while
         the pages read the game), from a generator per ply, so that the bot plays the same
         after an undo or a load."""
-        return self.agent.step(state, random.Random(self.seed * 1_000_003 + ply))
+        action: Action = self.agent.step(state, random.Random(self.seed * 1_000_003 + ply))
+        return action
 
     def play_bot_move(self, action: Action, ply: int) -> bool:
         """Play a bot's move found for the game at `ply` moves; False (and nothing played)
