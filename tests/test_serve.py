@@ -6,8 +6,10 @@ and hostile card text inert in the page."""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -241,6 +243,29 @@ def test_the_hex_map_marks_what_the_view_holds() -> None:
     after = client.get(f"/play/{token}/view").text
     marks = 'font-size="11" font-weight="bold" text-anchor="middle">'
     assert before.count(marks) == 0 < after.count(marks)
+
+
+def test_the_grid_shows_the_pieces_each_side_may_read() -> None:
+    session, app = served("dynasty_tcg", seed=1, seats="links")
+    tokens = {seat: token for token, seat in session.tokens.items()}
+    client = TestClient(app)
+    agent = random.Random(1)
+    pictures: dict[int, set[str]] = {0: set(), 1: set()}
+    for _ply in range(80):
+        for seat, token in tokens.items():
+            page = client.get(f"/play/{token}/view").text
+            picture = page[page.index('<svg class="board-live"'):]
+            picture = picture[:picture.index("</svg>")]
+            pictures[seat].add(picture)
+            pieces = re.findall(r'<text class="piece"[^>]*>([^<]*)</text>', picture)
+            view = session.state.observation(seat)
+            on_field = sorted(str(c) for z, cards in view["zones"].items()
+                              if z.startswith("field.") for c in cards)
+            assert sorted(html.unescape(p) for p in pieces) == on_field
+            assert not [name for name in secrets_of(session, seat) if name in picture]
+        action = agent.choice(session.state.legal_actions())
+        session.act(action.actor, choice_of(action))
+    assert len(pictures[0]) > 1 and len(pictures[1]) > 1
 
 
 def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
