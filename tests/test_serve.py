@@ -251,7 +251,7 @@ def test_the_grid_shows_the_pieces_each_side_may_read() -> None:
     client = TestClient(app)
     agent = random.Random(1)
     pictures: dict[int, set[str]] = {0: set(), 1: set()}
-    for _ply in range(80):
+    for _ply in range(24):
         for seat, token in tokens.items():
             page = client.get(f"/play/{token}/view").text
             picture = page[page.index('<svg class="board-live"'):]
