@@ -199,16 +199,23 @@ class Layouts:
     `height` and `wrap(text, width, size)` (lines that fit). A template that cannot be read
     or rendered is reported (`problems`: file, line, message) and the default face is used."""
 
-    def __init__(self, source_file: str) -> None:
+    def __init__(self, source_file: str, named: dict[str, Path] | None = None) -> None:
         self.folder = Path(source_file).parent / "faces" if source_file else None
+        # `card T face "file"`: files the resolver found inside the rulebook's folder
+        self.named = dict(named or {})
         self.templates: dict[str, object] = {}
         self.problems: list[tuple[str, int, str]] = []
+
+    def path(self, card_type: str) -> Path | None:
+        if card_type in self.named:
+            return self.named[card_type]
+        return self.folder / f"{card_type}.svg.j2" if self.folder else None
 
     def template(self, card_type: str) -> object:
         if card_type in self.templates:
             return self.templates[card_type]
         found: object = None
-        path = self.folder / f"{card_type}.svg.j2" if self.folder else None
+        path = self.path(card_type)
         if path is not None and path.is_file():
             from jinja2 import StrictUndefined, TemplateSyntaxError
             from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -240,8 +247,7 @@ class Layouts:
                                    wrap=lambda text, width, size: fit_lines(
                                        [str(text)], float(width), float(size)))
         except (TemplateError, SecurityError, TypeError, ValueError) as error:
-            assert self.folder is not None
-            self.problems.append((str(self.folder / f"{face.card_type}.svg.j2"), 1,
+            self.problems.append((str(self.path(face.card_type)), 1,
                                   f"rendering card '{face.name}': {error}"))
             self.templates[face.card_type] = None
             return None

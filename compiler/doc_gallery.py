@@ -187,7 +187,9 @@ class CardGallery:
         self.html_cells: dict[str, str] = {}
         self.html_effects: dict[int, tuple[list[str], str]] = {}
         self.face_overflows: list[EntryInfo] = []  # cards whose text does not fit the face
-        self.layouts = Layouts(model.source_file)  # the designer's face templates, if any
+        # the designer's face templates, if any: named by the card type, or by its name
+        self.layouts = Layouts(model.source_file, {
+            name: record.face for name, record in model.records.items() if record.face})
 
     def has_gallery(self, record: RecordInfo) -> bool:
         if not record.is_card or not record.entries:

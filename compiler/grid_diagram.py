@@ -211,12 +211,16 @@ def _grid_size(board: BoardInfo, style: _Style) -> tuple[float, float, float]:
     return labels + columns * style.cell_w, height, labels
 
 
+Pieces = dict[int, list[str]]  # what stands on each cell (by index), as lines of text
+
+
 def _draw_grid(out: list[str], board: BoardInfo, style: _Style, x0: float, y0: float,
-               fills: tuple[dict[int, str], dict[int, str]] = ({}, {})) -> None:
+               fills: tuple[dict[int, str], dict[int, str]] = ({}, {}),
+               pieces: tuple[Pieces, Pieces] = ({}, {})) -> None:
     """One drawing of the board at (x0, y0): column labels above and below, row labels on the
     left. A facing board is two sides: the other one on top with its rows A at the bottom,
     facing this side's rows A across the front line. `fills` colours cells of (this side,
-    the other side)."""
+    the other side); `pieces` writes what stands on them under their names."""
     rows, columns = _extent(board)
     _, height, labels = _grid_size(board, style)
     gx = x0 + labels
@@ -229,17 +233,17 @@ def _draw_grid(out: list[str], board: BoardInfo, style: _Style, x0: float, y0: f
         out.append(text_element(cx, baseline(y0 + height - label_h / 2, style.font), label,
                                 style.font, anchor="middle", fill=LABEL_INK))
     top = y0 + label_h
-    sides: list[tuple[float, bool, dict[int, str]]] = []  # (top, mirrored, fills)
+    sides: list[tuple[float, bool, dict[int, str], Pieces]] = []  # (top, mirrored, ...)
     if board.facing:
-        sides.append((top, True, fills[1]))
-        sides.append((top + rows * style.cell_h + _FRONT, False, fills[0]))
+        sides.append((top, True, fills[1], pieces[1]))
+        sides.append((top + rows * style.cell_h + _FRONT, False, fills[0], pieces[0]))
         front = top + rows * style.cell_h + _FRONT / 2
         out.append(f'<line x1="{num(gx - 4)}" y1="{num(front)}" '
                    f'x2="{num(gx + columns * style.cell_w + 4)}" y2="{num(front)}" '
                    f'stroke="{LINE}" stroke-width="1" stroke-dasharray="4 3"/>')
     else:
-        sides.append((top, False, fills[0]))
-    for side_top, mirrored, colours in sides:
+        sides.append((top, False, fills[0], pieces[0]))
+    for side_top, mirrored, colours, standing in sides:
         for r in range(rows):
             shown = rows - 1 - r if mirrored else r
             y = side_top + shown * style.cell_h
@@ -254,11 +258,44 @@ def _draw_grid(out: list[str], board: BoardInfo, style: _Style, x0: float, y0: f
             out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(style.cell_w)}" '
                        f'height="{num(style.cell_h)}" fill="{fill}" stroke="{LINE}" '
                        'stroke-width="1"/>')
+            lines = standing.get(i, [])
             if style.names:
                 ink = "#ffffff" if fill == ORIGIN else LABEL_INK
-                out.append(text_element(x + style.cell_w / 2,
-                                        baseline(y + style.cell_h / 2, style.font),
+                name_y = y + (style.font if lines else style.cell_h / 2)
+                out.append(text_element(x + style.cell_w / 2, baseline(name_y, style.font),
                                         board.nodes[i], style.font, anchor="middle", fill=ink))
+            room = int((style.cell_h - style.font * 1.5) // (style.font + 1))
+            for k, line in enumerate(lines[:room]):
+                if k == room - 1 and len(lines) > room:
+                    line = f"+{len(lines) - k} more"
+                out.append(text_element(x + style.cell_w / 2,
+                                        y + style.font * 2.2 + k * (style.font + 1),
+                                        _fit(line, style.cell_w - 4, style.font),
+                                        style.font, anchor="middle", weight="bold")
+                           .replace("<text ", '<text class="piece" ', 1))
+
+
+def _fit(text: str, width: float, size: float) -> str:
+    """The text, cut with an ellipsis to fit `width`."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+_LIVE = _Style(104.0, 50.0, 10.0, True, True)
+
+
+def live_grid_svg(title: str, board: BoardInfo, mine: Pieces, theirs: Pieces) -> str:
+    """A grid board as a game stands: under each cell's name what stands on it, as the
+    viewer may see it (a facing grid: the viewer's side below, the other side above)."""
+    width, height, _ = _grid_size(board, _LIVE)
+    out = svg_open(width + 2 * MARGIN, height + 2 * MARGIN, title)
+    out[0] = out[0].replace("<svg ", '<svg class="board-live" ', 1)
+    _draw_grid(out, board, _LIVE, MARGIN, MARGIN, pieces=(mine, theirs))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
 
 def grid_svg(title: str, board: BoardInfo) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from compiler.symbols import SymbolTable
 from compiler.types import Type
@@ -65,6 +66,9 @@ class RecordInfo:
     effect_texts: dict[str, dict[int, n.Block]] = field(default_factory=dict)
     # Entries a card set gives but that were dropped for errors as it was read.
     rejected_entries: set[str] = field(default_factory=set)
+    # `card Unit face "unit.svg.j2"`: the face layout's file, checked to be inside the
+    # rulebook's folder (None: the type's default layout)
+    face: Path | None = None
 
     def data_fields(self) -> dict[str, FieldInfo]:
         """Fields every definition gives a value for (not the per-card state)."""

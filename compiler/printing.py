@@ -4,20 +4,24 @@ the faces of the HTML gallery say them (compiler.card_faces): poker-size cards, 
 of fronts, its columns mirrored for long-edge duplex; each board on a page of its own: the
 docs' drawing of it and a list of its places and their neighbours.
 
-Text is set in the PDF core font Helvetica: characters it cannot show (outside Latin-1)
-print as "?", and the file stays the same from machine to machine (no font files read, a
-fixed creation date). Card text is text in the PDF, never markup: nothing in it runs."""
+Text is set in DejaVu Sans, shipped in compiler/fonts/ (Bitstream Vera licence, beside it)
+and embedded as a subset: Latin, Greek, Cyrillic, dashes and arrows print as written; a
+character the font has no glyph for (CJK among them) prints as "?". The file stays the same
+from machine to machine (the shipped font, a fixed creation date). Card text is text in the
+PDF, never markup: nothing in it runs."""
 
 from __future__ import annotations
 
 import datetime
+import functools
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.card_faces import CardFace
 from compiler.model import GameModel
+from compiler.printing_tokens import Token, token_pages, tokens_of
 from compiler.serve.catalogue import Catalogue
 
 CARD_W, CARD_H = 63.0, 88.0
@@ -26,19 +30,45 @@ PER_ROW = PER_COLUMN = 3
 MARK = 5.0  # mm of a cut mark, outside the grid of cards
 TEXT_SIZES = (8.0, 7.0, 6.0, 5.0)
 FIXED_DATE = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
-_SHOWN = str.maketrans({"—": "-", "–": "-", "…": "...", "•": "-", "‘": "'", "’": "'",
-                        "“": '"', "”": '"', "×": "x"})
+FONT = "dejavu"
+FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf", "I": "DejaVuSans-Oblique.ttf"}
 
 
 class PrintError(Exception):
     """A request the command refuses; the message is for the user."""
 
 
+def font_path(style: str = "") -> Path:
+    return Path(__file__).resolve().parent / "fonts" / FONT_FILES[style]
+
+
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """The characters every shipped style has a glyph for."""
+    from fontTools.ttLib import TTFont
+
+    found: frozenset[int] | None = None
+    for style in FONT_FILES:
+        with TTFont(font_path(style), lazy=True) as font:
+            have = frozenset(font.getBestCmap())
+        found = have if found is None else found & have
+    return found or frozenset()
+
+
 def pdf_text(text: str) -> str:
-    """Text as Helvetica can set it: a few typographic marks as their ASCII forms, any
-    other character outside Latin-1 (and every control character) as "?"."""
-    text = text.translate(_SHOWN)
-    return "".join(c if (" " <= c <= "~" or "\xa0" <= c <= "\xff") else "?" for c in text)
+    """Text as the shipped font can set it: a character it has no glyph for (and every
+    control character) as "?", so that no glyph is left blank."""
+    glyphs = _glyphs()
+    return "".join(c if c >= " " and c != "\x7f" and ord(c) in glyphs else "?" for c in text)
+
+
+def new_pdf(width: float, height: float) -> object:
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="mm", format=(width, height))
+    for style in FONT_FILES:
+        pdf.add_font(FONT, style, str(font_path(style)))
+    return pdf
 
 
 @dataclass
@@ -48,6 +78,7 @@ class Sheet:
     title: str
     cards: list[CardFace]
     boards: list[tuple[str, str, list[str]]]  # a board's name, picture (SVG), places' lines
+    tokens: list[Token] = field(default_factory=list)
 
 
 def sheet_of(model: GameModel, deck: str | None = None) -> Sheet:
@@ -75,7 +106,7 @@ def sheet_of(model: GameModel, deck: str | None = None) -> Sheet:
             extra = " ".join(f"{k} {v[i]}" for k, v in board.initial.items() if v[i] != "")
             lines.append(f"{node}" + (f" ({extra})" if extra else "") + f": next to {near}")
         boards.append((board.name, catalogue.pictures.get(board.name, ""), lines))
-    return Sheet(model.title, cards, boards)
+    return Sheet(model.title, cards, boards, tokens_of(model))
 
 
 def write_pdf(sheet: Sheet, path: Path, paper: str = "a4", backs: bool = False) -> int:
@@ -83,7 +114,8 @@ def write_pdf(sheet: Sheet, path: Path, paper: str = "a4", backs: bool = False) 
     from fpdf import FPDF
 
     width, height = PAGES[paper]
-    pdf = FPDF(unit="mm", format=(width, height))
+    pdf = new_pdf(width, height)
+    assert isinstance(pdf, FPDF)
     pdf.set_creation_date(FIXED_DATE)
     pdf.set_auto_page_break(False)
     pdf.set_title(pdf_text(sheet.title))
@@ -106,17 +138,19 @@ def write_pdf(sheet: Sheet, path: Path, paper: str = "a4", backs: bool = False) 
                           top + CARD_H * (i // PER_ROW))
     for name, picture, lines in sheet.boards:
         pdf.add_page()
-        pdf.set_font("helvetica", "B", 16)
+        pdf.set_font(FONT, "B", 16)
         pdf.set_xy(15, 15)
         pdf.cell(0, 10, pdf_text(f"{sheet.title}: the board {name}"))
         pdf.set_xy(15, 30 + board_picture(pdf, picture, width - 30, height * 0.6))
-        pdf.set_font("helvetica", "", 9)
+        pdf.set_font(FONT, "", 9)
         for line in lines:
             if pdf.get_y() > height - 15:
                 pdf.add_page()
                 pdf.set_xy(15, 15)
             pdf.multi_cell(width - 30, 4.5, pdf_text(line), new_x="LMARGIN", new_y="NEXT")
             pdf.set_x(15)
+    if sheet.tokens:
+        token_pages(pdf, sheet.title, sheet.tokens, width, height, FONT, pdf_text)
     if not pdf.pages:
         raise PrintError(f"{sheet.title} has no card and no board to print")
     pdf.output(str(path))
@@ -171,34 +205,34 @@ def card_front(pdf: object, face: CardFace, x: float, y: float) -> None:
     kind = stats.pop("kind", None)
     name_width = CARD_W - 2 * pad - (8 if cost is not None else 0)
     size = 11.0
-    pdf.set_font("helvetica", "B", size)
+    pdf.set_font(FONT, "B", size)
     name = pdf_text(face.name)
     while size > 6 and pdf.get_string_width(name) > name_width:
         size -= 0.5
-        pdf.set_font("helvetica", "B", size)
-    while pdf.get_string_width(name) > name_width and len(name) > 3:
-        name = name[:-4] + "..."
+        pdf.set_font(FONT, "B", size)
+    while pdf.get_string_width(name) > name_width and len(name) > 2:
+        name = name[:-2] + "…"
     pdf.set_xy(x + pad, y + pad)
     pdf.cell(name_width, 6, name)
     if cost is not None:
         pdf.set_fill_color(138, 90, 0)
         pdf.circle(x + CARD_W - pad - 3.5, y + pad + 3, 3.5, style="F")
         pdf.set_text_color(255)
-        pdf.set_font("helvetica", "B", 8)
+        pdf.set_font(FONT, "B", 8)
         pdf.set_xy(x + CARD_W - pad - 7, y + pad + 1)
         pdf.cell(7, 4, pdf_text(cost[:3]), align="C")
         pdf.set_text_color(0)
-    pdf.set_font("helvetica", "I", 7)
+    pdf.set_font(FONT, "I", 7)
     pdf.set_xy(x + pad, y + pad + 7)
-    pdf.cell(CARD_W - 2 * pad, 4, pdf_text(face.card_type + (f" - {kind}" if kind else "")))
+    pdf.cell(CARD_W - 2 * pad, 4, pdf_text(face.card_type + (f" — {kind}" if kind else "")))
     body = [f"{label}: {value}" for label, value in stats.items()] + [""]
-    body += [line.strip().replace("- ", "* ", 1) for line in face.text]
+    body += [line.strip().replace("- ", "• ", 1) for line in face.text]
     if face.flavour:
         body += ["", face.flavour]
     text = "\n".join(pdf_text(line) for line in body).strip()
     room = CARD_H - 2 * pad - 13
     for size in TEXT_SIZES:
-        pdf.set_font("helvetica", "", size)
+        pdf.set_font(FONT, "", size)
         found = pdf.multi_cell(CARD_W - 2 * pad, size * 0.42, text, dry_run=True,
                                output="LINES")
         lines = [str(line) for line in found] if isinstance(found, list) else []
@@ -218,7 +252,7 @@ def card_back(pdf: object, title: str, x: float, y: float) -> None:
     pdf.rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, style="F", round_corners=True,
              corner_radius=3)
     pdf.set_text_color(255)
-    pdf.set_font("helvetica", "B", 10)
+    pdf.set_font(FONT, "B", 10)
     pdf.set_xy(x + 4, y + CARD_H / 2 - 6)
     pdf.multi_cell(CARD_W - 8, 5, pdf_text(title), align="C")
     pdf.set_text_color(0)
@@ -248,6 +282,7 @@ def command(game: str, deck: str | None, output: str | None, paper: str, backs: 
         print(f"rulecraft print: cannot write {output}: {error.strerror or error}",
               file=sys.stderr)
         return 1
-    print(f"wrote {path}: {len(sheet.cards)} cards, {len(sheet.boards)} board(s), "
+    tokens = f", {len(sheet.tokens)} tiles and tokens" if sheet.tokens else ""
+    print(f"wrote {path}: {len(sheet.cards)} cards, {len(sheet.boards)} board(s){tokens}, "
           f"{pages} page(s) ({paper}{', with backs' if backs else ''})", file=sys.stderr)
     return 0

@@ -23,7 +23,7 @@ from compiler.model import (
     RecordInfo,
     ZoneInfo,
 )
-from compiler.resolve_boards import BoardResolver
+from compiler.resolve_boards import BoardResolver, data_file
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
 from dsl.source import Span
@@ -40,6 +40,7 @@ DataValue = Callable[[n.Expr, str], n.Expr]
 _TYPED_BY_FIELD = (n.DataWord, n.ListLit)
 # seats are named A to Z by default; a game for more players is not one this language plays
 MAX_PLAYERS = 26
+MAX_FACE_BYTES = 1_000_000  # a card face layout's template
 
 
 class Resolver(BoardResolver):
@@ -167,6 +168,10 @@ class Resolver(BoardResolver):
                     d.name, self.fields(d.fields, f"{what} {d.name}"), d.is_card, d.span, d.doc,
                     requires=list(d.requires),
                 )
+                if d.face is not None and d.face_span is not None:
+                    # the same rule as a map's file: inside the rulebook's folder, a file
+                    self.model.records[d.name].face = data_file(
+                        d.face, d.face_span, self.root, self.diagnostics, MAX_FACE_BYTES)
             elif isinstance(d, n.BoardDecl) and self.declare("type", d.name, d.span, "type"):
                 self.board(d)
         self.keywords([d for d in decls if isinstance(d, n.KeywordDecl)])

@@ -166,9 +166,14 @@ class AstBuilder(Transformer[Token, Any]):
         return n.RecordDecl(str(c[0]), tuple(c[1:]), False, span=self._span(meta))
 
     def card_decl(self, meta: Any, c: list[Any]) -> n.RecordDecl:
-        fields = tuple(x for x in c[1:] if isinstance(x, n.FieldDecl))
-        requires = tuple(x for x in c[1:] if isinstance(x, n.CardRequire))
-        return n.RecordDecl(str(c[0]), fields, True, requires, span=self._span(meta))
+        fields = tuple(x for x in c[2:] if isinstance(x, n.FieldDecl))
+        requires = tuple(x for x in c[2:] if isinstance(x, n.CardRequire))
+        face, face_span = c[1] if c[1] is not None else (None, None)
+        return n.RecordDecl(str(c[0]), fields, True, requires, face, face_span,
+                            span=self._span(meta))
+
+    def card_face(self, meta: Any, c: list[Token]) -> tuple[str, Span]:
+        return _unescape(c[0]), self._tspan(c[0])
 
     def card_require(self, meta: Any, c: list[Any]) -> n.CardRequire:
         return n.CardRequire(c[0], _unescape(c[1]), span=self._span(meta))

@@ -197,6 +197,9 @@ class RecordDecl(Decl):
     fields: tuple[FieldDecl, ...]
     is_card: bool
     requires: tuple[CardRequire, ...] = ()
+    # `card Unit face "unit.svg.j2" {`: the card type's face layout, beside the rulebook
+    face: str | None = None
+    face_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)

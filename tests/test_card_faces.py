@@ -90,3 +90,44 @@ def test_a_broken_layout_warns_and_the_default_face_is_drawn(tmp_path: Path, lay
     found, page = build_with_layout(tmp_path, layout)
     assert found == [("W0409", "Card.svg.j2", line)]
     assert 'class="card-face"' in page
+
+
+def build_with_named_layout(tmp_path: Path, face: str, file: str,
+                            layout: str = LAYOUT) -> tuple[list[tuple[str, str, int, int]], str]:
+    cards, _ = hostile_card_set(tmp_path / "pwned")
+    rules = write_game(tmp_path / "game", cards)
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("card Card {", f"card Card face {face} {{"), encoding="utf-8")
+    target = tmp_path / "game" / file
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(layout, encoding="utf-8")
+    result = build([rules], tmp_path / "out", False, Diagnostics())
+    found = [(d.code, Path(d.span.file).name, d.span.line, d.span.column)
+             for c in result.compilations for d in c.diagnostics.sorted()]
+    page = tmp_path / "out" / "docs" / "cardtest.html"
+    return found, page.read_text(encoding="utf-8") if page.exists() else ""
+
+
+def test_a_card_type_names_its_layout_in_the_rulebook(tmp_path: Path) -> None:
+    found, page = build_with_named_layout(tmp_path, '"layouts/plain.svg.j2"',
+                                          "layouts/plain.svg.j2")
+    assert found == []
+    assert page.count('class="my-face"') == page.count("<tr id=\"card-")
+    assert "<text>&lt;script&gt;alert(1)&lt;/script&gt;</text>" in page
+
+
+@pytest.mark.parametrize("face", ['"../outside.svg.j2"', '"/etc/passwd"', '"missing.svg.j2"'])
+def test_a_layout_outside_the_rulebooks_folder_is_an_error_at_its_name(
+        tmp_path: Path, face: str) -> None:
+    found, _ = build_with_named_layout(tmp_path, face, "../outside.svg.j2")
+    line = next(i for i, text in enumerate(
+        (tmp_path / "game" / "cardtest.rules").read_text().splitlines(), 1) if " face " in text)
+    assert found == [("E0401", "cardtest.rules", line, len("card Card face ") + 1)]
+
+
+def test_a_layout_cannot_include_another_file(tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "secret.txt").write_text("TOP SECRET", encoding="utf-8")
+    found, page = build_with_named_layout(
+        tmp_path, '"face.svg.j2"', "face.svg.j2", '<svg>{% include "secret.txt" %}</svg>')
+    assert [code for code, *_ in found] == ["W0409"] and "TOP SECRET" not in page

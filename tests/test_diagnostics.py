@@ -188,7 +188,7 @@ def diagnostic_starting(path: Path, message: str) -> Diagnostic:
 
 
 def test_words_after_reveal_are_one_error_that_says_how_to_show_one_player() -> None:
-    found = diagnostic_starting(CASES / "stmt_trailing_words.rules", "'face'")
+    found = diagnostic_starting(CASES / "stmt_trailing_words.rules", "'reveal' has no 'face'")
     span = found.span
     assert (span.line, span.column, span.end_line, span.end_column) == (34, 25, 34, 32)
     assert found.hint is not None

@@ -81,3 +81,12 @@ def test_an_installed_rulecraft_checks_tests_builds_and_plays_a_game_outside_the
          "while not s.is_terminal(): s.apply_action(s.legal_actions()[0])\n"
          "print(s.returns())"], cwd=tmp_path)
     assert returns.startswith("[")
+
+
+def test_the_wheel_ships_the_pdf_font_and_its_licence(distributions: dict[str, Path]) -> None:
+    import zipfile
+
+    names = set(zipfile.ZipFile(distributions["wheel"]).namelist())
+    for font in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
+                 "LICENSE-DejaVu.txt"):
+        assert f"compiler/fonts/{font}" in names, font

@@ -13,7 +13,9 @@ import pytest
 from compiler import cli
 from compiler.api import load_game_model
 from compiler.build import build
-from compiler.printing import pdf_text, sheet_of, write_pdf
+from compiler.card_faces import CardFace
+from compiler.printing import Sheet, pdf_text, sheet_of, write_pdf
+from compiler.printing_tokens import MARKERS, PER_KIND, per_page
 from dsl.diagnostics import Diagnostics
 from tests.cardset_games import hostile_card_set, write_game
 from tests.tiers import soak
@@ -60,7 +62,9 @@ def test_a_card_game_prints_each_card_once(tmp_path: Path, game: str) -> None:
     model, _ = load_game_model(game)
     sheet = sheet_of(model)
     path = tmp_path / "cards.pdf"
-    assert write_pdf(sheet, path) == math.ceil(len(sheet.cards) / 9) + len(sheet.boards)
+    columns, rows = per_page(210.0, 297.0)
+    assert write_pdf(sheet, path) == (math.ceil(len(sheet.cards) / 9) + len(sheet.boards)
+                                      + math.ceil(len(sheet.tokens) / (columns * rows)))
     check_cards(path, [face.name for face in sheet.cards], False, model.title)
 
 
@@ -101,8 +105,46 @@ def test_print_reports_errors_as_messages(tmp_path: Path, monkeypatch: pytest.Mo
     assert "no deck 'nosuch'" in capsys.readouterr().err
     out = tmp_path / "d.pdf"
     assert cli.main(["print", "dynasties", "-o", str(out)]) == 0
-    assert "15 cards, 1 board(s), 3 page(s)" in capsys.readouterr().err
-    board = pages_text(out)[-1]  # the docs' drawing (its boxes' names), then the list
+    assert "15 cards, 1 board(s), 48 tiles and tokens, 4 page(s)" in capsys.readouterr().err
+    board = pages_text(out)[-2]  # the docs' drawing (its boxes' names), then the list
     assert board.index("Mongolia") < board.index("mongolia: next to qinghai")
     assert cli.main(["print", "dynasties", "-o", str(tmp_path / "no" / "x.pdf")]) == 1
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_text_outside_latin1_prints_as_written(tmp_path: Path) -> None:
+    face = CardFace("Éclair — Dawn → Dusk", "Card", [("cost", "2")],
+                    ["- Ωmega gains 2 → 3 ★ 中"], "Ça ira…")
+    path = tmp_path / "unicode.pdf"
+    write_pdf(Sheet("Jeu d'été", [face], []), path)
+    text = pages_text(path)[0]
+    assert "Éclair — Dawn → Dusk" in text and "Ωmega gains 2 → 3" in text
+    assert "Ça ira…" in text
+    assert "中" not in text and pdf_text("中") == "?"  # DejaVu Sans has no CJK glyphs
+    fonts = pypdf.PdfReader(path).pages[0]["/Resources"]["/Font"]
+    assert all("DejaVu" in str(f.get_object()["/BaseFont"]) for f in fonts.values())
+
+
+def test_board_games_print_tiles_and_tokens_for_each_player(tmp_path: Path) -> None:
+    model, _ = load_game_model("dynasties")
+    sheet = sheet_of(model)
+    tiles = [t for t in sheet.tokens if not t.round]
+    # each player's own set of tiles: one of each, two Plagues
+    assert len(tiles) == 2 * 16 and sum(t.name == "Plague" for t in tiles) == 4
+    assert {t.owner for t in tiles} == {"A", "B"}
+    path = tmp_path / "dynasties.pdf"
+    pages = write_pdf(sheet, path)
+    text = pages_text(path)[-1]
+    assert pages == 2 + 1 + 1 and "tiles and tokens" in text
+    assert text.count("Plague") == 4
+    model, _ = load_game_model("dynasty_builder")
+    sheet = sheet_of(model)
+    troops = [t for t in sheet.tokens if t.name == "Siege Tower"]
+    houses = [t for t in sheet.tokens if t.name == "house"]
+    assert len(troops) == 2 * PER_KIND and len(houses) == 2 * MARKERS
+    assert not [t for t in sheet.tokens if t.name == "start"]  # the map prints its starts
+
+
+def test_a_card_game_with_no_board_has_no_tokens() -> None:
+    model, _ = load_game_model("rulers_gambit")
+    assert sheet_of(model).tokens == []

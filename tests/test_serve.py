@@ -5,14 +5,18 @@ and hostile card text inert in the page."""
 
 from __future__ import annotations
 
+import asyncio
+import html
 import json
 import random
+import re
+import threading
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from compiler import cli
+from compiler import agents, cli
 from compiler.driver import check_rulebook
 from compiler.pygen import load_python
 from compiler.serve.app import make_app
@@ -220,7 +224,10 @@ def test_serve_reports_a_bad_game_or_seat_with_a_message(
     for args, code, words in ((["nosuch"], 1, "no rulebook named"),
                               (["dynasties", "--bot-seats", "C"], 2, "--bot-seats needs"),
                               (["dynasties", "--bot", "random", "--bot-seats", "A,B"], 2,
-                               "every seat is a bot")):
+                               "every seat is a bot"),
+                              (["dynasties", "--bot", "wizard"], 2, "unknown agent 'wizard'"),
+                              (["dynasties", "--bot", "mcts:iterations=0"], 2,
+                               "at least 1")):
         assert cli.main(["serve", *args]) == code
         assert words in capsys.readouterr().err
 
@@ -238,6 +245,29 @@ def test_the_hex_map_marks_what_the_view_holds() -> None:
     assert before.count(marks) == 0 < after.count(marks)
 
 
+def test_the_grid_shows_the_pieces_each_side_may_read() -> None:
+    session, app = served("dynasty_tcg", seed=1, seats="links")
+    tokens = {seat: token for token, seat in session.tokens.items()}
+    client = TestClient(app)
+    agent = random.Random(1)
+    pictures: dict[int, set[str]] = {0: set(), 1: set()}
+    for _ply in range(24):
+        for seat, token in tokens.items():
+            page = client.get(f"/play/{token}/view").text
+            picture = page[page.index('<svg class="board-live"'):]
+            picture = picture[:picture.index("</svg>")]
+            pictures[seat].add(picture)
+            pieces = re.findall(r'<text class="piece"[^>]*>([^<]*)</text>', picture)
+            view = session.state.observation(seat)
+            on_field = sorted(str(c) for z, cards in view["zones"].items()
+                              if z.startswith("field.") for c in cards)
+            assert sorted(html.unescape(p) for p in pieces) == on_field
+            assert not [name for name in secrets_of(session, seat) if name in picture]
+        action = agent.choice(session.state.legal_actions())
+        session.act(action.actor, choice_of(action))
+    assert len(pictures[0]) > 1 and len(pictures[1]) > 1
+
+
 def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     import socket
@@ -250,3 +280,80 @@ def test_serve_says_when_the_port_is_taken(monkeypatch: pytest.MonkeyPatch,
         assert cli.main(["serve", "dynasties", "--port", str(port)]) == 1
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port}" in err and "/play/" not in err
+
+
+def test_bot_takes_any_agent_the_lab_names() -> None:
+    session, _ = served("dynasties", seed=0, bots=frozenset({1}), bot="mcts:iterations=7")
+    assert isinstance(session.agent, agents.MctsAgent) and session.agent.iterations == 7
+    with pytest.raises(SessionError, match="unknown agent 'wizard'"):
+        served("dynasties", seed=0, bots=frozenset({1}), bot="wizard")
+    with pytest.raises(SessionError, match="mcts"):
+        served("dynasties", seed=0, bots=frozenset({1}), bot="mcts:depth=3")
+
+
+class Gated:
+    """An agent whose search waits until the event loop has run something else: were it
+    run on the loop, it would wait out its timeout."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.waited_out = False
+        self.threads: set[int] = set()
+
+    def step(self, state: object, rng: random.Random) -> object:
+        self.threads.add(threading.get_ident())
+        self.waited_out = not self.gate.wait(5)
+        return rng.choice(state.legal_actions())  # type: ignore[attr-defined]
+
+
+def test_the_bot_searches_off_the_event_loop() -> None:
+    session, app = served("dynasties", seed=2, seats="links", bots=frozenset({1}))
+    gated = Gated()
+    session.agent = gated
+    server = app.state.server
+    while session.state.current_player() == 0:
+        session.act(0, choice_of(session.state.legal_actions()[0]), bots=False)
+    assert session.bot_to_act()
+    ply = len(session.moves)
+
+    async def meanwhile() -> None:
+        server.wake_bots()
+        await asyncio.sleep(0.05)
+        # the loop is free while the bot thinks: a page's request would be served now
+        assert session.bot_to_act() and len(session.moves) == ply
+        gated.gate.set()
+        assert server.bots_task is not None
+        await server.bots_task
+
+    asyncio.run(meanwhile())
+    assert not gated.waited_out
+    assert threading.get_ident() not in gated.threads
+    assert session.moves[ply].by_bot
+
+
+def test_a_bot_move_found_for_an_older_game_is_not_played() -> None:
+    session, _ = served("dynasties", seed=2, bots=frozenset({1}))
+    while session.state.current_player() == 0:
+        session.act(DEVICE, choice_of(session.state.legal_actions()[0]), bots=False)
+    ply = len(session.moves)
+    found = session.next_bot_move(session.state.clone(), ply)
+    assert not session.play_bot_move(found, ply - 1)  # an undo happened during the search
+    assert len(session.moves) == ply
+    assert session.play_bot_move(found, ply) and session.moves[-1].action == found
+
+
+def test_the_websocket_page_sees_the_bots_move_after_its_own() -> None:
+    session, app = served("dynasties", seed=5, seats="links", bots=frozenset({1}),
+                          bot="mcts:iterations=3")
+    token = next(iter(session.tokens))
+    with TestClient(app).websocket_connect(f"/play/{token}/ws") as socket:
+        socket.receive_json()
+        while session.state.current_player() == 0:
+            socket.send_json({"type": "pick",
+                              "choice": choice_of(session.state.legal_actions()[0])})
+            html = socket.receive_json()["html"]
+        assert "Waiting for" in html
+        while "Your move" not in html:
+            html = socket.receive_json()["html"]
+    assert any(m.by_bot for m in session.moves)
+    assert session.moves[-1].texts[0] in html

@@ -19,7 +19,7 @@ import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
 from compiler.serve.session import Session
-from tests.serving import secrets_of, served
+from tests.serving import card_names, secrets_of, served
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("RULECRAFT_CHROMIUM", "/usr/bin/chromium")
@@ -81,9 +81,15 @@ def click(page: Page, selector: str, index: int) -> None:
 def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name: str) -> int:
     agent = random.Random(seed)
     clicks = 0
+    boards: set[str] = set()
     page.wait_for_selector("header")
     page.screenshot(path=str(shots / f"{name}-start.png"), full_page=True)
-    while not session.state.is_terminal():
+    while True:
+        # a bot thinks in the background: the page waits for its move, then for a button
+        page.wait_for_selector("button.move, button.big, .over", state="attached",
+                               timeout=120_000)
+        if session.state.is_terminal():
+            break
         assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
         if page.locator("button.big").count():  # hot-seat: pass the device
             assert not [s for s in secrets_of(session, session.shown) if s in page.content()]
@@ -93,6 +99,7 @@ def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name:
         content = page.content()
         leaked = [s for s in secrets_of(session, viewer) if s in content]
         assert not leaked, f"{session.names[viewer]}'s page shows {leaked}"
+        boards.add(check_board(page, session, viewer))
         moves = page.locator("button.move").count()
         assert moves, "the seat to act has no move button"
         click(page, "button.move", agent.randrange(moves))
@@ -103,17 +110,33 @@ def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name:
     page.screenshot(path=str(shots / f"{name}-over.png"), full_page=True)
     click(page, "button.prev", 0)
     assert "move" in page.locator(".replay").inner_text()
+    if session.game.INFO.get("name") != "rulers_gambit":  # the games with a board
+        assert len(boards - {""}) > 1, "the board's picture never changed"
     return clicks
+
+
+def check_board(page: Page, session: Session, viewer: int) -> str:
+    """The board's picture as drawn now; each piece written on it one the seat may read by
+    name (or a count of hidden ones)."""
+    pictures = page.locator(".board .picture svg")
+    if not pictures.count():
+        return ""
+    readable = card_names(session.state.observation(viewer))
+    for piece in page.locator(".board svg text.piece").all_text_contents():
+        assert (piece in readable or piece.endswith((" hidden", " more", "…"))
+                or piece.partition(": ")[2] in readable), piece
+    return str(pictures.first.inner_html())
 
 
 @pytest.mark.parametrize(("game", "seats"), [
     ("dynasties", "bot"), ("rulers_gambit", "bot"), ("dynasty_builder", "bot"),
-    ("dynasties", "hotseat"),
+    ("dynasty_tcg", "bot"), ("dynasties", "hotseat"), ("dynasties", "mcts:iterations=4"),
 ])
 def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
                                                  seats: str) -> None:
-    bots = frozenset({1}) if seats == "bot" else frozenset()
-    session, app = served(game, seed=11, bots=bots)
+    bots = frozenset() if seats == "hotseat" else frozenset({1})
+    bot = "random" if seats in ("bot", "hotseat") else seats
+    session, app = served(game, seed=11, bots=bots, bot=bot)
     shots = artifacts()
     print(f"screenshots: {shots}")
     with Running(session, app) as running:
@@ -121,7 +144,8 @@ def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(running.url(next(iter(session.tokens))))
-        clicks = play_by_clicking(page, session, 11, shots, f"{game}-{seats}")
+        clicks = play_by_clicking(page, session, 11, shots,
+                                  f"{game}-{seats.partition(':')[0]}")
         page.close()
     assert session.state.is_terminal() and clicks > 10
     assert not errors, errors

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+import traceback
 from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
@@ -56,6 +58,7 @@ class Server:
         self.catalogue = catalogue
         self.pages: list[Page] = []
         self.lock = asyncio.Lock()
+        self.bots_task: asyncio.Task[None] | None = None
         self.start_boards: dict[int, dict[str, Any]] = {}
         self.files = {name: static_text(name) for name in ("play.js", "play.css")}
 
@@ -89,7 +92,7 @@ class Server:
             if any(a.kind == choice[0] and len(a.args) == len(choice) - 1 for a in legal
                    if choice) or not choice:
                 page.prefix = []
-                session.act(page.seat, choice)
+                session.act(page.seat, choice, bots=False)
             elif any(a.kind == choice[0] and a.args[:len(choice) - 1] == tuple(choice[1:])
                      for a in legal):
                 page.prefix = choice
@@ -102,12 +105,12 @@ class Server:
             session.reveal(page.seat)
         elif kind == "undo":
             page.prefix = []
-            session.undo(page.seat)
+            session.undo(page.seat, bots=False)
         elif kind == "load":
             text = message.get("text")
             if not isinstance(text, str):
                 raise SessionError("load sends the saved file's text")
-            session.load(page.seat, text)
+            session.load(page.seat, text, bots=False)
         elif kind == "replay":
             step = message.get("step")
             if type(step) is not int:
@@ -133,6 +136,34 @@ class Server:
             except (WebSocketDisconnect, RuntimeError):
                 if page in self.pages:
                     self.pages.remove(page)
+
+    def wake_bots(self) -> None:
+        """Let the bots play, if one is to act, in the background: the page that moved gets
+        its answer and every page its view first."""
+        if self.bots_task is None or self.bots_task.done():
+            self.bots_task = asyncio.get_running_loop().create_task(self.play_bots())
+            self.bots_task.add_done_callback(self.bots_failed)
+
+    def bots_failed(self, task: asyncio.Task[None]) -> None:
+        """A bot that raised: said on the server's console, where a task's error is not."""
+        if not task.cancelled() and task.exception() is not None:
+            traceback.print_exception(task.exception(), file=sys.stderr)
+
+    async def play_bots(self) -> None:
+        """The bots' moves, each searched in a worker thread on a clone of the game (an MCTS
+        bot takes seconds; the event loop keeps serving the pages meanwhile), and played
+        under the lock unless the game moved on (an undo, a load) during the search."""
+        loop = asyncio.get_running_loop()
+        session = self.session
+        while True:
+            async with self.lock:
+                if not session.bot_to_act():
+                    return
+                ply, state = len(session.moves), session.state.clone()
+            action = await loop.run_in_executor(None, session.next_bot_move, state, ply)
+            async with self.lock:
+                session.play_bot_move(action, ply)
+            await self.broadcast()
 
     # ---- routes
     def seat(self, request: Request) -> int | None:
@@ -171,10 +202,11 @@ class Server:
                                 status_code=400, headers=SECURITY)
         try:
             async with self.lock:
-                move = self.session.act(seat, choice)
+                move = self.session.act(seat, choice, bots=False)
         except SessionError as error:
             return JSONResponse({"error": str(error)}, status_code=409, headers=SECURITY)
         await self.broadcast()
+        self.wake_bots()
         return JSONResponse({"ok": move.texts[self.session.viewer(seat)]}, headers=SECURITY)
 
     async def save(self, request: Request) -> Response:
@@ -207,6 +239,7 @@ class Server:
         await websocket.accept()
         page = Page(websocket, seat)
         self.pages.append(page)
+        self.wake_bots()
         try:
             await websocket.send_json({"html": self.view(seat, [], None)})
             while True:
@@ -230,6 +263,7 @@ class Server:
                                                "html": self.view(seat, page.prefix, page.step)})
                     continue
                 await self.broadcast()
+                self.wake_bots()
         except WebSocketDisconnect:
             pass
         finally:

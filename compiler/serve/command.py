@@ -54,7 +54,7 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
     try:
         bots = bot_seats(names, args.bot, args.bot_seats)
         session = Session(game, str(game.INFO["name"]), seed=args.seed, seats=args.seats,
-                          bots=bots, options=options, decks=decks)
+                          bots=bots, options=options, decks=decks, bot=args.bot or "random")
     except SessionError as error:
         print(f"rulecraft serve: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -110,8 +110,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--port", type=int, default=8765)
     serve.add_argument("--seats", choices=["hotseat", "links"], default="hotseat",
                        help="one shared device, or one link per seat")
-    serve.add_argument("--bot", choices=["random"], default=None,
-                       help="an agent for the empty seats")
+    serve.add_argument("--bot", default=None, metavar="AGENT",
+                       help="an agent for the empty seats, as the lab names them: random, "
+                            "greedy, mcts, mcts:iterations=100")
     serve.add_argument("--bot-seats", metavar="P,P",
                        help="the players the bot plays (default: all but the first)")
     serve.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")

@@ -16,6 +16,7 @@ from typing import Any
 from compiler import types as t
 from compiler.board_diagram import MAX_BOARD_NODES, board_svg
 from compiler.card_faces import CardFace
+from compiler.grid_diagram import MAX_GRID_CELLS, live_grid_svg
 from compiler.hexmap import hex_svg
 from compiler.model import BoardInfo
 from compiler.serve.catalogue import Catalogue
@@ -137,19 +138,66 @@ def _summary(fields: dict[str, Any]) -> str:
                     if v not in (None, False, 0, "", []) and not isinstance(v, list))
 
 
+Standing = dict[int, list[tuple[str, str]]]  # a node's index -> (owner or "", piece)
+
+
+def pieces_on(board: BoardInfo, zones: dict[str, Any]) -> Standing:
+    """What the view's zones put on each node of the board (a zone per node, or per player
+    and node: `units.A.A2`): each card it may read by name, the others as a count."""
+    index = {node: i for i, node in enumerate(board.nodes)}
+    found: Standing = {}
+    for key, content in zones.items():
+        parts = key.split(".")
+        if len(parts) < 2 or parts[-1] not in index:
+            continue
+        owner = parts[1] if len(parts) > 2 else ""
+        here = found.setdefault(index[parts[-1]], [])
+        if isinstance(content, list):
+            here += [(owner, str(card)) for card in content]
+        elif isinstance(content, dict):
+            revealed = [str(card) for card in content.get("revealed") or []]
+            here += [(owner, card) for card in revealed]
+            hidden = int(content.get("count", 0)) - len(revealed)
+            if hidden > 0:
+                here.append((owner, f"{hidden} hidden"))
+    return {i: pieces for i, pieces in found.items() if pieces}
+
+
+def _tally(pieces: list[tuple[str, str]]) -> str:
+    """Pieces in a few words: their names when two or fewer, else a count per owner."""
+    if len(pieces) <= 2:
+        return ", ".join(f"{owner}: {card}" if owner else card for owner, card in pieces)
+    owners: dict[str, int] = {}
+    for owner, _ in pieces:
+        owners[owner] = owners.get(owner, 0) + 1
+    return ", ".join(f"{owner} ×{count}" if owner else f"×{count}"
+                     for owner, count in owners.items())
+
+
 def board_html(catalogue: Catalogue, name: str, nodes: dict[str, Any],
-               start: dict[str, Any]) -> str:
+               start: dict[str, Any], zones: dict[str, Any], viewer: str) -> str:
     info = catalogue.model.boards.get(name)
     picture = catalogue.pictures.get(name, "")
+    standing = pieces_on(info, zones) if info is not None else {}
+    title = f"{catalogue.title}: the board {name}"
     if info is not None and info.kind == "graph" and len(info.nodes) <= MAX_BOARD_NODES:
         labels = []
-        for node in info.nodes:
-            summary = _summary(nodes.get(node, {}))
+        for i, node in enumerate(info.nodes):
+            summary = " · ".join(part for part in (_summary(nodes.get(node, {})),
+                                                   _tally(standing.get(i, []))) if part)
             labels.append(node.capitalize() + (f" · {summary}" if summary else ""))
         links = [(i, j) for i, row in enumerate(info.neighbours) for j in row if i < j]
-        picture = board_svg(f"{catalogue.title}: the board {name}", labels, links, info.coords)
+        picture = board_svg(title, labels, links, info.coords)
     elif info is not None and info.kind == "hex" and info.nodes:
-        picture = live_hex(catalogue, info, nodes)
+        picture = live_hex(catalogue, info, nodes, standing)
+    elif info is not None and info.kind == "grid" and 0 < len(info.nodes) <= MAX_GRID_CELLS:
+        facing = info.facing
+        mine = {i: [card if facing or not owner else f"{owner}: {card}"
+                    for owner, card in pieces if not facing or owner in ("", viewer)]
+                for i, pieces in standing.items()}
+        theirs = {i: [card for owner, card in pieces if owner not in ("", viewer)]
+                  for i, pieces in standing.items()} if facing else {}
+        picture = live_grid_svg(title, info, mine, theirs)
     changed = {node: fields for node, fields in nodes.items() if fields != start.get(node)}
     rows = []
     columns: list[str] = []
@@ -165,15 +213,30 @@ def board_html(catalogue: Catalogue, name: str, nodes: dict[str, Any],
             f'<div class="picture">{picture}</div>{table}</section>')
 
 
-def live_hex(catalogue: Catalogue, board: BoardInfo, nodes: dict[str, Any]) -> str:
+def live_hex(catalogue: Catalogue, board: BoardInfo, nodes: dict[str, Any],
+             standing: Standing) -> str:
     """The docs' hex map with its marks taken from the view: each hex's player fields of
-    the state (a house, a token), in place of the map file's (the starting areas)."""
+    the state (a house, a token), in place of the map file's (the starting areas), and the
+    pieces the view puts on it."""
     live: dict[str, list[str | int | bool]] = {
         name: values for name, values in board.initial.items()
         if not isinstance(t.strip_optional(board.fields[name].type), t.PlayerT)}
-    for name, info in board.fields.items():
-        if name not in board.initial and isinstance(t.strip_optional(info.type), t.PlayerT):
-            live[name] = [str(nodes.get(node, {}).get(name) or "") for node in board.nodes]
+    marks = [name for name, info in board.fields.items()
+             if name not in board.initial and isinstance(t.strip_optional(info.type), t.PlayerT)]
+    for name in marks:
+        live[name] = [str(nodes.get(node, {}).get(name) or "") for node in board.nodes]
+    if standing:
+        # the pieces are the last mark of a hex: a field of their own would be read as
+        # one of the board's by the map's drawing
+        last = marks[-1] if marks else ""
+        if not last:
+            return hex_svg(catalogue.model, board.name)
+        for i, pieces in standing.items():
+            counts: dict[str, int] = {}
+            for owner, _ in pieces:
+                counts[owner] = counts.get(owner, 0) + 1
+            tally = " ".join(f"{count}{owner}" for owner, count in counts.items())
+            live[last][i] = f"{live[last][i]} {tally}".strip()
     model = copy.copy(catalogue.model)
     model.boards = {**model.boards, board.name: dataclasses.replace(board, initial=live)}
     return hex_svg(model, board.name)
@@ -216,9 +279,11 @@ def view_html(session: Session, catalogue: Catalogue, seat: int, prefix: list[in
         parts.append('<section class="moves"><p class="wait">Waiting for '
                      f'{escape(str(view["actor"]))}…</p></section>')
     parts.append(fields_html(view))
-    for board, nodes in view.get("board", {}).items():
-        parts.append(board_html(catalogue, board, nodes, start_boards.get(board, {})))
     zones = view.get("zones", {})
+    fields = view.get("board", {})
+    for board in catalogue.model.boards:
+        parts.append(board_html(catalogue, board, fields.get(board, {}),
+                                start_boards.get(board, {}), zones, names[viewer]))
     states = view.get("cards", {})
     shown = [zone_html(catalogue, z, c, states.get(z)) for z, c in zones.items() if not _empty(c)]
     empty = [words(z) for z, c in zones.items() if _empty(c)]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from compiler import agents
 from dsl.runtime_base import Action, IllegalAction
 
 HOTSEAT, LINKS = "hotseat", "links"
@@ -36,7 +37,7 @@ class Move:
 class Session:
     def __init__(self, game: ModuleType, name: str, *, seed: int = 0, seats: str = HOTSEAT,
                  bots: frozenset[int] = frozenset(), options: dict[str, object] | None = None,
-                 decks: list[str] | None = None) -> None:
+                 decks: list[str] | None = None, bot: str = "random") -> None:
         if seats not in (HOTSEAT, LINKS):
             raise SessionError(f"--seats must be {HOTSEAT} or {LINKS}, not {seats!r}")
         self.game = game
@@ -51,6 +52,11 @@ class Session:
         if len(bots) == len(self.names):
             raise SessionError("every seat is a bot: leave one to a player")
         self.bots = bots
+        try:
+            self.agent = agents.make(bot)
+        except agents.AgentError as error:
+            raise SessionError(f"--bot: {error}") from None
+        self.bot = bot
         self.tokens: dict[str, int] = {}
         if seats == HOTSEAT:
             self.tokens[secrets.token_urlsafe(24)] = DEVICE
@@ -85,7 +91,9 @@ class Session:
 
     def _human_to_act(self) -> int:
         player = int(self.state.current_player())
-        return player if 0 <= player < len(self.names) else self.shown_or_first()
+        if 0 <= player < len(self.names) and player not in self.bots:
+            return player
+        return self.shown_or_first()
 
     def shown_or_first(self) -> int:
         current = getattr(self, "shown", None)
@@ -118,9 +126,12 @@ class Session:
             return []
         return [a for a in self.state.legal_actions() if a.actor == viewer]
 
-    def act(self, seat: int, choice: object) -> Move:
+    def act(self, seat: int, choice: object, *, bots: bool = True) -> Move:
         """Play the move [kind, *args] for a seat: one of its legal moves, applied by the
-        engine; anything else is refused with the reason and changes nothing."""
+        engine; anything else is refused with the reason and changes nothing. Then the bots
+        play their moves, unless `bots` is False: the server plays them itself, off its
+        event loop (next_bot_move in a worker thread), so that a searching bot blocks no
+        page."""
         if (not isinstance(choice, list) or not 1 <= len(choice) <= MAX_CHOICE
                 or not all(type(x) is int for x in choice)):
             raise SessionError("a move is a list of whole numbers: its kind and arguments")
@@ -138,7 +149,8 @@ class Session:
         if found is None:
             raise SessionError("that move is not one of your legal moves now")
         move = self._apply(found, by_bot=False)
-        self._play_bots()
+        if bots:
+            self._play_bots()
         self._after_change()
         return move
 
@@ -152,11 +164,32 @@ class Session:
         self.moves.append(move)
         return move
 
+    def bot_to_act(self) -> bool:
+        return not self.state.is_terminal() and int(self.state.current_player()) in self.bots
+
+    def next_bot_move(self, state: Any, ply: int) -> Action:
+        """The bot's move in `state` (a clone: the search may run in a worker thread while
+        the pages read the game), from a generator per ply, so that the bot plays the same
+        after an undo or a load."""
+        action: Action = self.agent.step(state, random.Random(self.seed * 1_000_003 + ply))
+        return action
+
+    def play_bot_move(self, action: Action, ply: int) -> bool:
+        """Play a bot's move found for the game at `ply` moves; False (and nothing played)
+        when the game moved on meanwhile (an undo, a load)."""
+        if ply != len(self.moves) or not self.bot_to_act():
+            return False
+        found = next((a for a in self.state.legal_actions() if a == action), None)
+        if found is None:
+            return False
+        self._apply(found, by_bot=True)
+        self._after_change()
+        return True
+
     def _play_bots(self) -> None:
-        while not self.state.is_terminal() and int(self.state.current_player()) in self.bots:
-            # a generator per ply: the bot plays the same after an undo or a load
-            agent = random.Random(self.seed * 1_000_003 + len(self.moves))
-            self._apply(agent.choice(self.state.legal_actions()), by_bot=True)
+        while self.bot_to_act():
+            ply = len(self.moves)
+            self._apply(self.next_bot_move(self.state.clone(), ply), by_bot=True)
 
     def _after_change(self) -> None:
         self.version += 1
@@ -164,6 +197,8 @@ class Session:
             self.revealed = True
             return
         actor = int(self.state.current_player())
+        if actor in self.bots:
+            return  # the device stays with the seat shown while a bot thinks
         if actor != self.shown:
             self.shown = actor
             self.revealed = self.seats != HOTSEAT or len(self.names) - len(self.bots) < 2
@@ -185,7 +220,7 @@ class Session:
                 raise SessionError(f"move {number} is not legal in this game")
             self._apply(found, by_bot=actor in self.bots)
 
-    def undo(self, seat: int) -> None:
+    def undo(self, seat: int, *, bots: bool = True) -> None:
         """Take back the last move a player made, and the bots' moves after it (hot-seat)."""
         if seat != DEVICE:
             raise SessionError("undo is for hot-seat games")
@@ -194,7 +229,8 @@ class Session:
             raise SessionError("no move to take back")
         kept = [(m.action.kind, m.action.actor, m.action.args) for m in self.moves[:humans[-1]]]
         self._rebuild(kept)
-        self._play_bots()
+        if bots:
+            self._play_bots()
         self.shown = self._human_to_act()
         self.revealed = True
         self.version += 1
@@ -212,7 +248,7 @@ class Session:
                        "args": list(m.action.args), "text": str(m.action)}
                       for m in self.moves]}, indent=1)
 
-    def load(self, seat: int, text: str) -> None:
+    def load(self, seat: int, text: str, *, bots: bool = True) -> None:
         """A saved game, replayed move by move through the engine: a file that does not
         fit this game is refused and the game in play stays as it was."""
         if seat != DEVICE:
@@ -244,7 +280,8 @@ class Session:
         self.seed, self.options, self.decks = seed, dict(options), decks
         try:
             self._rebuild(actions)
-            self._play_bots()
+            if bots:
+                self._play_bots()
         except SessionError:
             self.seed, self.options, self.decks, self.state, self.moves = kept
             raise
