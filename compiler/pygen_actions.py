@@ -276,10 +276,15 @@ class ActionGenerator(TextGenerator):
                    f"tuple({{}} for _ in range({self.max_players}))")
             return
         args = [f"a{i}" for i in range(len(action.params))]
-        loops = " ".join(f"for {a} in range({base}, {base + count})"
-                         for a, (base, count) in zip(args, self.arg_sizes(action), strict=True))
-        w.line(f"{name}: Final = tuple(tuple(rt.Listed({kind}, actor, "
-               f"({''.join(a + ', ' for a in args)}), {text}) {loops}) "
+        loops = [f"for {a} in range({base}, {base + count})"
+                 for a, (base, count) in zip(args, self.arg_sizes(action), strict=True)]
+        made = f"rt.Listed({kind}, actor, ({''.join(a + ', ' for a in args)}), {text})"
+        if len(args) > 1:
+            # a row per value of the arguments before the last: the listing looks the row
+            # up once, outside its innermost loop, and indexes it by the last argument alone
+            made = f"tuple({made} {loops[-1]})"
+            loops = loops[:-1]
+        w.line(f"{name}: Final = tuple(tuple({made} {' '.join(loops)}) "
                f"for actor in range({self.max_players}))")
 
     def listed_strides(self, action: ActionInfo) -> list[tuple[int, int]] | None:
@@ -292,16 +297,37 @@ class ActionGenerator(TextGenerator):
             stride *= count
         return strides[::-1] if stride <= LISTED_LIMIT else None
 
+    def listed_index(self, args: list[str], sizes: list[tuple[int, int]]) -> str:
+        """The index in a flat table of the arguments `args`, of these (first value, count)."""
+        terms = []
+        stride = 1
+        for arg, (base, count) in reversed(list(zip(args, sizes, strict=True))):
+            term = f"({arg} - {base})" if base else arg
+            terms.append(f"{term} * {stride}" if stride != 1 else term)
+            stride *= count
+        return " + ".join(reversed(terms))
+
+    def listed_row(self, action: ActionInfo, i: int) -> None:
+        """Before the loop over the last parameter: the row of LISTED_<action> (listed_table)
+        of the arguments before it, which every value of the last one appends from."""
+        if (i == len(action.params) - 1 and i > 0
+                and self.listed_strides(action) is not None):
+            values = [self.bindings.lookup(name) for name, _, _ in action.params[:i]]
+            encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
+                       for v, (_, type_, _) in zip(values, action.params[:i], strict=True)]
+            index = self.listed_index(encoded, self.arg_sizes(action)[:i])
+            self.w.line(f"row = listed[{index}]")
+
     def listed_action(self, action: ActionInfo, args: list[str]) -> None:
-        """Appending the listed action whose arguments are `args`, from LISTED_<action>."""
+        """Appending the listed action whose arguments are `args`, from LISTED_<action> (from
+        the row that listed_row looked up, when the action has more than one parameter)."""
         w = self.w
-        strides = self.listed_strides(action)
-        if strides is not None:
-            terms = []
-            for arg, (base, stride) in zip(args, strides, strict=True):
-                term = f"({arg} - {base})" if base else arg
-                terms.append(f"{term} * {stride}" if stride != 1 else term)
-            w.line(f"out.append(listed[{' + '.join(terms)}])")
+        if self.listed_strides(action) is not None:
+            sizes = self.arg_sizes(action)
+            if len(args) > 1:
+                w.line(f"out.append(row[{self.listed_index(args[-1:], sizes[-1:])}])")
+            else:
+                w.line(f"out.append(listed[{self.listed_index(args, sizes)}])")
             return
         w.line(f"key = ({''.join(a + ', ' for a in args)})")
         w.line("action = listed.get(key)")
@@ -369,6 +395,7 @@ class ActionGenerator(TextGenerator):
         if 0 < i < len(action.params):
             self.listing_tests(levels[i], "continue")
             self.settle_parts(i)
+            self.listed_row(action, i)
         if i == len(action.params):
             values = [self.bindings.lookup(name) for name, _, _ in action.params]
             encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v

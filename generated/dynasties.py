@@ -739,9 +739,8 @@ def text_place(
 
 LISTED_PLACE: Final = tuple(
     tuple(
-        rt.Listed(K_PLACE, actor, (a0, a1, ), text_place)
+        tuple(rt.Listed(K_PLACE, actor, (a0, a1, ), text_place) for a1 in range(0, 5))
         for a0 in range(0, 90)
-        for a1 in range(0, 5)
     )
     for actor in range(2)
 )
@@ -805,6 +804,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:354
         v_test_354 = check and T_PLACE_TEST_354[s.card_def[v_tile]]
+        row = listed[v_tile_arg]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:352
             v_prov_values = [
@@ -814,14 +814,14 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
             ] if check else list(range(5))
         if plain and not v_test_354:
             for v_prov in v_prov_values:
-                out.append(listed[v_tile_arg * 5 + v_prov])
+                out.append(row[v_prov])
             continue
         for v_prov in v_prov_values:
             # rulebooks/dynasties/dynasties.rules:354
             if v_test_354 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
-                out.append(listed[v_tile_arg * 5 + v_prov])
+                out.append(row[v_prov])
             else:
                 if v_tile_again and seen is not None and (v_tile_arg, v_prov, ) in seen:
                     continue
@@ -838,7 +838,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                         )
                     )
                 else:
-                    out.append(listed[v_tile_arg * 5 + v_prov])
+                    out.append(row[v_prov])
 
 
 # rulebooks/dynasties/dynasties.rules:354

@@ -8006,9 +8006,8 @@ def text_enlist(
 
 LISTED_ENLIST: Final = tuple(
     tuple(
-        rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist)
+        tuple(rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 220))
         for a0 in range(0, 4)
-        for a1 in range(0, 220)
     )
     for actor in range(2)
 )
@@ -8057,6 +8056,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:872
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
             continue
+        row = listed[v_k]
         if v_h_values is None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:873
             # rulebooks/dynasty_builder/dynasty_builder.rules:874
@@ -8068,7 +8068,7 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:876
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
-            out.append(listed[v_k * 220 + v_h])
+            out.append(row[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:871

@@ -3631,9 +3631,8 @@ def text_move_unit(
 
 LISTED_MOVE_UNIT: Final = tuple(
     tuple(
-        rt.Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit)
+        tuple(rt.Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -3690,11 +3689,12 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
+        row = listed[v_at]
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
-            out.append(listed[v_at * 15 + v_to])
+            out.append(row[v_to])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
@@ -3809,9 +3809,8 @@ def text_attack(
 
 LISTED_ATTACK: Final = tuple(
     tuple(
-        rt.Listed(K_ATTACK, actor, (a0, a1, ), text_attack)
+        tuple(rt.Listed(K_ATTACK, actor, (a0, a1, ), text_attack) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -3873,6 +3872,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
+        row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
@@ -3884,7 +3884,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
-            out.append(listed[v_at * 15 + v_foe])
+            out.append(row[v_foe])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
@@ -3916,9 +3916,8 @@ def text_unite(
 
 LISTED_UNITE: Final = tuple(
     tuple(
-        rt.Listed(K_UNITE, actor, (a0, a1, ), text_unite)
+        tuple(rt.Listed(K_UNITE, actor, (a0, a1, ), text_unite) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -3982,6 +3981,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
             if (not f_supporters(s, actor, v_at)):
                 continue
+        row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
@@ -3993,7 +3993,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
-            out.append(listed[v_at * 15 + v_foe])
+            out.append(row[v_foe])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
@@ -4222,9 +4222,8 @@ def text_attack_own(
 
 LISTED_ATTACK_OWN: Final = tuple(
     tuple(
-        rt.Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own)
+        tuple(rt.Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -4272,6 +4271,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
         if check and not f_fresh(s, actor, v_at):
             continue
+        row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
@@ -4288,7 +4288,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
-            out.append(listed[v_at * 15 + v_ally])
+            out.append(row[v_ally])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
