@@ -448,8 +448,14 @@ class ActionGenerator(TextGenerator):
                     w.source(require.span)
                 collection = self.domain(type_, domain)
                 test = " and ".join(self.expr(r.cond) for r in filters[i])
-                w.line(f"{var}_values = [{var} for {var} in {collection} if {test}] if check "
-                       f"else list({collection})")
+                # a loop, not a list comprehension: that is a call of its own, which costs
+                # more than appending the few values of a domain
+                with w.block("if check:"):
+                    w.line(f"{var}_values = []")
+                    with w.block(f"for {var} in {collection}:"), w.block(f"if {test}:"):
+                        w.line(f"{var}_values.append({var})")
+                with w.block("else:"):
+                    w.line(f"{var}_values = list({collection})")
             self.plain_loop(action, i, f"{var}_values", levels, has_cards)
             with w.block(f"for {var} in {var}_values:"):
                 self.legal_loops(action, i + 1, has_cards, levels, filters)

@@ -807,11 +807,13 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         row = listed[v_tile_arg]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:352
-            v_prov_values = [
-                v_prov
-                for v_prov in range(5)
-                if (not s.zones[Z_PLACED + actor * 5 + v_prov])
-            ] if check else list(range(5))
+            if check:
+                v_prov_values = []
+                for v_prov in range(5):
+                    if (not s.zones[Z_PLACED + actor * 5 + v_prov]):
+                        v_prov_values.append(v_prov)
+            else:
+                v_prov_values = list(range(5))
         if plain and not v_test_354:
             for v_prov in v_prov_values:
                 out.append(row[v_prov])

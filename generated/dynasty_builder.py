@@ -4995,10 +4995,13 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
         if v_h_values is None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:873
             # rulebooks/dynasty_builder/dynasty_builder.rules:874
-            v_h_values = [
-                v_h for v_h in range(108) if s.n_Hex_claim[v_h][actor]
-                and (not f_near_enemy(s, actor, v_h))
-            ] if check else list(range(108))
+            if check:
+                v_h_values = []
+                for v_h in range(108):
+                    if s.n_Hex_claim[v_h][actor] and (not f_near_enemy(s, actor, v_h)):
+                        v_h_values.append(v_h)
+            else:
+                v_h_values = list(range(108))
         for v_h in v_h_values:
             # rulebooks/dynasty_builder/dynasty_builder.rules:876
             if check and not f_can_enter(s, actor, v_k, v_h):

@@ -3060,11 +3060,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
         plain = seen is None and not v_u_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
-            v_at_values = [
-                v_at
-                for v_at in range(15)
-                if (not s.zones[Z_FIELD + actor * 15 + v_at])
-            ] if check else list(range(15))
+            if check:
+                v_at_values = []
+                for v_at in range(15):
+                    if (not s.zones[Z_FIELD + actor * 15 + v_at]):
+                        v_at_values.append(v_at)
+            else:
+                v_at_values = list(range(15))
         for v_at in v_at_values:
             if plain:
                 key = (v_u_arg, v_at, )
@@ -3219,14 +3221,16 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
         plain = seen is None and not v_i_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
-            v_at_values = [
-                v_at
-                for v_at in range(15)
-                if any(
-                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
-                )
-            ] if check else list(range(15))
+            if check:
+                v_at_values = []
+                for v_at in range(15):
+                    if any(
+                        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                    ):
+                        v_at_values.append(v_at)
+            else:
+                v_at_values = list(range(15))
         for v_at in v_at_values:
             if plain:
                 key = (v_i_arg, v_at, )
