@@ -3,23 +3,17 @@ says one (its body written by compiler.pygen_texts)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from contextlib import nullcontext
 
 from compiler import types as t
 from compiler.model import ActionInfo
 from compiler.pygen_base import Bindings, grouped, upper
-from compiler.pygen_facts import ACTS, HARMLESS
+from compiler.pygen_facts import ACTS, CARD_DEF, DEFINITION_ONLY, HARMLESS
 from compiler.pygen_texts import TextGenerator, neutral_noun
 from compiler.text_templates import words
 from dsl import nodes as n
 
-# A card's definition in a test (ActionGenerator.settle_parts), and a test that reads nothing
-# else: the definitions (marked \0 for s.card_def[), module tables, numbers and operators.
-_CARD_DEF = re.compile(r"s\.card_def\[(v_\w+)\]")
-_DEFINITION_ONLY = re.compile(
-    r"(?:\0v_\w+\]|[A-Z][A-Z0-9_]*|and|or|not|in|is|None|True|False|[0-9]+|[][()=<>!+*%/ -])+")
 # At most this many distinct arguments of an action kind (per actor): its LISTED_ table holds
 # every action object, made at load, in a tuple that the arguments index (listed_table).
 LISTED_LIMIT = 1024
@@ -76,6 +70,9 @@ class ActionGenerator(TextGenerator):
         self.bindings = Bindings()
         with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
                            "check: bool) -> None:", decl.span), self.inlining_calls():
+            # the listing's own tables of definitions (settle_parts) are made at load, before
+            # the end of the module: card_test's are not there yet
+            card_tests, self.card_tests = self.card_tests, None
             has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
             levels = self.listing_levels(action)
             filters = self.listing_filters(action, levels)
@@ -96,6 +93,7 @@ class ActionGenerator(TextGenerator):
             self.listing_action = action.name
             self.settle_parts(0)
             self.legal_loops(action, 0, has_cards, levels, filters)
+            self.card_tests = card_tests
         for require, table, test in self.definition_tables:
             w.line()
             w.line()
@@ -621,8 +619,8 @@ class ActionGenerator(TextGenerator):
             self.w.source(require.span)
             terms = self.refusal_terms(require.cond)[:count]
             test = " and ".join(self.term(t) for t in terms)
-            card = _DEFINITION_ONLY.fullmatch(test.replace("s.card_def[", "\0"))
-            cards = set(_CARD_DEF.findall(test))
+            card = DEFINITION_ONLY.fullmatch(test.replace("s.card_def[", "\0"))
+            cards = set(CARD_DEF.findall(test))
             if card is not None and len(cards) == 1:
                 # a test of a card's definition alone: a table, worked out at load, of its
                 # answer for each definition (listed after the function)

@@ -563,17 +563,11 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                 # rulebooks/dynasties/dynasties.rules:301
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:303
-        if (
-            (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
-        ):
+        if T_CARD_303[s.card_def[v_ta]]:
             # rulebooks/dynasties/dynasties.rules:303
             proc_six_marker(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:304
-        if (
-            (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
-        ):
+        if T_CARD_303[s.card_def[v_tb]]:
             # rulebooks/dynasties/dynasties.rules:304
             proc_six_marker(s, 1, v_v)
 
@@ -752,13 +746,7 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:354
-    if (
-        (
-            (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
-        )
-        and s.n_Province_six_played[v_prov][actor]
-    ):
+    if (T_CARD_303[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
         return 'your 6 marker stands in ' + N_PROVINCE_NAMES[
             v_prov
         ] + ': you may not play your 6 there again'
@@ -770,10 +758,7 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
     # rulebooks/dynasties/dynasties.rules:356
     s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
     # rulebooks/dynasties/dynasties.rules:357
-    if (
-        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-        and (C_TILE_VALUE[s.card_def[v_tile]] == 1)
-    ):
+    if T_CARD_357[s.card_def[v_tile]]:
         # rulebooks/dynasties/dynasties.rules:357
         s.p_used_one[actor] = True
 
@@ -862,13 +847,7 @@ def apply_place(s: State, a: Action) -> str | None:
                 if s.zones[Z_PLACED + actor * 5 + v_prov]:
                     break
                 # rulebooks/dynasties/dynasties.rules:354
-                if (
-                    (
-                        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-                        and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
-                    )
-                    and s.n_Province_six_played[v_prov][actor]
-                ):
+                if (T_CARD_303[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
                     break
                 do_place(s, actor, v_tile, v_prov)
                 return None
@@ -1625,3 +1604,14 @@ def from_json(text: str) -> State:
     s = State.__new__(State)
     s.load_json(text)
     return s
+
+
+# tests of a card's definition alone, their answer for each definition
+T_CARD_303: Final[tuple[bool, ...]] = tuple(
+    bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
+    for d in range(15)
+)
+T_CARD_357: Final[tuple[bool, ...]] = tuple(
+    bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 1))
+    for d in range(15)
+)

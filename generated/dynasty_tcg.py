@@ -1702,10 +1702,7 @@ def f_next_forms(s: State, v_p: int) -> list[int]:
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if (
-            (C_CARD_RANK[s.card_def[v_c]] == RANK_LEVEL_UP_CHAMPION)
-            or (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
-        )
+        if T_CARD_465[s.card_def[v_c]]
     ]
 
 
@@ -2995,10 +2992,7 @@ LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} fo
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
-    if not (
-        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-        or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
-    ):
+    if not T_CARD_884[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -3106,10 +3100,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
-                if not (
-                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-                    or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
-                ):
+                if not T_CARD_884[s.card_def[v_u]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -3328,10 +3319,7 @@ LISTED_ORDER: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def check_order(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
-    ):
+    if not T_CARD_905[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -3421,10 +3409,7 @@ def apply_order(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
-                ):
+                if not T_CARD_905[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -3479,10 +3464,7 @@ LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
-    ):
+    if not T_CARD_905[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -4865,10 +4847,7 @@ LISTED_REACT: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
 def check_react(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1078[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -4952,10 +4931,7 @@ def apply_react(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-                ):
+                if not T_CARD_1078[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5010,10 +4986,7 @@ LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1078[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -5294,10 +5267,7 @@ LISTED_ANSWER: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1078[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5381,10 +5351,7 @@ def apply_answer(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-                ):
+                if not T_CARD_1078[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5439,10 +5406,7 @@ LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} fo
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1078[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -5654,10 +5618,7 @@ LISTED_REPLY: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1078[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5741,10 +5702,7 @@ def apply_reply(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-                ):
+                if not T_CARD_1078[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5799,10 +5757,7 @@ LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1078[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -6785,4 +6740,23 @@ N_CELL_BEHIND: Final = (
     (),
     (),
     (),
+)
+
+
+# tests of a card's definition alone, their answer for each definition
+T_CARD_465: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
+    for d in range(55)
+)
+T_CARD_884: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_UNIT) or (C_CARD_KIND[d] == KIND_ENVIRONMENT))
+    for d in range(55)
+)
+T_CARD_905: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
+    for d in range(55)
+)
+T_CARD_1078: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
+    for d in range(55)
 )
