@@ -47,6 +47,7 @@ class PythonGenerator(WiringGenerator):
         w.line()
         w.line("TERMINAL: Final = rt.TERMINAL")
         self.tables()
+        self.card_tests = {}
         self.state_class()
         self.functions()
         self.procedures()
@@ -59,6 +60,7 @@ class PythonGenerator(WiringGenerator):
         self.wiring()
         self.api()
         self.area_tables()
+        self.card_tables()
         return w.text()
 
 

@@ -3,23 +3,17 @@ says one (its body written by compiler.pygen_texts)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from contextlib import nullcontext
 
 from compiler import types as t
 from compiler.model import ActionInfo
 from compiler.pygen_base import Bindings, grouped, upper
-from compiler.pygen_facts import ACTS, HARMLESS
+from compiler.pygen_facts import ACTS, CARD_DEF, DEFINITION_ONLY, HARMLESS
 from compiler.pygen_texts import TextGenerator, neutral_noun
 from compiler.text_templates import words
 from dsl import nodes as n
 
-# A card's definition in a test (ActionGenerator.settle_parts), and a test that reads nothing
-# else: the definitions (marked \0 for s.card_def[), module tables, numbers and operators.
-_CARD_DEF = re.compile(r"s\.card_def\[(v_\w+)\]")
-_DEFINITION_ONLY = re.compile(
-    r"(?:\0v_\w+\]|[A-Z][A-Z0-9_]*|and|or|not|in|is|None|True|False|[0-9]+|[][()=<>!+*%/ -])+")
 # At most this many distinct arguments of an action kind (per actor): its LISTED_ table holds
 # every action object, made at load, in a tuple that the arguments index (listed_table).
 LISTED_LIMIT = 1024
@@ -76,6 +70,9 @@ class ActionGenerator(TextGenerator):
         self.bindings = Bindings()
         with self.function(f"def legal_{action.name}(s: State, actor: int, out: list[Action], "
                            "check: bool) -> None:", decl.span), self.inlining_calls():
+            # the listing's own tables of definitions (settle_parts) are made at load, before
+            # the end of the module: card_test's are not there yet
+            card_tests, self.card_tests = self.card_tests, None
             has_cards = any(isinstance(type_, t.CardT) for _, type_, _ in action.params)
             levels = self.listing_levels(action)
             filters = self.listing_filters(action, levels)
@@ -96,6 +93,7 @@ class ActionGenerator(TextGenerator):
             self.listing_action = action.name
             self.settle_parts(0)
             self.legal_loops(action, 0, has_cards, levels, filters)
+            self.card_tests = card_tests
         for require, table, test in self.definition_tables:
             w.line()
             w.line()
@@ -276,10 +274,15 @@ class ActionGenerator(TextGenerator):
                    f"tuple({{}} for _ in range({self.max_players}))")
             return
         args = [f"a{i}" for i in range(len(action.params))]
-        loops = " ".join(f"for {a} in range({base}, {base + count})"
-                         for a, (base, count) in zip(args, self.arg_sizes(action), strict=True))
-        w.line(f"{name}: Final = tuple(tuple(rt.Listed({kind}, actor, "
-               f"({''.join(a + ', ' for a in args)}), {text}) {loops}) "
+        loops = [f"for {a} in range({base}, {base + count})"
+                 for a, (base, count) in zip(args, self.arg_sizes(action), strict=True)]
+        made = f"rt.Listed({kind}, actor, ({''.join(a + ', ' for a in args)}), {text})"
+        if len(args) > 1:
+            # a row per value of the arguments before the last: the listing looks the row
+            # up once, outside its innermost loop, and indexes it by the last argument alone
+            made = f"tuple({made} {loops[-1]})"
+            loops = loops[:-1]
+        w.line(f"{name}: Final = tuple(tuple({made} {' '.join(loops)}) "
                f"for actor in range({self.max_players}))")
 
     def listed_strides(self, action: ActionInfo) -> list[tuple[int, int]] | None:
@@ -292,16 +295,37 @@ class ActionGenerator(TextGenerator):
             stride *= count
         return strides[::-1] if stride <= LISTED_LIMIT else None
 
+    def listed_index(self, args: list[str], sizes: list[tuple[int, int]]) -> str:
+        """The index in a flat table of the arguments `args`, of these (first value, count)."""
+        terms = []
+        stride = 1
+        for arg, (base, count) in reversed(list(zip(args, sizes, strict=True))):
+            term = f"({arg} - {base})" if base else arg
+            terms.append(f"{term} * {stride}" if stride != 1 else term)
+            stride *= count
+        return " + ".join(reversed(terms))
+
+    def listed_row(self, action: ActionInfo, i: int) -> None:
+        """Before the loop over the last parameter: the row of LISTED_<action> (listed_table)
+        of the arguments before it, which every value of the last one appends from."""
+        if (i == len(action.params) - 1 and i > 0
+                and self.listed_strides(action) is not None):
+            values = [self.bindings.lookup(name) for name, _, _ in action.params[:i]]
+            encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
+                       for v, (_, type_, _) in zip(values, action.params[:i], strict=True)]
+            index = self.listed_index(encoded, self.arg_sizes(action)[:i])
+            self.w.line(f"row = listed[{index}]")
+
     def listed_action(self, action: ActionInfo, args: list[str]) -> None:
-        """Appending the listed action whose arguments are `args`, from LISTED_<action>."""
+        """Appending the listed action whose arguments are `args`, from LISTED_<action> (from
+        the row that listed_row looked up, when the action has more than one parameter)."""
         w = self.w
-        strides = self.listed_strides(action)
-        if strides is not None:
-            terms = []
-            for arg, (base, stride) in zip(args, strides, strict=True):
-                term = f"({arg} - {base})" if base else arg
-                terms.append(f"{term} * {stride}" if stride != 1 else term)
-            w.line(f"out.append(listed[{' + '.join(terms)}])")
+        if self.listed_strides(action) is not None:
+            sizes = self.arg_sizes(action)
+            if len(args) > 1:
+                w.line(f"out.append(row[{self.listed_index(args[-1:], sizes[-1:])}])")
+            else:
+                w.line(f"out.append(listed[{self.listed_index(args, sizes)}])")
             return
         w.line(f"key = ({''.join(a + ', ' for a in args)})")
         w.line("action = listed.get(key)")
@@ -369,6 +393,7 @@ class ActionGenerator(TextGenerator):
         if 0 < i < len(action.params):
             self.listing_tests(levels[i], "continue")
             self.settle_parts(i)
+            self.listed_row(action, i)
         if i == len(action.params):
             values = [self.bindings.lookup(name) for name, _, _ in action.params]
             encoded = [f"{v}_arg" if isinstance(type_, t.CardT) else v
@@ -421,8 +446,14 @@ class ActionGenerator(TextGenerator):
                     w.source(require.span)
                 collection = self.domain(type_, domain)
                 test = " and ".join(self.expr(r.cond) for r in filters[i])
-                w.line(f"{var}_values = [{var} for {var} in {collection} if {test}] if check "
-                       f"else list({collection})")
+                # a loop, not a list comprehension: that is a call of its own, which costs
+                # more than appending the few values of a domain
+                with w.block("if check:"):
+                    w.line(f"{var}_values = []")
+                    with w.block(f"for {var} in {collection}:"), w.block(f"if {test}:"):
+                        w.line(f"{var}_values.append({var})")
+                with w.block("else:"):
+                    w.line(f"{var}_values = list({collection})")
             self.plain_loop(action, i, f"{var}_values", levels, has_cards)
             with w.block(f"for {var} in {var}_values:"):
                 self.legal_loops(action, i + 1, has_cards, levels, filters)
@@ -588,8 +619,8 @@ class ActionGenerator(TextGenerator):
             self.w.source(require.span)
             terms = self.refusal_terms(require.cond)[:count]
             test = " and ".join(self.term(t) for t in terms)
-            card = _DEFINITION_ONLY.fullmatch(test.replace("s.card_def[", "\0"))
-            cards = set(_CARD_DEF.findall(test))
+            card = DEFINITION_ONLY.fullmatch(test.replace("s.card_def[", "\0"))
+            cards = set(CARD_DEF.findall(test))
             if card is not None and len(cards) == 1:
                 # a test of a card's definition alone: a table, worked out at load, of its
                 # answer for each definition (listed after the function)

@@ -235,6 +235,10 @@ class GeneratorBase:
         # whether calls of each function are its body (ExpressionFacts.inlinable), once known,
         # and whether calls are inlined where they stand now (in the listings' loops)
         self.inlinable_functions: dict[str, bool] = {}
+        # the tests of a card's definition alone read from tables made at load: by test (its
+        # source with `d` for the definition), the table's name (None: not made here, as in
+        # listings and deck checkers, whose tables are needed before the end of the module)
+        self.card_tests: dict[str, str] | None = None
         self.inlining = False
         # whether a function reads a card parameter through its definition's data only, by
         # (function, index) (TableGenerator.parameter_by_definition), once known

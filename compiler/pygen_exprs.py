@@ -362,6 +362,8 @@ class ExpressionGenerator(AggregateGenerator):
             case n.Conditional():
                 return (f"({self.expr(e.then, s)} if {self.expr(e.cond, s)} "
                         f"else {self.expr(e.otherwise, s)})")
+            case n.BinaryOp() if e.op in ("and", "or") and s == "s":
+                return self.card_test(e, self.binary(e, s))
             case n.BinaryOp():
                 return self.binary(e, s)
             case n.Not():

@@ -5,11 +5,12 @@ compiler.pygen_exprs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator
 
 from compiler import symbols as sym
 from compiler import types as t
-from compiler.pygen_base import GeneratorBase, upper
+from compiler.pygen_base import GeneratorBase, ungrouped, upper
 from compiler.pygen_grid import write_grid_tables
 from dsl import nodes as n
 
@@ -22,6 +23,17 @@ _RANDOM_BUILTINS = frozenset({"roll", "flip", "shuffled"})
 
 # The most nodes a function's body has to be inlined where it is called.
 INLINE_NODES = 24
+
+# A card's definition in generated code, and code that reads nothing else: the definitions
+# (marked \0 for s.card_def[), module tables, numbers and operators.
+CARD_DEF = re.compile(r"s\.card_def\[(v_\w+)\]")
+# Possessive: it never tries another way of cutting a long text that does not match.
+DEFINITION_ONLY = re.compile(
+    r"(?:\0v_\w++\]|(?:and|or|not|in|is|None|True|False)\b|[A-Z][A-Z0-9_]*+|[0-9]++"
+    r"|[][()=<>!+*%/ -])++")
+# Tests of a card's definition are read from tables (card_test) in games of at most this many
+# definitions: each table has a value per definition, made when the module is loaded.
+CARD_TEST_LIMIT = 1024
 
 
 class ExpressionFacts(GeneratorBase):
@@ -100,6 +112,43 @@ class ExpressionFacts(GeneratorBase):
                      and not any(isinstance(node, n.Aggregate) for node in nodes))
             self.inlinable_functions[name] = known
         return known
+
+    def card_test(self, e: n.BinaryOp, source: str) -> str:
+        """An `and` or `or` that reads one card's definition alone, twice or more (a tile's
+        kind and its value), harmless, as a table of its answer for each definition, made at
+        load (card_tables): one lookup instead of several and their comparisons. Any other
+        test is its source."""
+        if (self.card_tests is None or self.def_count > CARD_TEST_LIMIT
+                or source.count("s.card_def[") < 2
+                or DEFINITION_ONLY.fullmatch(source.replace("s.card_def[", "\0")) is None):
+            return source
+        cards = set(CARD_DEF.findall(source))
+        if len(cards) != 1 or self.risk(e, unwrapping=False) != HARMLESS:
+            return source
+        card = cards.pop()
+        test = source.replace(f"s.card_def[{card}]", "d")
+        table = self.card_tests.get(test)
+        if table is None:
+            table = f"T_CARD_{e.span.line}"
+            taken = set(self.card_tests.values())
+            count = 1
+            while table in taken:
+                count += 1
+                table = f"T_CARD_{e.span.line}_{count}"
+            self.card_tests[test] = table
+        return f"{table}[s.card_def[{card}]]"
+
+    def card_tables(self) -> None:
+        """The tables of card_test, after every rule that reads them (none runs at load)."""
+        if not self.card_tests:
+            return
+        w = self.w
+        w.line()
+        w.line()
+        w.line("# tests of a card's definition alone, their answer for each definition")
+        for test, table in self.card_tests.items():
+            w.line(f"{table}: Final[tuple[bool, ...]] = tuple(bool({ungrouped(test)}) "
+                   f"for d in range({self.def_count}))")
 
     def area_table(self, e: n.Call) -> str | None:
         """The table of the nodes within (or at) a fixed distance of each node, for a call

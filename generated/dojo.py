@@ -3626,11 +3626,13 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
         plain = seen is None and not v_t_names
         if v_n_values is None:
             # rulebooks/dojo/dojo.rules:641
-            v_n_values = [
-                v_n
-                for v_n in range(1, 20 + 1)
-                if (v_n <= s.g_pending)
-            ] if check else list(range(1, 20 + 1))
+            if check:
+                v_n_values = []
+                for v_n in range(1, 20 + 1):
+                    if (v_n <= s.g_pending):
+                        v_n_values.append(v_n)
+            else:
+                v_n_values = list(range(1, 20 + 1))
         for v_n in v_n_values:
             if plain:
                 key = (v_t_arg, v_n, )

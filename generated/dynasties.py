@@ -563,17 +563,11 @@ def proc_resolve_province(s: State, v_v: int) -> None:
                 # rulebooks/dynasties/dynasties.rules:301
                 proc_win_battle(s, 1, v_v, (v_vb - v_va))
         # rulebooks/dynasties/dynasties.rules:303
-        if (
-            (C_TILE_KIND[s.card_def[v_ta]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[v_ta]] == 6)
-        ):
+        if T_CARD_303[s.card_def[v_ta]]:
             # rulebooks/dynasties/dynasties.rules:303
             proc_six_marker(s, 0, v_v)
         # rulebooks/dynasties/dynasties.rules:304
-        if (
-            (C_TILE_KIND[s.card_def[v_tb]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[v_tb]] == 6)
-        ):
+        if T_CARD_303[s.card_def[v_tb]]:
             # rulebooks/dynasties/dynasties.rules:304
             proc_six_marker(s, 1, v_v)
 
@@ -739,9 +733,8 @@ def text_place(
 
 LISTED_PLACE: Final = tuple(
     tuple(
-        rt.Listed(K_PLACE, actor, (a0, a1, ), text_place)
+        tuple(rt.Listed(K_PLACE, actor, (a0, a1, ), text_place) for a1 in range(0, 5))
         for a0 in range(0, 90)
-        for a1 in range(0, 5)
     )
     for actor in range(2)
 )
@@ -753,13 +746,7 @@ def check_place(s: State, actor: int, v_tile: int, v_prov: int) -> str | None:
     if s.zones[Z_PLACED + actor * 5 + v_prov]:
         return 'you already placed a tile on ' + N_PROVINCE_NAMES[v_prov]
     # rulebooks/dynasties/dynasties.rules:354
-    if (
-        (
-            (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-            and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
-        )
-        and s.n_Province_six_played[v_prov][actor]
-    ):
+    if (T_CARD_303[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
         return 'your 6 marker stands in ' + N_PROVINCE_NAMES[
             v_prov
         ] + ': you may not play your 6 there again'
@@ -771,10 +758,7 @@ def do_place(s: State, actor: int, v_tile: int, v_prov: int) -> None:
     # rulebooks/dynasties/dynasties.rules:356
     s.move(v_tile, Z_PLACED + actor * 5 + v_prov, False)
     # rulebooks/dynasties/dynasties.rules:357
-    if (
-        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-        and (C_TILE_VALUE[s.card_def[v_tile]] == 1)
-    ):
+    if T_CARD_357[s.card_def[v_tile]]:
         # rulebooks/dynasties/dynasties.rules:357
         s.p_used_one[actor] = True
 
@@ -805,23 +789,26 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
         plain = seen is None and not v_tile_names
         # rulebooks/dynasties/dynasties.rules:354
         v_test_354 = check and T_PLACE_TEST_354[s.card_def[v_tile]]
+        row = listed[v_tile_arg]
         if v_prov_values is None:
             # rulebooks/dynasties/dynasties.rules:352
-            v_prov_values = [
-                v_prov
-                for v_prov in range(5)
-                if (not s.zones[Z_PLACED + actor * 5 + v_prov])
-            ] if check else list(range(5))
+            if check:
+                v_prov_values = []
+                for v_prov in range(5):
+                    if (not s.zones[Z_PLACED + actor * 5 + v_prov]):
+                        v_prov_values.append(v_prov)
+            else:
+                v_prov_values = list(range(5))
         if plain and not v_test_354:
             for v_prov in v_prov_values:
-                out.append(listed[v_tile_arg * 5 + v_prov])
+                out.append(row[v_prov])
             continue
         for v_prov in v_prov_values:
             # rulebooks/dynasties/dynasties.rules:354
             if v_test_354 and s.n_Province_six_played[v_prov][actor]:
                 continue
             if plain:
-                out.append(listed[v_tile_arg * 5 + v_prov])
+                out.append(row[v_prov])
             else:
                 if v_tile_again and seen is not None and (v_tile_arg, v_prov, ) in seen:
                     continue
@@ -838,7 +825,7 @@ def legal_place(s: State, actor: int, out: list[Action], check: bool) -> None:
                         )
                     )
                 else:
-                    out.append(listed[v_tile_arg * 5 + v_prov])
+                    out.append(row[v_prov])
 
 
 # rulebooks/dynasties/dynasties.rules:354
@@ -860,13 +847,7 @@ def apply_place(s: State, a: Action) -> str | None:
                 if s.zones[Z_PLACED + actor * 5 + v_prov]:
                     break
                 # rulebooks/dynasties/dynasties.rules:354
-                if (
-                    (
-                        (C_TILE_KIND[s.card_def[v_tile]] == TILE_KIND_NUMBER)
-                        and (C_TILE_VALUE[s.card_def[v_tile]] == 6)
-                    )
-                    and s.n_Province_six_played[v_prov][actor]
-                ):
+                if (T_CARD_303[s.card_def[v_tile]] and s.n_Province_six_played[v_prov][actor]):
                     break
                 do_place(s, actor, v_tile, v_prov)
                 return None
@@ -1623,3 +1604,14 @@ def from_json(text: str) -> State:
     s = State.__new__(State)
     s.load_json(text)
     return s
+
+
+# tests of a card's definition alone, their answer for each definition
+T_CARD_303: Final[tuple[bool, ...]] = tuple(
+    bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 6))
+    for d in range(15)
+)
+T_CARD_357: Final[tuple[bool, ...]] = tuple(
+    bool((C_TILE_KIND[d] == TILE_KIND_NUMBER) and (C_TILE_VALUE[d] == 1))
+    for d in range(15)
+)

@@ -4464,9 +4464,8 @@ def text_support(
 
 LISTED_SUPPORT: Final = tuple(
     tuple(
-        rt.Listed(K_SUPPORT, actor, (a0, a1, ), text_support)
+        tuple(rt.Listed(K_SUPPORT, actor, (a0, a1, ), text_support) for a1 in range(0, 8))
         for a0 in range(0, 108)
-        for a1 in range(0, 8)
     )
     for actor in range(2)
 )
@@ -4494,6 +4493,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
     for v_from in f_posts(s, actor):
+        row = listed[v_from]
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_from]
         if not v_u_cards:
             continue
@@ -4529,7 +4529,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                     )
                 )
             else:
-                out.append(listed[v_from * 8 + v_u_arg])
+                out.append(row[v_u_arg])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:795
@@ -4941,9 +4941,8 @@ def text_enlist(
 
 LISTED_ENLIST: Final = tuple(
     tuple(
-        rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist)
+        tuple(rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 108))
         for a0 in range(0, 4)
-        for a1 in range(0, 108)
     )
     for actor in range(2)
 )
@@ -4992,18 +4991,22 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:874
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
             continue
+        row = listed[v_k]
         if v_h_values is None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:875
             # rulebooks/dynasty_builder/dynasty_builder.rules:876
-            v_h_values = [
-                v_h for v_h in range(108) if s.n_Hex_claim[v_h][actor]
-                and (not f_near_enemy(s, actor, v_h))
-            ] if check else list(range(108))
+            if check:
+                v_h_values = []
+                for v_h in range(108):
+                    if s.n_Hex_claim[v_h][actor] and (not f_near_enemy(s, actor, v_h)):
+                        v_h_values.append(v_h)
+            else:
+                v_h_values = list(range(108))
         for v_h in v_h_values:
             # rulebooks/dynasty_builder/dynasty_builder.rules:878
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
-            out.append(listed[v_k * 108 + v_h])
+            out.append(row[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:873
@@ -5173,9 +5176,8 @@ def text_dismiss(
 
 LISTED_DISMISS: Final = tuple(
     tuple(
-        rt.Listed(K_DISMISS, actor, (a0, a1, ), text_dismiss)
+        tuple(rt.Listed(K_DISMISS, actor, (a0, a1, ), text_dismiss) for a1 in range(0, 8))
         for a0 in range(0, 108)
-        for a1 in range(0, 8)
     )
     for actor in range(2)
 )
@@ -5204,6 +5206,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:903
         if check and not s.n_Hex_claim[v_h][actor]:
             continue
+        row = listed[v_h]
         v_u_cards = s.zones[Z_UNITS + actor * 108 + v_h]
         if not v_u_cards:
             continue
@@ -5223,7 +5226,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if plain:
-                out.append(listed[v_h * 8 + v_u_arg])
+                out.append(row[v_u_arg])
             else:
                 if v_u_again and seen is not None and (v_h, v_u_arg, ) in seen:
                     continue
@@ -5240,7 +5243,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                         )
                     )
                 else:
-                    out.append(listed[v_h * 8 + v_u_arg])
+                    out.append(row[v_u_arg])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:901

@@ -8006,9 +8006,8 @@ def text_enlist(
 
 LISTED_ENLIST: Final = tuple(
     tuple(
-        rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist)
+        tuple(rt.Listed(K_ENLIST, actor, (a0, a1, ), text_enlist) for a1 in range(0, 220))
         for a0 in range(0, 4)
-        for a1 in range(0, 220)
     )
     for actor in range(2)
 )
@@ -8057,18 +8056,22 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
         # rulebooks/dynasty_builder/dynasty_builder.rules:874
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
             continue
+        row = listed[v_k]
         if v_h_values is None:
             # rulebooks/dynasty_builder/dynasty_builder.rules:875
             # rulebooks/dynasty_builder/dynasty_builder.rules:876
-            v_h_values = [
-                v_h for v_h in range(220) if s.n_Hex_claim[v_h][actor]
-                and (not f_near_enemy(s, actor, v_h))
-            ] if check else list(range(220))
+            if check:
+                v_h_values = []
+                for v_h in range(220):
+                    if s.n_Hex_claim[v_h][actor] and (not f_near_enemy(s, actor, v_h)):
+                        v_h_values.append(v_h)
+            else:
+                v_h_values = list(range(220))
         for v_h in v_h_values:
             # rulebooks/dynasty_builder/dynasty_builder.rules:878
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
-            out.append(listed[v_k * 220 + v_h])
+            out.append(row[v_h])
 
 
 # rulebooks/dynasty_builder/dynasty_builder.rules:873

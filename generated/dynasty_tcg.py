@@ -1702,10 +1702,7 @@ def f_next_forms(s: State, v_p: int) -> list[int]:
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if (
-            (C_CARD_RANK[s.card_def[v_c]] == RANK_LEVEL_UP_CHAMPION)
-            or (C_CARD_RANK[s.card_def[v_c]] == RANK_BATTLE_CHAMPION)
-        )
+        if T_CARD_463[s.card_def[v_c]]
     ]
 
 
@@ -2995,10 +2992,7 @@ LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} fo
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
-    if not (
-        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-        or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
-    ):
+    if not T_CARD_882[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -3060,11 +3054,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
         plain = seen is None and not v_u_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
-            v_at_values = [
-                v_at
-                for v_at in range(15)
-                if (not s.zones[Z_FIELD + actor * 15 + v_at])
-            ] if check else list(range(15))
+            if check:
+                v_at_values = []
+                for v_at in range(15):
+                    if (not s.zones[Z_FIELD + actor * 15 + v_at]):
+                        v_at_values.append(v_at)
+            else:
+                v_at_values = list(range(15))
         for v_at in v_at_values:
             if plain:
                 key = (v_u_arg, v_at, )
@@ -3104,10 +3100,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
-                if not (
-                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-                    or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
-                ):
+                if not T_CARD_882[s.card_def[v_u]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -3219,14 +3212,16 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
         plain = seen is None and not v_i_names
         if v_at_values is None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
-            v_at_values = [
-                v_at
-                for v_at in range(15)
-                if any(
-                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-                    for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
-                )
-            ] if check else list(range(15))
+            if check:
+                v_at_values = []
+                for v_at in range(15):
+                    if any(
+                        (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                        for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
+                    ):
+                        v_at_values.append(v_at)
+            else:
+                v_at_values = list(range(15))
         for v_at in v_at_values:
             if plain:
                 key = (v_i_arg, v_at, )
@@ -3324,10 +3319,7 @@ LISTED_ORDER: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
 def check_order(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
-    ):
+    if not T_CARD_903[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -3417,10 +3409,7 @@ def apply_order(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
-                ):
+                if not T_CARD_903[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -3475,10 +3464,7 @@ LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
-    ):
+    if not T_CARD_903[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -3631,9 +3617,8 @@ def text_move_unit(
 
 LISTED_MOVE_UNIT: Final = tuple(
     tuple(
-        rt.Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit)
+        tuple(rt.Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -3690,11 +3675,12 @@ def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
+        row = listed[v_at]
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
-            out.append(listed[v_at * 15 + v_to])
+            out.append(row[v_to])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
@@ -3809,9 +3795,8 @@ def text_attack(
 
 LISTED_ATTACK: Final = tuple(
     tuple(
-        rt.Listed(K_ATTACK, actor, (a0, a1, ), text_attack)
+        tuple(rt.Listed(K_ATTACK, actor, (a0, a1, ), text_attack) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -3873,6 +3858,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
+        row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
@@ -3884,7 +3870,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
-            out.append(listed[v_at * 15 + v_foe])
+            out.append(row[v_foe])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
@@ -3916,9 +3902,8 @@ def text_unite(
 
 LISTED_UNITE: Final = tuple(
     tuple(
-        rt.Listed(K_UNITE, actor, (a0, a1, ), text_unite)
+        tuple(rt.Listed(K_UNITE, actor, (a0, a1, ), text_unite) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -3982,6 +3967,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
             if (not f_supporters(s, actor, v_at)):
                 continue
+        row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
@@ -3993,7 +3979,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
-            out.append(listed[v_at * 15 + v_foe])
+            out.append(row[v_foe])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
@@ -4222,9 +4208,8 @@ def text_attack_own(
 
 LISTED_ATTACK_OWN: Final = tuple(
     tuple(
-        rt.Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own)
+        tuple(rt.Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own) for a1 in range(0, 15))
         for a0 in range(0, 15)
-        for a1 in range(0, 15)
     )
     for actor in range(2)
 )
@@ -4272,6 +4257,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
         if check and not f_fresh(s, actor, v_at):
             continue
+        row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
@@ -4288,7 +4274,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
                 ):
                     continue
-            out.append(listed[v_at * 15 + v_ally])
+            out.append(row[v_ally])
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
@@ -4861,10 +4847,7 @@ LISTED_REACT: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
 def check_react(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1084[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -4948,10 +4931,7 @@ def apply_react(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-                ):
+                if not T_CARD_1084[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5006,10 +4986,7 @@ LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1084[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -5290,10 +5267,7 @@ LISTED_ANSWER: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1084[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5377,10 +5351,7 @@ def apply_answer(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-                ):
+                if not T_CARD_1084[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5435,10 +5406,7 @@ LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} fo
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1084[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -5650,10 +5618,7 @@ LISTED_REPLY: Final = tuple(
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1084[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5737,10 +5702,7 @@ def apply_reply(s: State, a: Action) -> str | None:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-                if not (
-                    (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-                    and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-                ):
+                if not T_CARD_1084[s.card_def[v_o]]:
                     break
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
@@ -5795,10 +5757,7 @@ LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
-    if not (
-        (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
-        and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
-    ):
+    if not T_CARD_1084[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
@@ -6781,4 +6740,23 @@ N_CELL_BEHIND: Final = (
     (),
     (),
     (),
+)
+
+
+# tests of a card's definition alone, their answer for each definition
+T_CARD_463: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
+    for d in range(55)
+)
+T_CARD_882: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_UNIT) or (C_CARD_KIND[d] == KIND_ENVIRONMENT))
+    for d in range(55)
+)
+T_CARD_903: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
+    for d in range(55)
+)
+T_CARD_1084: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
+    for d in range(55)
 )

@@ -2644,10 +2644,7 @@ def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """
     return (
         [v_u for v_u in s.zones[Z_UNITS + v_you] if (len(f_equips_of(s, v_u)) < 4)]
-        if (
-            (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
-            and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == SPELL_TYPE_EQUIP)
-        )
+        if T_CARD_485[s.card_def[v_c]]
         else f_candidates(s, C_CARD_TARGETS[s.card_def[v_c]], v_you)
     )
 
@@ -3251,10 +3248,7 @@ def proc_resolve_link(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:814
     s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
     # rulebooks/rulers_gambit/rulers_gambit.rules:815
-    if (
-        (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == SPELL_TYPE_EQUIP)
-    ):
+    if T_CARD_485[s.card_def[v_c]]:
         # rulebooks/rulers_gambit/rulers_gambit.rules:816
         v_t = s.k_Card_chosen[v_c]
         # rulebooks/rulers_gambit/rulers_gambit.rules:817
@@ -3278,13 +3272,7 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             # rulebooks/rulers_gambit/rulers_gambit.rules:824
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:825
-        if (
-            (
-                (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
-                and (C_CARD_SPELL_TYPE[s.card_def[v_c]] != SPELL_TYPE_SET)
-            )
-            and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
-        ):
+        if (T_CARD_825[s.card_def[v_c]] and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])):
             # rulebooks/rulers_gambit/rulers_gambit.rules:826
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:829
@@ -4512,10 +4500,7 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
 # rulebooks/rulers_gambit/rulers_gambit.rules:843
 def raise_destroyed(s: State, v_c: int) -> None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:849
-    if (
-        (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
-        and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[s.card_def[v_c]])
-    ):
+    if T_CARD_849[s.card_def[v_c]]:
         # rulebooks/rulers_gambit/rulers_gambit.rules:850
         proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
     # rulebooks/rulers_gambit/rulers_gambit.rules:855
@@ -5218,7 +5203,7 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1018
-    if not ((C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT) and C_CARD_SUPERIOR[s.card_def[v_u]]):
+    if not T_CARD_1018[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1019
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -5304,10 +5289,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1018
-                if not (
-                    (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
-                    and C_CARD_SUPERIOR[s.card_def[v_u]]
-                ):
+                if not T_CARD_1018[s.card_def[v_u]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1019
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
@@ -5361,16 +5343,10 @@ LISTED_CAST: Final = tuple(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1028
-    if not (
-        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
-    ):
+    if not T_CARD_825[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1029
-    if not (
-        (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
-    ):
+    if not T_CARD_1029[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1030
     if not f_spell_allowed(s, actor, v_s):
@@ -5451,16 +5427,10 @@ def apply_cast(s: State, a: Action) -> str | None:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1028
-                if not (
-                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
-                ):
+                if not T_CARD_825[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1029
-                if not (
-                    (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
-                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
-                ):
+                if not T_CARD_1029[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1030
                 if not f_spell_allowed(s, actor, v_s):
@@ -5509,10 +5479,7 @@ LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for 
 # rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1038
-    if not (
-        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
-    ):
+    if not T_CARD_825[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1039
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
@@ -5668,10 +5635,7 @@ LISTED_SET_SPELL: Final = tuple(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1046
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1047
-    if not (
-        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
-    ):
+    if not T_CARD_1047[s.card_def[v_s]]:
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1048
     if (s.p_spells_cast[actor] >= 3):
@@ -5750,10 +5714,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1047
-                if not (
-                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
-                ):
+                if not T_CARD_1047[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1048
                 if (s.p_spells_cast[actor] >= 3):
@@ -7262,10 +7223,7 @@ LISTED_CHAIN_QUICK: Final = tuple(
 # rulebooks/rulers_gambit/rulers_gambit.rules:1186
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1187
-    if not (
-        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
-    ):
+    if not T_CARD_1187[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1189
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -7350,10 +7308,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1187
-                if not (
-                    (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-                    and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
-                ):
+                if not T_CARD_1187[s.card_def[v_s]]:
                     break
                 # rulebooks/rulers_gambit/rulers_gambit.rules:1189
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
@@ -7407,10 +7362,7 @@ LISTED_CHAIN_QUICK_AT: Final[
 # rulebooks/rulers_gambit/rulers_gambit.rules:1195
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     # rulebooks/rulers_gambit/rulers_gambit.rules:1197
-    if not (
-        (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
-        and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
-    ):
+    if not T_CARD_1187[s.card_def[v_s]]:
         return 'only quick-play spells and set spells can respond'
     # rulebooks/rulers_gambit/rulers_gambit.rules:1199
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
@@ -8607,3 +8559,34 @@ def from_json(text: str) -> State:
     s = State.__new__(State)
     s.load_json(text)
     return s
+
+
+# tests of a card's definition alone, their answer for each definition
+T_CARD_485: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_EQUIP))
+    for d in range(88)
+)
+T_CARD_825: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_SET))
+    for d in range(88)
+)
+T_CARD_849: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_UNIT) and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[d]))
+    for d in range(88)
+)
+T_CARD_1018: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_UNIT) and C_CARD_SUPERIOR[d])
+    for d in range(88)
+)
+T_CARD_1029: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_TARGETS[d] == TARGET_NO_TARGET) and (C_CARD_SPELL_TYPE[d] != SPELL_TYPE_EQUIP))
+    for d in range(88)
+)
+T_CARD_1047: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_SET))
+    for d in range(88)
+)
+T_CARD_1187: Final[tuple[bool, ...]] = tuple(
+    bool((C_CARD_KIND[d] == KIND_SPELL) and (C_CARD_SPELL_TYPE[d] == SPELL_TYPE_QUICK_PLAY))
+    for d in range(88)
+)

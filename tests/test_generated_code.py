@@ -380,6 +380,27 @@ def test_a_listing_reads_a_test_of_a_card_definition_alone_from_a_table() -> Non
     assert re.search(r"v_test_\d+ = check and s\.k_Troop_moved\[v_u\]", builder)
 
 
+def test_a_rule_reads_a_test_of_a_card_definition_alone_from_a_table_made_last() -> None:
+    # do_place's "a 1 was played" reads the tile's kind and value, two lookups of its
+    # definition: one table lookup instead, the table made after every rule
+    game = module("dynasties")
+    source = (ROOT / "generated" / "dynasties.py").read_text()
+    do_place = source[source.index("def do_place("):source.index("def legal_place(")]
+    found = re.search(r"if (T_CARD_\d+)\[s\.card_def\[v_tile\]\]:", do_place)
+    assert found is not None and "C_TILE_VALUE" not in do_place
+    table = getattr(game, found[1])
+    assert [name for d, name in enumerate(game.DEF_NAMES) if table[d]] == ["1"]
+    for name in GAMES:
+        text = (ROOT / "generated" / f"{name}.py").read_text()
+        made = [m.start() for m in re.finditer(r"^T_CARD_\w+: Final", text, re.MULTILINE)]
+        # made at load after every function; so a listing's own tables, made right after
+        # the listing at load, may not read them
+        assert all(at > text.rindex("\ndef ") for at in made), name
+        listings_tables = re.findall(r"^T_\w+_TEST_\w+: Final.*?^\)$", text,
+                                     re.MULTILINE | re.DOTALL)
+        assert not any("T_CARD_" in table for table in listings_tables), name
+
+
 def test_the_only_argument_of_a_call_has_no_doubled_parentheses(tmp_path: Path) -> None:
     # ruff (UP034) rejects `abs((a - b))`: found writing Dynasty TCG's lane distances
     folder = new_game("apart", tmp_path)
