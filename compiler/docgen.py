@@ -11,7 +11,8 @@ and `html_bullets` (compiler.doc_html), which escape every character of text. Te
 only ever loaded from compiler/templates (compiler.doc_render): rulebook text is data, never
 template source. The card gallery's rows and texts, one per card, are written in Python by
 compiler.doc_gallery while the templates render (the same fragments through the same
-functions, Markup only of what they made). Hex maps' pictures: compiler.hexmap.
+functions, Markup only of what they made). Hex maps' pictures: compiler.hexmap. The HTML's
+"Rule source" blocks, each declaration's own lines coloured: compiler.doc_source.
 """
 
 from __future__ import annotations
