@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup
 
@@ -20,18 +20,38 @@ from dsl.source import SourceFile, Span
 CSS_CLASS = "highlight"
 
 
-def span_text(sources: Mapping[str, SourceFile], span: Span) -> str:
+def _last_line(span: Span) -> int:
+    # A span ending at column 1 ends with the line break before that line.
+    return span.end_line - 1 if span.end_column == 1 and span.end_line > span.line else (
+        span.end_line)
+
+
+def span_text(
+    sources: Mapping[str, SourceFile], span: Span, elide: Sequence[Span] = ()
+) -> str:
     """The whole lines a span covers, dedented, without the blank lines at its ends ("" when its
-    file is not known). Whole lines: a declaration's first line is only indented before it."""
+    file is not known). Whole lines: a declaration's first line is only indented before it.
+
+    The inner lines of each span of `elide` (the bodies of a phase's actions, which have blocks
+    of their own) become one comment, so that a page does not show the same lines twice."""
     source = sources.get(span.file)
     if source is None:
         return ""
-    # A span ending at column 1 ends with the line break before that line.
-    last = span.end_line
-    if span.end_column == 1 and last > span.line:
-        last -= 1
-    lines = [source.line(number) for number in range(span.line, last + 1)]
-    return textwrap.dedent("\n".join(lines)).strip("\n")
+    lines = {number: source.line(number) for number in range(span.line, _last_line(span) + 1)}
+    for inner in elide:
+        body = range(inner.line + 1, _last_line(inner))
+        if len(body) == 0 or inner.file != span.file:
+            continue
+        first = lines.get(body[0])
+        if first is None:
+            continue
+        indent = first[: len(first) - len(first.lstrip())]
+        for number in body:
+            lines.pop(number, None)
+        count = "1 line" if len(body) == 1 else f"{len(body)} lines"
+        lines[body[0]] = f"{indent}# … {count}, in the action's own block above"
+    text = "\n".join(line for _, line in sorted(lines.items()))
+    return textwrap.dedent(text).strip("\n")
 
 
 def highlight_rules(text: str) -> str:
@@ -60,10 +80,12 @@ def stylesheet() -> str:
     return "\n".join(line for line in rules.splitlines() if line.startswith(f".{CSS_CLASS}"))
 
 
-def source_block(sources: Mapping[str, SourceFile], span: Span) -> Markup:
+def source_block(
+    sources: Mapping[str, SourceFile], span: Span, elide: Sequence[Span] = ()
+) -> Markup:
     """A collapsed "Rule source" block of a declaration's lines (empty when they are not known).
     Markup only of escaped text: Pygments escapes every token, escape_html the plain text."""
-    text = span_text(sources, span)
+    text = span_text(sources, span, elide)
     if not text:
         return Markup("")
     return Markup(f'<details class="rule-source"><summary>Rule source</summary>\n'

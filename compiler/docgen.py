@@ -557,7 +557,8 @@ class DocBuilder(CardGallery):
                 "actions": actions,
                 "done": en.block(decl.done.statements) if decl.done else [],
                 "checkpoints": [en.block(b.statements) for b in decl.checkpoints],
-                "source": source_block(m.sources, decl.span),
+                "source": source_block(m.sources, decl.span,
+                                       [action.decl.body.span for action in phase.actions]),
             })
         callables = []
         for info in [*m.procedures.values(), *m.functions.values()]:

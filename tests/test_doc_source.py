@@ -89,6 +89,23 @@ def test_source_is_the_declarations_lines_dedented(tmp_path: Path) -> None:
     assert text.endswith("\n  move c to graveyard[actor]\n}")
 
 
+def test_a_phases_source_leaves_its_actions_bodies_to_their_own_blocks(tmp_path: Path) -> None:
+    model = compile_model(write_duel(tmp_path))
+    phase = model.phases["play"]
+    text = doc_source.span_text(model.sources, phase.decl.span,
+                                [action.decl.body.span for action in phase.actions])
+    assert text.splitlines()[1:5] == [
+        "  actor first(p for p in players where not empty(hand[p]))",
+        '  action cast(c: Card in hand[actor]) says "{actor} casts {c}" {',
+        "    # … 4 lines, in the action's own block above",
+        "  }",
+    ]
+    assert "move c to graveyard" not in text and text.endswith("draw game }\n  }\n}")
+    _, page = generate_all_docs(model)
+    assert page.count('<span class="n">graveyard</span><span class="p">[</span>'
+                      '<span class="k">actor</span>') == 1  # in the action's block only
+
+
 def test_language_reference_renders_with_coloured_blocks(tmp_path: Path) -> None:
     source = ROOT / "docs" / "language.md"
     assert highlight_main([str(source), "-o", str(tmp_path)]) == 0
