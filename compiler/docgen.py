@@ -11,7 +11,8 @@ and `html_bullets` (compiler.doc_html), which escape every character of text. Te
 only ever loaded from compiler/templates (compiler.doc_render): rulebook text is data, never
 template source. The card gallery's rows and texts, one per card, are written in Python by
 compiler.doc_gallery while the templates render (the same fragments through the same
-functions, Markup only of what they made). Hex maps' pictures: compiler.hexmap.
+functions, Markup only of what they made). Hex maps' pictures: compiler.hexmap. The HTML's
+"Rule source" blocks, each declaration's own lines coloured: compiler.doc_source.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from compiler.ast_walk import walk_rules
 from compiler.board_diagram import board_svg
 from compiler.doc_gallery import CardGallery
 from compiler.doc_render import render_html, render_markdown
+from compiler.doc_source import source_block, stylesheet
 from compiler.english import anchor, code, counts_text, md, md_paragraph, sentence, words
 from compiler.grid_diagram import (
     MAX_GRID_CELLS,
@@ -302,6 +304,7 @@ class DocBuilder(CardGallery):
                 "has_descriptions": any(e.description for e in record.entries),
                 "gallery": gallery, "count": len(record.entries), "fields": fields,
                 "requires": requires,
+                "source": source_block(self.model.sources, record.span),
                 "per_card": self.field_rows({name: f for name, f in record.fields.items()
                                              if f.per_card})}
 
@@ -543,6 +546,7 @@ class DocBuilder(CardGallery):
                     "requires": en.block(action.requires),
                     "effects": en.block(action.effects),
                     "line": action.decl.span.line,
+                    "source": source_block(m.sources, action.decl.span),
                 })
             phases.append({
                 "name": md(words(phase.name)), "anchor": anchor(phase.name),
@@ -554,6 +558,8 @@ class DocBuilder(CardGallery):
                 "actions": actions,
                 "done": en.block(decl.done.statements) if decl.done else [],
                 "checkpoints": [en.block(b.statements) for b in decl.checkpoints],
+                "source": source_block(m.sources, decl.span,
+                                       [action.decl.body.span for action in phase.actions]),
             })
         callables = []
         for info in [*m.procedures.values(), *m.functions.values()]:
@@ -568,6 +574,7 @@ class DocBuilder(CardGallery):
                 "params": ", ".join(f"*{md(p)}* ({md(str(ty))})" for p, ty in info.params),
                 "returns": md(str(info.returns)) if info.returns is not None else "",
                 "doc": md_paragraph(info.doc), "body": body, "line": rule.span.line,
+                "source": source_block(m.sources, rule.span),
             })
         options = []
         for option in m.options.values():
@@ -580,7 +587,8 @@ class DocBuilder(CardGallery):
                             "used": ", ".join(str(line) for line in used)})
         triggers = [{"name": md(words(tr.name)), "event": md(words(tr.event)),
                      "when": en.expr(tr.when) if tr.when is not None else "",
-                     "body": en.block(tr.body.statements)} for tr in m.triggers]
+                     "body": en.block(tr.body.statements),
+                     "source": source_block(m.sources, tr.span)} for tr in m.triggers]
         records = [self.entry_table(r) for r in m.records if m.records[r].entries]
         edges = self.edges()
         gallery = [self.gallery(r) for r in self.gallery_types]
@@ -605,6 +613,7 @@ class DocBuilder(CardGallery):
             "title": md(m.title), "name": m.name, "doc": md_paragraph(m.doc),
             "source": md(m.source_file), "source_code": code(m.source_file),
             "title_plain": m.title, "source_plain": m.source_file,
+            "source_css": Markup(stylesheet()),
             "sections": [{"title": title, "anchor": a} for title, a in sections],
             "gallery": gallery, "keywords": keywords, "decks": decks, "glossary": glossary,
             "players": self.players_text(),

@@ -89,4 +89,29 @@ class RulecraftLexer(RegexLexer):  # type: ignore[misc]  # (Pygments ships no ty
     }
 
 
-__all__ = ["RulecraftLexer", "Text"]
+def main(argv: list[str] | None = None) -> int:
+    """`python -m compiler.highlight PAGE.md... -o DIR`: each Markdown page as DIR/PAGE.html, its
+    ```rulecraft code blocks coloured by this lexer (how docs/language.md is read in a browser)."""
+    import argparse
+    from pathlib import Path
+
+    from compiler.doc_source import markdown_page
+
+    parser = argparse.ArgumentParser(prog="python -m compiler.highlight",
+                                     description=main.__doc__)
+    parser.add_argument("pages", nargs="+", type=Path, metavar="PAGE.md")
+    parser.add_argument("-o", "--out", type=Path, required=True, metavar="DIR")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for page in args.pages:
+        text = page.read_text(encoding="utf-8")
+        target = args.out / (page.stem + ".html")
+        target.write_text(markdown_page(text, page.stem), encoding="utf-8", newline="\n")
+        print(target)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+__all__ = ["RulecraftLexer", "Text", "main"]
