@@ -3,7 +3,7 @@ of its `.rules` file, coloured by the Pygments lexer of compiler.highlight when 
 `highlight` extra) can be imported, plain escaped text when it cannot.
 
 The colours are CSS classes (HtmlFormatter's short names) and the stylesheet is written once into
-the page, so that a page works offline and its bytes depend only on the source and on Pygments.
+the page, so that a page works offline and its bytes depend only on the source.
 """
 
 from __future__ import annotations
@@ -54,30 +54,54 @@ def span_text(
     return textwrap.dedent(text).strip("\n")
 
 
+# The colours of the token classes our lexer gives (Pygments' short names), fixed here rather
+# than taken from a Pygments style, so that a page's bytes do not change with Pygments' version.
+_COLOURS = {
+    "c1": "color: #6a737d; font-style: italic", "cs": "color: #6a737d; font-weight: bold",
+    "k": "color: #8250df; font-weight: bold", "kc": "color: #0550ae",
+    "kd": "color: #cf222e; font-weight: bold", "kt": "color: #953800",
+    "mi": "color: #0550ae", "s2": "color: #0a3069", "si": "color: #8250df",
+    "nb": "color: #116329", "nc": "color: #953800; font-weight: bold",
+    "nd": "color: #8250df", "o": "color: #cf222e", "err": "color: #f00",
+}
+
+
 def highlight_rules(text: str) -> str:
-    """`.rules` text as an HTML block: Pygments' `<div class="highlight"><pre>...` with a class
-    on each token, or `<pre class="highlight">` of the escaped text without Pygments."""
+    """`.rules` text as an HTML block: `<div class="highlight"><pre>` with a class on each token
+    (Pygments' short names; tokens of one class in a row share a span), or `<pre
+    class="highlight">` of the escaped text without Pygments. The spans are written here rather
+    than by Pygments' HtmlFormatter, whose markup and styles may change between versions: the
+    committed rulebook pages must stay byte-identical whichever Pygments CI installs."""
     try:
-        from pygments import highlight
-        from pygments.formatters import HtmlFormatter
+        from pygments.token import STANDARD_TYPES
 
         from compiler.highlight import RulecraftLexer
     except ImportError:
         return f'<pre class="{CSS_CLASS}">{escape_html(text)}</pre>\n'
+    runs: list[tuple[str, str]] = []  # (class, text)
     # stripnl=False keeps the block's first line's indentation as written
-    result: str = highlight(text, RulecraftLexer(stripnl=False), HtmlFormatter(cssclass=CSS_CLASS))
-    return result
+    for token_type, value in RulecraftLexer(stripnl=False).get_tokens(text):
+        kind = token_type
+        while kind not in STANDARD_TYPES and kind.parent is not None:
+            kind = kind.parent
+        short = STANDARD_TYPES.get(kind, "")
+        short = "" if short == "w" or not value.strip() else short
+        if runs and runs[-1][0] == short:
+            runs[-1] = (short, runs[-1][1] + value)
+        else:
+            runs.append((short, value))
+    body = "".join(f'<span class="{short}">{escape_html(value)}</span>' if short
+                   else escape_html(value) for short, value in runs)
+    return f'<div class="{CSS_CLASS}"><pre>{body.rstrip(chr(10))}\n</pre></div>\n'
 
 
 def stylesheet() -> str:
     """The CSS of highlight_rules's classes, scoped to `.highlight` ("" without Pygments)."""
     try:
-        from pygments.formatters import HtmlFormatter
+        import pygments  # noqa: F401
     except ImportError:
         return ""
-    rules: str = HtmlFormatter(cssclass=CSS_CLASS).get_style_defs(f".{CSS_CLASS}")
-    # Only the rules under `.highlight`: the others (`pre`, line numbers) would restyle the page.
-    return "\n".join(line for line in rules.splitlines() if line.startswith(f".{CSS_CLASS}"))
+    return "\n".join(f".{CSS_CLASS} .{short} {{ {style} }}" for short, style in _COLOURS.items())
 
 
 def source_block(

@@ -60,7 +60,7 @@ def test_rule_source_is_escaped_and_coloured(tmp_path: Path) -> None:
     # in the source block: the says string and the comment, token by token, escaped
     assert '<span class="c1"># &lt;/pre&gt;&lt;/details&gt;&lt;script&gt;alert(1)&lt;/script&gt;' \
         in page
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;&quot;</span>" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&#34;</span>" in page
     assert '<details class="rule-source">' in page
     assert_well_formed(page)
 
