@@ -21,7 +21,7 @@ from compiler.pygen_wrap import escape_docstring
 class PythonGenerator(WiringGenerator):
     """The whole generated module, in order: each part is written by a layer below
     (compiler.pygen_base → pygen_facts → pygen_exprs → pygen_tables → pygen_texts →
-    pygen_actions → pygen_rules → pygen_wiring)."""
+    pygen_actions and pygen_decks → pygen_rules → pygen_wiring)."""
 
     def generate(self) -> str:
         m = self.model
