@@ -59,6 +59,11 @@ class ExpressionChecker(BuiltinChecker):
         # The symbol of each field that attributes name: (type of the value, owner, field).
         self.field_symbols: dict[tuple[type, str, str], sym.AttributeSymbol] = {}
         self.looped: dict[Context, Context] = {}  # each context inside a loop
+        # The symbol of each function, procedure and builtin that calls name: thousands of
+        # card texts call the same few, and a symbol is a frozen value, so they share one.
+        self.function_symbols: dict[str, sym.Function] = {}
+        self.procedure_symbols: dict[str, sym.Procedure] = {}
+        self.builtin_symbols: dict[str, sym.Builtin] = {}
 
     def expr(self, expr: n.Expr, scope: Scope, ctx: Context) -> t.Type:
         compound = _COMPOUND.get(type(expr))  # what _expr would only hand to a method
@@ -478,7 +483,10 @@ class ExpressionChecker(BuiltinChecker):
                               "may read the game, and a deck is checked before any game exists")
         if e.func in m.functions:
             info = m.functions[e.func]
-            m.symbols.calls[id(e)] = sym.Function(e.func, info.span)
+            function = self.function_symbols.get(e.func)
+            if function is None:
+                function = self.function_symbols[e.func] = sym.Function(e.func, info.span)
+            m.symbols.calls[id(e)] = function
             if self.current is not None:
                 self.calls[self.current].add(e.func)
             self.arguments(e.func, info.params, e.args, e.span, scope, ctx)
@@ -489,7 +497,10 @@ class ExpressionChecker(BuiltinChecker):
             return self.error("E0207", e.span,
                               f"procedure '{e.func}' has no value; call it as a statement")
         if e.func in BUILTINS:
-            m.symbols.calls[id(e)] = sym.Builtin(e.func)
+            builtin = self.builtin_symbols.get(e.func)
+            if builtin is None:
+                builtin = self.builtin_symbols[e.func] = sym.Builtin(e.func)
+            m.symbols.calls[id(e)] = builtin
             return self.builtin(e, [self.expr(a, scope, ctx) for a in e.args])
         for arg in e.args:
             self.expr(arg, scope, ctx)

@@ -432,7 +432,10 @@ class StatementChecker(ExpressionChecker):
 
     def call_procedure(self, call: n.Call, scope: Scope, ctx: Context) -> None:
         info = self.model.procedures[call.func]
-        self.model.symbols.calls[id(call)] = sym.Procedure(call.func, info.span)
+        symbol = self.procedure_symbols.get(call.func)
+        if symbol is None:
+            symbol = self.procedure_symbols[call.func] = sym.Procedure(call.func, info.span)
+        self.model.symbols.calls[id(call)] = symbol
         if self.current is not None:
             self.calls[self.current].add(call.func)
         self.arguments(call.func, info.params, call.args, call.span, scope, ctx)

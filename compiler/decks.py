@@ -60,7 +60,7 @@ def check_decks(model: GameModel, diagnostics: Diagnostics) -> None:
     if diagnostics.has_errors or not resolved:
         return  # a model with errors has no code to run the rules with
     # the generator, only when there are decks to check: `rulecraft check` starts without it
-    from compiler.pygen import load_deck_checker
+    from compiler.pygen_decks import load_deck_checker
 
     checker = load_deck_checker(model)
     side_lines = {node.span.line for node in n.walk(rules.body)

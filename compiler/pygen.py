@@ -9,11 +9,8 @@ become code. Output is deterministic: same model, same bytes.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import overload
 
 from compiler.model import GameModel
 from compiler.pygen_base import VERSION
@@ -24,7 +21,7 @@ from compiler.pygen_wrap import escape_docstring
 class PythonGenerator(WiringGenerator):
     """The whole generated module, in order: each part is written by a layer below
     (compiler.pygen_base → pygen_facts → pygen_exprs → pygen_tables → pygen_texts →
-    pygen_actions → pygen_rules → pygen_wiring)."""
+    pygen_actions and pygen_decks → pygen_rules → pygen_wiring)."""
 
     def generate(self) -> str:
         m = self.model
@@ -64,78 +61,8 @@ class PythonGenerator(WiringGenerator):
         return w.text()
 
 
-TABLE_NAME = re.compile(r"\b[A-Z][A-Z0-9_]*\b")  # how generated tables are named
-
-
 def generate_python(model: GameModel) -> str:
     return PythonGenerator(model).generate()
-
-
-def generate_deck_checker(
-    model: GameModel, columns: dict[str, Callable[[int], str]] | None = None
-) -> str:
-    """Just deck_problem and the tables it reads: what `rulecraft check` runs on deck files,
-    the same code as in the full module without compiling every rule, nor a card table (one
-    value per card) that the deck rules do not read. With `columns`, the card tables it reads
-    are read from COLUMNS (see load_deck_checker), and `columns` gets their values' sources."""
-    rules = PythonGenerator(model)
-    rules.deck_rules()
-    generator = PythonGenerator(model)
-    generator.only_tables = frozenset(TABLE_NAME.findall(rules.w.text()))
-    generator.lazy_columns = columns
-    generator.w.line("from typing import Final")
-    generator.tables()
-    generator.deck_rules()
-    generator.area_tables()
-    generator.lazy_columns = None  # the columns' functions refer to the generator: no cycle
-    return generator.w.text()
-
-
-def load_deck_checker(model: GameModel) -> ModuleType:
-    """The deck checker loaded in memory, its card tables made one value at a time, when read:
-    a deck reads a few of the thousands of cards a set may have."""
-    sources: dict[str, Callable[[int], str]] = {}
-    source = generate_deck_checker(model, sources)
-    module = ModuleType(f"rulecraft_games.{model.name}_decks")
-    module.__file__ = model.source_file
-    namespace = module.__dict__
-    count = sum(len(r.entries) for r in model.records.values() if r.is_card)
-    namespace["COLUMNS"] = {name: LazyColumn(count, value, namespace)
-                            for name, value in sources.items()}
-    exec(compile(source, f"<{model.name} deck rules from {model.source_file}>", "exec"),  # noqa: S102
-         namespace)
-    return module
-
-
-class LazyColumn(Sequence[object]):
-    """A card table, a tuple of one value per definition, whose values are worked out when
-    first read: each value's source evaluated in the module, as the tuple's items are."""
-
-    def __init__(self, count: int, source: Callable[[int], str],
-                 namespace: dict[str, object]) -> None:
-        self.numbers = range(count)
-        self.source = source
-        self.namespace = namespace
-        self.values: dict[int, object] = {}
-
-    def __len__(self) -> int:
-        return len(self.numbers)
-
-    @overload
-    def __getitem__(self, index: int) -> object: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[object, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> object:
-        if isinstance(index, slice):
-            return tuple(self[d] for d in self.numbers[index])
-        d = self.numbers[index]  # a tuple's negative numbers, and its IndexError
-        if d not in self.values:
-            text = self.source(d)
-            self.values[d] = int(text) if text.isdigit() else eval(  # noqa: S307
-                text, self.namespace)  # a constant written by the generator, as in the tuple
-        return self.values[d]
 
 
 def load_python(model: GameModel, source: str | None = None) -> ModuleType:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from compiler import types as t
 from compiler.pygen_actions import ActionGenerator
 from compiler.pygen_base import Bindings, py_type, upper
+from compiler.pygen_decks import DeckRuleGenerator
 from dsl import nodes as n
 from dsl.source import Span
 
 
-class RuleGenerator(ActionGenerator):
+class RuleGenerator(ActionGenerator, DeckRuleGenerator):
     """The rule bodies: functions, procedures, effects, deck rules, events,
     checkpoints, setup and phases (with their actions)."""
 
@@ -71,60 +72,6 @@ class RuleGenerator(ActionGenerator):
                 self.tuple_assign(f"FX_{upper(record.name)}_{upper(name)}: "
                                   f"Final[tuple[Callable[[{signature}], None], ...]]", table)
 
-    def deck_rules(self) -> None:
-        """deck_problem(cards, side): the first deck rule that the lists of definitions (the
-        main deck and the side deck) break, if any, with the rule's line."""
-        deck = self.model.deck_rules
-        if deck is None:
-            return
-        self.bindings = Bindings()
-        with self.function("def deck_problem(cards: list[int], side: list[int]) "
-                           "-> tuple[str, int] | None:",
-                           deck.span, "The first deck-construction rule broken, if any."):
-            with self.bindings.frame():
-                self.bindings.frames[-1]["cards"] = "cards"
-                self.bindings.frames[-1]["side"] = "side"
-                self.deck_types = {"cards": t.ListT(t.DefT(deck.card_type)),
-                                   "side": t.ListT(t.DefT(deck.card_type))}
-                self.deck_statements(deck.body.statements)
-            self.w.line("return None")
-
-    def deck_statements(self, statements: tuple[n.Stmt, ...]) -> None:
-        w = self.w
-        m = self.model
-        for stmt in statements:
-            w.source(stmt.span)
-            if isinstance(stmt, n.Require):
-                parts = {name: self.display(self.deck_types[name], var)
-                         for name, var in self.visible_bindings().items()
-                         if name in self.deck_types}
-                with w.block(f"if {self.negated(stmt.cond, test=True)}:"):
-                    w.line(f"return {self.template(stmt.message, parts)}, {stmt.span.line}")
-            elif isinstance(stmt, n.Let):
-                value = self.expr(stmt.value)
-                self.deck_types[stmt.name] = m.type_of(stmt.value)
-                w.line(f"{self.bindings.bind(stmt.name)} = {value}")
-            elif isinstance(stmt, n.For):
-                collection = self.collection(stmt.domain)
-                with self.bindings.frame():
-                    var = self.bindings.bind(stmt.var)
-                    self.deck_types[stmt.var] = t.element_type(m.type_of(stmt.domain)) or t.ANY
-                    with w.block(f"for {var} in {collection}:"):
-                        if stmt.where is not None:
-                            with w.block(f"if {self.negated(stmt.where, test=True)}:"):
-                                w.line("continue")
-                        self.deck_statements(stmt.body.statements)
-            elif isinstance(stmt, n.If):
-                for i, (cond, body) in enumerate(stmt.branches):
-                    header = f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:"
-                    with w.block(header), self.bindings.frame():
-                        w.line("pass")
-                        self.deck_statements(body.statements)
-                if stmt.otherwise is not None:
-                    with w.block("else:"), self.bindings.frame():
-                        w.line("pass")
-                        self.deck_statements(stmt.otherwise.statements)
-
     def decks_table(self) -> None:
         """The shipped decks, by file name: definitions, one per copy."""
         m = self.model
@@ -139,12 +86,6 @@ class RuleGenerator(ActionGenerator):
         for deck in sorted(m.decks, key=lambda d: d.name):
             self.w.line(f"    {deck.name!r}: {deck.title!r},")
         self.w.line("}")
-
-    def visible_bindings(self) -> dict[str, str]:
-        found: dict[str, str] = {}
-        for frame in self.bindings.frames:
-            found.update(frame)
-        return found
 
     def events(self) -> None:
         m = self.model

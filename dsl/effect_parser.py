@@ -103,7 +103,7 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
     ends: list[int] = []
     line, column_shift = 1 + shift[0], shift[1]
     column = 1 + column_shift  # of the next piece
-    fixed, first = _FIXED.get, _FIRST.get
+    known = _KINDS.get
     for space, value in _PIECES.findall(text):
         if space:
             if "\n" in space:
@@ -111,10 +111,10 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
                 column = len(space) - space.rindex("\n") + column_shift
             else:
                 column += len(space)
-        kind = fixed(value)
+        kind = known(value)
         if kind is None:
-            kind = first(value[0])
-            if kind is None or (kind is _STRING and len(value) == 1):
+            kind = _kind(value)
+            if kind is None:
                 return None  # a character the grammar has no token for here, or a lone '"'
             if kind is _COMMENT:
                 column += len(value)
@@ -131,6 +131,24 @@ def _tokens(text: str, shift: tuple[int, int]) -> _Tokens | None:
     kinds.append(_END)
     values.append("")
     return kinds, values, lines, columns, ends
+
+
+# The kind of each token met so far that is a keyword, an operator, a word or a number: a card
+# pool says the same few hundred words and numbers thousands of times, and one lookup here
+# replaces telling the kind from the text. Bounded, as a pool of strange texts could fill it.
+_KINDS: dict[str, str] = dict(_FIXED)
+_MAX_KINDS = 50_000
+
+
+def _kind(value: str) -> str | None:
+    """The kind of a token not in _KINDS (kept there if it is a word or a number); None for
+    a character the grammar has no token for here, or a lone '"'."""
+    kind = _FIRST.get(value[0])
+    if kind is None or (kind is _STRING and len(value) == 1):
+        return None
+    if (kind is _WORD or kind is _INT) and len(_KINDS) < _MAX_KINDS:
+        _KINDS[value] = kind
+    return kind
 
 
 class _Parser:
@@ -446,13 +464,17 @@ class _Parser:
         at = self.at
         kind = self.kinds[at]
         self.at = at + 1
-        if kind == _WORD:
-            return _name(self.values[at], self.span(at, at))
+        if kind == _WORD:  # most atoms: their one token's span made here, not by span()
+            line = self.lines[at]
+            return _name(self.values[at],
+                         _span(self.file, line, self.columns[at], line, self.ends[at]))
         if kind == _INT:
             digits = self.values[at]
             if len(digits) > MAX_INT_DIGITS:
                 raise _Decline
-            literal = _int_lit(int(digits), self.span(at, at))
+            line = self.lines[at]
+            literal = _int_lit(int(digits),
+                               _span(self.file, line, self.columns[at], line, self.ends[at]))
             if self.int_origins is not None:
                 self.int_origins[id(literal)] = (self.offset(at), 1)
             return literal

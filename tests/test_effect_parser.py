@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from benchmarks.bench_cards import VariedEffects
+from dsl import effect_parser
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics
 from dsl.effect_parser import MAX_TOKENS, parse_effect_fast
@@ -338,3 +339,24 @@ def test_texts_as_long_as_the_fast_parser_takes_nest_no_deeper_than_lark_builds(
         assert same_or_declined(text), text[:40]
         block, errors = from_deep_stack(text, 150)
         assert block is not None and errors == 0, text[:40]
+
+
+def test_token_kinds_kept_between_texts_are_the_kinds_told_from_the_text() -> None:
+    """dsl.effect_parser keeps the kind of each word and number it met (a card pool says the
+    same ones thousands of times): texts read with that table empty, full, and full to its
+    bound (nothing more kept) give the same trees, and the same as Lark's."""
+    texts = shipped_effect_texts() + varied_texts(40, 7) + [
+        "let to = top\nmove to to top of bottom", "x = 3abc = 4", "damage(you, -3) # 3"]
+    fresh = dict(effect_parser._FIXED)
+    with mock.patch.dict(effect_parser._KINDS, fresh, clear=True):
+        cold = [parse_effect_fast(text, FILE, SHIFT) for text in texts]
+        assert len(effect_parser._KINDS) > len(fresh)  # words and numbers were kept
+        warm = [parse_effect_fast(text, FILE, SHIFT) for text in texts]
+    with mock.patch.dict(effect_parser._KINDS, fresh, clear=True), \
+            mock.patch.object(effect_parser, "_MAX_KINDS", len(fresh)):
+        bounded = [parse_effect_fast(text, FILE, SHIFT) for text in texts]
+        assert fresh == effect_parser._KINDS  # full: nothing more is kept
+    for text, one, two, three in zip(texts, cold, warm, bounded, strict=True):
+        assert one is not None, text
+        assert one == two == three, text
+        assert same_or_declined(text), text

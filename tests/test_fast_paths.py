@@ -25,6 +25,7 @@ import pytest
 from benchmarks.bench_cards import generate
 from compiler import check_expressions as expressions_pass
 from compiler import reach as reach_pass
+from compiler import symbols as sym
 from compiler.check_base import Scope
 from compiler.check_data import DATA
 from compiler.consteval import evaluate
@@ -462,3 +463,30 @@ def one_walk_finds_what_every_node_has(
     # every rulebook, the data, and the sets whose Kingdoms keep their colours
     assert compared >= len(RULEBOOKS) + 1 + sum(kind == "generated" or seed % 2
                                                 for kind, seed in which)
+
+
+@pytest.mark.parametrize("game", ["rulers_gambit", "dynasty_tcg"])
+def test_calls_share_symbols_equal_to_their_own(game: str) -> None:
+    """The checker gives every call of one function, procedure or builtin one symbol (a frozen
+    value): each is what the call would have been given alone."""
+    model = check_rulebook(ROOT / "rulebooks" / game / f"{game}.rules").model
+    assert model is not None
+    calls = [node for module in model.modules for node in n.walk(module)
+             if isinstance(node, n.Call)]
+    for record in model.records.values():
+        for body in record.effect_texts.values():
+            calls += [node for text in body.values() for node in n.walk(text)
+                      if isinstance(node, n.Call)]
+    kinds: set[str] = set()
+    for call in calls:
+        symbol = model.symbols.calls.get(id(call))
+        if symbol is None:
+            continue
+        if isinstance(symbol, sym.Procedure):
+            assert symbol == sym.Procedure(call.func, model.procedures[call.func].span)
+        elif isinstance(symbol, sym.Function):
+            assert symbol == sym.Function(call.func, model.functions[call.func].span)
+        elif isinstance(symbol, sym.Builtin):
+            assert symbol == sym.Builtin(call.func)
+        kinds.add(type(symbol).__name__)
+    assert {"Procedure", "Builtin"} <= kinds

@@ -14,7 +14,8 @@ from types import ModuleType
 import pytest
 
 from compiler.driver import check_rulebook
-from compiler.pygen import LazyColumn, generate_deck_checker, generate_python, load_deck_checker
+from compiler.pygen import PythonGenerator, generate_python
+from compiler.pygen_decks import TABLE_NAME, LazyColumn, generate_deck_checker, load_deck_checker
 from compiler.scaffold import new_game
 from dsl.runtime import Action, IllegalAction
 
@@ -159,6 +160,39 @@ def test_the_deck_checker_holds_only_the_card_tables_its_rules_read() -> None:
     assert left_out, "the full module has other card columns"
     assert not [table for table in left_out if f"\n{table}: Final" in checker]
     assert "def deck_problem(" in checker and "def fx_" not in checker
+
+
+@pytest.mark.parametrize("game", ["dojo", "dynasty_tcg", "rulers_gambit"])
+def test_the_deck_checker_is_written_as_the_whole_generator_writes_it(game: str) -> None:
+    """compiler.pygen_decks writes deck_problem and its tables with the generator's lower
+    layers alone: the same text as the whole generator (PythonGenerator) gives them."""
+    compilation = check_rulebook(ROOT / "rulebooks" / game / f"{game}.rules")
+    assert compilation.model is not None
+    model = compilation.model
+    rules = PythonGenerator(model)
+    rules.deck_rules()
+    whole = PythonGenerator(model)
+    whole.only_tables = frozenset(TABLE_NAME.findall(rules.w.text()))
+    whole.w.line("from typing import Final")
+    whole.tables()
+    whole.deck_rules()
+    whole.area_tables()
+    assert "def deck_problem(" in whole.w.text()
+    assert generate_deck_checker(model) == whole.w.text()
+    full = generate_python(model)
+    assert whole.w.text().split("def deck_problem(")[1].split("\n\n\n")[0] in full
+
+
+def test_a_check_with_decks_leaves_the_rest_of_the_generator_unloaded() -> None:
+    rules = ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules"
+    code = ("import sys; from pathlib import Path; from compiler.driver import check_rulebook; "
+            f"c = check_rulebook(Path({str(rules)!r})); "
+            "assert c.model is not None and c.model.decks and not c.diagnostics.has_errors; "
+            "print(sorted(m for m in sys.modules if m.startswith('compiler.pygen')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, check=True).stdout
+    assert "compiler.pygen_decks" in loaded
+    assert "compiler.pygen_actions" not in loaded and "compiler.pygen_wiring" not in loaded
 
 
 @pytest.mark.parametrize("game", ["dojo", "dynasty_tcg", "rulers_gambit"])
