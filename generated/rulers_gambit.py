@@ -2426,7 +2426,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:408
+# rulebooks/rulers_gambit/rulers_gambit.rules:409
 def f_printed_attack(s: State, v_c: int) -> int:
     """the printed A of a unit, or of a Ruler (its Ruler side)"""
     return (
@@ -2436,7 +2436,7 @@ def f_printed_attack(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:410
+# rulebooks/rulers_gambit/rulers_gambit.rules:411
 def f_printed_defence(s: State, v_c: int) -> int:
     """the printed D of a unit, or of a Ruler"""
     return (
@@ -2446,7 +2446,7 @@ def f_printed_defence(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:413
+# rulebooks/rulers_gambit/rulers_gambit.rules:414
 def f_printed_critical(s: State, v_c: int) -> int:
     """the printed C of a unit, or of a Ruler"""
     return (
@@ -2456,7 +2456,7 @@ def f_printed_critical(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:418
+# rulebooks/rulers_gambit/rulers_gambit.rules:419
 def f_equips_of(s: State, v_c: int) -> list[int]:
     """the equip spells attached to unit c"""
     return [
@@ -2466,13 +2466,13 @@ def f_equips_of(s: State, v_c: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:421
+# rulebooks/rulers_gambit/rulers_gambit.rules:422
 def f_in_recovery(s: State, v_c: int) -> bool:
     """is c in its owner's Recovery Zone?"""
     return (v_c in s.zones[Z_RECOVERY + s.card_owner[v_c]])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:424
+# rulebooks/rulers_gambit/rulers_gambit.rules:425
 def f_on_field(s: State, v_c: int) -> bool:
     """is c on its owner's field (Unit Zone or Stock Zone)?"""
     return (
@@ -2481,7 +2481,7 @@ def f_on_field(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:430
+# rulebooks/rulers_gambit/rulers_gambit.rules:431
 def f_has(s: State, v_c: int, v_k: int) -> bool:
     """Does card c have keyword k now? Printed keywords (the Ruler side's when awakened), granted
     keywords, equips' keywords, and Invincible in the Kingdom Zone. In the Recovery Zone a
@@ -2514,7 +2514,7 @@ def f_has(s: State, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:438
+# rulebooks/rulers_gambit/rulers_gambit.rules:439
 def f_has_retain(s: State, v_c: int) -> bool:
     """Retain, as has(c, retain) reads it (kept separate so that has() does not call itself)"""
     return (
@@ -2532,13 +2532,13 @@ def f_has_retain(s: State, v_c: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:445
+# rulebooks/rulers_gambit/rulers_gambit.rules:446
 def f_has_stats(s: State, v_c: int) -> bool:
     """a unit in the Recovery Zone has no stats unless it has Retain"""
     return ((not f_in_recovery(s, v_c)) or f_has_retain(s, v_c))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:448
+# rulebooks/rulers_gambit/rulers_gambit.rules:449
 def f_attack_of(s: State, v_c: int) -> int:
     """the A of a unit (or Ruler) now: printed, plus equips, plus changes this turn; 0 without
     stats
@@ -2556,7 +2556,7 @@ def f_attack_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:453
+# rulebooks/rulers_gambit/rulers_gambit.rules:454
 def f_defence_of(s: State, v_c: int) -> int:
     """the D of a unit (or Ruler) now"""
     return (
@@ -2572,7 +2572,7 @@ def f_defence_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:458
+# rulebooks/rulers_gambit/rulers_gambit.rules:459
 def f_critical_of(s: State, v_c: int) -> int:
     """the C of a unit (or Ruler) now"""
     return (
@@ -2588,13 +2588,13 @@ def f_critical_of(s: State, v_c: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:463
+# rulebooks/rulers_gambit/rulers_gambit.rules:464
 def f_units_of(s: State, v_p: int) -> list[int]:
     """the units (and the Ruler) in p's Unit Zone"""
     return [v_c for v_c in s.zones[Z_UNITS + v_p]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:466
+# rulebooks/rulers_gambit/rulers_gambit.rules:467
 def f_kingdom_of(s: State, v_p: int) -> int | None:
     """p's Kingdom-Ruler card, wherever it is (Kingdom Zone or Unit Zone)"""
     for v_c in [*s.zones[Z_KINGDOM_ZONE + v_p], *s.zones[Z_UNITS + v_p]]:
@@ -2603,7 +2603,7 @@ def f_kingdom_of(s: State, v_p: int) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:469
+# rulebooks/rulers_gambit/rulers_gambit.rules:470
 def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     """the cards an effect of kind `kind` used by player `you` may target (decision TARGETS)"""
     return (
@@ -2637,7 +2637,7 @@ def f_candidates(s: State, v_kind: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:481
+# rulebooks/rulers_gambit/rulers_gambit.rules:482
 def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     """what card c (a spell, or a unit's or Ruler's ability) may target for player you; an equip
     targets a unit of yours with fewer than 4 equips
@@ -2652,7 +2652,7 @@ def f_targets_of(s: State, v_c: int, v_you: int) -> list[int]:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:488
+# rulebooks/rulers_gambit/rulers_gambit.rules:489
 def f_max_attacks(s: State, v_u: int) -> int:
     """how many attacks unit u may make this turn"""
     return (
@@ -2662,7 +2662,7 @@ def f_max_attacks(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:495
+# rulebooks/rulers_gambit/rulers_gambit.rules:496
 def f_can_attack(s: State, v_u: int) -> bool:
     """can unit u attack now? A standing unit that has made no attack yet may; one that has
     attacked may again while it has made fewer attacks than it may make (decisions
@@ -2682,13 +2682,13 @@ def f_can_attack(s: State, v_u: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:501
+# rulebooks/rulers_gambit/rulers_gambit.rules:502
 def f_attackers(s: State, v_p: int) -> list[int]:
     """p's units that can attack now"""
     return [v_u for v_u in s.zones[Z_UNITS + v_p] if f_can_attack(s, v_u)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:506
+# rulebooks/rulers_gambit/rulers_gambit.rules:507
 def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     """Levitate protects a unit in the Unit Zone from attackers without Levitate or Overthrow,
     unless the unit itself has Overthrow.
@@ -2702,13 +2702,13 @@ def f_may_attack(s: State, v_u: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:511
+# rulebooks/rulers_gambit/rulers_gambit.rules:512
 def f_attack_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Unit Zone"""
     return [v_t for v_t in s.zones[Z_UNITS + (1 - s.card_owner[v_u])] if f_may_attack(s, v_u, v_t)]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:516
+# rulebooks/rulers_gambit/rulers_gambit.rules:517
 def f_recovery_targets(s: State, v_u: int) -> list[int]:
     """the units u may attack in the opponent's Recovery Zone, even while their Unit Zone has
     units
@@ -2720,7 +2720,7 @@ def f_recovery_targets(s: State, v_u: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:521
+# rulebooks/rulers_gambit/rulers_gambit.rules:522
 def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     """p's set spells that can be activated now (standing, not set this turn)"""
     return [
@@ -2730,7 +2730,7 @@ def f_ready_set_spells(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:526
+# rulebooks/rulers_gambit/rulers_gambit.rules:527
 def f_ability_ready(s: State, v_p: int) -> list[int]:
     """p's cards whose activated ability can be used now (decision ABILITIES)"""
     return [
@@ -2743,7 +2743,7 @@ def f_ability_ready(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:532
+# rulebooks/rulers_gambit/rulers_gambit.rules:533
 def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     """can p pay for and cast one more spell now? (decision SPELL_COUNT)"""
     return (
@@ -2752,7 +2752,7 @@ def f_spell_allowed(s: State, v_p: int, v_s: int) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:537
+# rulebooks/rulers_gambit/rulers_gambit.rules:538
 def f_mixed_chain(s: State) -> bool:
     """does the chain hold links of both players?"""
     v_any = False
@@ -2763,7 +2763,7 @@ def f_mixed_chain(s: State) -> bool:
     return (v_any and any((s.card_owner[v_c_2] != s.g_turn_player) for v_c_2 in s.g_chain))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:805
+# rulebooks/rulers_gambit/rulers_gambit.rules:806
 def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     """is t still a valid target for the link of card c? (decision TARGETS)"""
     return (
@@ -2772,114 +2772,120 @@ def f_still_valid(s: State, v_c: int, v_t: int | None) -> bool:
     )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:543
+# rulebooks/rulers_gambit/rulers_gambit.rules:890
+def f_heuristic(s: State, v_p: int) -> int:
+    """Who leads in a game not over, for search agents (decision HEURISTIC)."""
+    return s.p_lp[v_p]
+
+
+# rulebooks/rulers_gambit/rulers_gambit.rules:544
 def proc_damage(s: State, v_p: int, v_n: int) -> None:
     """p takes n damage to their LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:544
+    # rulebooks/rulers_gambit/rulers_gambit.rules:545
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:544
+        # rulebooks/rulers_gambit/rulers_gambit.rules:545
         s.p_lp[v_p] -= v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:548
+# rulebooks/rulers_gambit/rulers_gambit.rules:549
 def proc_heal(s: State, v_p: int, v_n: int) -> None:
     """p gains n LP."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:549
+    # rulebooks/rulers_gambit/rulers_gambit.rules:550
     if (v_n > 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:549
+        # rulebooks/rulers_gambit/rulers_gambit.rules:550
         s.p_lp[v_p] += v_n
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:555
+# rulebooks/rulers_gambit/rulers_gambit.rules:556
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards, one at a time; a player who must draw from an empty deck loses (decision
     DECK_OUT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:556
+    # rulebooks/rulers_gambit/rulers_gambit.rules:557
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:557
+        # rulebooks/rulers_gambit/rulers_gambit.rules:558
         if (not s.zones[Z_DECK + v_p]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:557
+            # rulebooks/rulers_gambit/rulers_gambit.rules:558
             s.lose(v_p)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:557
+            # rulebooks/rulers_gambit/rulers_gambit.rules:558
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:563
+# rulebooks/rulers_gambit/rulers_gambit.rules:564
 def proc_gain_mana(s: State, v_p: int, v_n: int) -> None:
     """p gains n mana; mana above 12 is lost (decision MANA)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:564
+    # rulebooks/rulers_gambit/rulers_gambit.rules:565
     s.p_mana[v_p] = max(0, min((s.p_mana[v_p] + v_n), 12))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:568
+# rulebooks/rulers_gambit/rulers_gambit.rules:569
 def proc_drain_mana(s: State, v_p: int, v_n: int) -> None:
     """p loses up to n mana."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:569
+    # rulebooks/rulers_gambit/rulers_gambit.rules:570
     s.p_mana[v_p] = max(0, (s.p_mana[v_p] - v_n))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:573
+# rulebooks/rulers_gambit/rulers_gambit.rules:574
 def proc_discard(s: State, v_c: int) -> None:
     """Card c from a hand goes to its owner's GY (not destroyed)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:574
+    # rulebooks/rulers_gambit/rulers_gambit.rules:575
     if (v_c in s.zones[Z_HAND + s.card_owner[v_c]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:574
+        # rulebooks/rulers_gambit/rulers_gambit.rules:575
         s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:578
+# rulebooks/rulers_gambit/rulers_gambit.rules:579
 def proc_mill(s: State, v_p: int, v_n: int) -> None:
     """The top n cards of p's deck go to p's GY."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:579
+    # rulebooks/rulers_gambit/rulers_gambit.rules:580
     for _ in range(v_n):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:579
+        # rulebooks/rulers_gambit/rulers_gambit.rules:580
         s.draw(1, Z_DECK + v_p, Z_GRAVEYARD + v_p)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:583
+# rulebooks/rulers_gambit/rulers_gambit.rules:584
 def proc_rest(s: State, v_c: int) -> None:
     """[Rest] card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:584
+    # rulebooks/rulers_gambit/rulers_gambit.rules:585
     s.k_Card_rested[v_c] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:588
+# rulebooks/rulers_gambit/rulers_gambit.rules:589
 def proc_stand(s: State, v_c: int) -> None:
     """Stand card c."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:589
+    # rulebooks/rulers_gambit/rulers_gambit.rules:590
     s.k_Card_rested[v_c] = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:593
+# rulebooks/rulers_gambit/rulers_gambit.rules:594
 def proc_buff(s: State, v_c: int, v_a: int, v_d: int, v_cr: int) -> None:
     """Unit c gets +a A, +d D and +cr C until the end of the turn (negative numbers lower them)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:594
-    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:595
-    s.k_Card_bonus_defence[v_c] += v_d
+    s.k_Card_bonus_attack[v_c] += v_a
     # rulebooks/rulers_gambit/rulers_gambit.rules:596
+    s.k_Card_bonus_defence[v_c] += v_d
+    # rulebooks/rulers_gambit/rulers_gambit.rules:597
     s.k_Card_bonus_critical[v_c] += v_cr
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:600
+# rulebooks/rulers_gambit/rulers_gambit.rules:601
 def proc_grant(s: State, v_c: int, v_k: int) -> None:
     """Unit c gains keyword k until the end of the turn."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:601
+    # rulebooks/rulers_gambit/rulers_gambit.rules:602
     if (v_k not in s.k_Card_extra_keywords[v_c]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:601
+        # rulebooks/rulers_gambit/rulers_gambit.rules:602
         s.k_Card_extra_keywords[v_c] = [*s.k_Card_extra_keywords[v_c], *[v_k]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:607
+# rulebooks/rulers_gambit/rulers_gambit.rules:608
 def proc_injure(s: State, v_c: int) -> None:
     """Injure unit c: send it from the field to the Recovery Zone. A Ruler returns to the Kingdom
     Zone instead (decision RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:608
+    # rulebooks/rulers_gambit/rulers_gambit.rules:609
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:608
+        # rulebooks/rulers_gambit/rulers_gambit.rules:609
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2887,21 +2893,21 @@ def proc_injure(s: State, v_c: int) -> None:
         ):
             proc_recall_ruler(s, v_c)
     elif f_on_field(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:610
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:611
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:612
         s.move(v_c, Z_RECOVERY + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:619
+# rulebooks/rulers_gambit/rulers_gambit.rules:620
 def proc_destroy(s: State, v_c: int) -> None:
     """Destroy card c: a card on the field, in the Recovery Zone or in the Spell Zone goes to its
     owner's GY, and destroyed(c) is raised. The Kingdom is Invincible; the Ruler in the Unit
     Zone returns to the Kingdom Zone instead.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:620
+    # rulebooks/rulers_gambit/rulers_gambit.rules:621
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:620
+        # rulebooks/rulers_gambit/rulers_gambit.rules:621
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2915,22 +2921,22 @@ def proc_destroy(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:622
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:623
-        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:624
+        s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:625
         raise_destroyed(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:631
+# rulebooks/rulers_gambit/rulers_gambit.rules:632
 def proc_seal(s: State, v_c: int) -> None:
     """Seal card c: send it from the field, the Recovery Zone, the Spell Zone or the GY to its
     owner's Dimension Zone. A sealed card is not destroyed.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:632
+    # rulebooks/rulers_gambit/rulers_gambit.rules:633
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:632
+        # rulebooks/rulers_gambit/rulers_gambit.rules:633
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2947,18 +2953,18 @@ def proc_seal(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_GRAVEYARD + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:635
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:636
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:637
         s.move(v_c, Z_DIMENSION + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:641
+# rulebooks/rulers_gambit/rulers_gambit.rules:642
 def proc_bounce(s: State, v_c: int) -> None:
     """Return card c from the field or the Recovery Zone to its owner's hand."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:642
+    # rulebooks/rulers_gambit/rulers_gambit.rules:643
     if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:642
+        # rulebooks/rulers_gambit/rulers_gambit.rules:643
         # recall_ruler does nothing unless
         if (
             (not f_has(s, v_c, KEYWORD_INVINCIBLE))
@@ -2972,18 +2978,18 @@ def proc_bounce(s: State, v_c: int) -> None:
         )
         or (v_c in s.zones[Z_SET_ZONE + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:644
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:645
+        proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:646
         s.move(v_c, Z_HAND + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:651
+# rulebooks/rulers_gambit/rulers_gambit.rules:652
 def proc_summon(s: State, v_c: int) -> None:
     """Put unit c (from a hand, GY, Recovery Zone or Stock Zone) into its owner's Unit Zone
     without paying its cost, if there is space. It is not a call: its on_call does not run.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:652
+    # rulebooks/rulers_gambit/rulers_gambit.rules:653
     if (
         (
             (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
@@ -2991,273 +2997,273 @@ def proc_summon(s: State, v_c: int) -> None:
         )
         and (v_c not in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:653
-        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:653
-            proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:654
+        if (v_c not in s.zones[Z_STOCK + s.card_owner[v_c]]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:654
+            proc_leave_field(s, v_c)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:655
         s.move(v_c, Z_UNITS + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:659
+# rulebooks/rulers_gambit/rulers_gambit.rules:660
 def proc_store(s: State, v_c: int) -> None:
     """Move unit c from the Unit Zone to the Stock Zone."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:660
+    # rulebooks/rulers_gambit/rulers_gambit.rules:661
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:660
+        # rulebooks/rulers_gambit/rulers_gambit.rules:661
         s.move(v_c, Z_STOCK + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:666
+# rulebooks/rulers_gambit/rulers_gambit.rules:667
 def proc_leave_field(s: State, v_c: int) -> None:
     """A card leaves the field: its equips go to the GY and its state is cleared (decision
     EQUIPS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:667
+    # rulebooks/rulers_gambit/rulers_gambit.rules:668
     for v_e in f_equips_of(s, v_c):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:668
-        s.k_Card_equipped_to[v_e] = None
         # rulebooks/rulers_gambit/rulers_gambit.rules:669
+        s.k_Card_equipped_to[v_e] = None
+        # rulebooks/rulers_gambit/rulers_gambit.rules:670
         s.move(v_e, Z_GRAVEYARD + s.card_owner[v_e], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:671
-    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:672
-    s.k_Card_attacks_made[v_c] = 0
+    s.k_Card_rested[v_c] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:673
+    s.k_Card_attacks_made[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:674
     s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:675
-    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:676
-    s.k_Card_equipped_to[v_c] = None
+    s.k_Card_set_turn[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:677
-    s.k_Card_bonus_attack[v_c] = 0
+    s.k_Card_equipped_to[v_c] = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:678
-    s.k_Card_bonus_defence[v_c] = 0
+    s.k_Card_bonus_attack[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:679
-    s.k_Card_bonus_critical[v_c] = 0
+    s.k_Card_bonus_defence[v_c] = 0
     # rulebooks/rulers_gambit/rulers_gambit.rules:680
+    s.k_Card_bonus_critical[v_c] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:681
     s.k_Card_extra_keywords[v_c] = []
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:687
+# rulebooks/rulers_gambit/rulers_gambit.rules:688
 def proc_recall_ruler(s: State, v_c: int) -> None:
     """The Kingdom-Ruler card c would leave its zone. In the Kingdom Zone it is Invincible and
     stays; the Ruler in the Unit Zone flips back to its Kingdom side and returns to the
     Kingdom Zone; the LP counter is unchanged (decisions INVINCIBLE, RULER_LP and RULER_UNIT).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:688
+    # rulebooks/rulers_gambit/rulers_gambit.rules:689
     if ((not f_has(s, v_c, KEYWORD_INVINCIBLE)) and (v_c in s.zones[Z_UNITS + s.card_owner[v_c]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:689
-        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:690
-        s.k_Card_awakened[v_c] = False
+        proc_leave_field(s, v_c)
         # rulebooks/rulers_gambit/rulers_gambit.rules:691
+        s.k_Card_awakened[v_c] = False
+        # rulebooks/rulers_gambit/rulers_gambit.rules:692
         s.move(v_c, Z_KINGDOM_ZONE + s.card_owner[v_c], False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:697
+# rulebooks/rulers_gambit/rulers_gambit.rules:698
 def proc_kill(s: State, v_c: int) -> None:
     """Kill unit c in the Recovery Zone (in battle or in the Recovery Phase): it dies."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:698
-    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:699
-    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
+    proc_leave_field(s, v_c)
     # rulebooks/rulers_gambit/rulers_gambit.rules:700
-    raise_destroyed(s, v_c)
+    s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     # rulebooks/rulers_gambit/rulers_gambit.rules:701
+    raise_destroyed(s, v_c)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:702
     raise_dies(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:707
+# rulebooks/rulers_gambit/rulers_gambit.rules:708
 def proc_battle_kill(s: State, v_u: int, v_t: int, v_crit: int) -> None:
     """Unit u kills unit t in the Recovery Zone in battle: Seal sends t to the Dimension Zone,
     Trample deals u's C to the opponent.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:708
+    # rulebooks/rulers_gambit/rulers_gambit.rules:709
     if f_has(s, v_u, KEYWORD_SEAL):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:708
+        # rulebooks/rulers_gambit/rulers_gambit.rules:709
         proc_seal(s, v_t)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:708
-        proc_kill(s, v_t)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:709
-    if f_has(s, v_u, KEYWORD_TRAMPLE):
         # rulebooks/rulers_gambit/rulers_gambit.rules:709
+        proc_kill(s, v_t)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:710
+    if f_has(s, v_u, KEYWORD_TRAMPLE):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:710
         proc_damage(s, s.card_owner[v_t], v_crit)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:714
+# rulebooks/rulers_gambit/rulers_gambit.rules:715
 def proc_battle(s: State, v_u: int, v_t: int) -> None:
     """The battle between attacker u and the unit t it attacked."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:715
-    v_a = f_attack_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:716
-    v_crit = f_critical_of(s, v_u)
+    v_a = f_attack_of(s, v_u)
     # rulebooks/rulers_gambit/rulers_gambit.rules:717
+    v_crit = f_critical_of(s, v_u)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:718
     if (v_t in s.zones[Z_UNITS + s.card_owner[v_t]]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:718
-        v_d = f_defence_of(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:719
+        v_d = f_defence_of(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:720
         v_countered = (
             f_has(s, v_t, KEYWORD_COUNTERATTACK)
             and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
         )
-        # rulebooks/rulers_gambit/rulers_gambit.rules:720
-        if (v_a >= v_d):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:720
-            proc_injure(s, v_t)
         # rulebooks/rulers_gambit/rulers_gambit.rules:721
-        if ((v_d >= v_a) or v_countered):
+        if (v_a >= v_d):
             # rulebooks/rulers_gambit/rulers_gambit.rules:721
+            proc_injure(s, v_t)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:722
+        if ((v_d >= v_a) or v_countered):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:722
             proc_injure(s, v_u)
     elif f_in_recovery(s, v_t):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:723
+        # rulebooks/rulers_gambit/rulers_gambit.rules:724
         if (not f_has_retain(s, v_t)):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:724
+            # rulebooks/rulers_gambit/rulers_gambit.rules:725
             proc_battle_kill(s, v_u, v_t, v_crit)
         else:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:726
+            # rulebooks/rulers_gambit/rulers_gambit.rules:727
             v_d_2 = f_defence_of(s, v_t)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:728
+            # rulebooks/rulers_gambit/rulers_gambit.rules:729
             v_countered_2 = (
                 f_has(s, v_t, KEYWORD_COUNTERATTACK)
                 and (f_attack_of(s, v_t) >= f_defence_of(s, v_u))
             )
-            # rulebooks/rulers_gambit/rulers_gambit.rules:729
-            if (v_a >= v_d_2):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:729
-                proc_battle_kill(s, v_u, v_t, v_crit)
             # rulebooks/rulers_gambit/rulers_gambit.rules:730
-            if ((v_d_2 >= v_a) or v_countered_2):
+            if (v_a >= v_d_2):
                 # rulebooks/rulers_gambit/rulers_gambit.rules:730
+                proc_battle_kill(s, v_u, v_t, v_crit)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:731
+            if ((v_d_2 >= v_a) or v_countered_2):
+                # rulebooks/rulers_gambit/rulers_gambit.rules:731
                 proc_injure(s, v_u)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:737
+# rulebooks/rulers_gambit/rulers_gambit.rules:738
 def proc_fight(s: State) -> None:
     """The declared attack is fought, if it still can be (decision ATTACK_WINDOW)."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:738
-    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:739
-    v_t = s.g_defender
+    v_u = s.g_attacker
     # rulebooks/rulers_gambit/rulers_gambit.rules:740
-    s.g_attacker = None
+    v_t = s.g_defender
     # rulebooks/rulers_gambit/rulers_gambit.rules:741
-    s.g_defender = None
+    s.g_attacker = None
     # rulebooks/rulers_gambit/rulers_gambit.rules:742
+    s.g_defender = None
+    # rulebooks/rulers_gambit/rulers_gambit.rules:743
     if ((v_u is not None) and (v_u in s.zones[Z_UNITS + s.card_owner[v_u]])):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:743
+        # rulebooks/rulers_gambit/rulers_gambit.rules:744
         if (v_t is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:744
+            # rulebooks/rulers_gambit/rulers_gambit.rules:745
             if ((v_t in s.zones[Z_UNITS + s.card_owner[v_t]]) or f_in_recovery(s, v_t)):
-                # rulebooks/rulers_gambit/rulers_gambit.rules:744
+                # rulebooks/rulers_gambit/rulers_gambit.rules:745
                 proc_battle(s, v_u, v_t)
         elif (not s.zones[Z_UNITS + (1 - s.card_owner[v_u])]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:746
+            # rulebooks/rulers_gambit/rulers_gambit.rules:747
             proc_damage(s, (1 - s.card_owner[v_u]), f_critical_of(s, v_u))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:754
+# rulebooks/rulers_gambit/rulers_gambit.rules:755
 def proc_declare_attack(s: State, v_u: int, v_t: int | None) -> None:
     """Unit u attacks t (none: the Kingdom): rest it, run its on_attack texts and open a response
     window, defender first.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:755
-    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:756
-    s.k_Card_attacks_made[v_u] += 1
+    s.k_Card_rested[v_u] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:757
-    s.g_attacker = v_u
+    s.k_Card_attacks_made[v_u] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:758
-    s.g_defender = v_t
+    s.g_attacker = v_u
     # rulebooks/rulers_gambit/rulers_gambit.rules:759
-    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
+    s.g_defender = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:760
-    for v_e in f_equips_of(s, v_u):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:760
-        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
+    FX_CARD_ON_ATTACK[s.card_def[v_u]](s, v_u, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:761
-    s.g_responder = (1 - s.card_owner[v_u])
+    for v_e in f_equips_of(s, v_u):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:761
+        FX_CARD_ON_ATTACK[s.card_def[v_e]](s, v_e, s.card_owner[v_u], v_t)
     # rulebooks/rulers_gambit/rulers_gambit.rules:762
-    s.g_passes = 0
+    s.g_responder = (1 - s.card_owner[v_u])
     # rulebooks/rulers_gambit/rulers_gambit.rules:763
+    s.g_passes = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:764
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:769
+# rulebooks/rulers_gambit/rulers_gambit.rules:770
 def proc_activate(s: State, v_c: int, v_t: int | None) -> None:
     """Card c is activated with target t: it becomes the newest link of the chain and a response
     window opens for the other player (decision CHAINS).
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:770
-    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:771
-    s.g_chain = [*[v_c], *s.g_chain]
+    s.k_Card_chosen[v_c] = v_t
     # rulebooks/rulers_gambit/rulers_gambit.rules:772
-    s.g_responder = (1 - s.card_owner[v_c])
+    s.g_chain = [*[v_c], *s.g_chain]
     # rulebooks/rulers_gambit/rulers_gambit.rules:773
-    s.g_passes = 0
+    s.g_responder = (1 - s.card_owner[v_c])
     # rulebooks/rulers_gambit/rulers_gambit.rules:774
+    s.g_passes = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:775
     s.goto(8)  # chain_window
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:780
+# rulebooks/rulers_gambit/rulers_gambit.rules:781
 def proc_cast_spell(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p casts spell s (normal, quick-play or equip) with target t: pay, count, put it in
     the Spell Zone and activate it.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:781
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:782
-    if (v_p == s.g_turn_player):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:782
-        s.p_spells_cast[v_p] += 1
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:783
-    s.move(v_s, Z_SPELL_ZONE + v_p, False)
+    if (v_p == s.g_turn_player):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:783
+        s.p_spells_cast[v_p] += 1
     # rulebooks/rulers_gambit/rulers_gambit.rules:784
+    s.move(v_s, Z_SPELL_ZONE + v_p, False)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:785
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:789
+# rulebooks/rulers_gambit/rulers_gambit.rules:790
 def proc_activate_set(s: State, v_p: int, v_s: int, v_t: int | None) -> None:
     """Player p activates set spell s with target t: reveal it, [Rest] it, pay its COST."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:790
-    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:791
-    s.k_Card_rested[v_s] = True
+    s.card_up[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:792
-    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    s.k_Card_rested[v_s] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:793
+    s.p_mana[v_p] -= C_CARD_COST[s.card_def[v_s]]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:794
     proc_activate(s, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:798
+# rulebooks/rulers_gambit/rulers_gambit.rules:799
 def proc_activate_ability(s: State, v_p: int, v_u: int, v_t: int | None) -> None:
     """Player p activates the ability of unit or Ruler u with target t."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:799
-    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:800
-    s.k_Card_ability_used[v_u] = True
+    s.p_mana[v_p] -= C_CARD_ABILITY_COST[s.card_def[v_u]]
     # rulebooks/rulers_gambit/rulers_gambit.rules:801
+    s.k_Card_ability_used[v_u] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:802
     proc_activate(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:810
+# rulebooks/rulers_gambit/rulers_gambit.rules:811
 def proc_resolve_link(s: State, v_c: int) -> None:
     """One link of the chain resolves."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:811
-    s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
     # rulebooks/rulers_gambit/rulers_gambit.rules:812
+    s.g_chain = [v_x for v_x in s.g_chain if (v_x != v_c)]
+    # rulebooks/rulers_gambit/rulers_gambit.rules:813
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_c]] == SPELL_TYPE_EQUIP)
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:813
-        v_t = s.k_Card_chosen[v_c]
         # rulebooks/rulers_gambit/rulers_gambit.rules:814
+        v_t = s.k_Card_chosen[v_c]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:815
         if (
             (
                 ((v_t is not None) and (v_t in s.zones[Z_UNITS + s.card_owner[v_c]]))
@@ -3265,19 +3271,19 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:815
-            s.k_Card_equipped_to[v_c] = v_t
             # rulebooks/rulers_gambit/rulers_gambit.rules:816
+            s.k_Card_equipped_to[v_c] = v_t
+            # rulebooks/rulers_gambit/rulers_gambit.rules:817
             FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], v_t)
         elif (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:818
+            # rulebooks/rulers_gambit/rulers_gambit.rules:819
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:821
-        if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:821
-            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
         # rulebooks/rulers_gambit/rulers_gambit.rules:822
+        if f_still_valid(s, v_c, s.k_Card_chosen[v_c]):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:822
+            FX_CARD_EFFECT[s.card_def[v_c]](s, v_c, s.card_owner[v_c], s.k_Card_chosen[v_c])
+        # rulebooks/rulers_gambit/rulers_gambit.rules:823
         if (
             (
                 (C_CARD_KIND[s.card_def[v_c]] == KIND_SPELL)
@@ -3285,63 +3291,63 @@ def proc_resolve_link(s: State, v_c: int) -> None:
             )
             and (v_c in s.zones[Z_SPELL_ZONE + s.card_owner[v_c]])
         ):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:823
+            # rulebooks/rulers_gambit/rulers_gambit.rules:824
             s.move(v_c, Z_GRAVEYARD + s.card_owner[v_c], False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:826
+    # rulebooks/rulers_gambit/rulers_gambit.rules:827
     s.k_Card_chosen[v_c] = None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:831
+# rulebooks/rulers_gambit/rulers_gambit.rules:832
 def proc_end_chain(s: State) -> None:
     """After the chain: fight the declared attack, if any, and go back to the phase the chain
     interrupted.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:832
-    if (s.g_attacker is not None):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:832
-        proc_fight(s)
     # rulebooks/rulers_gambit/rulers_gambit.rules:833
-    if s.g_in_battle:
+    if (s.g_attacker is not None):
         # rulebooks/rulers_gambit/rulers_gambit.rules:833
+        proc_fight(s)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:834
+    if s.g_in_battle:
+        # rulebooks/rulers_gambit/rulers_gambit.rules:834
         s.goto(6)  # battle
     else:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:833
+        # rulebooks/rulers_gambit/rulers_gambit.rules:834
         s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:864
+# rulebooks/rulers_gambit/rulers_gambit.rules:865
 def proc_run_card_texts(s: State) -> None:
     """Run the waiting on_destroyed and on_dies texts, first destroyed first; texts that destroy
     more cards queue theirs, which run in the same round (up to 40 cards) or after the next
     step.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:865
+    # rulebooks/rulers_gambit/rulers_gambit.rules:866
     for _ in range(40):
         if (not s.g_card_texts):
             break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:866
-        v_c = rt.first(s.g_card_texts)
         # rulebooks/rulers_gambit/rulers_gambit.rules:867
+        v_c = rt.first(s.g_card_texts)
+        # rulebooks/rulers_gambit/rulers_gambit.rules:868
         if (v_c is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:868
-            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
             # rulebooks/rulers_gambit/rulers_gambit.rules:869
+            s.g_card_texts = [v_x for v_x in s.g_card_texts if (v_x != v_c)]
+            # rulebooks/rulers_gambit/rulers_gambit.rules:870
             if s.k_Card_destroyed_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:870
-                s.k_Card_destroyed_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:871
+                s.k_Card_destroyed_pending[v_c] = False
+                # rulebooks/rulers_gambit/rulers_gambit.rules:872
                 FX_CARD_ON_DESTROYED[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
-            # rulebooks/rulers_gambit/rulers_gambit.rules:873
+            # rulebooks/rulers_gambit/rulers_gambit.rules:874
             if s.k_Card_dies_pending[v_c]:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:874
-                s.k_Card_dies_pending[v_c] = False
                 # rulebooks/rulers_gambit/rulers_gambit.rules:875
+                s.k_Card_dies_pending[v_c] = False
+                # rulebooks/rulers_gambit/rulers_gambit.rules:876
                 FX_CARD_ON_DIES[s.card_def[v_c]](s, v_c, s.card_owner[v_c])
         else:
             break  # a turn that does nothing: so would every turn after it
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:251
+# rulebooks/rulers_gambit/rulers_gambit.rules:252
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -3752,7 +3758,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:253
+# rulebooks/rulers_gambit/rulers_gambit.rules:254
 def fx_Card_on_call_default(s: State, v_this: int, v_you: int) -> None:
     """The on_call of cards that give none."""
     pass
@@ -3944,7 +3950,7 @@ FX_CARD_ON_CALL: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:255
+# rulebooks/rulers_gambit/rulers_gambit.rules:256
 def fx_Card_on_attack_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The on_attack of cards that give none."""
     pass
@@ -4085,7 +4091,7 @@ FX_CARD_ON_ATTACK: Final[tuple[Callable[[State, int, int, int | None], None], ..
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:257
+# rulebooks/rulers_gambit/rulers_gambit.rules:258
 def fx_Card_on_destroyed_default(s: State, v_this: int, v_you: int) -> None:
     """The on_destroyed of cards that give none."""
     pass
@@ -4209,7 +4215,7 @@ FX_CARD_ON_DESTROYED: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:259
+# rulebooks/rulers_gambit/rulers_gambit.rules:260
 def fx_Card_on_dies_default(s: State, v_this: int, v_you: int) -> None:
     """The on_dies of cards that give none."""
     pass
@@ -4321,7 +4327,7 @@ FX_CARD_ON_DIES: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:261
+# rulebooks/rulers_gambit/rulers_gambit.rules:262
 def fx_Card_passive_default(s: State, v_this: int, v_you: int) -> None:
     """The passive of cards that give none."""
     pass
@@ -4479,132 +4485,132 @@ FX_CARD_PASSIVE: Final[tuple[Callable[[State, int, int], None], ...]] = (
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:309
+# rulebooks/rulers_gambit/rulers_gambit.rules:310
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:310
-    if (len(cards) != 40):
-        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 310
     # rulebooks/rulers_gambit/rulers_gambit.rules:311
+    if (len(cards) != 40):
+        return 'a deck has 40 cards: 1 Kingdom-Ruler card and a main deck of 39', 311
+    # rulebooks/rulers_gambit/rulers_gambit.rules:312
     if (sum(1 for v_c in cards if (C_CARD_KIND[v_c] == KIND_KINGDOM)) != 1):
-        return 'a deck has exactly one Kingdom-Ruler card', 311
-    # rulebooks/rulers_gambit/rulers_gambit.rules:313
+        return 'a deck has exactly one Kingdom-Ruler card', 312
+    # rulebooks/rulers_gambit/rulers_gambit.rules:314
     for v_c in cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:314
+        # rulebooks/rulers_gambit/rulers_gambit.rules:315
         if (sum(1 for v_x in cards if (v_x == v_c)) > 2):
-            return 'at most 2 copies of ' + DEF_NAMES[v_c], 314
-    # rulebooks/rulers_gambit/rulers_gambit.rules:316
+            return 'at most 2 copies of ' + DEF_NAMES[v_c], 315
+    # rulebooks/rulers_gambit/rulers_gambit.rules:317
     for v_k in cards:
         if (C_CARD_KIND[v_k] != KIND_KINGDOM):
             continue
-        # rulebooks/rulers_gambit/rulers_gambit.rules:317
+        # rulebooks/rulers_gambit/rulers_gambit.rules:318
         for v_c_2 in cards:
             if (C_CARD_KIND[v_c_2] == KIND_KINGDOM):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:318
+            # rulebooks/rulers_gambit/rulers_gambit.rules:319
             if C_CARD_COLOUR[v_c_2] not in C_CARD_COLOURS[v_k]:
                 return DEF_NAMES[
                     v_c_2
-                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 318
+                ] + ' is not of a colour that ' + DEF_NAMES[v_k] + ' allows', 319
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:840
+# rulebooks/rulers_gambit/rulers_gambit.rules:841
 def raise_destroyed(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:846
+    # rulebooks/rulers_gambit/rulers_gambit.rules:847
     if (
         (C_CARD_KIND[s.card_def[v_c]] == KIND_UNIT)
         and (KEYWORD_LIFELINK in C_CARD_KEYWORDS[s.card_def[v_c]])
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:847
+        # rulebooks/rulers_gambit/rulers_gambit.rules:848
         proc_damage(s, s.card_owner[v_c], f_printed_critical(s, v_c))
-    # rulebooks/rulers_gambit/rulers_gambit.rules:852
     # rulebooks/rulers_gambit/rulers_gambit.rules:853
-    s.k_Card_destroyed_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:854
+    s.k_Card_destroyed_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:855
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:854
+        # rulebooks/rulers_gambit/rulers_gambit.rules:855
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:843
+# rulebooks/rulers_gambit/rulers_gambit.rules:844
 def raise_dies(s: State, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:857
     # rulebooks/rulers_gambit/rulers_gambit.rules:858
-    s.k_Card_dies_pending[v_c] = True
     # rulebooks/rulers_gambit/rulers_gambit.rules:859
+    s.k_Card_dies_pending[v_c] = True
+    # rulebooks/rulers_gambit/rulers_gambit.rules:860
     if (v_c not in s.g_card_texts):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:859
+        # rulebooks/rulers_gambit/rulers_gambit.rules:860
         s.g_card_texts = [*s.g_card_texts, *[v_c]]
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:882
+# rulebooks/rulers_gambit/rulers_gambit.rules:883
 def checkpoint_card_texts_run(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:883
+    # rulebooks/rulers_gambit/rulers_gambit.rules:884
     proc_run_card_texts(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:891
+# rulebooks/rulers_gambit/rulers_gambit.rules:895
 def checkpoint_life_points(s: State) -> None:
     """A player at 0 LP loses; both at once: a draw (decision LP_ZERO). The other two ways to win
     are a `win` in a card's effect and an opponent who must draw from an empty deck.
     """
-    # rulebooks/rulers_gambit/rulers_gambit.rules:892
+    # rulebooks/rulers_gambit/rulers_gambit.rules:896
     if ((s.p_lp[0] <= 0) and (s.p_lp[1] <= 0)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:892
+        # rulebooks/rulers_gambit/rulers_gambit.rules:896
         s.end_draw()
     elif (s.p_lp[0] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:893
+        # rulebooks/rulers_gambit/rulers_gambit.rules:897
         s.lose(0)
     elif (s.p_lp[1] <= 0):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:894
+        # rulebooks/rulers_gambit/rulers_gambit.rules:898
         s.lose(1)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:900
+# rulebooks/rulers_gambit/rulers_gambit.rules:904
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/rulers_gambit/rulers_gambit.rules:902
+    # rulebooks/rulers_gambit/rulers_gambit.rules:906
     s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:903
+    # rulebooks/rulers_gambit/rulers_gambit.rules:907
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:904
+        # rulebooks/rulers_gambit/rulers_gambit.rules:908
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:904
+            # rulebooks/rulers_gambit/rulers_gambit.rules:908
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:905
+        # rulebooks/rulers_gambit/rulers_gambit.rules:909
         v_k: int | None = None
         for v_c in s.zones[Z_DECK + v_p]:
             if (C_CARD_KIND[s.card_def[v_c]] == KIND_KINGDOM):
                 v_k = v_c
                 break
-        # rulebooks/rulers_gambit/rulers_gambit.rules:906
-        if (v_k is not None):
-            # rulebooks/rulers_gambit/rulers_gambit.rules:907
-            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
-            # rulebooks/rulers_gambit/rulers_gambit.rules:908
-            s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
         # rulebooks/rulers_gambit/rulers_gambit.rules:910
+        if (v_k is not None):
+            # rulebooks/rulers_gambit/rulers_gambit.rules:911
+            s.move(v_k, Z_KINGDOM_ZONE + v_p, False)
+            # rulebooks/rulers_gambit/rulers_gambit.rules:912
+            s.p_lp[v_p] = C_CARD_LP[s.card_def[v_k]]
+        # rulebooks/rulers_gambit/rulers_gambit.rules:914
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-        # rulebooks/rulers_gambit/rulers_gambit.rules:911
+        # rulebooks/rulers_gambit/rulers_gambit.rules:915
         s.draw(5, Z_DECK + v_p, Z_HAND + v_p)
-        # rulebooks/rulers_gambit/rulers_gambit.rules:912
+        # rulebooks/rulers_gambit/rulers_gambit.rules:916
         s.p_mana[v_p] = 2
-    # rulebooks/rulers_gambit/rulers_gambit.rules:914
+    # rulebooks/rulers_gambit/rulers_gambit.rules:918
     s.goto(0)  # mulligan
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:930
+# rulebooks/rulers_gambit/rulers_gambit.rules:934
 def done_mulligan(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:932
+    # rulebooks/rulers_gambit/rulers_gambit.rules:936
     s.g_turn_player = s.g_starter
-    # rulebooks/rulers_gambit/rulers_gambit.rules:933
+    # rulebooks/rulers_gambit/rulers_gambit.rules:937
     s.g_turn = 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:934
+    # rulebooks/rulers_gambit/rulers_gambit.rules:938
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:920
+# rulebooks/rulers_gambit/rulers_gambit.rules:924
 def actor_mulligan(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (not s.p_kept[v_p]):
@@ -4612,7 +4618,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:921
+# rulebooks/rulers_gambit/rulers_gambit.rules:925
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -4629,20 +4635,20 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:921
+# rulebooks/rulers_gambit/rulers_gambit.rules:925
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:921
+# rulebooks/rulers_gambit/rulers_gambit.rules:925
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:922
+    # rulebooks/rulers_gambit/rulers_gambit.rules:926
     s.move(v_c, Z_DECK + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:923
+    # rulebooks/rulers_gambit/rulers_gambit.rules:927
     s.p_put_back_count[actor] += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:921
+# rulebooks/rulers_gambit/rulers_gambit.rules:925
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4686,7 +4692,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:921
+# rulebooks/rulers_gambit/rulers_gambit.rules:925
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4708,7 +4714,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:921
+# rulebooks/rulers_gambit/rulers_gambit.rules:925
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4719,7 +4725,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:925
+# rulebooks/rulers_gambit/rulers_gambit.rules:929
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -4735,27 +4741,27 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:925
+# rulebooks/rulers_gambit/rulers_gambit.rules:929
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:925
+# rulebooks/rulers_gambit/rulers_gambit.rules:929
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:926
+    # rulebooks/rulers_gambit/rulers_gambit.rules:930
     s.draw(s.p_put_back_count[actor], Z_DECK + actor, Z_HAND + actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:927
+    # rulebooks/rulers_gambit/rulers_gambit.rules:931
     s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/rulers_gambit/rulers_gambit.rules:928
+    # rulebooks/rulers_gambit/rulers_gambit.rules:932
     s.p_kept[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:925
+# rulebooks/rulers_gambit/rulers_gambit.rules:929
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:925
+# rulebooks/rulers_gambit/rulers_gambit.rules:929
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -4764,15 +4770,15 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:919
+# rulebooks/rulers_gambit/rulers_gambit.rules:923
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:943
+# rulebooks/rulers_gambit/rulers_gambit.rules:947
 def enter_stand(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:944
+    # rulebooks/rulers_gambit/rulers_gambit.rules:948
     for v_c in [
         *[
             *[*s.zones[Z_UNITS + s.g_turn_player], *s.zones[Z_STOCK + s.g_turn_player]],
@@ -4780,50 +4786,50 @@ def enter_stand(s: State) -> None:
         ],
         *s.zones[Z_KINGDOM_ZONE + s.g_turn_player],
     ]:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:945
+        # rulebooks/rulers_gambit/rulers_gambit.rules:949
         s.k_Card_rested[v_c] = False
-        # rulebooks/rulers_gambit/rulers_gambit.rules:946
+        # rulebooks/rulers_gambit/rulers_gambit.rules:950
         s.k_Card_attacks_made[v_c] = 0
-        # rulebooks/rulers_gambit/rulers_gambit.rules:947
+        # rulebooks/rulers_gambit/rulers_gambit.rules:951
         s.k_Card_ability_used[v_c] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:949
-    s.p_normal_called[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:950
-    s.p_spells_cast[s.g_turn_player] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:951
-    s.p_charged[s.g_turn_player] = False
-    # rulebooks/rulers_gambit/rulers_gambit.rules:952
-    s.g_in_battle = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:953
-    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:953
-        FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
+    s.p_normal_called[s.g_turn_player] = False
     # rulebooks/rulers_gambit/rulers_gambit.rules:954
+    s.p_spells_cast[s.g_turn_player] = 0
+    # rulebooks/rulers_gambit/rulers_gambit.rules:955
+    s.p_charged[s.g_turn_player] = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:956
+    s.g_in_battle = False
+    # rulebooks/rulers_gambit/rulers_gambit.rules:957
+    for v_k in list(s.zones[Z_KINGDOM_ZONE + s.g_turn_player]):
+        # rulebooks/rulers_gambit/rulers_gambit.rules:957
+        FX_CARD_PASSIVE[s.card_def[v_k]](s, v_k, s.g_turn_player)
+    # rulebooks/rulers_gambit/rulers_gambit.rules:958
     s.goto(2)  # draw_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:961
+# rulebooks/rulers_gambit/rulers_gambit.rules:965
 def enter_draw_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:962
+    # rulebooks/rulers_gambit/rulers_gambit.rules:966
     if (s.g_turn > 1):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:962
+        # rulebooks/rulers_gambit/rulers_gambit.rules:966
         proc_draw_cards(s, s.g_turn_player, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:963
+    # rulebooks/rulers_gambit/rulers_gambit.rules:967
     s.goto(3)  # charge
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:978
+# rulebooks/rulers_gambit/rulers_gambit.rules:982
 def done_charge(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:978
+    # rulebooks/rulers_gambit/rulers_gambit.rules:982
     s.goto(4)  # recovery_step
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:970
+# rulebooks/rulers_gambit/rulers_gambit.rules:974
 def actor_charge(s: State) -> int | None:
     return (None if s.p_charged[s.g_turn_player] else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:971
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def text_charge_mana(
     actor: int,
     args: tuple[int, ...],
@@ -4839,25 +4845,25 @@ LISTED_CHARGE_MANA: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:971
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def check_charge_mana(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:971
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def do_charge_mana(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:972
+    # rulebooks/rulers_gambit/rulers_gambit.rules:976
     proc_gain_mana(s, actor, 1)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:973
+    # rulebooks/rulers_gambit/rulers_gambit.rules:977
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:971
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def legal_charge_mana(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CHARGE_MANA[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:971
+# rulebooks/rulers_gambit/rulers_gambit.rules:975
 def apply_charge_mana(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_charge_mana(s, actor)
@@ -4866,7 +4872,7 @@ def apply_charge_mana(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:979
 def text_skip_charge(
     actor: int,
     args: tuple[int, ...],
@@ -4882,23 +4888,23 @@ LISTED_SKIP_CHARGE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:979
 def check_skip_charge(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:979
 def do_skip_charge(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:976
+    # rulebooks/rulers_gambit/rulers_gambit.rules:980
     s.p_charged[actor] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:979
 def legal_skip_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_SKIP_CHARGE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:975
+# rulebooks/rulers_gambit/rulers_gambit.rules:979
 def apply_skip_charge(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_skip_charge(s, actor)
@@ -4907,24 +4913,24 @@ def apply_skip_charge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:969
+# rulebooks/rulers_gambit/rulers_gambit.rules:973
 def phase_legal_charge(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_charge_mana(s, actor, out, check)
     legal_skip_charge(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:990
+# rulebooks/rulers_gambit/rulers_gambit.rules:994
 def done_recovery_step(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:990
+    # rulebooks/rulers_gambit/rulers_gambit.rules:994
     s.goto(5)  # main
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:984
+# rulebooks/rulers_gambit/rulers_gambit.rules:988
 def actor_recovery_step(s: State) -> int | None:
     return (None if (not s.zones[Z_RECOVERY + s.g_turn_player]) else s.g_turn_player)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def text_recover(
     actor: int,
     args: tuple[int, ...],
@@ -4941,24 +4947,24 @@ LISTED_RECOVER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def check_recover(s: State, actor: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def do_recover(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:986
+    # rulebooks/rulers_gambit/rulers_gambit.rules:990
     proc_leave_field(s, v_u)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:987
+    # rulebooks/rulers_gambit/rulers_gambit.rules:991
     s.move(v_u, Z_HAND + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:988
+    # rulebooks/rulers_gambit/rulers_gambit.rules:992
     for v_other in list(s.zones[Z_RECOVERY + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:988
+        # rulebooks/rulers_gambit/rulers_gambit.rules:992
         proc_kill(s, v_other)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RECOVER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4996,7 +5002,7 @@ def legal_recover(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def apply_recover(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
@@ -5018,7 +5024,7 @@ def apply_recover(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:985
+# rulebooks/rulers_gambit/rulers_gambit.rules:989
 def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5029,18 +5035,18 @@ def pick_recover(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:996
+# rulebooks/rulers_gambit/rulers_gambit.rules:1000
 def enter_main(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:996
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1000
     s.g_in_battle = False
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:997
+# rulebooks/rulers_gambit/rulers_gambit.rules:1001
 def actor_main(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1000
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def text_normal_call(
     actor: int,
     args: tuple[int, ...],
@@ -5057,45 +5063,45 @@ LISTED_NORMAL_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1000
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def check_normal_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1001
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
     if C_CARD_SUPERIOR[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is Superior: superior call it'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1003
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
     if s.p_normal_called[actor]:
         return 'you have already made your normal call this turn'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1009
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1000
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def do_normal_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1006
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1010
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1007
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1011
     s.p_normal_called[actor] = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1008
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1012
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1009
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1013
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1000
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1003
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1007
         if s.p_normal_called[actor]:
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1009
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     listed = LISTED_NORMAL_CALL[actor]
@@ -5109,13 +5115,13 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1001
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1005
             if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1006
             if C_CARD_SUPERIOR[s.card_def[v_u]]:
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1008
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5150,26 +5156,26 @@ def legal_normal_call(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1000
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def apply_normal_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1001
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1005
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1002
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1006
                 if C_CARD_SUPERIOR[s.card_def[v_u]]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1003
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1007
                 if s.p_normal_called[actor]:
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1004
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1008
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1005
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1009
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_normal_call(s, actor, v_u)
@@ -5187,7 +5193,7 @@ def apply_normal_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1000
+# rulebooks/rulers_gambit/rulers_gambit.rules:1004
 def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5198,7 +5204,7 @@ def pick_normal_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def text_superior_call(
     actor: int,
     args: tuple[int, ...],
@@ -5215,33 +5221,33 @@ LISTED_SUPERIOR_CALL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def check_superior_call(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
     if not ((C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT) and C_CARD_SUPERIOR[s.card_def[v_u]]):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a Superior unit'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def do_superior_call(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1017
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1021
     s.p_mana[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1018
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1022
     s.move(v_u, Z_UNITS + actor, False)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1019
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1023
     FX_CARD_ON_CALL[s.card_def[v_u]](s, v_u, actor)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1020
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_SUPERIOR_CALL[actor]
@@ -5255,13 +5261,13 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1018
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 and C_CARD_SUPERIOR[s.card_def[v_u]]
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1019
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -5296,23 +5302,23 @@ def legal_superior_call(s: State, actor: int, out: list[Action], check: bool) ->
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def apply_superior_call(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1014
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1018
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     and C_CARD_SUPERIOR[s.card_def[v_u]]
                 ):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1015
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1019
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1016
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1020
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_superior_call(s, actor, v_u)
@@ -5330,7 +5336,7 @@ def apply_superior_call(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1013
+# rulebooks/rulers_gambit/rulers_gambit.rules:1017
 def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5341,7 +5347,7 @@ def pick_superior_call(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1023
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def text_cast(
     actor: int,
     args: tuple[int, ...],
@@ -5358,21 +5364,21 @@ LISTED_CAST: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1023
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def check_cast(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1029
     if not (
         (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1030
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5380,13 +5386,13 @@ def check_cast(s: State, actor: int, v_s: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1023
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def do_cast(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1028
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1032
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1023
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5399,19 +5405,19 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1028
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1029
             if not (
                 (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1030
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -5443,26 +5449,26 @@ def legal_cast(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1023
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def apply_cast(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1024
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1028
                 if not (
                     (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                     and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
                 ):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1025
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1029
                 if not (
                     (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET)
                     and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_EQUIP)
                 ):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1026
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1030
                 if not f_spell_allowed(s, actor, v_s):
                     break
                 do_cast(s, actor, v_s)
@@ -5480,7 +5486,7 @@ def apply_cast(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1023
+# rulebooks/rulers_gambit/rulers_gambit.rules:1027
 def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5491,7 +5497,7 @@ def pick_cast(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1032
+# rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def text_cast_at(
     actor: int,
     args: tuple[int, ...],
@@ -5506,18 +5512,18 @@ def text_cast_at(
 LISTED_CAST_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1032
+# rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1033
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a spell you cast'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1038
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1039
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[
             s.card_def[v_s]
@@ -5525,13 +5531,13 @@ def check_cast_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1032
+# rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def do_cast_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1037
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1041
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1032
+# rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAST_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5544,16 +5550,16 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1033
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1037
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] != SPELL_TYPE_SET)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1034
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1038
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1035
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1039
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -5616,7 +5622,7 @@ def legal_cast_at(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1032
+# rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def apply_cast_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5636,7 +5642,7 @@ def apply_cast_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1032
+# rulebooks/rulers_gambit/rulers_gambit.rules:1036
 def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5648,7 +5654,7 @@ def pick_cast_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def text_set_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5665,33 +5671,33 @@ LISTED_SET_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def check_set_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
     ):
         return DEF_NAMES[s.card_def[v_s]] + ' is not a set spell'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
     if (s.p_spells_cast[actor] >= 3):
         return 'you have already cast three spells this turn'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def do_set_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1044
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1048
     s.p_spells_cast[actor] += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1045
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1049
     s.k_Card_set_turn[v_s] = s.g_turn
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1046
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1050
     s.move(v_s, Z_SET_ZONE + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1047
     if check and (s.p_spells_cast[actor] >= 3):
         return
     listed = LISTED_SET_SPELL[actor]
@@ -5704,7 +5710,7 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_names = rt.NO_NAMES
     v_s_start = len(out)
     for v_s in v_s_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1046
         if check and not (
             (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
             and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
@@ -5742,20 +5748,20 @@ def legal_set_spell(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def apply_set_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1042
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1046
                 if not (
                     (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                     and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_SET)
                 ):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1043
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1047
                 if (s.p_spells_cast[actor] >= 3):
                     break
                 do_set_spell(s, actor, v_s)
@@ -5773,7 +5779,7 @@ def apply_set_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1041
+# rulebooks/rulers_gambit/rulers_gambit.rules:1045
 def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5784,7 +5790,7 @@ def pick_set_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def text_activate_spell(
     actor: int,
     args: tuple[int, ...],
@@ -5801,24 +5807,24 @@ LISTED_ACTIVATE_SPELL: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def check_activate_spell(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1051
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1055
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1052
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1056
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def do_activate_spell(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1053
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1057
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5831,10 +5837,10 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1051
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1055
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1052
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1056
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -5869,17 +5875,17 @@ def legal_activate_spell(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def apply_activate_spell(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1051
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1055
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1052
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1056
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_activate_spell(s, actor, v_s)
@@ -5897,7 +5903,7 @@ def apply_activate_spell(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1050
+# rulebooks/rulers_gambit/rulers_gambit.rules:1054
 def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5908,7 +5914,7 @@ def pick_activate_spell(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1057
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def text_activate_spell_at(
     actor: int,
     args: tuple[int, ...],
@@ -5925,24 +5931,24 @@ LISTED_ACTIVATE_SPELL_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1057
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def check_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1063
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1060
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1064
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1057
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def do_activate_spell_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1061
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1065
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1057
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ACTIVATE_SPELL_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5955,10 +5961,10 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1059
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1063
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1060
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1064
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -6028,7 +6034,7 @@ def legal_activate_spell_at(s: State, actor: int, out: list[Action], check: bool
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1057
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def apply_activate_spell_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6048,7 +6054,7 @@ def apply_activate_spell_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1057
+# rulebooks/rulers_gambit/rulers_gambit.rules:1061
 def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6060,7 +6066,7 @@ def pick_activate_spell_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def text_use_ability(
     actor: int,
     args: tuple[int, ...],
@@ -6077,24 +6083,24 @@ LISTED_USE_ABILITY: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def check_use_ability(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1070
     if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1071
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def do_use_ability(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1068
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1072
     proc_activate_ability(s, actor, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6107,10 +6113,10 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1070
             if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1071
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6145,17 +6151,17 @@ def legal_use_ability(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def apply_use_ability(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_ability_ready(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1066
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1070
                 if (C_CARD_TARGETS[s.card_def[v_u]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1067
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1071
                 if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                     break
                 do_use_ability(s, actor, v_u)
@@ -6173,7 +6179,7 @@ def apply_use_ability(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1065
+# rulebooks/rulers_gambit/rulers_gambit.rules:1069
 def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6184,7 +6190,7 @@ def pick_use_ability(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def text_use_ability_at(
     actor: int,
     args: tuple[int, ...],
@@ -6201,24 +6207,24 @@ LISTED_USE_ABILITY_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def check_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1078
     if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
         return 'the ability of ' + DEF_NAMES[s.card_def[v_u]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1079
     if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
         return 'you cannot pay for the ability of ' + DEF_NAMES[s.card_def[v_u]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def do_use_ability_at(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1076
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1080
     proc_activate_ability(s, actor, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_USE_ABILITY_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6231,10 +6237,10 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1074
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1078
             if (C_CARD_TARGETS[s.card_def[v_u]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1075
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1079
             if (s.p_mana[actor] < C_CARD_ABILITY_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -6304,7 +6310,7 @@ def legal_use_ability_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def apply_use_ability_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6324,7 +6330,7 @@ def apply_use_ability_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1072
+# rulebooks/rulers_gambit/rulers_gambit.rules:1076
 def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6336,7 +6342,7 @@ def pick_use_ability_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def text_to_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6353,21 +6359,21 @@ LISTED_TO_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def check_to_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1085
     if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
         return 'the Ruler cannot go to the Stock Zone'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def do_to_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1082
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1086
     s.move(v_u, Z_STOCK + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_STOCK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6379,7 +6385,7 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
     v_u_names = rt.NO_NAMES
     v_u_start = len(out)
     for v_u in v_u_cards:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1085
         if check and (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
             continue
         v_u_arg = s.card_def[v_u]
@@ -6414,14 +6420,14 @@ def legal_to_stock(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def apply_to_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_UNITS + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1081
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1085
                 if (C_CARD_KIND[s.card_def[v_u]] != KIND_UNIT):
                     break
                 do_to_stock(s, actor, v_u)
@@ -6439,7 +6445,7 @@ def apply_to_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1080
+# rulebooks/rulers_gambit/rulers_gambit.rules:1084
 def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6450,7 +6456,7 @@ def pick_to_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1090
 def text_from_stock(
     actor: int,
     args: tuple[int, ...],
@@ -6467,23 +6473,23 @@ LISTED_FROM_STOCK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1090
 def check_from_stock(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1091
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1090
 def do_from_stock(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1088
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1092
     s.move(v_u, Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1090
 def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1091
     if check and (len(s.zones[Z_UNITS + actor]) >= 3):
         return
     listed = LISTED_FROM_STOCK[actor]
@@ -6528,14 +6534,14 @@ def legal_from_stock(s: State, actor: int, out: list[Action], check: bool) -> No
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1090
 def apply_from_stock(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in s.zones[Z_STOCK + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1087
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1091
                 if (len(s.zones[Z_UNITS + actor]) >= 3):
                     break
                 do_from_stock(s, actor, v_u)
@@ -6553,7 +6559,7 @@ def apply_from_stock(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1086
+# rulebooks/rulers_gambit/rulers_gambit.rules:1090
 def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6564,7 +6570,7 @@ def pick_from_stock(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1092
+# rulebooks/rulers_gambit/rulers_gambit.rules:1096
 def text_awaken(
     actor: int,
     args: tuple[int, ...],
@@ -6577,18 +6583,18 @@ def text_awaken(
 LISTED_AWAKEN: Final = tuple(rt.Listed(K_AWAKEN, actor, (), text_awaken) for actor in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1092
+# rulebooks/rulers_gambit/rulers_gambit.rules:1096
 def check_awaken(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1093
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1097
     if (s.p_lp[actor] > 5):
         return 'you can awaken only when your LP is 5 or less'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1098
     if not any(
         ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
     ):
         return 'your Kingdom is not in the Kingdom Zone, or is already awakened'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1100
     if not all(
         (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
         for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6597,29 +6603,29 @@ def check_awaken(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1092
+# rulebooks/rulers_gambit/rulers_gambit.rules:1096
 def do_awaken(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1098
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1102
     for v_k in list(s.zones[Z_KINGDOM_ZONE + actor]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1099
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1103
         s.p_mana[actor] -= C_CARD_AWAKENING_COST[s.card_def[v_k]]
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1100
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1104
         s.k_Card_awakened[v_k] = True
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1092
+# rulebooks/rulers_gambit/rulers_gambit.rules:1096
 def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1093
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1097
         if (s.p_lp[actor] > 5):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1094
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1098
         if not any(
             ((C_CARD_KIND[s.card_def[v_k]] == KIND_KINGDOM) and (not s.k_Card_awakened[v_k]))
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
         ):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1096
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1100
         if not all(
             (s.p_mana[actor] >= C_CARD_AWAKENING_COST[s.card_def[v_k]])
             for v_k in s.zones[Z_KINGDOM_ZONE + actor]
@@ -6628,7 +6634,7 @@ def legal_awaken(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_AWAKEN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1092
+# rulebooks/rulers_gambit/rulers_gambit.rules:1096
 def apply_awaken(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_awaken(s, actor)
@@ -6637,7 +6643,7 @@ def apply_awaken(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def text_deploy_ruler(
     actor: int,
     args: tuple[int, ...],
@@ -6653,36 +6659,36 @@ LISTED_DEPLOY_RULER: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def check_deploy_ruler(s: State, actor: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1110
     if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
         return 'your Ruler is not awakened in the Kingdom Zone'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1112
     if (len(s.zones[Z_UNITS + actor]) >= 3):
         return 'your Unit Zone is full'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def do_deploy_ruler(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1109
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
     s.move_all(s.zones[Z_KINGDOM_ZONE + actor], Z_UNITS + actor, False)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def legal_deploy_ruler(s: State, actor: int, out: list[Action], check: bool) -> None:
     if check:
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1106
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1110
         if not any(s.k_Card_awakened[v_k] for v_k in s.zones[Z_KINGDOM_ZONE + actor]):
             return
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1108
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1112
         if (len(s.zones[Z_UNITS + actor]) >= 3):
             return
     out.append(LISTED_DEPLOY_RULER[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1105
+# rulebooks/rulers_gambit/rulers_gambit.rules:1109
 def apply_deploy_ruler(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_deploy_ruler(s, actor)
@@ -6691,7 +6697,7 @@ def apply_deploy_ruler(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1112
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def text_end_main(
     actor: int,
     args: tuple[int, ...],
@@ -6707,23 +6713,23 @@ LISTED_END_MAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1112
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def check_end_main(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1112
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def do_end_main(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1113
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1117
     s.goto(6)  # battle
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1112
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def legal_end_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1112
+# rulebooks/rulers_gambit/rulers_gambit.rules:1116
 def apply_end_main(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_main(s, actor)
@@ -6732,7 +6738,7 @@ def apply_end_main(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:995
+# rulebooks/rulers_gambit/rulers_gambit.rules:999
 def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_normal_call(s, actor, out, check)
     legal_superior_call(s, actor, out, check)
@@ -6750,11 +6756,11 @@ def phase_legal_main(s: State, actor: int, out: list[Action], check: bool) -> No
     legal_end_main(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1120
+# rulebooks/rulers_gambit/rulers_gambit.rules:1124
 def enter_battle(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1121
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1125
     s.g_in_battle = True
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1123
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1127
     if (
         (s.g_turn == 1)
         and (
@@ -6764,16 +6770,16 @@ def enter_battle(s: State) -> None:
             )
         )
     ):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1123
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1127
         s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1125
+# rulebooks/rulers_gambit/rulers_gambit.rules:1129
 def actor_battle(s: State) -> int | None:
     return s.g_turn_player
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1128
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -6788,18 +6794,18 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1128
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def check_attack(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1128
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def do_attack(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1129
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1133
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1128
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6868,7 +6874,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1128
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6888,7 +6894,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1128
+# rulebooks/rulers_gambit/rulers_gambit.rules:1132
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6900,7 +6906,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def text_attack_recovery(
     actor: int,
     args: tuple[int, ...],
@@ -6917,18 +6923,18 @@ LISTED_ATTACK_RECOVERY: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def check_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def do_attack_recovery(s: State, actor: int, v_u: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1135
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1139
     proc_declare_attack(s, v_u, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK_RECOVERY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7007,7 +7013,7 @@ def legal_attack_recovery(s: State, actor: int, out: list[Action], check: bool) 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def apply_attack_recovery(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7027,7 +7033,7 @@ def apply_attack_recovery(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1133
+# rulebooks/rulers_gambit/rulers_gambit.rules:1137
 def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7039,7 +7045,7 @@ def pick_attack_recovery(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def text_attack_kingdom(
     actor: int,
     args: tuple[int, ...],
@@ -7056,23 +7062,23 @@ LISTED_ATTACK_KINGDOM: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def check_attack_kingdom(s: State, actor: int, v_u: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1144
     if s.zones[Z_UNITS + (1 - actor)]:
         return 'the Kingdom can be attacked only when the Unit Zone is empty'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def do_attack_kingdom(s: State, actor: int, v_u: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1142
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1146
     proc_declare_attack(s, v_u, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1144
     if check and s.zones[Z_UNITS + (1 - actor)]:
         return
     listed = LISTED_ATTACK_KINGDOM[actor]
@@ -7117,14 +7123,14 @@ def legal_attack_kingdom(s: State, actor: int, out: list[Action], check: bool) -
                 out.append(listed[v_u_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def apply_attack_kingdom(s: State, a: Action) -> str | None:
     actor = a.actor
     v_u_arg = a.args[0]
     if v_u_arg < 88:
         for v_u in f_attackers(s, actor):
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1140
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1144
                 if s.zones[Z_UNITS + (1 - actor)]:
                     break
                 do_attack_kingdom(s, actor, v_u)
@@ -7142,7 +7148,7 @@ def apply_attack_kingdom(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1139
+# rulebooks/rulers_gambit/rulers_gambit.rules:1143
 def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7153,7 +7159,7 @@ def pick_attack_kingdom(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1145
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def text_end_battle(
     actor: int,
     args: tuple[int, ...],
@@ -7169,23 +7175,23 @@ LISTED_END_BATTLE: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1145
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def check_end_battle(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1145
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def do_end_battle(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1146
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1150
     s.goto(7)  # end_turn
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1145
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def legal_end_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BATTLE[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1145
+# rulebooks/rulers_gambit/rulers_gambit.rules:1149
 def apply_end_battle(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_battle(s, actor)
@@ -7194,7 +7200,7 @@ def apply_end_battle(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1119
+# rulebooks/rulers_gambit/rulers_gambit.rules:1123
 def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_attack(s, actor, out, check)
     legal_attack_recovery(s, actor, out, check)
@@ -7202,47 +7208,47 @@ def phase_legal_battle(s: State, actor: int, out: list[Action], check: bool) -> 
     legal_end_battle(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1153
+# rulebooks/rulers_gambit/rulers_gambit.rules:1157
 def enter_end_turn(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1154
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1158
     for v_p in range(s.num_players):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1155
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1159
         for v_c in [
             *[*[*s.zones[Z_UNITS + v_p], *s.zones[Z_STOCK + v_p]], *s.zones[Z_RECOVERY + v_p]],
             *s.zones[Z_KINGDOM_ZONE + v_p],
         ]:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1156
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1160
             s.k_Card_bonus_attack[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1157
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1161
             s.k_Card_bonus_defence[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1158
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1162
             s.k_Card_bonus_critical[v_c] = 0
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1159
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1163
             s.k_Card_extra_keywords[v_c] = []
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1164
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1168
     for v_c_2 in list(s.zones[Z_SET_ZONE + s.g_turn_player]):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1164
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1168
         s.k_Card_set_turn[v_c_2] = 0
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1165
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1169
     s.g_turn_player = (1 - s.g_turn_player)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1166
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1170
     s.g_turn += 1
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1167
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1171
     s.goto(1)  # stand
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1217
+# rulebooks/rulers_gambit/rulers_gambit.rules:1221
 def done_chain_window(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1221
     s.goto(9)  # resolve_chain
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1177
+# rulebooks/rulers_gambit/rulers_gambit.rules:1181
 def actor_chain_window(s: State) -> int | None:
     return (None if (s.g_passes >= 2) else s.g_responder)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1180
+# rulebooks/rulers_gambit/rulers_gambit.rules:1184
 def text_chain_quick(
     actor: int,
     args: tuple[int, ...],
@@ -7259,30 +7265,30 @@ LISTED_CHAIN_QUICK: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1180
+# rulebooks/rulers_gambit/rulers_gambit.rules:1184
 def check_chain_quick(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1181
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
     ):
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1187
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1188
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1180
+# rulebooks/rulers_gambit/rulers_gambit.rules:1184
 def do_chain_quick(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1185
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1189
     proc_cast_spell(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1180
+# rulebooks/rulers_gambit/rulers_gambit.rules:1184
 def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7295,16 +7301,16 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1181
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1185
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1187
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1188
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -7342,23 +7348,23 @@ def legal_chain_quick(s: State, actor: int, out: list[Action], check: bool) -> N
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1180
+# rulebooks/rulers_gambit/rulers_gambit.rules:1184
 def apply_chain_quick(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in s.zones[Z_HAND + actor]:
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1181
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1185
                 if not (
                     (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                     and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
                 ):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1183
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1187
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1184
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1188
                 if not f_spell_allowed(s, actor, v_s):
                     break
                 do_chain_quick(s, actor, v_s)
@@ -7376,7 +7382,7 @@ def apply_chain_quick(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1180
+# rulebooks/rulers_gambit/rulers_gambit.rules:1184
 def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7387,7 +7393,7 @@ def pick_chain_quick(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def text_chain_quick_at(
     actor: int,
     args: tuple[int, ...],
@@ -7404,30 +7410,30 @@ LISTED_CHAIN_QUICK_AT: Final[
 ] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def check_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1190
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1194
     if not (
         (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
         and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
     ):
         return 'only quick-play spells and set spells can respond'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1196
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1193
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1197
     if not f_spell_allowed(s, actor, v_s):
         return 'you cannot cast ' + DEF_NAMES[s.card_def[v_s]] + ' now'
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def do_chain_quick_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1194
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1198
     proc_cast_spell(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_QUICK_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7440,16 +7446,16 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1190
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1194
             if not (
                 (C_CARD_KIND[s.card_def[v_s]] == KIND_SPELL)
                 and (C_CARD_SPELL_TYPE[s.card_def[v_s]] == SPELL_TYPE_QUICK_PLAY)
             ):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1192
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1196
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1193
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1197
             if not (
                 (s.p_mana[actor] >= C_CARD_COST[s.card_def[v_s]])
                 and ((actor != s.g_turn_player) or (s.p_spells_cast[actor] < 3))
@@ -7522,7 +7528,7 @@ def legal_chain_quick_at(s: State, actor: int, out: list[Action], check: bool) -
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def apply_chain_quick_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7542,7 +7548,7 @@ def apply_chain_quick_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1189
+# rulebooks/rulers_gambit/rulers_gambit.rules:1193
 def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7554,7 +7560,7 @@ def pick_chain_quick_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1198
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def text_chain_set(
     actor: int,
     args: tuple[int, ...],
@@ -7571,24 +7577,24 @@ LISTED_CHAIN_SET: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1198
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def check_chain_set(s: State, actor: int, v_s: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1199
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1203
     if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' needs a target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1200
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1204
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1198
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def do_chain_set(s: State, actor: int, v_s: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1201
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1205
     proc_activate_set(s, actor, v_s, None)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1198
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7601,10 +7607,10 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1199
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1203
             if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1200
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1204
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7639,17 +7645,17 @@ def legal_chain_set(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_s_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1198
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def apply_chain_set(s: State, a: Action) -> str | None:
     actor = a.actor
     v_s_arg = a.args[0]
     if v_s_arg < 88:
         for v_s in f_ready_set_spells(s, actor):
             if s.card_def[v_s] == v_s_arg:
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1199
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1203
                 if (C_CARD_TARGETS[s.card_def[v_s]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/rulers_gambit/rulers_gambit.rules:1200
+                # rulebooks/rulers_gambit/rulers_gambit.rules:1204
                 if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                     break
                 do_chain_set(s, actor, v_s)
@@ -7667,7 +7673,7 @@ def apply_chain_set(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1198
+# rulebooks/rulers_gambit/rulers_gambit.rules:1202
 def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7678,7 +7684,7 @@ def pick_chain_set(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def text_chain_set_at(
     actor: int,
     args: tuple[int, ...],
@@ -7693,24 +7699,24 @@ def text_chain_set_at(
 LISTED_CHAIN_SET_AT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def check_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> str | None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1211
     if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_s]] + ' takes no target'
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1212
     if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_s]]
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def do_chain_set_at(s: State, actor: int, v_s: int, v_t: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1209
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1213
     proc_activate_set(s, actor, v_s, v_t)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CHAIN_SET_AT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7723,10 +7729,10 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
     v_s_start = len(out)
     for v_s in v_s_cards:
         if check:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1207
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1211
             if (C_CARD_TARGETS[s.card_def[v_s]] == TARGET_NO_TARGET):
                 continue
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1208
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1212
             if (s.p_mana[actor] < C_CARD_COST[s.card_def[v_s]]):
                 continue
         v_s_arg = s.card_def[v_s]
@@ -7791,7 +7797,7 @@ def legal_chain_set_at(s: State, actor: int, out: list[Action], check: bool) -> 
                     out.append(action)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def apply_chain_set_at(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7811,7 +7817,7 @@ def apply_chain_set_at(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1205
+# rulebooks/rulers_gambit/rulers_gambit.rules:1209
 def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7823,7 +7829,7 @@ def pick_chain_set_at(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def text_pass_chain(
     actor: int,
     args: tuple[int, ...],
@@ -7839,25 +7845,25 @@ LISTED_PASS_CHAIN: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def check_pass_chain(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def do_pass_chain(s: State, actor: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1213
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1217
     s.g_responder = (1 - actor)
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1214
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1218
     s.g_passes += 1
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def legal_pass_chain(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_PASS_CHAIN[actor])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1212
+# rulebooks/rulers_gambit/rulers_gambit.rules:1216
 def apply_pass_chain(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_pass_chain(s, actor)
@@ -7866,7 +7872,7 @@ def apply_pass_chain(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1176
+# rulebooks/rulers_gambit/rulers_gambit.rules:1180
 def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_chain_quick(s, actor, out, check)
     legal_chain_quick_at(s, actor, out, check)
@@ -7875,28 +7881,28 @@ def phase_legal_chain_window(s: State, actor: int, out: list[Action], check: boo
     legal_pass_chain(s, actor, out, check)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1224
+# rulebooks/rulers_gambit/rulers_gambit.rules:1228
 def enter_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1225
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1229
     if (f_mixed_chain(s) or (len(s.g_chain) <= 1)):
-        # rulebooks/rulers_gambit/rulers_gambit.rules:1226
+        # rulebooks/rulers_gambit/rulers_gambit.rules:1230
         for v_c in s.g_chain:
-            # rulebooks/rulers_gambit/rulers_gambit.rules:1226
+            # rulebooks/rulers_gambit/rulers_gambit.rules:1230
             proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1236
+# rulebooks/rulers_gambit/rulers_gambit.rules:1240
 def done_resolve_chain(s: State) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1236
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1240
     proc_end_chain(s)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1229
+# rulebooks/rulers_gambit/rulers_gambit.rules:1233
 def actor_resolve_chain(s: State) -> int | None:
     return (None if (not s.g_chain) else next((s.card_owner[v_c] for v_c in s.g_chain), None))
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def text_resolve_next(
     actor: int,
     args: tuple[int, ...],
@@ -7913,18 +7919,18 @@ LISTED_RESOLVE_NEXT: Final = tuple(
 )
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def check_resolve_next(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def do_resolve_next(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/rulers_gambit/rulers_gambit.rules:1233
+    # rulebooks/rulers_gambit/rulers_gambit.rules:1237
     proc_resolve_link(s, v_c)
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RESOLVE_NEXT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7968,7 +7974,7 @@ def legal_resolve_next(s: State, actor: int, out: list[Action], check: bool) -> 
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def apply_resolve_next(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -7990,7 +7996,7 @@ def apply_resolve_next(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/rulers_gambit/rulers_gambit.rules:1232
+# rulebooks/rulers_gambit/rulers_gambit.rules:1236
 def pick_resolve_next(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
