@@ -34,16 +34,17 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         return usage("only the local backend is available: the Ray backend "
                      "(rulecraft[cluster]) is not implemented yet")
     try:
-        specs = agents.parse(args.agents)
+        specs = agents.parse(args.agents if args.agents is not None else "random")
         for spec in specs:
             agents.make(spec)
     except agents.AgentError as error:
         return usage(str(error))
     low, high = game.INFO["players"]
     players: int | None = args.players
-    # One agent, or the default pair, plays every seat of the game's count (`--players N`, else
-    # the fewest it is for); listed agents are one per seat, and their number is the count.
-    if len(specs) == 1 or args.agents in ("random", "random,random"):
+    # One agent (random when --agents is not given) plays every seat of the game's count
+    # (`--players N`, else the fewest it is for); listed agents are one per seat, and their
+    # number is the count.
+    if len(specs) == 1:
         specs = [specs[0]] * (low if players is None else players)
     elif players is not None and players != len(specs):
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
