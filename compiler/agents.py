@@ -151,8 +151,12 @@ class MctsAgent:
             return actions[0]
         me = state.current_player()
         root = _Node(me)
+        # what `me` sees of the root is worked out once, not once per determinization
+        resampler = getattr(state, "resampler", None)
+        draw = resampler(me) if resampler is not None else (
+            lambda r: state.resample(me, r))
         for _ in range(self.iterations):
-            self._iterate(root, state.resample(me, rng), rng)
+            self._iterate(root, draw(rng), rng)
         # the most visited; among as many visits (few iterations), the best on average
         scores = [(root.children[a].visits, root.children[a].value / root.children[a].visits)
                   if a in root.children else (0, 0.0) for a in actions]
