@@ -53,7 +53,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if decks is not None and len(decks) != len(specs):
         return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
     setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,
-                      swap=not args.no_swap, coverage=args.coverage)
+                      swap=not args.no_swap, coverage=args.coverage,
+                      keyword_tables=_keyword_tables(name) if args.coverage else [])
     try:
         game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
     except ValueError as error:
@@ -63,7 +64,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     declared = None
     if args.coverage:
         owned = {c for r in records for cards in r.owned for c in cards}
-        declared = lab.declared(game, owned)
+        declared = lab.declared(game, owned, setup.keyword_tables)
     report: dict[str, Any] = {"game": game.INFO["name"], "seed": args.seed,
                               "seats_swapped": setup.swap, "interrupted": interrupted}
     report |= summarize(records, seat_names, [agents.label(s) for s in specs], declared)
@@ -87,6 +88,15 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if report.get("coverage", {}).get("never_fired"):
         return EXIT_FAIL
     return EXIT_OK
+
+
+def _keyword_tables(name: str) -> list[str]:
+    from compiler import api
+
+    try:
+        return lab.keyword_tables(api.load_game_model(name)[0])
+    except api.GameNotFound:  # a module not compiled from a rulebook here: keywords unknown
+        return []
 
 
 def _play(game: ModuleType, setup: lab.Setup, games: int,

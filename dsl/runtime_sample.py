@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Self
 
 from dsl.runtime_rng import Rng
@@ -46,22 +47,23 @@ class Resampling(StateViews):
                    in self.PLAYER_FIELDS if visibility == "secret" and not per_player]
         others = [p for p in range(self.num_players) if p != player]
 
-        def draw(rng: random.Random) -> Self:
-            copy = self.clone()
-            card_def = copy.card_def
-            for cards, kept in exchanged:
-                definitions = list(kept)
-                rng.shuffle(definitions)
-                for card, definition in zip(cards, definitions, strict=True):
-                    card_def[card] = definition
-            for attr, codec in secrets:
-                values: list[Any] = getattr(copy, attr)
-                for p in others:
-                    values[p] = _redraw(codec, values[p], rng)
-            copy.rng = Rng(rng.getrandbits(64))
-            return copy
+        return partial(self._draw, exchanged, secrets, others)
 
-        return draw
+    def _draw(self, exchanged: list[tuple[list[int], list[int]]],
+              secrets: list[tuple[str, Any]], others: list[int], rng: random.Random) -> Self:
+        copy = self.clone()
+        card_def = copy.card_def
+        for cards, kept in exchanged:
+            definitions = list(kept)
+            rng.shuffle(definitions)
+            for card, definition in zip(cards, definitions, strict=True):
+                card_def[card] = definition
+        for attr, codec in secrets:
+            values: list[Any] = getattr(copy, attr)
+            for p in others:
+                values[p] = _redraw(codec, values[p], rng)
+        copy.rng = Rng(rng.getrandbits(64))
+        return copy
 
 
 def _redraw(codec: Any, value: Any, rng: random.Random) -> Any:
