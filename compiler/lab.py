@@ -82,9 +82,9 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     keywords_found: set[int] = set()
     if tracer is not None:
         sys.setprofile(tracer)
+    try:
         for name, table in tables.items():
             setattr(module, name, tuple(_Watched(row, keywords_found) for row in table))
-    try:
         while not state.is_terminal():
             actor = state.current_player()
             if record.first < 0:
