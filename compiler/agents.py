@@ -94,7 +94,7 @@ class GreedyAgent:
         if len(actions) == 1:
             return actions[0]
         me = state.current_player()
-        heuristic = getattr(sys.modules[type(state).__module__], "f_heuristic", None)
+        heuristic = heuristic_of(state)
         best: list[Action] = []
         best_score = -math.inf
         for action in actions:
