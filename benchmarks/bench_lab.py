@@ -4,6 +4,8 @@ statistics kept) with one process and with two, and MCTS decisions per second.
     lab.<game>.games_per_s.jobs1    random games of the lab, one process
     lab.<game>.games_per_s.jobs2    the same games, two processes (seeds split as the CLI does)
     lab.<game>.mcts<I>.decisions_per_s   moves chosen by MCTS(I) in the opening plies
+    lab.<game>.mcts<I>.depth<D>.decisions_per_s   the same with rollout_depth=D (Ruler's
+                                    Gambit and Dynasty Builder, which declare a heuristic)
 
 The figures depend on the machine and its load: on a shared machine, run it alone.
 
@@ -23,6 +25,7 @@ from collections.abc import Sequence
 from compiler import agents, lab
 
 GAMES = ("dynasties", "rulers_gambit")
+DEPTH_GAMES = ("rulers_gambit", "dynasty_builder")
 
 
 def emit(name: str, value: float, unit: str) -> None:
@@ -37,11 +40,15 @@ def games_per_second(name: str, games: int, jobs: int) -> float:
     return played / (time.perf_counter() - started)
 
 
-def mcts_decisions_per_second(name: str, iterations: int, decisions: int) -> float:
+def mcts_decisions_per_second(name: str, iterations: int, decisions: int,
+                              depth: int | None = None) -> float:
     """MCTS(iterations) choosing for both sides from the start, `decisions` times (moves with
     one legal action are not decisions and are played without search)."""
     module = importlib.import_module(f"generated.{name}")
-    agent = agents.make(("mcts", {"iterations": iterations}))
+    options: dict[str, object] = {"iterations": iterations}
+    if depth is not None:
+        options["rollout_depth"] = depth
+    agent = agents.make(("mcts", options))
     rng = random.Random(0)
     state = module.new_game(seed=0)
     done = 0
@@ -64,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--decisions", type=int, default=10)
+    parser.add_argument("--rollout-depth", type=int, default=20)
     args = parser.parse_args(argv)
     for name in GAMES:
         for jobs in (1, 2):
@@ -71,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                  games_per_second(name, args.games, jobs), "games/s")
         emit(f"lab.{name}.mcts{args.iterations}.decisions_per_s",
              mcts_decisions_per_second(name, args.iterations, args.decisions), "decisions/s")
+    for name in DEPTH_GAMES:
+        emit(f"lab.{name}.mcts{args.iterations}.depth{args.rollout_depth}.decisions_per_s",
+             mcts_decisions_per_second(name, args.iterations, args.decisions,
+                                       args.rollout_depth), "decisions/s")
     return 0
 
 

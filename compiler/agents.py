@@ -31,13 +31,46 @@ class AgentError(ValueError):
     """An agent spec that names no agent, or options the agent does not take."""
 
 
-def rollout(state: State, rng: random.Random) -> list[float]:
-    """Random play from `state` (changed in place) to the end; the returns."""
-    while not state.is_terminal():
-        actions = state.legal_actions()
-        state.apply_action(actions[rng.randrange(len(actions))])
+def rollout(state: State, rng: random.Random, depth: int | None = None) -> list[float]:
+    """Random play from `state` (changed in place) to the end, or for `depth` plies at most;
+    the returns, estimated by `estimate` when the game is not over by then."""
+    legal_actions, apply_action, is_terminal = (
+        state.legal_actions, state.apply_action, state.is_terminal)
+    plies = 0
+    while not is_terminal():
+        if depth is not None and plies >= depth:
+            return estimate(state)
+        actions = legal_actions()
+        apply_action(actions[rng.randrange(len(actions))])
+        plies += 1
     returns: list[float] = state.returns()
     return returns
+
+
+def heuristic_of(state: State) -> Callable[[State, int], float] | None:
+    """The rulebook's `heuristic(p: player)` function, when it declares one."""
+    found: Callable[[State, int], float] | None = getattr(
+        sys.modules[type(state).__module__], "f_heuristic", None)
+    return found
+
+
+def estimate(state: State) -> list[float]:
+    """Returns in [-1, 1] for a game that is not over, from the rulebook's `heuristic`: each
+    player's score against the mean of the others', (h - m) / (|h| + |m|), so the scale of
+    the heuristic does not matter and a player twice as far ahead is estimated higher. Without
+    a heuristic, the returns of a game not over (no one ahead)."""
+    heuristic = heuristic_of(state)
+    if heuristic is None or state.is_terminal():
+        returns: list[float] = state.returns()
+        return returns
+    scores = [float(heuristic(state, p)) for p in range(state.num_players)]
+    total, others = sum(scores), max(1, len(scores) - 1)
+    out: list[float] = []
+    for score in scores:
+        mean = (total - score) / others
+        scale = abs(score) + abs(mean)
+        out.append((score - mean) / scale if scale else 0.0)
+    return out
 
 
 class RandomAgent:
@@ -61,7 +94,7 @@ class GreedyAgent:
         if len(actions) == 1:
             return actions[0]
         me = state.current_player()
-        heuristic = getattr(sys.modules[type(state).__module__], "f_heuristic", None)
+        heuristic = heuristic_of(state)
         best: list[Action] = []
         best_score = -math.inf
         for action in actions:
@@ -94,15 +127,23 @@ class MctsAgent:
     iteration determinizes the root with state.resample(player, rng), descends the one tree
     by UCB over the actions legal in that determinization (counting how often each was
     available), adds one node, plays randomly to the end and backs up each player's reward.
-    Perfect-information games resample to an equal state, and it is plain UCT."""
+    Perfect-information games resample to an equal state, and it is plain UCT.
+
+    With `rollout_depth=N` a random playout stops after N plies and is scored by `estimate`
+    (the rulebook's `heuristic`, when it declares one): for games whose random playouts are
+    hundreds of plies long."""
 
     name = "mcts"
 
-    def __init__(self, iterations: int = 200, c: float = 1.4) -> None:
+    def __init__(self, iterations: int = 200, c: float = 1.4,
+                 rollout_depth: int | None = None) -> None:
         if iterations < 1:
             raise AgentError("mcts: iterations must be at least 1")
+        if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
+            raise AgentError("mcts: rollout_depth must be a whole number, 0 or more")
         self.iterations = iterations
         self.c = c
+        self.rollout_depth = rollout_depth
 
     def step(self, state: State, rng: random.Random) -> Action:
         actions = state.legal_actions()
@@ -110,8 +151,12 @@ class MctsAgent:
             return actions[0]
         me = state.current_player()
         root = _Node(me)
+        # what `me` sees of the root is worked out once, not once per determinization
+        resampler = getattr(state, "resampler", None)
+        draw = resampler(me) if resampler is not None else (
+            lambda r: state.resample(me, r))
         for _ in range(self.iterations):
-            self._iterate(root, state.resample(me, rng), rng)
+            self._iterate(root, draw(rng), rng)
         # the most visited; among as many visits (few iterations), the best on average
         scores = [(root.children[a].visits, root.children[a].value / root.children[a].visits)
                   if a in root.children else (0, 0.0) for a in actions]
@@ -120,32 +165,37 @@ class MctsAgent:
     def _iterate(self, root: _Node, state: State, rng: random.Random) -> None:
         node = root
         path = [root]
+        c, log, sqrt = self.c, math.log, math.sqrt
         while not state.is_terminal():
             legal = state.legal_actions()
+            available, children = node.available, node.children
+            untried = []
             for action in legal:
-                node.available[action] = node.available.get(action, 0) + 1
-            untried = [a for a in legal if a not in node.children]
-            player = state.current_player()
+                available[action] = available.get(action, 0) + 1
+                if action not in children:
+                    untried.append(action)
             if untried:
                 action = untried[rng.randrange(len(untried))]
-                child = node.children[action] = _Node(player)
+                child = children[action] = _Node(state.current_player())
                 state.apply_action(action)
                 path.append(child)
                 break
-            action = max(legal, key=lambda a: self._ucb(node, a))
-            node = node.children[action]
-            state.apply_action(action)
+            # UCB1 over the actions available here; the first of equal scores, as max() takes
+            best, best_score = legal[0], -math.inf
+            for action in legal:
+                child = children[action]
+                score = child.value / child.visits + c * sqrt(
+                    log(available[action]) / child.visits)
+                if score > best_score:
+                    best, best_score = action, score
+            node = children[best]
+            state.apply_action(best)
             path.append(node)
-        returns = rollout(state, rng)
+        returns = rollout(state, rng, self.rollout_depth)
         for visited in path:
             visited.visits += 1
             if 0 <= visited.player < len(returns):
                 visited.value += (returns[visited.player] + 1.0) / 2.0
-
-    def _ucb(self, node: _Node, action: Action) -> float:
-        child = node.children[action]
-        return child.value / child.visits + self.c * math.sqrt(
-            math.log(node.available[action]) / child.visits)
 
 
 Factory = Callable[..., Agent]

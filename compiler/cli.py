@@ -441,8 +441,10 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("game", nargs="?", help="a game's name, rulebook or folder")
     simulate.add_argument("-n", type=int, default=100, help="how many games (at least 1)")
     simulate.add_argument("--seed", type=int, default=0, help="game i has seed SEED+i")
-    simulate.add_argument("--agents", default="random,random",
-                          help="one per seat: random, greedy, mcts[:iterations=N,c=X]")
+    simulate.add_argument("--agents", default=None,
+                          help="one per seat: random, greedy, "
+                               "mcts[:iterations=N,c=X,rollout_depth=D] (default: random in "
+                               "every seat)")
     simulate.add_argument("--jobs", type=int, default=1, help="processes that play games")
     simulate.add_argument("--backend", choices=("local", "ray"), default="local",
                           help="where games run: local processes, or Ray tasks "

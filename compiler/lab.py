@@ -33,6 +33,8 @@ class Setup:
     decks: list[str] | None = None  # one per agent: the deck travels with its agent
     swap: bool = True
     coverage: bool = False
+    # with coverage: the module's tables of printed keywords (`keyword_tables`)
+    keyword_tables: list[str] = field(default_factory=list)
 
 
 def agent_decks(module: ModuleType, setup: Setup, players: int) -> list[str] | None:
@@ -75,9 +77,14 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     tracer = _tracer(module, state, fired) if setup.coverage else None
     previous_actor = -1
     where = list(state.card_zone)
+    tables = {name: getattr(module, name) for name in setup.keyword_tables
+              if setup.coverage and hasattr(module, name)}
+    keywords_found: set[int] = set()
     if tracer is not None:
         sys.setprofile(tracer)
     try:
+        for name, table in tables.items():
+            setattr(module, name, tuple(_Watched(row, keywords_found) for row in table))
         while not state.is_terminal():
             actor = state.current_player()
             if record.first < 0:
@@ -107,6 +114,10 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     finally:
         if tracer is not None:
             sys.setprofile(None)
+        for name, table in tables.items():
+            setattr(module, name, table)
+    keyword_names = getattr(module, "E_KEYWORD_NAMES", ())
+    fired |= {f"keyword {keyword_names[k]}" for k in keywords_found if k < len(keyword_names)}
     record.returns = state.returns()
     record.legal = dict(legal_kinds)
     record.chosen = dict(chosen_kinds)
@@ -143,14 +154,51 @@ def _tracer(module: ModuleType, state: Any, fired: set[str]) -> Callable[..., No
     return hook
 
 
+class _Watched(list[int]):
+    """A card's printed keywords that note each keyword a rule finds in them (`k in
+    c.keywords` true): how --coverage sees a keyword take effect."""
+
+    __slots__ = ("found",)
+
+    def __init__(self, row: list[int], found: set[int]) -> None:
+        super().__init__(row)
+        self.found = found
+
+    def __contains__(self, item: object) -> bool:
+        if list.__contains__(self, item):
+            self.found.add(item)  # type: ignore[arg-type]
+            return True
+        return False
+
+
+def keyword_tables(model: Any) -> list[str]:
+    """The module tables of a game's card fields of type `list of keyword` (the printed
+    keywords), from its checked model."""
+    from compiler import types as t
+    from compiler.pygen_base import upper
+
+    found: list[str] = []
+    for record in model.records.values():
+        if not record.is_card:
+            continue
+        for name, info in record.fields.items():
+            kind = info.type
+            if (not info.per_card and isinstance(kind, t.ListT)
+                    and isinstance(kind.element, t.EnumT) and kind.element.name == "keyword"):
+                found.append(f"C_{upper(record.name)}_{upper(name)}")
+    return found
+
+
 def _field(function: str) -> str:
     """fx_Card_on_call_12 -> on_call: the card field whose text the function runs."""
     return function.split("_", 2)[2].rsplit("_", 1)[0]
 
 
-def declared(module: ModuleType, owned: set[str]) -> list[str]:
+def declared(module: ModuleType, owned: set[str],
+             tables: Sequence[str] = ()) -> list[str]:
     """What a game declares that --coverage expects to fire: its action kinds, procedures,
-    events, and the abilities of the cards that were in some player's deck."""
+    events, and the abilities and printed keywords (in `tables`) of the cards that were in
+    some player's deck."""
     found = [f"action {k}" for k in module.State.ACTION_NAMES]
     for name in sorted(vars(module)):
         if name.startswith("proc_"):
@@ -165,6 +213,11 @@ def declared(module: ModuleType, owned: set[str]) -> list[str]:
             fn = getattr(function, "__name__", "")
             if i < len(def_names) and def_names[i] in owned and not fn.endswith("_default"):
                 found.append(f"ability {def_names[i]}: {_field(fn)}")
+    keyword_names = getattr(module, "E_KEYWORD_NAMES", ())
+    for name in tables:
+        for i, row in enumerate(getattr(module, name, ())):
+            if i < len(def_names) and def_names[i] in owned:
+                found += [f"keyword {keyword_names[k]}" for k in row if k < len(keyword_names)]
     return sorted(set(found))
 
 

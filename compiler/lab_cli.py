@@ -40,16 +40,17 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         if not lab_ray.available():
             return usage(lab_ray.INSTALL_HINT)
     try:
-        specs = agents.parse(args.agents)
+        specs = agents.parse(args.agents if args.agents is not None else "random")
         for spec in specs:
             agents.make(spec)
     except agents.AgentError as error:
         return usage(str(error))
     low, high = game.INFO["players"]
     players: int | None = args.players
-    # One agent, or the default pair, plays every seat of the game's count (`--players N`, else
-    # the fewest it is for); listed agents are one per seat, and their number is the count.
-    if len(specs) == 1 or args.agents in ("random", "random,random"):
+    # One agent (random when --agents is not given) plays every seat of the game's count
+    # (`--players N`, else the fewest it is for); listed agents are one per seat, and their
+    # number is the count.
+    if len(specs) == 1:
         specs = [specs[0]] * (low if players is None else players)
     elif players is not None and players != len(specs):
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
@@ -58,7 +59,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if decks is not None and len(decks) != len(specs):
         return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
     setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,
-                      swap=not args.no_swap, coverage=args.coverage)
+                      swap=not args.no_swap, coverage=args.coverage,
+                      keyword_tables=_keyword_tables(name) if args.coverage else [])
     try:
         game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
     except ValueError as error:
@@ -75,7 +77,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     declared = None
     if args.coverage:
         owned = {c for r in records for cards in r.owned for c in cards}
-        declared = lab.declared(game, owned)
+        declared = lab.declared(game, owned, setup.keyword_tables)
     report: dict[str, Any] = {"game": game.INFO["name"], "seed": args.seed,
                               "seats_swapped": setup.swap, "interrupted": interrupted}
     report |= summarize(records, seat_names, [agents.label(s) for s in specs], declared)
@@ -99,6 +101,15 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if report.get("coverage", {}).get("never_fired"):
         return EXIT_FAIL
     return EXIT_OK
+
+
+def _keyword_tables(name: str) -> list[str]:
+    from compiler import api
+
+    try:
+        return lab.keyword_tables(api.load_game_model(name)[0])
+    except api.GameNotFound:  # a module not compiled from a rulebook here: keywords unknown
+        return []
 
 
 def _ray_stream(name: str, setup: lab.Setup, games: int, jobs: int,

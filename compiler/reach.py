@@ -500,7 +500,8 @@ class Reach:
         used_fields = self.uses.fields
         called = self.uses.calls
         for name, info in {**m.functions, **m.procedures}.items():
-            if name not in called:
+            # the lab's search agents call `heuristic(p)` from outside the rules
+            if name not in called and not (name == "heuristic" and name in m.functions):
                 self.diagnostics.add("W0305", info.span, f"'{name}' is never called")
         for name, event in m.events.items():
             if name not in everything.raises and not any(t.event == name for t in m.triggers):

@@ -62,6 +62,15 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
                 if function.returns is not None:
                     self.expect(body.body, actual, function.returns,
                                 f"the result of '{function.name}'")
+        heuristic = m.functions.get("heuristic")
+        if heuristic is not None and (
+                [kind for _name, kind in heuristic.params] != [t.PLAYER]
+                or heuristic.returns != t.INT):
+            # the lab's agents call it as heuristic(state, p) and compare numbers
+            self.error("E0201", heuristic.span,
+                       "'heuristic' is the score the lab's agents read: it takes one player "
+                       "and gives an int",
+                       hint="declare it as 'function heuristic(p: player) -> int = ...'")
         for diagram in m.diagrams:  # after the functions, whose symbols it reads
             self.diagram(diagram)
         for procedure in m.procedures.values():

@@ -5,6 +5,8 @@ zone's owner and visibility, each field's visibility), so no rulebook writes it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Self
 
 from dsl.runtime_rng import Rng
@@ -24,7 +26,12 @@ class Resampling(StateViews):
         Unseen cards are exchanged only among cards of the same owner that were made in the
         same zone (a deck's cards stay that deck's, basic tiles stay basic tiles): the rules
         may rely on it, and a designer's deck list is what a player knows of an opponent."""
-        copy = self.clone()
+        return self.resampler(player)(rng)
+
+    def resampler(self, player: int) -> Callable[[random.Random], Self]:
+        """`resample(player, rng)` of this state as a function of rng alone: what the player
+        sees is worked out once, so a search drawing many determinizations of one state pays
+        for it once. Each call draws from rng exactly as resample does (same rng, same copy)."""
         seen = self.visible_cards(player)
         groups: dict[tuple[int, int], list[int]] = {}
         for slot, cards in enumerate(self.zones):
@@ -34,19 +41,27 @@ class Resampling(StateViews):
                 if card not in seen:
                     groups.setdefault((self.card_owner[card], self.card_home[card]),
                                       []).append(card)
+        exchanged = [(cards, [self.card_def[c] for c in cards])
+                     for _key, cards in sorted(groups.items())]
+        secrets = [(attr, codec) for _name, attr, codec, visibility, per_player
+                   in self.PLAYER_FIELDS if visibility == "secret" and not per_player]
+        others = [p for p in range(self.num_players) if p != player]
+
+        return partial(self._draw, exchanged, secrets, others)
+
+    def _draw(self, exchanged: list[tuple[list[int], list[int]]],
+              secrets: list[tuple[str, Any]], others: list[int], rng: random.Random) -> Self:
+        copy = self.clone()
         card_def = copy.card_def
-        for _key, cards in sorted(groups.items()):
-            definitions = [card_def[c] for c in cards]
+        for cards, kept in exchanged:
+            definitions = list(kept)
             rng.shuffle(definitions)
             for card, definition in zip(cards, definitions, strict=True):
                 card_def[card] = definition
-        for _name, attr, codec, visibility, per_player in self.PLAYER_FIELDS:
-            if visibility != "secret" or per_player:
-                continue
+        for attr, codec in secrets:
             values: list[Any] = getattr(copy, attr)
-            for p in range(self.num_players):
-                if p != player:
-                    values[p] = _redraw(codec, values[p], rng)
+            for p in others:
+                values[p] = _redraw(codec, values[p], rng)
         copy.rng = Rng(rng.getrandbits(64))
         return copy
 

@@ -5351,12 +5351,12 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:255
+# rulebooks/dynasty_builder/dynasty_builder.rules:256
 def f_has_units(s: State, v_p: int, v_h: int) -> bool:
     return (bool(s.zones[Z_UNITS + v_p * 220 + v_h]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:257
+# rulebooks/dynasty_builder/dynasty_builder.rules:258
 def f_vacant(s: State, v_h: int) -> bool:
     for v_q in range(s.num_players):
         if s.zones[Z_UNITS + v_q * 220 + v_h]:
@@ -5364,18 +5364,18 @@ def f_vacant(s: State, v_h: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:260
+# rulebooks/dynasty_builder/dynasty_builder.rules:261
 def f_posts(s: State, v_p: int) -> list[int]:
     """the hexes where p has units"""
     return [v_h for v_h in range(220) if (bool(s.zones[Z_UNITS + v_p * 220 + v_h]))]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:262
+# rulebooks/dynasty_builder/dynasty_builder.rules:263
 def f_unit_count(s: State, v_p: int) -> int:
     return sum(map(len, s.zones[Z_UNITS + v_p * 220:Z_UNITS + v_p * 220 + 220]))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:264
+# rulebooks/dynasty_builder/dynasty_builder.rules:265
 def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
         if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
@@ -5383,7 +5383,7 @@ def f_ship_at(s: State, v_p: int, v_h: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:266
+# rulebooks/dynasty_builder/dynasty_builder.rules:267
 def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
         if (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]):
@@ -5391,7 +5391,7 @@ def f_walker_at(s: State, v_p: int, v_h: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:270
+# rulebooks/dynasty_builder/dynasty_builder.rules:271
 def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     """the unit that fights for p on h: the ship when there is one, since its cargo cannot fight"""
     return (
@@ -5401,7 +5401,7 @@ def f_guard(s: State, v_p: int, v_h: int) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:274
+# rulebooks/dynasty_builder/dynasty_builder.rules:275
 def f_carried(s: State, v_u: int, v_h: int) -> bool:
     return (
         (
@@ -5412,7 +5412,7 @@ def f_carried(s: State, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:277
+# rulebooks/dynasty_builder/dynasty_builder.rules:278
 def f_buildings_free(s: State, v_h: int) -> bool:
     return (
         (
@@ -5423,7 +5423,7 @@ def f_buildings_free(s: State, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:281
+# rulebooks/dynasty_builder/dynasty_builder.rules:282
 def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     """p's buildings on h"""
     return (
@@ -5435,22 +5435,22 @@ def f_builds_there(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:285
+# rulebooks/dynasty_builder/dynasty_builder.rules:286
 def f_house_terrain(s: State, v_h: int) -> bool:
     return ((s.n_Hex_terrain[v_h] == TERRAIN_PLAIN) or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:288
+# rulebooks/dynasty_builder/dynasty_builder.rules:289
 def f_city_range(s: State, v_c: int) -> int:
     return (2 * s.n_Hex_level[v_c])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:291
+# rulebooks/dynasty_builder/dynasty_builder.rules:292
 def f_cities(s: State, v_p: int) -> list[int]:
     return [v_c for v_c in range(220) if (s.n_Hex_centre[v_c] == v_p)]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:295
+# rulebooks/dynasty_builder/dynasty_builder.rules:296
 def f_conflicted(s: State, v_h: int) -> bool:
     """a hex in the territories of both players (decision PLAYERS)"""
     v_count = 0
@@ -5460,7 +5460,7 @@ def f_conflicted(s: State, v_h: int) -> bool:
     return (v_count > 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:298
+# rulebooks/dynasty_builder/dynasty_builder.rules:299
 def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     """on h or next to it stands a unit of p"""
     for v_x in N_HEX_WITHIN_1[v_h]:
@@ -5469,7 +5469,7 @@ def f_near_unit(s: State, v_p: int, v_h: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:302
+# rulebooks/dynasty_builder/dynasty_builder.rules:303
 def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     """an enemy unit or building of p's opponent is on h or next to it"""
     for v_x in N_HEX_WITHIN_1[v_h]:
@@ -5478,12 +5478,12 @@ def f_near_enemy(s: State, v_p: int, v_h: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:306
+# rulebooks/dynasty_builder/dynasty_builder.rules:307
 def f_unit_limit(s: State, v_p: int) -> int:
     return (len(f_cities(s, v_p)) + 1)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:309
+# rulebooks/dynasty_builder/dynasty_builder.rules:310
 def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether unit u of p may step or be placed onto h (ignoring movement points)"""
     return (
@@ -5505,7 +5505,7 @@ def f_can_enter(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:317
+# rulebooks/dynasty_builder/dynasty_builder.rules:318
 def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     """whether p's unit u on `from` may go to h: it may enter h, and a ship that carries a unit
     does not sail under a bridge where another land unit of p stands (the cargo would have no
@@ -5523,7 +5523,7 @@ def f_can_take(s: State, v_p: int, v_u: int, v_from: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:336
+# rulebooks/dynasty_builder/dynasty_builder.rules:337
 def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     """the hexes joined to centre c through p's houses and land tokens"""
     return rt.connected(
@@ -5537,7 +5537,7 @@ def f_estate(s: State, v_p: int, v_c: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:342
+# rulebooks/dynasty_builder/dynasty_builder.rules:343
 def f_ring_need(s: State, v_k: int) -> int:
     """houses ring k needs: 4 for the first ring, 6 for each ring above, whatever the terrain
     ('as full as possible' allows a ring short of full, never short of its minimum)
@@ -5545,7 +5545,7 @@ def f_ring_need(s: State, v_k: int) -> int:
     return (4 if (v_k == 1) else 6)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:346
+# rulebooks/dynasty_builder/dynasty_builder.rules:347
 def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a new ring counts only p's connected houses, not land tokens"""
     v_any = False
@@ -5578,7 +5578,7 @@ def f_ring_new(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:352
+# rulebooks/dynasty_builder/dynasty_builder.rules:353
 def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     """a previous ring still counts its land tokens"""
     v_count = 0
@@ -5588,7 +5588,7 @@ def f_ring_complete(s: State, v_p: int, v_c: int, v_k: int) -> bool:
     return (v_count >= f_ring_need(s, v_k))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:356
+# rulebooks/dynasty_builder/dynasty_builder.rules:357
 def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     return (
         ((s.n_Hex_level[v_c] < 5) and f_ring_new(s, v_p, v_c, (s.n_Hex_level[v_c] + 1)))
@@ -5596,7 +5596,7 @@ def f_can_rise(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:369
+# rulebooks/dynasty_builder/dynasty_builder.rules:370
 def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     """whether p's unit u on h can make way for a new city centre there: it is carried (and
     leaves with its ship), or a hex next to h takes it
@@ -5607,7 +5607,7 @@ def f_may_leave(s: State, v_p: int, v_u: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:373
+# rulebooks/dynasty_builder/dynasty_builder.rules:374
 def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     """every unit of p on h can leave it (needed before a centre is placed there)"""
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
@@ -5616,7 +5616,7 @@ def f_site_clear(s: State, v_p: int, v_h: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:376
+# rulebooks/dynasty_builder/dynasty_builder.rules:377
 def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     """p has a unit on h that must make way (a ship's cargo leaves with the ship)"""
     for v_u in s.zones[Z_UNITS + v_p * 220 + v_h]:
@@ -5625,13 +5625,13 @@ def f_in_the_way(s: State, v_p: int, v_h: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:379
+# rulebooks/dynasty_builder/dynasty_builder.rules:380
 def f_sites(s: State) -> list[int]:
     """the new city centre whose units must make way, as a list for the make_way phase's actions"""
     return ([rt.some(s.g_site)] if (s.g_site is not None) else [])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:418
+# rulebooks/dynasty_builder/dynasty_builder.rules:419
 def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     """whether p may call its unit u on h to support the pending fight: not the attacker or the
     unit it attacks, not carried, not called yet, its range reaching the battle hex, and in a
@@ -5659,7 +5659,7 @@ def f_may_support(s: State, v_p: int, v_h: int, v_u: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:424
+# rulebooks/dynasty_builder/dynasty_builder.rules:425
 def f_ranged_attack(s: State) -> bool:
     """the pending fight is a ranged attack"""
     return (
@@ -5668,7 +5668,7 @@ def f_ranged_attack(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:427
+# rulebooks/dynasty_builder/dynasty_builder.rules:428
 def f_may_call(s: State, v_p: int) -> bool:
     """p has a unit left to call"""
     for v_h in f_posts(s, v_p):
@@ -5677,7 +5677,7 @@ def f_may_call(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:433
+# rulebooks/dynasty_builder/dynasty_builder.rules:434
 def f_defender_calls(s: State) -> bool:
     """the defender calls supporters too: in a battle that is not a ranged attack (in a siege
     only the attacker's side fights)
@@ -5685,7 +5685,7 @@ def f_defender_calls(s: State) -> bool:
     return ((s.g_fight == FIGHT_BATTLE) and (not f_ranged_attack(s)))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:436
+# rulebooks/dynasty_builder/dynasty_builder.rules:437
 def f_support_power(s: State, v_p: int, v_at: int) -> int:
     v_sum = 0
     for v_h in N_HEX_WITHIN_2[v_at]:
@@ -5697,7 +5697,7 @@ def f_support_power(s: State, v_p: int, v_at: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:440
+# rulebooks/dynasty_builder/dynasty_builder.rules:441
 def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     """the attacker's ships that support a ranged attack, each making an evade harder"""
     v_sum = 0
@@ -5710,7 +5710,7 @@ def f_support_ships(s: State, v_p: int, v_at: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:464
+# rulebooks/dynasty_builder/dynasty_builder.rules:465
 def f_city_defence(s: State, v_c: int) -> int:
     v_count = 0
     for v_h in N_HEX_NEIGHBOURS[v_c]:
@@ -5719,7 +5719,7 @@ def f_city_defence(s: State, v_c: int) -> int:
     return (4 + v_count)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:517
+# rulebooks/dynasty_builder/dynasty_builder.rules:518
 def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     """something of p's opponent stands on h that p can attack (an enemy building that p's own
     unit stands on is not attacked: decision BRIDGE)
@@ -5730,7 +5730,7 @@ def f_hostile(s: State, v_p: int, v_h: int) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:758
+# rulebooks/dynasty_builder/dynasty_builder.rules:759
 def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     v_any = False
     for v_x in N_HEX_NEIGHBOURS[v_from]:
@@ -5753,7 +5753,7 @@ def f_step_cost(s: State, v_p: int, v_from: int, v_to: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:833
+# rulebooks/dynasty_builder/dynasty_builder.rules:834
 def f_can_retaliate(s: State) -> bool:
     """the attacker stands within range of the unit it attacks"""
     return (
@@ -5770,7 +5770,7 @@ def f_can_retaliate(s: State) -> bool:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:837
+# rulebooks/dynasty_builder/dynasty_builder.rules:838
 def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) -> bool:
     return (
         (((v_d is not None) and (v_from is not None)) and (v_to is not None))
@@ -5778,7 +5778,7 @@ def f_in_range(s: State, v_d: int | None, v_from: int | None, v_to: int | None) 
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:852
+# rulebooks/dynasty_builder/dynasty_builder.rules:853
 def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     """the hexes where city c may place a new unit of kind k"""
     return (
@@ -5791,7 +5791,7 @@ def f_spawn_radius(s: State, v_p: int, v_c: int) -> int:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:919
+# rulebooks/dynasty_builder/dynasty_builder.rules:920
 def f_points(s: State, v_p: int) -> int:
     v_sum = 0
     for v_c in f_cities(s, v_p):
@@ -5806,170 +5806,176 @@ def f_points(s: State, v_p: int) -> int:
     return (((2 * v_sum) + v_sum_2) + s.p_tokens[v_p])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:327
+# rulebooks/dynasty_builder/dynasty_builder.rules:925
+def f_heuristic(s: State, v_p: int) -> int:
+    """Who leads in a game not over, for search agents (decision HEURISTIC)."""
+    return f_points(s, v_p)
+
+
+# rulebooks/dynasty_builder/dynasty_builder.rules:328
 def proc_survey(s: State) -> None:
     """Every hex within range of one of p's cities is p's territory."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:328
-    for v_h in range(220):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:328
-        for v_q in range(s.num_players):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:328
-            s.n_Hex_claim[v_h][v_q] = False
     # rulebooks/dynasty_builder/dynasty_builder.rules:329
+    for v_h in range(220):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:329
+        for v_q in range(s.num_players):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:329
+            s.n_Hex_claim[v_h][v_q] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:330
     for v_c in range(220):
         if (s.n_Hex_centre[v_c] is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:330
+            # rulebooks/dynasty_builder/dynasty_builder.rules:331
             for v_h_2 in rt.within(N_HEX_DISTANCE[v_c], f_city_range(s, v_c)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:330
+                # rulebooks/dynasty_builder/dynasty_builder.rules:331
                 s.n_Hex_claim[v_h_2][rt.some(s.n_Hex_centre[v_c])] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:360
+# rulebooks/dynasty_builder/dynasty_builder.rules:361
 def proc_grow(s: State, v_p: int) -> None:
     """After every build action, each of p's cities rises as far as its rings allow."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:361
+    # rulebooks/dynasty_builder/dynasty_builder.rules:362
     for v_c in f_cities(s, v_p):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:362
+        # rulebooks/dynasty_builder/dynasty_builder.rules:363
         for _ in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:362
+            # rulebooks/dynasty_builder/dynasty_builder.rules:363
             if f_can_rise(s, v_p, v_c):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:362
+                # rulebooks/dynasty_builder/dynasty_builder.rules:363
                 s.n_Hex_level[v_c] += 1
             else:
                 break  # a turn that does nothing: so would every turn after it
-    # rulebooks/dynasty_builder/dynasty_builder.rules:364
+    # rulebooks/dynasty_builder/dynasty_builder.rules:365
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:382
+# rulebooks/dynasty_builder/dynasty_builder.rules:383
 def proc_enlist_unit(s: State, v_p: int, v_k: int, v_h: int) -> None:
     """a new unit of kind k for p on h"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:383
+    # rulebooks/dynasty_builder/dynasty_builder.rules:384
     for v_d in range(0, 4):
         if (C_TROOP_KIND[v_d] == v_k):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:383
+            # rulebooks/dynasty_builder/dynasty_builder.rules:384
             s.create(v_d, Z_UNITS + v_p * 220 + v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:386
+# rulebooks/dynasty_builder/dynasty_builder.rules:387
 def proc_place_centre(s: State, v_p: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:387
-    s.n_Hex_centre[v_h] = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:388
-    s.n_Hex_level[v_h] = 1
+    s.n_Hex_centre[v_h] = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:389
+    s.n_Hex_level[v_h] = 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:390
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:395
+# rulebooks/dynasty_builder/dynasty_builder.rules:396
 def proc_make_way_at(s: State, v_p: int, v_h: int, v_how: int) -> None:
     """p's units on the new centre h make way before the step that placed it goes on (a goto made
     after the step's own, so it comes first)
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:396
+    # rulebooks/dynasty_builder/dynasty_builder.rules:397
     if f_in_the_way(s, v_p, v_h):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:397
-        s.g_site = v_h
         # rulebooks/dynasty_builder/dynasty_builder.rules:398
-        s.g_founding = v_how
+        s.g_site = v_h
         # rulebooks/dynasty_builder/dynasty_builder.rules:399
+        s.g_founding = v_how
+        # rulebooks/dynasty_builder/dynasty_builder.rules:400
         s.goto(2)  # make_way
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:404
+# rulebooks/dynasty_builder/dynasty_builder.rules:405
 def proc_raze(s: State, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:405
-    v_owner = s.n_Hex_house[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:406
-    if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:406
-        s.p_supply[v_owner] += 1
+    v_owner = s.n_Hex_house[v_h]
     # rulebooks/dynasty_builder/dynasty_builder.rules:407
-    s.n_Hex_house[v_h] = None
+    if (v_owner is not None):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:407
+        s.p_supply[v_owner] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:408
+    s.n_Hex_house[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:409
     s.n_Hex_token[v_h] = None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:443
+# rulebooks/dynasty_builder/dynasty_builder.rules:444
 def proc_destroy_unit(s: State, v_p: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:444
+    # rulebooks/dynasty_builder/dynasty_builder.rules:445
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:445
+        # rulebooks/dynasty_builder/dynasty_builder.rules:446
         for v_cargo in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
             if f_carried(s, v_cargo, v_h):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:445
+                # rulebooks/dynasty_builder/dynasty_builder.rules:446
                 s.move(v_cargo, Z_FALLEN + v_p, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:447
+    # rulebooks/dynasty_builder/dynasty_builder.rules:448
     s.move(v_u, Z_FALLEN + v_p, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:451
+# rulebooks/dynasty_builder/dynasty_builder.rules:452
 def proc_destroy_city(s: State, v_p: int, v_c: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:452
-    v_owner = s.n_Hex_centre[v_c]
     # rulebooks/dynasty_builder/dynasty_builder.rules:453
+    v_owner = s.n_Hex_centre[v_c]
+    # rulebooks/dynasty_builder/dynasty_builder.rules:454
     if (v_owner is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:454
-        s.p_tokens[v_p] += s.n_Hex_level[v_c]
         # rulebooks/dynasty_builder/dynasty_builder.rules:455
+        s.p_tokens[v_p] += s.n_Hex_level[v_c]
+        # rulebooks/dynasty_builder/dynasty_builder.rules:456
         if ((s.n_Hex_level[v_c] >= 2) and (s.p_tokens[v_owner] > 0)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:455
+            # rulebooks/dynasty_builder/dynasty_builder.rules:456
             s.p_tokens[v_owner] -= 1
-    # rulebooks/dynasty_builder/dynasty_builder.rules:457
-    s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:458
-    s.n_Hex_level[v_c] = 0
+    s.n_Hex_centre[v_c] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:459
-    s.n_Hex_recruited[v_c] = False
+    s.n_Hex_level[v_c] = 0
     # rulebooks/dynasty_builder/dynasty_builder.rules:460
+    s.n_Hex_recruited[v_c] = False
+    # rulebooks/dynasty_builder/dynasty_builder.rules:461
     proc_survey(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:466
+# rulebooks/dynasty_builder/dynasty_builder.rules:467
 def proc_end_fight(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:467
+    # rulebooks/dynasty_builder/dynasty_builder.rules:468
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:468
+        # rulebooks/dynasty_builder/dynasty_builder.rules:469
         for v_h in f_posts(s, v_p):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:468
+            # rulebooks/dynasty_builder/dynasty_builder.rules:469
             for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:468
+                # rulebooks/dynasty_builder/dynasty_builder.rules:469
                 s.k_Troop_supporting[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:470
-    s.g_mustering = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:471
-    s.g_attacker = None
+    s.g_mustering = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:472
-    s.g_attack_from = None
+    s.g_attacker = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:473
-    s.g_target = None
+    s.g_attack_from = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:474
+    s.g_target = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:475
     s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:479
+# rulebooks/dynasty_builder/dynasty_builder.rules:480
 def proc_battle_round(s: State) -> None:
     """A battle between the attacker and the unit guarding the target: both roll and add power."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:480
-    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:481
-    v_q = (1 - v_p)
+    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:482
-    v_u = s.g_attacker
+    v_q = (1 - v_p)
     # rulebooks/dynasty_builder/dynasty_builder.rules:483
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:484
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:485
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:485
-        v_d = f_guard(s, v_q, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:486
+        v_d = f_guard(s, v_q, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:487
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:487
+            # rulebooks/dynasty_builder/dynasty_builder.rules:488
             v_mine = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]])
                 + f_support_power(s, v_p, v_at)
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:488
+            # rulebooks/dynasty_builder/dynasty_builder.rules:489
             v_theirs = (
                 (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_d]]])
                 + (
@@ -5978,218 +5984,218 @@ def proc_battle_round(s: State) -> None:
                     else f_support_power(s, v_q, v_at)
                 )
             )
-            # rulebooks/dynasty_builder/dynasty_builder.rules:490
+            # rulebooks/dynasty_builder/dynasty_builder.rules:491
             if (v_mine == v_theirs):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:490
+                # rulebooks/dynasty_builder/dynasty_builder.rules:491
                 s.goto(7)  # tie
             elif (v_mine > v_theirs):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:491
+                # rulebooks/dynasty_builder/dynasty_builder.rules:492
                 proc_destroy_unit(s, v_q, v_at, v_d)
-                # rulebooks/dynasty_builder/dynasty_builder.rules:491
+                # rulebooks/dynasty_builder/dynasty_builder.rules:492
                 proc_end_fight(s)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:493
-                v_from = s.g_attack_from
                 # rulebooks/dynasty_builder/dynasty_builder.rules:494
-                if (v_from is not None):
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:494
-                    proc_destroy_unit(s, v_p, v_from, v_u)
+                v_from = s.g_attack_from
                 # rulebooks/dynasty_builder/dynasty_builder.rules:495
+                if (v_from is not None):
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:495
+                    proc_destroy_unit(s, v_p, v_from, v_u)
+                # rulebooks/dynasty_builder/dynasty_builder.rules:496
                 proc_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:497
+            # rulebooks/dynasty_builder/dynasty_builder.rules:498
             proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:503
+# rulebooks/dynasty_builder/dynasty_builder.rules:504
 def proc_siege_round(s: State) -> None:
     """A siege: only the attacker rolls, against the city's defence."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:504
-    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:505
-    v_u = s.g_attacker
+    v_p = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:506
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:507
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:508
     if ((v_u is not None) and (v_at is not None)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:508
+        # rulebooks/dynasty_builder/dynasty_builder.rules:509
         v_power = (
             (s.rng.roll(6) + R_KIND_POWER[C_TROOP_KIND[s.card_def[v_u]]])
             + f_support_power(s, v_p, v_at)
         )
-        # rulebooks/dynasty_builder/dynasty_builder.rules:509
+        # rulebooks/dynasty_builder/dynasty_builder.rules:510
         if (v_power > f_city_defence(s, v_at)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:509
+            # rulebooks/dynasty_builder/dynasty_builder.rules:510
             proc_destroy_city(s, v_p, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:509
+            # rulebooks/dynasty_builder/dynasty_builder.rules:510
             proc_end_fight(s)
         elif (v_power == f_city_defence(s, v_at)):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:510
+            # rulebooks/dynasty_builder/dynasty_builder.rules:511
             s.goto(7)  # tie
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:511
+            # rulebooks/dynasty_builder/dynasty_builder.rules:512
             proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:525
+# rulebooks/dynasty_builder/dynasty_builder.rules:526
 def proc_begin_turn(s: State, v_p: int) -> None:
     """The start of p's turn: three build actions, fresh units, tokens from military academies."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:526
-    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:527
-    s.g_builds = 3
+    s.g_current = v_p
     # rulebooks/dynasty_builder/dynasty_builder.rules:528
-    s.g_active = None
+    s.g_builds = 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:529
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:530
     for v_h in range(220):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:530
-        s.n_Hex_recruited[v_h] = False
         # rulebooks/dynasty_builder/dynasty_builder.rules:531
+        s.n_Hex_recruited[v_h] = False
+        # rulebooks/dynasty_builder/dynasty_builder.rules:532
         for v_u in list(s.zones[Z_UNITS + v_p * 220 + v_h]):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:532
-            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:533
-            s.k_Troop_moved[v_u] = False
+            s.k_Troop_moves_left[v_u] = 0
             # rulebooks/dynasty_builder/dynasty_builder.rules:534
-            s.k_Troop_attacked[v_u] = False
+            s.k_Troop_moved[v_u] = False
             # rulebooks/dynasty_builder/dynasty_builder.rules:535
+            s.k_Troop_attacked[v_u] = False
+            # rulebooks/dynasty_builder/dynasty_builder.rules:536
             s.k_Troop_finished[v_u] = False
-    # rulebooks/dynasty_builder/dynasty_builder.rules:538
+    # rulebooks/dynasty_builder/dynasty_builder.rules:539
     v_count = 0
     for v_c in f_cities(s, v_p):
         if (s.n_Hex_level[v_c] >= 4):
             v_count += 1
     s.p_tokens[v_p] += v_count
-    # rulebooks/dynasty_builder/dynasty_builder.rules:539
+    # rulebooks/dynasty_builder/dynasty_builder.rules:540
     s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:543
+# rulebooks/dynasty_builder/dynasty_builder.rules:544
 def proc_built(s: State, v_p: int) -> None:
     """After a build action: cities rise; with no build action left the march begins."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:544
-    s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:545
-    proc_grow(s, v_p)
+    s.g_builds -= 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:546
+    proc_grow(s, v_p)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:547
     if (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:546
+        # rulebooks/dynasty_builder/dynasty_builder.rules:547
         s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:687
+# rulebooks/dynasty_builder/dynasty_builder.rules:688
 def proc_activate(s: State, v_u: int) -> None:
     """p's unit u on h starts (or goes on with) its march; starting it ends the previous unit's."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:688
-    v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:689
-    if ((v_previous is not None) and (v_previous != v_u)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:689
-        s.k_Troop_finished[v_previous] = True
+    v_previous = s.g_active
     # rulebooks/dynasty_builder/dynasty_builder.rules:690
+    if ((v_previous is not None) and (v_previous != v_u)):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:690
+        s.k_Troop_finished[v_previous] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:691
     if (v_previous != v_u):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:691
-        s.g_active = v_u
         # rulebooks/dynasty_builder/dynasty_builder.rules:692
+        s.g_active = v_u
+        # rulebooks/dynasty_builder/dynasty_builder.rules:693
         s.k_Troop_moves_left[v_u] = R_KIND_MOVEMENT[C_TROOP_KIND[s.card_def[v_u]]]
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:765
+# rulebooks/dynasty_builder/dynasty_builder.rules:766
 def proc_call_support(s: State) -> None:
     """The attacker, then the defender, calls supporters for the fight."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:766
-    s.g_mustering = s.g_current
     # rulebooks/dynasty_builder/dynasty_builder.rules:767
+    s.g_mustering = s.g_current
+    # rulebooks/dynasty_builder/dynasty_builder.rules:768
     s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:772
+# rulebooks/dynasty_builder/dynasty_builder.rules:773
 def proc_fight_on(s: State) -> None:
     """After the muster the fight goes on: a ranged attack's target responds, a battle or a siege
     rolls.
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:773
-    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:774
+    v_u = s.g_attacker
+    # rulebooks/dynasty_builder/dynasty_builder.rules:775
     if (s.g_fight == FIGHT_SIEGE):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:774
+        # rulebooks/dynasty_builder/dynasty_builder.rules:775
         proc_siege_round(s)
     elif ((v_u is not None) and R_KIND_RANGED[C_TROOP_KIND[s.card_def[v_u]]]):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:777
+        # rulebooks/dynasty_builder/dynasty_builder.rules:778
         s.goto(6)  # respond
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:778
+        # rulebooks/dynasty_builder/dynasty_builder.rules:779
         proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:782
+# rulebooks/dynasty_builder/dynasty_builder.rules:783
 def proc_muster_next(s: State) -> None:
     """the side calling supporters is done: the defender's turn to call, or the fight goes on"""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:783
+    # rulebooks/dynasty_builder/dynasty_builder.rules:784
     if ((s.g_mustering == s.g_current) and f_defender_calls(s)):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:783
+        # rulebooks/dynasty_builder/dynasty_builder.rules:784
         s.g_mustering = (1 - s.g_current)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:785
-        s.g_mustering = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:786
+        s.g_mustering = None
+        # rulebooks/dynasty_builder/dynasty_builder.rules:787
         proc_fight_on(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:925
+# rulebooks/dynasty_builder/dynasty_builder.rules:929
 def checkpoint_victory(s: State) -> None:
     """The four wins; with two players, all the enemy's city centres are the opponent's (decision
     PLAYERS).
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:926
+    # rulebooks/dynasty_builder/dynasty_builder.rules:930
     if s.g_begun:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:927
+        # rulebooks/dynasty_builder/dynasty_builder.rules:931
         for v_p in [s.g_current, (1 - s.g_current)]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:929
+            # rulebooks/dynasty_builder/dynasty_builder.rules:933
             v_sum = 0
             for v_c in f_cities(s, v_p):
                 v_sum += s.n_Hex_level[v_c]
             if (v_sum >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:929
+                # rulebooks/dynasty_builder/dynasty_builder.rules:933
                 s.win(v_p)
             elif (s.p_tokens[v_p] >= 12):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:930
+                # rulebooks/dynasty_builder/dynasty_builder.rules:934
                 s.win(v_p)
             elif (len(f_cities(s, (1 - v_p))) == 0):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:931
-                s.win(v_p)
-        # rulebooks/dynasty_builder/dynasty_builder.rules:934
-        if (s.g_round > s.o_rounds):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:935
-            if (f_points(s, 0) > f_points(s, 1)):
                 # rulebooks/dynasty_builder/dynasty_builder.rules:935
+                s.win(v_p)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:938
+        if (s.g_round > s.o_rounds):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:939
+            if (f_points(s, 0) > f_points(s, 1)):
+                # rulebooks/dynasty_builder/dynasty_builder.rules:939
                 s.win(0)
             elif (f_points(s, 1) > f_points(s, 0)):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:935
+                # rulebooks/dynasty_builder/dynasty_builder.rules:939
                 s.win(1)
             else:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:935
+                # rulebooks/dynasty_builder/dynasty_builder.rules:939
                 s.end_draw()
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:550
+# rulebooks/dynasty_builder/dynasty_builder.rules:551
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_builder/dynasty_builder.rules:551
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:551
-        s.p_supply[v_p] = s.o_houses
     # rulebooks/dynasty_builder/dynasty_builder.rules:552
+    for v_p in range(s.num_players):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:552
+        s.p_supply[v_p] = s.o_houses
+    # rulebooks/dynasty_builder/dynasty_builder.rules:553
     s.goto(0)  # found_capital
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:564
+# rulebooks/dynasty_builder/dynasty_builder.rules:565
 def done_found_capital(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:564
+    # rulebooks/dynasty_builder/dynasty_builder.rules:565
     s.goto(1)  # first_soldier
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:556
+# rulebooks/dynasty_builder/dynasty_builder.rules:557
 def actor_found_capital(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (len(f_cities(s, v_p)) == 0):
@@ -6197,7 +6203,7 @@ def actor_found_capital(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def text_capital(
     actor: int,
     args: tuple[int, ...],
@@ -6214,42 +6220,42 @@ LISTED_CAPITAL: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def check_capital(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:559
+    # rulebooks/dynasty_builder/dynasty_builder.rules:560
     if (s.n_Hex_start[v_h] != actor):
         return N_HEX_NAMES[v_h] + ' is not in your part of the board'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:560
+    # rulebooks/dynasty_builder/dynasty_builder.rules:561
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def do_capital(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:561
-    proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:562
+    proc_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:563
     # make_way_at does nothing unless
     if f_in_the_way(s, actor, v_h):
         proc_make_way_at(s, actor, v_h, FOUNDING_AT_START)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def legal_capital(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_CAPITAL[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:559
+            # rulebooks/dynasty_builder/dynasty_builder.rules:560
             if (s.n_Hex_start[v_h] != actor):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:560
+            # rulebooks/dynasty_builder/dynasty_builder.rules:561
             if not f_site_clear(s, actor, v_h):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:558
+# rulebooks/dynasty_builder/dynasty_builder.rules:559
 def apply_capital(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6259,17 +6265,17 @@ def apply_capital(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:576
+# rulebooks/dynasty_builder/dynasty_builder.rules:577
 def done_first_soldier(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:577
-    s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:578
-    proc_survey(s)
+    s.g_begun = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:579
+    proc_survey(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:580
     proc_begin_turn(s, 0)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:568
+# rulebooks/dynasty_builder/dynasty_builder.rules:569
 def actor_first_soldier(s: State) -> int | None:
     for v_p in range(s.num_players):
         if (sum(map(len, s.zones[Z_UNITS + v_p * 220:Z_UNITS + v_p * 220 + 220])) == 0):
@@ -6277,7 +6283,7 @@ def actor_first_soldier(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def text_first_unit(
     actor: int,
     args: tuple[int, ...],
@@ -6294,38 +6300,38 @@ LISTED_FIRST_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def check_first_unit(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:571
+    # rulebooks/dynasty_builder/dynasty_builder.rules:572
     if not any((s.n_Hex_centre[v_c] == actor) for v_c in N_HEX_WITHIN_2[v_h]):
         return N_HEX_NAMES[v_h] + ' is not within 2 tiles of your city'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:573
+    # rulebooks/dynasty_builder/dynasty_builder.rules:574
     if not f_can_enter(s, actor, 0, v_h):
         return 'a soldier cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def do_first_unit(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:574
+    # rulebooks/dynasty_builder/dynasty_builder.rules:575
     proc_enlist_unit(s, actor, 0, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def legal_first_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_FIRST_UNIT[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:571
+            # rulebooks/dynasty_builder/dynasty_builder.rules:572
             if not any((s.n_Hex_centre[v_c] == actor) for v_c in N_HEX_WITHIN_2[v_h]):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:573
+            # rulebooks/dynasty_builder/dynasty_builder.rules:574
             if not f_can_enter(s, actor, 0, v_h):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:570
+# rulebooks/dynasty_builder/dynasty_builder.rules:571
 def apply_first_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6335,26 +6341,26 @@ def apply_first_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:598
+# rulebooks/dynasty_builder/dynasty_builder.rules:599
 def done_make_way(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:599
-    s.g_site = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:600
+    s.g_site = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:601
     if (s.g_founding == FOUNDING_AT_START):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:600
+        # rulebooks/dynasty_builder/dynasty_builder.rules:601
         s.goto(0)  # found_capital
     elif (s.g_founding == FOUNDING_BY_TOKENS):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:601
+        # rulebooks/dynasty_builder/dynasty_builder.rules:602
         s.goto(8)  # recruit
     elif (s.g_builds == 0):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:602
+        # rulebooks/dynasty_builder/dynasty_builder.rules:603
         s.goto(4)  # march
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:603
+        # rulebooks/dynasty_builder/dynasty_builder.rules:604
         s.goto(3)  # build
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:587
+# rulebooks/dynasty_builder/dynasty_builder.rules:588
 def actor_make_way(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((s.g_site is not None) and f_in_the_way(s, v_p, rt.some(s.g_site))):
@@ -6362,7 +6368,7 @@ def actor_make_way(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def text_leave_site(
     actor: int,
     args: tuple[int, ...],
@@ -6380,29 +6386,29 @@ def text_leave_site(
 LISTED_LEAVE_SITE: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def check_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:592
+    # rulebooks/dynasty_builder/dynasty_builder.rules:593
     if f_carried(s, v_u, v_from):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' leaves with the ship that carries it'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:593
+    # rulebooks/dynasty_builder/dynasty_builder.rules:594
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def do_leave_site(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:594
+    # rulebooks/dynasty_builder/dynasty_builder.rules:595
     for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
         if f_carried(s, v_cargo, v_from):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:594
+            # rulebooks/dynasty_builder/dynasty_builder.rules:595
             s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:595
+    # rulebooks/dynasty_builder/dynasty_builder.rules:596
     s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEAVE_SITE[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6415,7 +6421,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
         for v_u in v_u_cards:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:592
+            # rulebooks/dynasty_builder/dynasty_builder.rules:593
             if check and (
                 (
                     (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
@@ -6436,7 +6442,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                 v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             for v_to in N_HEX_NEIGHBOURS[v_from]:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:593
+                # rulebooks/dynasty_builder/dynasty_builder.rules:594
                 if check and not f_can_take(s, actor, v_u, v_from, v_to):
                     continue
                 if plain:
@@ -6473,7 +6479,7 @@ def legal_leave_site(s: State, actor: int, out: list[Action], check: bool) -> No
                         out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def apply_leave_site(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6497,7 +6503,7 @@ def apply_leave_site(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:589
+# rulebooks/dynasty_builder/dynasty_builder.rules:590
 def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -6515,12 +6521,12 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:609
+# rulebooks/dynasty_builder/dynasty_builder.rules:610
 def actor_build(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:612
+# rulebooks/dynasty_builder/dynasty_builder.rules:613
 def text_build_house(
     actor: int,
     args: tuple[int, ...],
@@ -6537,54 +6543,54 @@ LISTED_BUILD_HOUSE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:612
+# rulebooks/dynasty_builder/dynasty_builder.rules:613
 def check_build_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:613
+    # rulebooks/dynasty_builder/dynasty_builder.rules:614
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:614
+    # rulebooks/dynasty_builder/dynasty_builder.rules:615
     if not f_house_terrain(s, v_h):
         return 'houses cannot be built on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:615
+    # rulebooks/dynasty_builder/dynasty_builder.rules:616
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:616
+    # rulebooks/dynasty_builder/dynasty_builder.rules:617
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:617
+    # rulebooks/dynasty_builder/dynasty_builder.rules:618
     if f_conflicted(s, v_h):
         return N_HEX_NAMES[v_h] + ' is conflicted territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:618
+    # rulebooks/dynasty_builder/dynasty_builder.rules:619
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:612
+# rulebooks/dynasty_builder/dynasty_builder.rules:613
 def do_build_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:620
-    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:621
-    s.p_supply[actor] -= 1
+    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:622
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:623
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:612
+# rulebooks/dynasty_builder/dynasty_builder.rules:613
 def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:613
+    # rulebooks/dynasty_builder/dynasty_builder.rules:614
     if check and (s.p_supply[actor] <= 0):
         return
     listed = LISTED_BUILD_HOUSE[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:614
+            # rulebooks/dynasty_builder/dynasty_builder.rules:615
             if not (
                 (s.n_Hex_terrain[v_h] == TERRAIN_PLAIN)
                 or (s.n_Hex_terrain[v_h] == TERRAIN_FOREST)
             ):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:615
+            # rulebooks/dynasty_builder/dynasty_builder.rules:616
             if not (
                 (
                     ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
@@ -6593,19 +6599,19 @@ def legal_build_house(s: State, actor: int, out: list[Action], check: bool) -> N
                 and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:616
+            # rulebooks/dynasty_builder/dynasty_builder.rules:617
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:617
+            # rulebooks/dynasty_builder/dynasty_builder.rules:618
             if f_conflicted(s, v_h):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:618
+            # rulebooks/dynasty_builder/dynasty_builder.rules:619
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:612
+# rulebooks/dynasty_builder/dynasty_builder.rules:613
 def apply_build_house(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6615,7 +6621,7 @@ def apply_build_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:627
 def text_to_token(
     actor: int,
     args: tuple[int, ...],
@@ -6632,44 +6638,44 @@ LISTED_TO_TOKEN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:627
 def check_to_token(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:627
+    # rulebooks/dynasty_builder/dynasty_builder.rules:628
     if (s.n_Hex_house[v_h] != actor):
         return 'you have no house at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:628
+    # rulebooks/dynasty_builder/dynasty_builder.rules:629
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:627
 def do_to_token(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:629
-    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:630
-    s.n_Hex_token[v_h] = actor
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:631
-    s.p_supply[actor] += 1
+    s.n_Hex_token[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:632
+    s.p_supply[actor] += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:633
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:627
 def legal_to_token(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_TO_TOKEN[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:627
+            # rulebooks/dynasty_builder/dynasty_builder.rules:628
             if (s.n_Hex_house[v_h] != actor):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:628
+            # rulebooks/dynasty_builder/dynasty_builder.rules:629
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:626
+# rulebooks/dynasty_builder/dynasty_builder.rules:627
 def apply_to_token(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6679,7 +6685,7 @@ def apply_to_token(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:636
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def text_to_house(
     actor: int,
     args: tuple[int, ...],
@@ -6696,50 +6702,50 @@ LISTED_TO_HOUSE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:636
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def check_to_house(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:637
+    # rulebooks/dynasty_builder/dynasty_builder.rules:638
     if (s.n_Hex_token[v_h] != actor):
         return 'you have no land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:639
     if (s.p_supply[actor] <= 0):
         return 'you have no houses left'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:639
+    # rulebooks/dynasty_builder/dynasty_builder.rules:640
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:636
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def do_to_house(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:640
-    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:641
-    s.n_Hex_house[v_h] = actor
+    s.n_Hex_token[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:642
-    s.p_supply[actor] -= 1
+    s.n_Hex_house[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:643
+    s.p_supply[actor] -= 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:644
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:636
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def legal_to_house(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:638
+    # rulebooks/dynasty_builder/dynasty_builder.rules:639
     if check and (s.p_supply[actor] <= 0):
         return
     listed = LISTED_TO_HOUSE[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:637
+            # rulebooks/dynasty_builder/dynasty_builder.rules:638
             if (s.n_Hex_token[v_h] != actor):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:639
+            # rulebooks/dynasty_builder/dynasty_builder.rules:640
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:636
+# rulebooks/dynasty_builder/dynasty_builder.rules:637
 def apply_to_house(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6749,7 +6755,7 @@ def apply_to_house(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def text_demolish(
     actor: int,
     args: tuple[int, ...],
@@ -6766,46 +6772,46 @@ LISTED_DEMOLISH: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def check_demolish(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:648
+    # rulebooks/dynasty_builder/dynasty_builder.rules:649
     if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
         return 'you have no house or land token at ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:649
+    # rulebooks/dynasty_builder/dynasty_builder.rules:650
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def do_demolish(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:650
-    if (s.n_Hex_house[v_h] == actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:650
-        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:651
-    s.n_Hex_house[v_h] = None
+    if (s.n_Hex_house[v_h] == actor):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:651
+        s.p_supply[actor] += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:652
-    s.n_Hex_token[v_h] = None
+    s.n_Hex_house[v_h] = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:653
+    s.n_Hex_token[v_h] = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:654
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def legal_demolish(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEMOLISH[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:648
+            # rulebooks/dynasty_builder/dynasty_builder.rules:649
             if not ((s.n_Hex_house[v_h] == actor) or (s.n_Hex_token[v_h] == actor)):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:649
+            # rulebooks/dynasty_builder/dynasty_builder.rules:650
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:647
+# rulebooks/dynasty_builder/dynasty_builder.rules:648
 def apply_demolish(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6815,7 +6821,7 @@ def apply_demolish(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:657
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def text_found_city(
     actor: int,
     args: tuple[int, ...],
@@ -6832,41 +6838,41 @@ LISTED_FOUND_CITY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:657
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def check_found_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:658
+    # rulebooks/dynasty_builder/dynasty_builder.rules:659
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:659
+    # rulebooks/dynasty_builder/dynasty_builder.rules:660
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:660
+    # rulebooks/dynasty_builder/dynasty_builder.rules:661
     if not f_ring_new(s, actor, v_h, 1):
         return 'the first ring around ' + N_HEX_NAMES[v_h] + ' lacks connected houses'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:661
+    # rulebooks/dynasty_builder/dynasty_builder.rules:662
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:657
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def do_found_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:662
-    proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:663
-    proc_built(s, actor)
+    proc_place_centre(s, actor, v_h)
     # rulebooks/dynasty_builder/dynasty_builder.rules:664
+    proc_built(s, actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:665
     # make_way_at does nothing unless
     if f_in_the_way(s, actor, v_h):
         proc_make_way_at(s, actor, v_h, FOUNDING_BY_HOUSES)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:657
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_FOUND_CITY[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:658
+            # rulebooks/dynasty_builder/dynasty_builder.rules:659
             if not (
                 (
                     ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
@@ -6875,19 +6881,19 @@ def legal_found_city(s: State, actor: int, out: list[Action], check: bool) -> No
                 and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:659
+            # rulebooks/dynasty_builder/dynasty_builder.rules:660
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:660
+            # rulebooks/dynasty_builder/dynasty_builder.rules:661
             if not f_ring_new(s, actor, v_h, 1):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:661
+            # rulebooks/dynasty_builder/dynasty_builder.rules:662
             if not f_site_clear(s, actor, v_h):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:657
+# rulebooks/dynasty_builder/dynasty_builder.rules:658
 def apply_found_city(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6897,7 +6903,7 @@ def apply_found_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def text_build_bridge(
     actor: int,
     args: tuple[int, ...],
@@ -6914,51 +6920,51 @@ LISTED_BUILD_BRIDGE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def check_build_bridge(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:669
+    # rulebooks/dynasty_builder/dynasty_builder.rules:670
     if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
         return 'bridges are built on water'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:670
+    # rulebooks/dynasty_builder/dynasty_builder.rules:671
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:671
+    # rulebooks/dynasty_builder/dynasty_builder.rules:672
     if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
         return 'an enemy unit stands on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:672
+    # rulebooks/dynasty_builder/dynasty_builder.rules:673
     if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
         return N_HEX_NAMES[v_h] + ' is neither your territory nor next to your unit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:674
+    # rulebooks/dynasty_builder/dynasty_builder.rules:675
     if not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
         return 'a unit stands on your bridge'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def do_build_bridge(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:675
+    # rulebooks/dynasty_builder/dynasty_builder.rules:676
     for v_b in range(220):
         if (s.n_Hex_bridge[v_b] == actor):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:675
+            # rulebooks/dynasty_builder/dynasty_builder.rules:676
             s.n_Hex_bridge[v_b] = None
-    # rulebooks/dynasty_builder/dynasty_builder.rules:676
-    s.n_Hex_bridge[v_h] = actor
     # rulebooks/dynasty_builder/dynasty_builder.rules:677
+    s.n_Hex_bridge[v_h] = actor
+    # rulebooks/dynasty_builder/dynasty_builder.rules:678
     proc_built(s, actor)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:674
+    # rulebooks/dynasty_builder/dynasty_builder.rules:675
     if check and not all(f_vacant(s, v_b) for v_b in range(220) if (s.n_Hex_bridge[v_b] == actor)):
         return
     listed = LISTED_BUILD_BRIDGE[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:669
+            # rulebooks/dynasty_builder/dynasty_builder.rules:670
             if (s.n_Hex_terrain[v_h] != TERRAIN_WATER):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:670
+            # rulebooks/dynasty_builder/dynasty_builder.rules:671
             if not (
                 (
                     ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
@@ -6967,16 +6973,16 @@ def legal_build_bridge(s: State, actor: int, out: list[Action], check: bool) -> 
                 and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:671
+            # rulebooks/dynasty_builder/dynasty_builder.rules:672
             if s.zones[Z_UNITS + (1 - actor) * 220 + v_h]:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:672
+            # rulebooks/dynasty_builder/dynasty_builder.rules:673
             if not (s.n_Hex_claim[v_h][actor] or f_near_unit(s, actor, v_h)):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:668
+# rulebooks/dynasty_builder/dynasty_builder.rules:669
 def apply_build_bridge(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -6986,7 +6992,7 @@ def apply_build_bridge(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def text_end_build(
     actor: int,
     args: tuple[int, ...],
@@ -7002,23 +7008,23 @@ LISTED_END_BUILD: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def check_end_build(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def do_end_build(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:681
+    # rulebooks/dynasty_builder/dynasty_builder.rules:682
     s.goto(4)  # march
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def legal_end_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_BUILD[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:680
+# rulebooks/dynasty_builder/dynasty_builder.rules:681
 def apply_end_build(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_build(s, actor)
@@ -7027,7 +7033,7 @@ def apply_end_build(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:608
+# rulebooks/dynasty_builder/dynasty_builder.rules:609
 def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_build_house(s, actor, out, check)
     legal_to_token(s, actor, out, check)
@@ -7038,12 +7044,12 @@ def phase_legal_build(s: State, actor: int, out: list[Action], check: bool) -> N
     legal_end_build(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:698
+# rulebooks/dynasty_builder/dynasty_builder.rules:699
 def actor_march(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:701
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def text_step(
     actor: int,
     args: tuple[int, ...],
@@ -7059,18 +7065,18 @@ def text_step(
 LISTED_STEP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:701
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:704
+    # rulebooks/dynasty_builder/dynasty_builder.rules:705
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot move after attacking'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:705
+    # rulebooks/dynasty_builder/dynasty_builder.rules:706
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:706
+    # rulebooks/dynasty_builder/dynasty_builder.rules:707
     if not f_can_take(s, actor, v_u, v_from, v_to):
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' cannot enter ' + N_HEX_NAMES[v_to]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:707
+    # rulebooks/dynasty_builder/dynasty_builder.rules:708
     if not (
         (not s.k_Troop_moved[v_u])
         or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -7079,33 +7085,33 @@ def check_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> str | 
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:701
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def do_step(s: State, actor: int, v_from: int, v_u: int, v_to: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:709
-    proc_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:710
+    proc_activate(s, v_u)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:711
     s.k_Troop_moves_left[v_u] = max(
         0,
         (s.k_Troop_moves_left[v_u] - f_step_cost(s, actor, v_from, v_to)),
     )
-    # rulebooks/dynasty_builder/dynasty_builder.rules:711
+    # rulebooks/dynasty_builder/dynasty_builder.rules:712
     s.k_Troop_moved[v_u] = True
-    # rulebooks/dynasty_builder/dynasty_builder.rules:713
+    # rulebooks/dynasty_builder/dynasty_builder.rules:714
     if R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]]:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:714
+        # rulebooks/dynasty_builder/dynasty_builder.rules:715
         for v_cargo in list(s.zones[Z_UNITS + actor * 220 + v_from]):
             if f_carried(s, v_cargo, v_from):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:714
+                # rulebooks/dynasty_builder/dynasty_builder.rules:715
                 s.move(v_cargo, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:716
+    # rulebooks/dynasty_builder/dynasty_builder.rules:717
     s.move(v_u, Z_UNITS + actor * 220 + v_to, False)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:718
+    # rulebooks/dynasty_builder/dynasty_builder.rules:719
     if ((s.n_Hex_house[v_to] == (1 - actor)) or (s.n_Hex_token[v_to] == (1 - actor))):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:718
+        # rulebooks/dynasty_builder/dynasty_builder.rules:719
         proc_raze(s, v_to)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:701
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STEP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7130,21 +7136,21 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if check:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:704
+                # rulebooks/dynasty_builder/dynasty_builder.rules:705
                 if s.k_Troop_attacked[v_u]:
                     continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:705
+                # rulebooks/dynasty_builder/dynasty_builder.rules:706
                 if s.k_Troop_finished[v_u]:
                     continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:707
-            v_test_707 = check and s.k_Troop_moved[v_u]
+            # rulebooks/dynasty_builder/dynasty_builder.rules:708
+            v_test_708 = check and s.k_Troop_moved[v_u]
             for v_to in N_HEX_NEIGHBOURS[v_from]:
                 if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:706
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:707
                     if not f_can_take(s, actor, v_u, v_from, v_to):
                         continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:707
-                    if v_test_707 and (
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:708
+                    if v_test_708 and (
                         s.k_Troop_moves_left[v_u] < f_step_cost(s, actor, v_from, v_to)
                     ):
                         continue
@@ -7177,7 +7183,7 @@ def legal_step(s: State, actor: int, out: list[Action], check: bool) -> None:
                         out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:701
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def apply_step(s: State, a: Action) -> str | None:
     actor = a.actor
     v_from = a.args[0]
@@ -7186,16 +7192,16 @@ def apply_step(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_from in f_posts(s, actor) and v_to in N_HEX_NEIGHBOURS[v_from]:
         for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:704
+                # rulebooks/dynasty_builder/dynasty_builder.rules:705
                 if s.k_Troop_attacked[v_u]:
                     break
-                # rulebooks/dynasty_builder/dynasty_builder.rules:705
+                # rulebooks/dynasty_builder/dynasty_builder.rules:706
                 if s.k_Troop_finished[v_u]:
                     break
-                # rulebooks/dynasty_builder/dynasty_builder.rules:706
+                # rulebooks/dynasty_builder/dynasty_builder.rules:707
                 if not f_can_take(s, actor, v_u, v_from, v_to):
                     break
-                # rulebooks/dynasty_builder/dynasty_builder.rules:707
+                # rulebooks/dynasty_builder/dynasty_builder.rules:708
                 if not (
                     (not s.k_Troop_moved[v_u])
                     or (s.k_Troop_moves_left[v_u] >= f_step_cost(s, actor, v_from, v_to))
@@ -7224,7 +7230,7 @@ def apply_step(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:701
+# rulebooks/dynasty_builder/dynasty_builder.rules:702
 def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7242,7 +7248,7 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -7258,71 +7264,71 @@ def text_attack(
 LISTED_ATTACK: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def check_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:725
+    # rulebooks/dynasty_builder/dynasty_builder.rules:726
     if s.k_Troop_attacked[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has already attacked this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:726
+    # rulebooks/dynasty_builder/dynasty_builder.rules:727
     if s.k_Troop_finished[v_u]:
         return 'the ' + DEF_NAMES[s.card_def[v_u]] + ' has ended its march'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:727
+    # rulebooks/dynasty_builder/dynasty_builder.rules:728
     if f_carried(s, v_u, v_from):
         return 'a carried unit cannot attack'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:728
+    # rulebooks/dynasty_builder/dynasty_builder.rules:729
     if not ((v_at != v_from) and f_hostile(s, actor, v_at)):
         return "nothing of your enemy's is at " + N_HEX_NAMES[v_at]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def do_attack(s: State, actor: int, v_from: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:729
-    proc_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:730
-    s.k_Troop_attacked[v_u] = True
+    proc_activate(s, v_u)
     # rulebooks/dynasty_builder/dynasty_builder.rules:731
-    s.k_Troop_finished[v_u] = True
+    s.k_Troop_attacked[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:732
-    s.g_active = None
+    s.k_Troop_finished[v_u] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:733
-    s.g_attacker = v_u
+    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:734
-    s.g_attack_from = v_from
+    s.g_attacker = v_u
     # rulebooks/dynasty_builder/dynasty_builder.rules:735
-    s.g_target = v_at
+    s.g_attack_from = v_from
     # rulebooks/dynasty_builder/dynasty_builder.rules:736
-    v_q = (1 - actor)
+    s.g_target = v_at
     # rulebooks/dynasty_builder/dynasty_builder.rules:737
+    v_q = (1 - actor)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:738
     if f_has_units(s, v_q, v_at):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:738
-        s.g_fight = FIGHT_BATTLE
         # rulebooks/dynasty_builder/dynasty_builder.rules:739
+        s.g_fight = FIGHT_BATTLE
+        # rulebooks/dynasty_builder/dynasty_builder.rules:740
         proc_call_support(s)
     elif (s.n_Hex_centre[v_at] == v_q):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:742
+        # rulebooks/dynasty_builder/dynasty_builder.rules:743
         if R_KIND_BREAKER[C_TROOP_KIND[s.card_def[v_u]]]:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:742
+            # rulebooks/dynasty_builder/dynasty_builder.rules:743
             proc_destroy_city(s, actor, v_at)
-            # rulebooks/dynasty_builder/dynasty_builder.rules:742
+            # rulebooks/dynasty_builder/dynasty_builder.rules:743
             proc_end_fight(s)
         else:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:743
+            # rulebooks/dynasty_builder/dynasty_builder.rules:744
             s.g_fight = FIGHT_SIEGE
-            # rulebooks/dynasty_builder/dynasty_builder.rules:743
+            # rulebooks/dynasty_builder/dynasty_builder.rules:744
             proc_call_support(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:745
-        if (s.n_Hex_bridge[v_at] == v_q):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:745
-            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:746
-        proc_raze(s, v_at)
+        if (s.n_Hex_bridge[v_at] == v_q):
+            # rulebooks/dynasty_builder/dynasty_builder.rules:746
+            s.n_Hex_bridge[v_at] = None
         # rulebooks/dynasty_builder/dynasty_builder.rules:747
+        proc_raze(s, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:748
         proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7335,7 +7341,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
         v_u_names = rt.NO_NAMES
         v_u_start = len(out)
         for v_u in v_u_cards:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:727
+            # rulebooks/dynasty_builder/dynasty_builder.rules:728
             if check and (
                 (
                     (not R_KIND_NAVAL[C_TROOP_KIND[s.card_def[v_u]]])
@@ -7356,17 +7362,17 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_first[v_u_arg] = v_u
             plain = seen is None and not v_u_names
             if check:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:725
+                # rulebooks/dynasty_builder/dynasty_builder.rules:726
                 if s.k_Troop_attacked[v_u]:
                     continue
-                # rulebooks/dynasty_builder/dynasty_builder.rules:726
+                # rulebooks/dynasty_builder/dynasty_builder.rules:727
                 if s.k_Troop_finished[v_u]:
                     continue
             for v_at in rt.within(
                 N_HEX_DISTANCE[v_from],
                 R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
             ):
-                # rulebooks/dynasty_builder/dynasty_builder.rules:728
+                # rulebooks/dynasty_builder/dynasty_builder.rules:729
                 if check and not (
                     (v_at != v_from)
                     and (
@@ -7407,7 +7413,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
                         out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7434,7 +7440,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:722
+# rulebooks/dynasty_builder/dynasty_builder.rules:723
 def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -7449,7 +7455,7 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:752
 def text_end_march(
     actor: int,
     args: tuple[int, ...],
@@ -7465,25 +7471,25 @@ LISTED_END_MARCH: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:752
 def check_end_march(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:752
 def do_end_march(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:752
-    s.g_active = None
     # rulebooks/dynasty_builder/dynasty_builder.rules:753
+    s.g_active = None
+    # rulebooks/dynasty_builder/dynasty_builder.rules:754
     s.goto(8)  # recruit
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:752
 def legal_end_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MARCH[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:751
+# rulebooks/dynasty_builder/dynasty_builder.rules:752
 def apply_end_march(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_march(s, actor)
@@ -7492,24 +7498,24 @@ def apply_end_march(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:697
+# rulebooks/dynasty_builder/dynasty_builder.rules:698
 def phase_legal_march(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_step(s, actor, out, check)
     legal_attack(s, actor, out, check)
     legal_end_march(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:803
+# rulebooks/dynasty_builder/dynasty_builder.rules:804
 def done_muster(s: State) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:804
-    proc_muster_next(s)
     # rulebooks/dynasty_builder/dynasty_builder.rules:805
+    proc_muster_next(s)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:806
     if (s.g_mustering is not None):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:805
+        # rulebooks/dynasty_builder/dynasty_builder.rules:806
         s.goto(5)  # muster
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:793
+# rulebooks/dynasty_builder/dynasty_builder.rules:794
 def actor_muster(s: State) -> int | None:
     return (
         rt.some(s.g_mustering)
@@ -7518,7 +7524,7 @@ def actor_muster(s: State) -> int | None:
     )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def text_support(
     actor: int,
     args: tuple[int, ...],
@@ -7533,9 +7539,9 @@ def text_support(
 LISTED_SUPPORT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:797
+    # rulebooks/dynasty_builder/dynasty_builder.rules:798
     if not f_may_support(s, actor, v_from, v_u):
         return 'the ' + DEF_NAMES[
             s.card_def[v_u]
@@ -7543,13 +7549,13 @@ def check_support(s: State, actor: int, v_from: int, v_u: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def do_support(s: State, actor: int, v_from: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:798
+    # rulebooks/dynasty_builder/dynasty_builder.rules:799
     s.k_Troop_supporting[v_u] = True
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_SUPPORT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7574,7 +7580,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 v_u_first[v_u_arg] = v_u
             if v_u_again and seen is not None and (v_from, v_u_arg, ) in seen:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:797
+            # rulebooks/dynasty_builder/dynasty_builder.rules:798
             if check and not f_may_support(s, actor, v_from, v_u):
                 continue
             if seen is not None:
@@ -7597,7 +7603,7 @@ def legal_support(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def apply_support(s: State, a: Action) -> str | None:
     actor = a.actor
     v_from = a.args[0]
@@ -7605,7 +7611,7 @@ def apply_support(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_from in f_posts(s, actor):
         for v_u in s.zones[Z_UNITS + actor * 220 + v_from]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:797
+                # rulebooks/dynasty_builder/dynasty_builder.rules:798
                 if not f_may_support(s, actor, v_from, v_u):
                     break
                 do_support(s, actor, v_from, v_u)
@@ -7627,7 +7633,7 @@ def apply_support(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:795
+# rulebooks/dynasty_builder/dynasty_builder.rules:796
 def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7639,7 +7645,7 @@ def pick_support(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:802
 def text_end_muster(
     actor: int,
     args: tuple[int, ...],
@@ -7655,23 +7661,23 @@ LISTED_END_MUSTER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:802
 def check_end_muster(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:802
 def do_end_muster(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:801
+    # rulebooks/dynasty_builder/dynasty_builder.rules:802
     proc_muster_next(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:802
 def legal_end_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_MUSTER[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:801
+# rulebooks/dynasty_builder/dynasty_builder.rules:802
 def apply_end_muster(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_muster(s, actor)
@@ -7680,18 +7686,18 @@ def apply_end_muster(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:792
+# rulebooks/dynasty_builder/dynasty_builder.rules:793
 def phase_legal_muster(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_support(s, actor, out, check)
     legal_end_muster(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:812
+# rulebooks/dynasty_builder/dynasty_builder.rules:813
 def actor_respond(s: State) -> int | None:
     return (1 - s.g_current)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:814
+# rulebooks/dynasty_builder/dynasty_builder.rules:815
 def text_evade(
     actor: int,
     args: tuple[int, ...],
@@ -7704,37 +7710,37 @@ def text_evade(
 LISTED_EVADE: Final = tuple(rt.Listed(K_EVADE, actor, (), text_evade) for actor in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:814
+# rulebooks/dynasty_builder/dynasty_builder.rules:815
 def check_evade(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:814
+# rulebooks/dynasty_builder/dynasty_builder.rules:815
 def do_evade(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:815
-    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:816
-    v_at = s.g_target
+    v_u = s.g_attacker
     # rulebooks/dynasty_builder/dynasty_builder.rules:817
+    v_at = s.g_target
+    # rulebooks/dynasty_builder/dynasty_builder.rules:818
     if ((v_u is not None) and (v_at is not None)) and (
         s.rng.roll(6) < (2 + (2 * f_support_ships(s, s.g_current, v_at)))
     ):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:819
-        v_d = f_guard(s, actor, v_at)
         # rulebooks/dynasty_builder/dynasty_builder.rules:820
+        v_d = f_guard(s, actor, v_at)
+        # rulebooks/dynasty_builder/dynasty_builder.rules:821
         if (v_d is not None):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:820
+            # rulebooks/dynasty_builder/dynasty_builder.rules:821
             proc_destroy_unit(s, actor, v_at, v_d)
-    # rulebooks/dynasty_builder/dynasty_builder.rules:823
+    # rulebooks/dynasty_builder/dynasty_builder.rules:824
     proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:814
+# rulebooks/dynasty_builder/dynasty_builder.rules:815
 def legal_evade(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_EVADE[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:814
+# rulebooks/dynasty_builder/dynasty_builder.rules:815
 def apply_evade(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_evade(s, actor)
@@ -7743,7 +7749,7 @@ def apply_evade(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:826
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def text_retaliate(
     actor: int,
     args: tuple[int, ...],
@@ -7759,29 +7765,29 @@ LISTED_RETALIATE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:826
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def check_retaliate(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:827
+    # rulebooks/dynasty_builder/dynasty_builder.rules:828
     if not f_can_retaliate(s):
         return 'the attacker is out of your range'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:826
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def do_retaliate(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:828
+    # rulebooks/dynasty_builder/dynasty_builder.rules:829
     proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:826
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def legal_retaliate(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:827
+    # rulebooks/dynasty_builder/dynasty_builder.rules:828
     if check and not f_can_retaliate(s):
         return
     out.append(LISTED_RETALIATE[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:826
+# rulebooks/dynasty_builder/dynasty_builder.rules:827
 def apply_retaliate(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_retaliate(s, actor)
@@ -7790,18 +7796,18 @@ def apply_retaliate(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:811
+# rulebooks/dynasty_builder/dynasty_builder.rules:812
 def phase_legal_respond(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_evade(s, actor, out, check)
     legal_retaliate(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:843
+# rulebooks/dynasty_builder/dynasty_builder.rules:844
 def actor_tie(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def text_back_off(
     actor: int,
     args: tuple[int, ...],
@@ -7817,23 +7823,23 @@ LISTED_BACK_OFF: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def check_back_off(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def do_back_off(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:844
+    # rulebooks/dynasty_builder/dynasty_builder.rules:845
     proc_end_fight(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def legal_back_off(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_BACK_OFF[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:844
+# rulebooks/dynasty_builder/dynasty_builder.rules:845
 def apply_back_off(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_back_off(s, actor)
@@ -7842,7 +7848,7 @@ def apply_back_off(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:845
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def text_try_again(
     actor: int,
     args: tuple[int, ...],
@@ -7858,28 +7864,28 @@ LISTED_TRY_AGAIN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:845
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def check_try_again(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:845
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def do_try_again(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:846
+    # rulebooks/dynasty_builder/dynasty_builder.rules:847
     if (s.g_fight == FIGHT_SIEGE):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:846
+        # rulebooks/dynasty_builder/dynasty_builder.rules:847
         proc_siege_round(s)
     else:
-        # rulebooks/dynasty_builder/dynasty_builder.rules:846
+        # rulebooks/dynasty_builder/dynasty_builder.rules:847
         proc_battle_round(s)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:845
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def legal_try_again(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_TRY_AGAIN[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:845
+# rulebooks/dynasty_builder/dynasty_builder.rules:846
 def apply_try_again(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_try_again(s, actor)
@@ -7888,18 +7894,18 @@ def apply_try_again(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:842
+# rulebooks/dynasty_builder/dynasty_builder.rules:843
 def phase_legal_tie(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_back_off(s, actor, out, check)
     legal_try_again(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:858
+# rulebooks/dynasty_builder/dynasty_builder.rules:859
 def actor_recruit(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:861
+# rulebooks/dynasty_builder/dynasty_builder.rules:862
 def text_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -7915,37 +7921,37 @@ def text_recruit(
 LISTED_RECRUIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:861
+# rulebooks/dynasty_builder/dynasty_builder.rules:862
 def check_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:863
+    # rulebooks/dynasty_builder/dynasty_builder.rules:864
     if s.n_Hex_recruited[v_c]:
         return 'the city at ' + N_HEX_NAMES[v_c] + ' has already recruited this turn'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:864
+    # rulebooks/dynasty_builder/dynasty_builder.rules:865
     if (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
         return 'the city at ' + N_HEX_NAMES[v_c] + ' is too small for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:865
+    # rulebooks/dynasty_builder/dynasty_builder.rules:866
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:866
+    # rulebooks/dynasty_builder/dynasty_builder.rules:867
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:867
+    # rulebooks/dynasty_builder/dynasty_builder.rules:868
     if f_builds_there(s, (1 - actor), v_h):
         return N_HEX_NAMES[v_h] + ' holds an enemy building'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:861
+# rulebooks/dynasty_builder/dynasty_builder.rules:862
 def do_recruit(s: State, actor: int, v_c: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:868
-    s.n_Hex_recruited[v_c] = True
     # rulebooks/dynasty_builder/dynasty_builder.rules:869
+    s.n_Hex_recruited[v_c] = True
+    # rulebooks/dynasty_builder/dynasty_builder.rules:870
     proc_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:861
+# rulebooks/dynasty_builder/dynasty_builder.rules:862
 def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:865
+    # rulebooks/dynasty_builder/dynasty_builder.rules:866
     if check and (
         sum(
             map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
@@ -7954,19 +7960,19 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
         return
     listed = LISTED_RECRUIT[actor]
     for v_c in f_cities(s, actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:863
+        # rulebooks/dynasty_builder/dynasty_builder.rules:864
         if check and s.n_Hex_recruited[v_c]:
             continue
         for v_k in range(4):
-            # rulebooks/dynasty_builder/dynasty_builder.rules:864
+            # rulebooks/dynasty_builder/dynasty_builder.rules:865
             if check and (s.n_Hex_level[v_c] < R_KIND_LEVEL[v_k]):
                 continue
             for v_h in rt.within(N_HEX_DISTANCE[v_c], f_spawn_radius(s, actor, v_c)):
                 if check:
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:866
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:867
                     if not f_can_enter(s, actor, v_k, v_h):
                         continue
-                    # rulebooks/dynasty_builder/dynasty_builder.rules:867
+                    # rulebooks/dynasty_builder/dynasty_builder.rules:868
                     if f_builds_there(s, (1 - actor), v_h):
                         continue
                 key = (v_c, v_k, v_h, )
@@ -7976,7 +7982,7 @@ def legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:861
+# rulebooks/dynasty_builder/dynasty_builder.rules:862
 def apply_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c = a.args[0]
@@ -7992,7 +7998,7 @@ def apply_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:873
+# rulebooks/dynasty_builder/dynasty_builder.rules:874
 def text_enlist(
     actor: int,
     args: tuple[int, ...],
@@ -8013,37 +8019,37 @@ LISTED_ENLIST: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:873
+# rulebooks/dynasty_builder/dynasty_builder.rules:874
 def check_enlist(s: State, actor: int, v_k: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:874
+    # rulebooks/dynasty_builder/dynasty_builder.rules:875
     if (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
         return 'you have too few military tokens for ' + R_KIND_WITH_ARTICLE[v_k]
-    # rulebooks/dynasty_builder/dynasty_builder.rules:875
+    # rulebooks/dynasty_builder/dynasty_builder.rules:876
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:876
+    # rulebooks/dynasty_builder/dynasty_builder.rules:877
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:877
+    # rulebooks/dynasty_builder/dynasty_builder.rules:878
     if (f_unit_count(s, actor) >= f_unit_limit(s, actor)):
         return 'you are at your unit limit'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:878
+    # rulebooks/dynasty_builder/dynasty_builder.rules:879
     if not f_can_enter(s, actor, v_k, v_h):
         return R_KIND_WITH_ARTICLE[v_k] + ' cannot stand on ' + N_HEX_NAMES[v_h]
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:873
+# rulebooks/dynasty_builder/dynasty_builder.rules:874
 def do_enlist(s: State, actor: int, v_k: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:879
-    s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
     # rulebooks/dynasty_builder/dynasty_builder.rules:880
+    s.p_tokens[actor] -= (R_KIND_LEVEL[v_k] - 1)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:881
     proc_enlist_unit(s, actor, v_k, v_h)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:873
+# rulebooks/dynasty_builder/dynasty_builder.rules:874
 def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:877
+    # rulebooks/dynasty_builder/dynasty_builder.rules:878
     if check and (
         sum(
             map(len, s.zones[Z_UNITS + actor * 220:Z_UNITS + actor * 220 + 220])
@@ -8053,13 +8059,13 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ENLIST[actor]
     v_h_values: list[int] | None = None
     for v_k in range(4):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:874
+        # rulebooks/dynasty_builder/dynasty_builder.rules:875
         if check and (s.p_tokens[actor] < (R_KIND_LEVEL[v_k] - 1)):
             continue
         row = listed[v_k]
         if v_h_values is None:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:875
             # rulebooks/dynasty_builder/dynasty_builder.rules:876
+            # rulebooks/dynasty_builder/dynasty_builder.rules:877
             if check:
                 v_h_values = []
                 for v_h in range(220):
@@ -8068,13 +8074,13 @@ def legal_enlist(s: State, actor: int, out: list[Action], check: bool) -> None:
             else:
                 v_h_values = list(range(220))
         for v_h in v_h_values:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:878
+            # rulebooks/dynasty_builder/dynasty_builder.rules:879
             if check and not f_can_enter(s, actor, v_k, v_h):
                 continue
             out.append(row[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:873
+# rulebooks/dynasty_builder/dynasty_builder.rules:874
 def apply_enlist(s: State, a: Action) -> str | None:
     actor = a.actor
     v_k = a.args[0]
@@ -8085,7 +8091,7 @@ def apply_enlist(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def text_raise_city(
     actor: int,
     args: tuple[int, ...],
@@ -8102,50 +8108,50 @@ LISTED_RAISE_CITY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def check_raise_city(s: State, actor: int, v_h: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:885
+    # rulebooks/dynasty_builder/dynasty_builder.rules:886
     if (s.p_tokens[actor] < 3):
         return 'a city centre costs 3 military tokens'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:886
+    # rulebooks/dynasty_builder/dynasty_builder.rules:887
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is not your territory'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:887
+    # rulebooks/dynasty_builder/dynasty_builder.rules:888
     if not f_buildings_free(s, v_h):
         return N_HEX_NAMES[v_h] + ' is already built on'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:888
+    # rulebooks/dynasty_builder/dynasty_builder.rules:889
     if f_near_enemy(s, actor, v_h):
         return N_HEX_NAMES[v_h] + ' is next to the enemy'
-    # rulebooks/dynasty_builder/dynasty_builder.rules:889
+    # rulebooks/dynasty_builder/dynasty_builder.rules:890
     if not f_site_clear(s, actor, v_h):
         return 'your unit on ' + N_HEX_NAMES[v_h] + ' has nowhere to go'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def do_raise_city(s: State, actor: int, v_h: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:890
-    s.p_tokens[actor] -= 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:891
-    proc_place_centre(s, actor, v_h)
+    s.p_tokens[actor] -= 3
     # rulebooks/dynasty_builder/dynasty_builder.rules:892
+    proc_place_centre(s, actor, v_h)
+    # rulebooks/dynasty_builder/dynasty_builder.rules:893
     # make_way_at does nothing unless
     if f_in_the_way(s, actor, v_h):
         proc_make_way_at(s, actor, v_h, FOUNDING_BY_TOKENS)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:885
+    # rulebooks/dynasty_builder/dynasty_builder.rules:886
     if check and (s.p_tokens[actor] < 3):
         return
     listed = LISTED_RAISE_CITY[actor]
     for v_h in range(220):
         if check:
-            # rulebooks/dynasty_builder/dynasty_builder.rules:886
+            # rulebooks/dynasty_builder/dynasty_builder.rules:887
             if not s.n_Hex_claim[v_h][actor]:
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:887
+            # rulebooks/dynasty_builder/dynasty_builder.rules:888
             if not (
                 (
                     ((s.n_Hex_house[v_h] is None) and (s.n_Hex_token[v_h] is None))
@@ -8154,16 +8160,16 @@ def legal_raise_city(s: State, actor: int, out: list[Action], check: bool) -> No
                 and (s.n_Hex_bridge[v_h] is None)
             ):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:888
+            # rulebooks/dynasty_builder/dynasty_builder.rules:889
             if f_near_enemy(s, actor, v_h):
                 continue
-            # rulebooks/dynasty_builder/dynasty_builder.rules:889
+            # rulebooks/dynasty_builder/dynasty_builder.rules:890
             if not f_site_clear(s, actor, v_h):
                 continue
         out.append(listed[v_h])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:884
+# rulebooks/dynasty_builder/dynasty_builder.rules:885
 def apply_raise_city(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -8173,7 +8179,7 @@ def apply_raise_city(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:895
+# rulebooks/dynasty_builder/dynasty_builder.rules:896
 def text_end_recruit(
     actor: int,
     args: tuple[int, ...],
@@ -8189,23 +8195,23 @@ LISTED_END_RECRUIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:895
+# rulebooks/dynasty_builder/dynasty_builder.rules:896
 def check_end_recruit(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:895
+# rulebooks/dynasty_builder/dynasty_builder.rules:896
 def do_end_recruit(s: State, actor: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:895
+    # rulebooks/dynasty_builder/dynasty_builder.rules:896
     s.goto(9)  # disband
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:895
+# rulebooks/dynasty_builder/dynasty_builder.rules:896
 def legal_end_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_RECRUIT[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:895
+# rulebooks/dynasty_builder/dynasty_builder.rules:896
 def apply_end_recruit(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_recruit(s, actor)
@@ -8214,7 +8220,7 @@ def apply_end_recruit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:857
+# rulebooks/dynasty_builder/dynasty_builder.rules:858
 def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_recruit(s, actor, out, check)
     legal_enlist(s, actor, out, check)
@@ -8222,12 +8228,12 @@ def phase_legal_recruit(s: State, actor: int, out: list[Action], check: bool) ->
     legal_end_recruit(s, actor, out, check)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:900
+# rulebooks/dynasty_builder/dynasty_builder.rules:901
 def actor_disband(s: State) -> int | None:
     return s.g_current
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:902
 def text_dismiss(
     actor: int,
     args: tuple[int, ...],
@@ -8242,27 +8248,27 @@ def text_dismiss(
 LISTED_DISMISS: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:902
 def check_dismiss(s: State, actor: int, v_h: int, v_u: int) -> str | None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:903
+    # rulebooks/dynasty_builder/dynasty_builder.rules:904
     if not s.n_Hex_claim[v_h][actor]:
         return N_HEX_NAMES[v_h] + ' is outside your territory'
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:902
 def do_dismiss(s: State, actor: int, v_h: int, v_u: int) -> None:
-    # rulebooks/dynasty_builder/dynasty_builder.rules:904
+    # rulebooks/dynasty_builder/dynasty_builder.rules:905
     proc_destroy_unit(s, actor, v_h, v_u)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:902
 def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DISMISS[actor]
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
     for v_h in f_posts(s, actor):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:903
+        # rulebooks/dynasty_builder/dynasty_builder.rules:904
         if check and not s.n_Hex_claim[v_h][actor]:
             continue
         v_u_cards = s.zones[Z_UNITS + actor * 220 + v_h]
@@ -8312,7 +8318,7 @@ def legal_dismiss(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:902
 def apply_dismiss(s: State, a: Action) -> str | None:
     actor = a.actor
     v_h = a.args[0]
@@ -8320,7 +8326,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     if v_u_arg < 4 and v_h in f_posts(s, actor):
         for v_u in s.zones[Z_UNITS + actor * 220 + v_h]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_builder/dynasty_builder.rules:903
+                # rulebooks/dynasty_builder/dynasty_builder.rules:904
                 if not s.n_Hex_claim[v_h][actor]:
                     break
                 do_dismiss(s, actor, v_h, v_u)
@@ -8342,7 +8348,7 @@ def apply_dismiss(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:901
+# rulebooks/dynasty_builder/dynasty_builder.rules:902
 def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -8354,7 +8360,7 @@ def pick_dismiss(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:909
+# rulebooks/dynasty_builder/dynasty_builder.rules:910
 def text_end_turn(
     actor: int,
     args: tuple[int, ...],
@@ -8370,32 +8376,32 @@ LISTED_END_TURN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:909
+# rulebooks/dynasty_builder/dynasty_builder.rules:910
 def check_end_turn(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:909
+# rulebooks/dynasty_builder/dynasty_builder.rules:910
 def do_end_turn(s: State, actor: int) -> None:
     """after B's turn a round is over; after the last round the Timeout judges equal turns,
     before another turn (and its military tokens) begins
     """
-    # rulebooks/dynasty_builder/dynasty_builder.rules:910
-    if (s.g_current == 1):
-        # rulebooks/dynasty_builder/dynasty_builder.rules:910
-        s.g_round += 1
     # rulebooks/dynasty_builder/dynasty_builder.rules:911
-    if (s.g_round <= s.o_rounds):
+    if (s.g_current == 1):
         # rulebooks/dynasty_builder/dynasty_builder.rules:911
+        s.g_round += 1
+    # rulebooks/dynasty_builder/dynasty_builder.rules:912
+    if (s.g_round <= s.o_rounds):
+        # rulebooks/dynasty_builder/dynasty_builder.rules:912
         proc_begin_turn(s, (1 - s.g_current))
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:909
+# rulebooks/dynasty_builder/dynasty_builder.rules:910
 def legal_end_turn(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_TURN[actor])
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:909
+# rulebooks/dynasty_builder/dynasty_builder.rules:910
 def apply_end_turn(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_turn(s, actor)
@@ -8404,7 +8410,7 @@ def apply_end_turn(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_builder/dynasty_builder.rules:899
+# rulebooks/dynasty_builder/dynasty_builder.rules:900
 def phase_legal_disband(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_dismiss(s, actor, out, check)
     legal_end_turn(s, actor, out, check)

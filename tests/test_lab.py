@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from compiler import agents, cli, lab
+from compiler import agents, api, cli, lab
 from compiler.lab_stats import summarize, wilson
 from tests.playing import load
 
@@ -226,3 +226,49 @@ def test_coverage_flags_a_broken_ability(tmp_path: Path,
     assert "ability Tidehaven: on_play" not in lab.declared(load("dojo"), {"Tidehaven"})
     assert shipped["coverage"]["declared"] > 20
     assert "action end_turn" not in shipped["coverage"]["never_fired"]
+
+
+def _rulers_gambit_with_a_dead_keyword(tmp_path: Path) -> Path:
+    """Ruler's Gambit with a keyword `mystery` that no rule reads, printed on Ember Scout."""
+    folder = tmp_path / "rulers_gambit"
+    shutil.copytree(ROOT / "rulebooks" / "rulers_gambit", folder)
+    rules = folder / "rulers_gambit.rules"
+    text = rules.read_text(encoding="utf-8")
+    anchor = 'keyword seal "'
+    assert anchor in text
+    rules.write_text(text.replace(anchor, 'keyword mystery "Nothing reads it."\n' + anchor, 1),
+                     encoding="utf-8")
+    cards = folder / "starter.cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    anchor = "  - name: Ember Scout\n"
+    start = text.index(anchor)
+    end = text.index("keywords: [first_strike]", start)
+    cards.write_text(text[:end] + "keywords: [first_strike, mystery]"
+                     + text[end + len("keywords: [first_strike]"):], encoding="utf-8")
+    return folder / "rulers_gambit.rules"
+
+
+def shipped_never(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """What never fired in the same games of the shipped Ruler's Gambit."""
+    _, report, _ = simulate(capsys, "rulers_gambit", "-n", "4", "--coverage", "--json",
+                            "--decks", "red_green_rush,blue_purple_tidewall")
+    never: list[str] = report["coverage"]["never_fired"]
+    return never
+
+
+def test_coverage_flags_a_keyword_no_rule_finds(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["-n", "4", "--coverage", "--json", "--decks", "red_green_rush,blue_purple_tidewall"]
+    code, report, _ = simulate(capsys, str(_rulers_gambit_with_a_dead_keyword(tmp_path)), *argv)
+    assert code == 1
+    never = report["coverage"]["never_fired"]
+    assert "keyword mystery" in never
+    # levitate, which attacks read (only levitate or overthrow attack a levitate unit), fires
+    assert "keyword levitate" not in never and "keyword mystery" not in shipped_never(capsys)
+    shipped = load("rulers_gambit")
+    tables = lab.keyword_tables(api.load_game_model("rulers_gambit")[0])
+    assert tables == ["C_CARD_KEYWORDS", "C_CARD_RULER_KEYWORDS"]
+    assert "keyword first_strike" in lab.declared(shipped, {"Ember Scout"}, tables)
+    assert "keyword mystery" not in lab.declared(shipped, {"Ember Scout"}, tables)
+    # the tables are the module's own again after the games
+    assert type(shipped.C_CARD_KEYWORDS[0]) is list

@@ -173,6 +173,10 @@ def test_simulate_and_play_take_the_number_of_players(
     assert cli.main(["simulate", rules, "-n", "1", "--players", "3", "--option",
                      "pairs=true"]) == 2
     assert "3 players cannot play in teams of 2" in capsys.readouterr().err
+    # the default (no --agents) fills every seat; a pair the user lists is one agent per seat
+    assert cli.main(["simulate", rules, "-n", "1", "--players", "3", "--agents",
+                     "random,random"]) == 2
+    assert "2 agents for --players 3" in capsys.readouterr().err
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert cli.main(["play", rules, "--players", "6", "--as", "F"]) == 0
     assert "F rests" in capsys.readouterr().out
