@@ -72,6 +72,8 @@ class StatePaths(StateSeats):
             head = parts[0]
         if head in self.seats() and len(parts) >= 2:
             player = self.seats().index(head)
+            if player >= self.num_players:
+                raise KeyError(f"{head} is not a seat of {self.num_players} players")
             for name, attr, codec, _vis, per_player in self.PLAYER_FIELDS:
                 if name == parts[1]:
                     read, write = self._cell(getattr(self, attr), player, codec, per_player,

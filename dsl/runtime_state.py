@@ -154,7 +154,8 @@ class StateCore:
         seats = self.seats()
         texts = _SEATED_TEXTS.setdefault(seats, {})
         for i, action in enumerate(out):
-            text = action.text_function()
+            # the generated text functions of such a game take `seats` (pygen_actions)
+            text: Callable[..., str] = action.text_function()
             seated = texts.get(text)
             if seated is None:
                 seated = texts[text] = partial(text, seats=seats)
