@@ -289,8 +289,9 @@ class Resolver(BoardResolver):
                 self.diagnostics.add("E0220", seats.span, f"two lists of names for {seats.count} "
                                      "players")
             elif len(seats.names) != seats.count:
-                self.diagnostics.add("E0220", seats.span, f"{len(seats.names)} name{'s' if len(seats.names) != 1 else ''} for "
-                                     f"{seats.count} players", hint="give one name per seat")
+                plural = "s" if len(seats.names) != 1 else ""
+                self.diagnostics.add("E0220", seats.span, f"{len(seats.names)} name{plural} "
+                                     f"for {seats.count} players", hint="give one name per seat")
             else:
                 repeated = [i for i, name in enumerate(seats.names) if name in seats.names[:i]]
                 for i in repeated:
