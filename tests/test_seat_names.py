@@ -5,12 +5,14 @@ seat that both counts have first."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from compiler import cli
 from compiler.driver import check_rulebook
 from compiler.pygen import load_python
 from compiler.scenarios import load_scenarios, run_scenario
@@ -108,3 +110,12 @@ def test_the_documented_example_checks_clean_and_plays(tmp_path: Path) -> None:
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
         assert sorted(state.returns()) == [-1] * (players - 1) + [1]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_simulate_reports_the_seats_of_the_count(
+        players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["simulate", str(HERE / "compass.rules"), "-n", "2", "--players",
+                     str(players), "--json"])
+    assert code == 0
+    assert list(json.loads(capsys.readouterr().out)["seats"]) == SEATS[players]
