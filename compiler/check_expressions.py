@@ -348,6 +348,18 @@ class ExpressionChecker(BuiltinChecker):
             if narrowed is not None:
                 return self.mark_narrowed(e, narrowed, info.type)
             return info.type
+        if any(e.id in names for names in m.seat_names.values()):
+            places = {names.index(e.id) if e.id in names else -1
+                      for names in m.seat_names.values()}
+            if len(places) > 1:
+                where = ", ".join(
+                    (f"seat {names.index(e.id) + 1}" if e.id in names else "no seat")
+                    + f" of {count}" for count, names in sorted(m.seat_names.items()))
+                self.diagnostics.add("E0220", e.span, f"'{e.id}' is not the same seat in every "
+                                     f"count of players ({where})", hint="name in the rules "
+                                     "only a seat that every count has at the same place; "
+                                     "reach the others through players, next_in or after")
+                return t.ANY
         if e.id in m.player_names:
             symbols[id(e)] = self.player_symbol(e.id)
             return t.PLAYER

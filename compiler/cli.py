@@ -294,7 +294,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
-    names = list(game.INFO["player_names"])[: state.num_players]
+    names = list(state.seats())[: state.num_players]
     if args.as_player not in names:
         print(f"--as must be one of {', '.join(names)}", file=sys.stderr)
         return EXIT_USAGE

@@ -47,7 +47,7 @@ _TOKEN = re.compile(r"""
   | (?P<annotation>@[A-Za-z0-9_.]+)
   | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<int>[0-9]+)
-  | (?P<op>->|\.\.|--|==|!=|<=|>=|\+=|-=|[{}()\[\],.:=<>+\-*/%?])
+  | (?P<op>->|\.\.|--|==|!=|<=|>=|\+=|-=|[{}()\[\],.:;=<>+\-*/%?])
 """, re.VERBOSE)
 
 # Words after which an expression follows: a bracket after them opens a value, not a call.
@@ -118,7 +118,7 @@ def _space_between(left: Token, right: Token, before_left: Token | None) -> bool
     if right.kind == "comment":
         return True
     a, b = left.text, right.text
-    if b in (",", ")", "]", ".", ":", "?") or a in ("(", "[", "."):
+    if b in (",", ";", ")", "]", ".", ":", "?") or a in ("(", "[", "."):
         return False
     if a == "-" and left.kind == "op" and not _is_value_end(before_left):
         return False  # a unary minus

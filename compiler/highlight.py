@@ -77,7 +77,7 @@ class RulecraftLexer(RegexLexer):  # type: ignore[misc]  # (Pygments ships no ty
             (r"[A-Z][A-Za-z0-9_]*", Name.Class),
             (r"[A-Za-z_][A-Za-z0-9_]*", Name),
             (r"->|\.\.|--|==|!=|<=|>=|\+=|-=|[=<>+\-*/%?]", Operator),
-            (r"[{}()\[\],.:]", Punctuation),
+            (r"[{}()\[\],.:;]", Punctuation),
         ],
         "string": [
             (r'\\["\\nt{}]', String.Escape),

@@ -62,7 +62,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
                       swap=not args.no_swap, coverage=args.coverage,
                       keyword_tables=_keyword_tables(name) if args.coverage else [])
     try:
-        game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
+        first = game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
     except ValueError as error:
         return usage(str(error))
     if args.backend == "ray":
@@ -73,7 +73,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         records, interrupted, elapsed = _play(stream, args.n)
     except RayUnavailable as error:
         return usage(str(error))
-    seat_names = list(game.INFO["player_names"])[: len(specs)]
+    # the names of the count played (a game may name its seats per count)
+    seat_names = list(first.seats())[: len(specs)]
     declared = None
     if args.coverage:
         owned = {c for r in records for cards in r.owned for c in cards}

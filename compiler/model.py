@@ -198,6 +198,9 @@ class GameModel:
     team_size: n.Expr | None = None
     team_seats: list[list[int]] = field(default_factory=list)
     player_names: list[str] = field(default_factory=list)
+    # `names 2: N, S; 4: ...`: the seats of each count (empty: every count seats the first
+    # player_names, which are then the names of the largest count)
+    seat_names: dict[int, list[str]] = field(default_factory=dict)
     # Where each name is declared (none: the names are the default A, B, ...).
     player_spans: list[Span] = field(default_factory=list)
     options: dict[str, OptionInfo] = field(default_factory=dict)

@@ -29,16 +29,21 @@ class ActionGenerator(TextGenerator):
         # the text; a bit of `shown` left clear writes that parameter as a neutral phrase, for
         # players who may not see it (State.action_text)
         # `names` says how cards with differing copies read (rt.Action.names)
+        # a game with seat names per count reads them from `seats` (StateCore._seat)
+        seated = bool(self.model.seat_names)
+        seats = ", seats: tuple[str, ...] = PLAYER_NAMES" if seated else ""
         with self.function(f"def text_{action.name}(actor: int, args: tuple[int, ...], "
-                           "shown: int = -1, names: rt.CopyNames = None) -> str:",
+                           f"shown: int = -1, names: rt.CopyNames = None{seats}) -> str:",
                            decl.span):
             template = decl.says or "{actor} " + words(action.name) + "".join(
                 f" {{{name}}}" for name, _, _ in action.params)
-            parts = {"actor": "PLAYER_NAMES[actor]"}
+            parts = {"actor": "seats[actor]" if seated else "PLAYER_NAMES[actor]"}
             neutral: dict[str, tuple[int, str]] = {}
             for i, (name, type_, _) in enumerate(action.params):
                 if isinstance(type_, t.CardT):
                     parts[name] = f"rt.card_name(DEF_NAMES, args, names, {i})"
+                elif isinstance(type_, t.PlayerT) and seated:
+                    parts[name] = f"seats[args[{i}]]"
                 else:
                     parts[name] = self.display(type_, f"args[{i}]")
                 neutral[name] = (1 << i, neutral_noun(type_))
@@ -52,7 +57,8 @@ class ActionGenerator(TextGenerator):
                            f"{signature}) -> str | None:", decl.span):
             for require in action.requires:
                 w.source(require.span)
-                parts = {"actor": "PLAYER_NAMES[actor]"}
+                parts = {"actor": "s.player_name(actor)" if self.model.seat_names
+                         else "PLAYER_NAMES[actor]"}
                 for name, type_ in params:
                     parts[name] = self.display(type_, self.bindings.lookup(name))
                 message = self.template(require.message, parts, self.worded(

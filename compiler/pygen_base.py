@@ -360,6 +360,8 @@ class GeneratorBase:
         """Python source for the text a value shows in messages and action texts. An action's
         card argument (card_as_def) names a definition and which copy (rt.COPY_CHOICES)."""
         table = self.words_table(type_)
+        if isinstance(type_, t.PlayerT) and self.model.seat_names:
+            return f"s.player_name({value})"  # the seats of the count played
         if table is not None:
             return f"{table}[{value}]"
         if isinstance(type_, t.CardT) and card_as_def:

@@ -38,6 +38,9 @@ class TableGenerator(ExpressionGenerator):
         m = self.model
         w = self.w
         w.line(f"PLAYER_NAMES: Final = {tuple(m.player_names)!r}")
+        if m.seat_names:
+            seats = {count: tuple(names) for count, names in sorted(m.seat_names.items())}
+            w.line(f"SEAT_NAMES: Final = {seats!r}")
         w.line(f"PHASES: Final = {tuple(m.phases)!r}")
         for enum in m.enums.values():
             w.line(f"E_{upper(enum.name)}_NAMES: Final = {tuple(enum.members)!r}")

@@ -20,6 +20,8 @@ class WiringGenerator(RuleGenerator):
         w.line()
         w.line("State.GAME = " + repr(m.name))
         w.line("State.PLAYER_NAMES = PLAYER_NAMES")
+        if m.seat_names:
+            w.line("State.SEAT_NAMES = SEAT_NAMES")
         w.line("State.DEF_NAMES = DEF_NAMES")
         w.line("State.SLOT_OWNER = SLOT_OWNER")
         w.line("State.SLOT_CAPACITY = SLOT_CAPACITY")
@@ -144,7 +146,10 @@ class WiringGenerator(RuleGenerator):
             counts = m.player_counts
             shown = "players"
             if counts == list(range(m.min_players, m.max_players + 1)):
-                test = f"not {m.min_players} <= players <= {m.max_players}"
+                # (not an int: '3' would raise TypeError at the comparison)
+                test = (f"not isinstance(players, (int, float)) or not {m.min_players} "
+                        f"<= players <= {m.max_players}")
+                shown = "players!r"
             else:  # (any value may be compared: '4' is shown quoted, as it is not 4)
                 test, shown = f"players not in {tuple(counts)!r}", "players!r"
             with w.block(f"if {test}:"):

@@ -281,6 +281,46 @@ class Resolver(BoardResolver):
             result.append((p.name, self.resolve_type(p.type)))
         return result
 
+    def seat_names(self, d: n.Game) -> None:
+        """`names 2: N, S; 4: N, E, S, W`. A name in the rules is one seat, so the rules may
+        name only the seats that every count has at the same place (check_expressions); the
+        largest count's names are the seats the rules and tables are written against."""
+        m = self.model
+        for seats in d.seat_names:
+            if seats.count not in m.player_counts:
+                self.diagnostics.add("E0220", seats.span, f"{d.name} is not for {seats.count} "
+                                     "players", hint="the counts are those of 'players'")
+            elif seats.count in m.seat_names:
+                self.diagnostics.add("E0220", seats.span, f"two lists of names for {seats.count} "
+                                     "players")
+            elif len(seats.names) != seats.count:
+                plural = "s" if len(seats.names) != 1 else ""
+                self.diagnostics.add("E0220", seats.span, f"{len(seats.names)} name{plural} "
+                                     f"for {seats.count} players", hint="give one name per seat")
+            else:
+                repeated = [i for i, name in enumerate(seats.names) if name in seats.names[:i]]
+                for i in repeated:
+                    self.diagnostics.add("E0220", seats.name_spans[i], f"'{seats.names[i]}' is "
+                                         f"two seats of {seats.count} players")
+                if not repeated:
+                    m.seat_names[seats.count] = list(seats.names)
+        missing = [c for c in m.player_counts if c not in m.seat_names]
+        if missing and len(d.seat_names) == len(m.seat_names):
+            self.diagnostics.add("E0220", d.span, "no seat names for " + ", ".join(
+                map(str, missing)) + " players", hint="'names' with a list per count lists "
+                "every count of 'players'")
+        largest = m.seat_names.get(m.max_players)
+        if largest is not None:
+            m.player_names = list(largest)
+            spans = next(s.name_spans for s in d.seat_names if s.count == m.max_players)
+            m.player_spans = list(spans)
+        declared: set[str] = set()
+        for seats in d.seat_names:
+            for name, span in zip(seats.names, seats.name_spans, strict=False):
+                if name not in declared:
+                    declared.add(name)
+                    self.declare("value", name, span, "player name")
+
     def teams(self, d: n.Teams) -> None:
         """The game's teams: a size (checked by typecheck) or the seats of each team."""
         m = self.model
@@ -339,6 +379,8 @@ class Resolver(BoardResolver):
             chr(ord("A") + i) for i in range(min(max(d.max_players, 0), MAX_PLAYERS))
         ]
         m.player_spans = list(d.player_spans) if d.player_names else []
+        if d.seat_names:
+            self.seat_names(d)
         if d.teams is not None:
             self.teams(d.teams)
         for option in d.options:

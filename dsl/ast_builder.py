@@ -101,6 +101,7 @@ class AstBuilder(Transformer[Token, Any]):
         counts: tuple[tuple[int, int], ...] = ((2, 2),)
         names: tuple[Token, ...] = ()
         teams: n.Teams | None = None
+        seat_names: tuple[n.SeatNames, ...] = ()
         options = []
         for kind, value in items:
             if kind == "title":
@@ -111,12 +112,14 @@ class AstBuilder(Transformer[Token, Any]):
                 names = value
             elif kind == "teams":
                 teams = value
+            elif kind == "seat names":
+                seat_names = value
             else:
                 options.append(value)
         return n.Game(
             str(name), title, min(low for low, _ in counts), max(high for _, high in counts),
             tuple(str(t) for t in names), tuple(options), tuple(self._tspan(t) for t in names),
-            counts=counts, teams=teams, span=self._span(meta),
+            counts=counts, teams=teams, seat_names=seat_names, span=self._span(meta),
         )
 
     def title(self, meta: Any, c: list[Token]) -> tuple[str, str]:
@@ -147,6 +150,14 @@ class AstBuilder(Transformer[Token, Any]):
 
     def player_names(self, meta: Any, c: list[Token]) -> tuple[str, tuple[Token, ...]]:
         return ("names", tuple(c))
+
+    def seat_names(self, meta: Any, c: list[n.SeatNames]) -> tuple[str, tuple[n.SeatNames, ...]]:
+        return ("seat names", tuple(c))
+
+    def count_seats(self, meta: Any, c: list[Token]) -> n.SeatNames:
+        count, *names = c
+        return n.SeatNames(int(count), tuple(str(t) for t in names),
+                           tuple(self._tspan(t) for t in names), span=self._tspan(count))
 
     def option_decl(self, meta: Any, c: list[Any]) -> tuple[str, n.OptionDecl]:
         name, type_, default, description = c

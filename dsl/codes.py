@@ -180,6 +180,19 @@ largest count exactly once.
       teams [A, C], [B, D, E]   # F is on no team
     }
 """),
+    Code("E0220", "bad seat names for a count", """
+`names` with a list per count (`names 2: North, South; 4: North, East, South, West`) gives the
+seats of each count of `players`: every count once, one distinct name per seat. A name in the
+rules (`current = North`) stands for one seat, so the rules may name only a seat that every
+count has at the same place; the others are seats of their count, read by `players`,
+`next_in` and the like.
+
+    game bridge {
+      players 2, 4
+      names 2: North, South; 4: North, East, South, West
+    }
+    state { first: player = South }   # E0220: South is seat 2 of 2 players, 3 of 4
+"""),
     Code("E0213", "ordered by where order is not used", """
 `ordered by KEY [asc|desc]` says in which order a `for` loop visits its elements, or which
 element `first(...)` and `list(...)` see first: `first(q for q in players where not q.out

@@ -83,7 +83,7 @@ __all__ = [
     "ExprBase",
     "FieldDecl", "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline",
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
-    "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
+    "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "SeatNames", "Not",
     "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
     "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Responders",
     "Return", "Reveal", "SeedDecl", "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt",
@@ -154,6 +154,17 @@ class Game(Decl):
     # each range of `players 2..4, 6` as (low, high)
     counts: tuple[tuple[int, int], ...] = field(default=(), kw_only=True)
     teams: Teams | None = field(default=None, kw_only=True)
+    # `names 2: N, S; 4: N, E, S, W`: the seats of each count, in the order written
+    seat_names: tuple[SeatNames, ...] = field(default=(), kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNames(Node):
+    """The seat names of one player count (`4: North, East, South, West`)."""
+
+    count: int
+    names: tuple[str, ...]
+    name_spans: tuple[Span, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,9 @@ class Action:
         as a neutral phrase ("a card") otherwise. GameState.action_text decides the bits."""
         return self._text(self.actor, self.args, shown, self.names)
 
+    def text_function(self) -> Callable[[int, tuple[int, ...], int, CopyNames], str]:
+        return self._text
+
     def plain(self) -> Action:
         """The same action with every card read as its definition's name, whichever copy it
         is: what the action means apart from the state its cards are in."""

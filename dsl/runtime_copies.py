@@ -264,9 +264,9 @@ class CardCopies(StateCore):
 
     def _zone_words(self, slot: int) -> str:
         """A zone for a reader: "in B's recovery", "in A's units at mongolia"."""
-        zone, *keys = self.SLOT_NAMES[slot].split(".")
+        zone, *keys = self.slot_name(slot).split(".")
         words = zone.replace("_", " ")
-        if keys and keys[0] in self.PLAYER_NAMES:
+        if keys and keys[0] in self.seats():
             words = f"{keys.pop(0)}'s {words}"
         return "in " + words + "".join(" at " + key.replace("_", " ") for key in keys)
 

@@ -29,7 +29,7 @@ class StatePaths(StateSeats):
                 raise ValueError(f"a list is needed, not {value!r}")
             return [self.encode(codec[1], item) for item in value]
         if kind == "player":
-            return _index_of(self.PLAYER_NAMES[: self.num_players], value, "player")
+            return _index_of(self.seats()[: self.num_players], value, "player")
         if kind == "names":
             return _index_of(codec[1], value, "name")
         if kind == "card":
@@ -70,8 +70,10 @@ class StatePaths(StateSeats):
         if head == "player" and len(parts) > 1:
             parts = parts[1:]
             head = parts[0]
-        if head in self.PLAYER_NAMES and len(parts) >= 2:
-            player = self.PLAYER_NAMES.index(head)
+        if head in self.seats() and len(parts) >= 2:
+            player = self.seats().index(head)
+            if player >= self.num_players:
+                raise KeyError(f"{head} is not a seat of {self.num_players} players")
             for name, attr, codec, _vis, per_player in self.PLAYER_FIELDS:
                 if name == parts[1]:
                     read, write = self._cell(getattr(self, attr), player, codec, per_player,
@@ -87,7 +89,7 @@ class StatePaths(StateSeats):
             return self._card_field(parts[1:])
         if head == "zone":
             parts = parts[1:]
-        for name, base, dims in self.ZONES:
+        for name, base, dims in self.seated_zones():
             if parts and parts[0] == name:
                 keys = parts[1:]
                 if len(keys) == len(dims) + 1 and keys[-1] == "size":
@@ -100,11 +102,19 @@ class StatePaths(StateSeats):
                 return self._zone(self.team_slot(base + _flat_index(keys, dims)))
         raise KeyError(f"no path {path!r} in {self.GAME}")
 
+    def seated_zones(self) -> tuple[tuple[str, int, tuple[tuple[str, ...], ...]], ...]:
+        """ZONES with each player key read by the seat names of the count played."""
+        if not self.SEAT_NAMES:
+            return self.ZONES
+        seats = self.seats()
+        return tuple((name, base, tuple(seats if keys is self.PLAYER_NAMES else keys
+                                        for keys in dims)) for name, base, dims in self.ZONES)
+
     def _card_field(self, parts: list[str]) -> tuple[Callable[[], Any], Callable[[Any], None]]:
         """`card.ZONE[.KEY...].INDEX.FIELD`: a 'per card' field of the card at a zone position
         (0 is the first card), e.g. `card.units.A.0.rested`."""
         *where, position, field_name = parts
-        for name, base, dims in self.ZONES:
+        for name, base, dims in self.seated_zones():
             if where and where[0] == name:
                 if len(where) - 1 != len(dims):
                     raise KeyError(f"zone {name} takes {len(dims)} keys in a path")
@@ -154,7 +164,7 @@ class StatePaths(StateSeats):
             if len(rest) != 1:
                 raise KeyError("a 'per player' field needs a player name at the end of the path")
             row: list[Any] = table[index]
-            player = _index_of(self.PLAYER_NAMES[: self.num_players], rest[0], "player")
+            player = _index_of(self.seats()[: self.num_players], rest[0], "player")
             return (lambda: self.decode(codec, row[player]),
                     lambda v: row.__setitem__(player, self.encode(codec, v)))
         if rest:
@@ -197,7 +207,7 @@ class StatePaths(StateSeats):
                     if self.card_home[c] == slot]
         if homeless:
             raise ValueError(
-                f"setting {self.SLOT_NAMES[slot]} would leave {', '.join(homeless)} with no "
+                f"setting {self.slot_name(slot)} would leave {', '.join(homeless)} with no "
                 "zone to go to; put them in another zone first (set that zone to include them)"
             )
         for card in leaving:
@@ -246,7 +256,7 @@ class StatePaths(StateSeats):
         parts = path.split(".")
         if parts and parts[0] == "zone":
             parts = parts[1:]
-        for name, base, dims in self.ZONES:
+        for name, base, dims in self.seated_zones():
             if parts and parts[0] == name:
                 if len(parts) - 1 != len(dims):
                     raise ValueError(f"zone {name} takes {len(dims)} keys in a path")
@@ -291,14 +301,14 @@ class StatePaths(StateSeats):
         if best >= 0:
             return best
         name = self.DEF_NAMES[definition]
-        where = sorted({self.SLOT_NAMES[self.card_zone[c]] for c, d in enumerate(self.card_def)
+        where = sorted({self.slot_name(self.card_zone[c]) for c, d in enumerate(self.card_def)
                         if d == definition and c not in keep and self.card_zone[c] != slot})
         found = f"the other copies are in {', '.join(where)}" if where else "no other copy exists"
-        allowed = (", ".join(sorted(self.SLOT_NAMES[s] for s in sources))
+        allowed = (", ".join(sorted(self.slot_name(s) for s in sources))
                    if sources is not None else
                    "the zone each card starts in (its deck) or the zone's owner's other zones")
         raise ValueError(
-            f"no spare card {name!r} to put in {self.SLOT_NAMES[slot]}: spare cards come from "
+            f"no spare card {name!r} to put in {self.slot_name(slot)}: spare cards come from "
             f"{allowed}, and {found}; set the zone holding one to leave it out first, or name "
             "the zones to take from: `{cards: [...], from: [zone, ...]}`")
 

@@ -5,11 +5,15 @@ dsl.runtime_paths and dsl.runtime_views build on it; dsl.runtime.GameState combi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any, ClassVar, Self
 
 from dsl.runtime_base import TERMINAL, Action, Codec, IllegalAction, Listed, RuleError
 from dsl.runtime_fields import CardField, GameField, NodeField, PhaseRules, PlayerField
 from dsl.runtime_rng import Rng
+
+# per seat names, each text function of an action with those names bound (StateCore._seat)
+_SEATED_TEXTS: dict[tuple[str, ...], dict[Any, Callable[..., str]]] = {}
 
 
 class StateCore:
@@ -18,6 +22,10 @@ class StateCore:
     # Filled in by the generated module.
     GAME: ClassVar[str] = ""
     PLAYER_NAMES: ClassVar[tuple[str, ...]] = ()
+    # `names 2: N, S; 4: N, E, S, W`: the seats of each count (empty: every count seats the
+    # first PLAYER_NAMES). Generated tables are written against PLAYER_NAMES, the seats of
+    # the largest count, and read by seat number; only what a reader sees uses seats().
+    SEAT_NAMES: ClassVar[Mapping[int, tuple[str, ...]]] = {}
     PHASES: ClassVar[tuple[str, ...]] = ()
     DEF_NAMES: ClassVar[tuple[str, ...]] = ()
     SLOT_OWNER: ClassVar[tuple[int, ...]] = ()
@@ -135,7 +143,23 @@ class StateCore:
                 self._listing = False
                 if self._memo is not None:
                     self._memo = None
+        if self.SEAT_NAMES:
+            self._seat(out)
         return out
+
+    def _seat(self, out: list[Action]) -> None:
+        """Make the listed actions read with the seat names of the count played: the
+        generated tables of actions are shared by every count, and their texts take the
+        names (`seats`) where a game names its seats per count."""
+        seats = self.seats()
+        texts = _SEATED_TEXTS.setdefault(seats, {})
+        for i, action in enumerate(out):
+            # the generated text functions of such a game take `seats` (pygen_actions)
+            text: Callable[..., str] = action.text_function()
+            seated = texts.get(text)
+            if seated is None:
+                seated = texts[text] = partial(text, seats=seats)
+            out[i] = type(action)(action.kind, action.actor, action.args, seated, action.names)
 
     def _list_actions(
         self, legal: Callable[[Any, int, list[Action], bool], None], out: list[Action],
@@ -150,6 +174,8 @@ class StateCore:
             self._listing = False
             if self._memo is not None:
                 self._memo = None
+        if self.SEAT_NAMES:
+            self._seat(out)
 
     def _listing_memo(self) -> _ListingMemo | None:
         """The memo of the listing of actions under way, if one is."""
@@ -267,7 +293,7 @@ class StateCore:
             if str(action) == wanted:
                 return action
         who = wanted.split(" ", 1)[0]
-        if who in self.PLAYER_NAMES[: self.num_players] and who != self.player_name(self.actor):
+        if who in self.seats()[: self.num_players] and who != self.player_name(self.actor):
             raise IllegalAction(
                 f"it is {self.player_name(self.actor)}'s turn, not {who}'s: '{wanted}'"
             )
@@ -423,7 +449,7 @@ class StateCore:
         zone = self.zones[slot]
         capacity = self.SLOT_CAPACITY[slot]
         if 0 <= capacity <= len(zone):
-            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
+            raise RuleError(f"zone {self.slot_name(slot)} is full ({capacity})")
         zone.append(card)
         return card
 
@@ -441,7 +467,7 @@ class StateCore:
         zone = zones[slot]
         capacity = self.SLOT_CAPACITY[slot]
         if 0 <= capacity <= len(zone):
-            raise RuleError(f"zone {self.SLOT_NAMES[slot]} is full ({capacity})")
+            raise RuleError(f"zone {self.slot_name(slot)} is full ({capacity})")
         if top:
             zone.insert(0, card)
         else:
@@ -472,9 +498,28 @@ class StateCore:
             shown[card] = shown.get(card, 0) | players
 
     # ---- players and stored values as the rules name them
+    def seats(self) -> tuple[str, ...]:
+        """The seat names of the count played, then the largest count's names it lacks, to a
+        name per seat of PLAYER_NAMES (tables indexed by seat keep their shape, and the slots
+        of the seats not played keep distinct names)."""
+        names = self.SEAT_NAMES.get(self.num_players)
+        if names is None:
+            return self.PLAYER_NAMES
+        spare = tuple(name for name in self.PLAYER_NAMES if name not in names)
+        return (names + spare)[: len(self.PLAYER_NAMES)]
+
+    def slot_name(self, slot: int) -> str:
+        """A zone slot's path (`hand.North`) with the seat names of the count played."""
+        name = self.SLOT_NAMES[slot]
+        if not self.SEAT_NAMES:
+            return name
+        seats, table = self.seats(), self.PLAYER_NAMES
+        return ".".join(seats[table.index(part)] if part in table else part
+                        for part in name.split("."))
+
     def player_name(self, player: int) -> str:
         if 0 <= player < len(self.PLAYER_NAMES):
-            return self.PLAYER_NAMES[player]
+            return self.seats()[player]
         return "nobody"
 
     def decode(self, codec: Codec, raw: Any) -> Any:

@@ -46,10 +46,10 @@ class StateViews(StateSeats):
                     [self.decode(codec, v) for v in value] if per_player
                     else self.decode(codec, value)
                 )
-            players[self.PLAYER_NAMES[p]] = fields
+            players[self.seats()[p]] = fields
         view["players"] = players
         if self.HAS_TEAMS:  # who plays with whom is no secret
-            view["teams"] = {self.PLAYER_NAMES[p]: self.t_team[p] for p in range(self.num_players)}
+            view["teams"] = {self.seats()[p]: self.t_team[p] for p in range(self.num_players)}
         boards: dict[str, dict[str, dict[str, Any]]] = {}
         for board, nodes, name, attr, codec, per_player, visibility in self.NODE_FIELDS:
             if visibility != "public":
@@ -78,11 +78,11 @@ class StateViews(StateSeats):
                          "revealed": [self.DEF_NAMES[self.card_def[c]] for c in named]}
             else:
                 shown = {"count": len(cards)}
-            zones[self.SLOT_NAMES[slot]] = shown
+            zones[self.slot_name(slot)] = shown
             if named and self.CARD_FIELDS:
                 # a revealed card's public state is as public as a face-up card's: the target
                 # an activated set spell was given
-                card_fields[self.SLOT_NAMES[slot]] = [
+                card_fields[self.slot_name(slot)] = [
                     {name: self.decode(codec, getattr(self, attr)[c])
                      for name, attr, codec, vis in self.CARD_FIELDS if vis == "public"}
                     for c in named

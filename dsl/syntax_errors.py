@@ -270,10 +270,13 @@ def _hint_from_context(token: Token, expected: set[str], source: SourceFile) -> 
             return "'require' needs a message: require COND else \"why not\""
     if text == ":" and "LBRACE" in expected:
         return "blocks are written with braces: 'if cond { ... }', not a colon"
-    if token.type == "INT" and re.search(r"\bnames\s*$", before):
-        return ("'names' gives one name per seat of the largest count, and a smaller game "
-                "seats the first ones: 'names North, East, South, West'; names for each count "
-                "('names 2: [...], 4: [...]') are not in the language")
+    if re.search(r"\bnames\s+\d+\s*:[^{}]*,\s*$", before) and token.type == "INT" \
+            or text == "[" and re.search(r"\bnames\b[^{}]*:\s*$", before):
+        return ("the seats of each count are listed without brackets, the counts separated "
+                "by ';': names 2: North, South; 4: North, East, South, West")
+    if text == ";":
+        return ("statements need no separator: ';' only separates the counts of "
+                "'names 2: North, South; 4: North, East, South, West'")
     if text == "where" and "DESC" in expected:
         return "'where COND' comes before 'ordered by KEY': ... where COND ordered by KEY"
     if text == "ordered" and token.type == "NAME":

@@ -4090,8 +4090,8 @@ def new_game(
     decks: object = None,
 ) -> State:
     """A new game, set up and advanced to the first decision."""
-    if not 2 <= players <= 2:
-        raise ValueError(f'dojo is for 2 players, not {players}')
+    if not isinstance(players, (int, float)) or not 2 <= players <= 2:
+        raise ValueError(f'dojo is for 2 players, not {players!r}')
     s = State(seed, players, rt.merge_options(OPTIONS, options))
     s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, deck_problem, PLAYER_NAMES)
     setup(s)

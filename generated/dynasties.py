@@ -1589,8 +1589,8 @@ def new_game(
     decks: object = None,
 ) -> State:
     """A new game, set up and advanced to the first decision."""
-    if not 2 <= players <= 2:
-        raise ValueError(f'dynasties is for 2 players, not {players}')
+    if not isinstance(players, (int, float)) or not 2 <= players <= 2:
+        raise ValueError(f'dynasties is for 2 players, not {players!r}')
     if decks is not None:
         raise ValueError('dynasties takes no decks')
     s = State(seed, players, rt.merge_options(OPTIONS, options))

@@ -8789,8 +8789,8 @@ def new_game(
     decks: object = None,
 ) -> State:
     """A new game, set up and advanced to the first decision."""
-    if not 2 <= players <= 2:
-        raise ValueError(f'dynasty_builder_continent is for 2 players, not {players}')
+    if not isinstance(players, (int, float)) or not 2 <= players <= 2:
+        raise ValueError(f'dynasty_builder_continent is for 2 players, not {players!r}')
     if decks is not None:
         raise ValueError('dynasty_builder_continent takes no decks')
     s = State(seed, players, rt.merge_options(OPTIONS, options))

@@ -55,13 +55,19 @@ def test_require_without_else_hint_in_a_rulebook() -> None:
     assert error.hint is not None and "'require' needs a message" in error.hint
 
 
-def test_names_for_each_count_hint() -> None:
-    """Seat names for each player count are not in the language: the hint says what is."""
+def test_names_for_each_count_in_brackets_hint() -> None:
+    """Seat names for each count are written without brackets: the hint shows how."""
     error = only_error('game g {\n  title "G"\n  players 2, 4\n'
                        '  names 2: [N, S], 4: [N, E, S, W]\n}\n')
-    assert error.code == "E0001" and (error.span.line, error.span.column) == (4, 9)
-    assert error.hint is not None and "'names North, East, South, West'" in error.hint
-    assert "are not in the language" in error.hint
+    assert error.code == "E0001" and (error.span.line, error.span.column) == (4, 12)
+    assert error.hint is not None and "names 2: North, South; 4: North" in error.hint
+
+
+def test_names_for_each_count_separated_by_commas_hint() -> None:
+    error = only_error('game g {\n  title "G"\n  players 2, 4\n'
+                       '  names 2: N, S, 4: N, E, S, W\n}\n')
+    assert error.code == "E0001" and (error.span.line, error.span.column) == (4, 18)
+    assert error.hint is not None and "separated by ';'" in error.hint
 
 
 def test_field_without_type_hint() -> None:
@@ -79,8 +85,14 @@ def test_unclosed_block_points_at_the_end_and_the_opening() -> None:
 def test_unclosed_string_and_bad_character() -> None:
     error = only_error('game g {\n  title "G\n}\n')
     assert (error.code, error.span.line, error.span.column) == ("E0002", 2, 9)
+    error = only_error("setup {\n  x = 1 # x = 2\n  x = @\n}\n")
+    assert (error.code, error.span.line, error.span.column) == ("E0003", 3, 7)
+
+
+def test_semicolon_between_statements_hint() -> None:
     error = only_error("setup {\n  x = 1 ; x = 2\n}\n")
-    assert (error.code, error.span.line, error.span.column) == ("E0003", 2, 9)
+    assert (error.code, error.span.line, error.span.column) == ("E0001", 2, 9)
+    assert error.hint is not None and "statements need no separator" in error.hint
 
 
 def test_empty_sources() -> None:
