@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from compiler import agents, lab
+from compiler.api import seat_count
 from compiler.lab_stats import Record, summarize
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -44,7 +45,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     # One agent, or the default pair, plays every seat of the game's count (`--players N`, else
     # the fewest it is for); listed agents are one per seat, and their number is the count.
     if len(specs) == 1 or args.agents in ("random", "random,random"):
-        specs = [specs[0]] * (low if players is None else players)
+        specs = [specs[0]] * seat_count(game, players, options)
     elif players is not None and players != len(specs):
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
     if not low <= len(specs) <= high:

@@ -84,7 +84,7 @@ __all__ = [
     "FieldDecl", "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline",
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "Not",
-    "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
+    "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerCounts", "PlayerDecl", "PlayersRef",
     "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Responders",
     "Return", "Reveal", "SeedDecl", "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt",
     "StmtBase", "StrLit", "Teams", "TriggerDecl",
@@ -154,6 +154,17 @@ class Game(Decl):
     # each range of `players 2..4, 6` as (low, high)
     counts: tuple[tuple[int, int], ...] = field(default=(), kw_only=True)
     teams: Teams | None = field(default=None, kw_only=True)
+    # `players 3..4 if mode == royale`: the lines of counts that hold under a condition
+    conditional_counts: tuple[PlayerCounts, ...] = field(default=(), kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCounts(Node):
+    """A `players ... if CONDITION` line: its counts hold when the condition on the options
+    does."""
+
+    counts: tuple[tuple[int, int], ...]
+    condition: Expr
 
 
 @dataclass(frozen=True, slots=True)
