@@ -307,8 +307,10 @@ class TableGenerator(ExpressionGenerator):
         if "out" in m.player_fields:
             attrs.append(("t_out_order", "list[int]", "[]"))
         if m.team_size is not None:
+            # the size may iterate the players, which generated aggregates read from `s`
             attrs.append(("t_team", "list[int]",
-                          f"rt.seat_teams(players, {ungrouped(self.expr(m.team_size, 'self'))})"))
+                          f"rt.seat_teams(players, (lambda s: {self.expr(m.team_size, 's')})"
+                          "(self))"))
         elif m.team_seats:
             attrs.append(("t_team", "list[int]",
                           f"rt.listed_teams(players, {tuple(map(tuple, m.team_seats))!r})"))
