@@ -2587,52 +2587,60 @@ def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:549
 def f_all_gear(s: State) -> list[int]:
     """every item on the battlefield"""
-    return [
-        *[
+    return (
+        [*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]]
+        if (f_seats(s) == 2)
+        else [
             *[
-                *[*[*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]], *f_seat_gear(s, 2, 3)],
-                *f_seat_gear(s, 3, 4),
+                *[
+                    *[*[*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]], *f_seat_gear(s, 2, 3)],
+                    *f_seat_gear(s, 3, 4),
+                ],
+                *f_seat_gear(s, 4, 5),
             ],
-            *f_seat_gear(s, 4, 5),
-        ],
-        *f_seat_gear(s, 5, 6),
-    ]
+            *f_seat_gear(s, 5, 6),
+        ]
+    )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
 def f_seat_trade(s: State, v_p: int, v_n: int) -> list[int]:
     """p's trade centre when the game has seat n"""
     return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if (f_seats(s) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:557
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def f_all_trade(s: State) -> list[int]:
     """every card for sale in the trade centres (S50)"""
-    return [
-        *[
+    return (
+        [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]
+        if (f_seats(s) == 2)
+        else [
             *[
-                *[*[*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], *f_seat_trade(s, 2, 3)],
-                *f_seat_trade(s, 3, 4),
+                *[
+                    *[*[*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], *f_seat_trade(s, 2, 3)],
+                    *f_seat_trade(s, 3, 4),
+                ],
+                *f_seat_trade(s, 4, 5),
             ],
-            *f_seat_trade(s, 4, 5),
-        ],
-        *f_seat_trade(s, 5, 6),
-    ]
+            *f_seat_trade(s, 5, 6),
+        ]
+    )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:565
 def f_pool(s: State, v_p: int) -> int:
     """the army's pool of resources: 10 for each of its commanders (S100); 10 alone"""
     return (10 * (1 + len(s.allies(v_p))))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -2654,7 +2662,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:581
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -2666,7 +2674,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:582
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:585
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -2687,7 +2695,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -2696,7 +2704,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:619
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:622
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -2712,7 +2720,7 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
 def f_army_has_cards(s: State, v_p: int) -> bool:
     """Has p or a commander of p's army anything left to play (decision DECK_OUT)? In All-out war
     A and B captain the two armies.
@@ -2720,81 +2728,81 @@ def f_army_has_cards(s: State, v_p: int) -> bool:
     return (f_has_cards(s, v_p) or any(f_has_cards(s, v_q) for v_q in s.allies(v_p)))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:592
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:595
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:593
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:603
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:604
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:609
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:610
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10 (in All-out war, up to the army's pool)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.p_resources[v_p] = min(f_pool(s, v_p), (s.p_resources[v_p] + v_n))
     s.share(s.p_resources, v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:631
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:629
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
         s.p_health[v_side] -= (v_n - v_left)
         s.share(s.p_health, v_side)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:631
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:639
-    s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:640
-    s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:641
-    s.g_strike_power = v_power
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
-    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
+    s.g_strike_from = v_at
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
-    s.g_strike_shield = False
+    s.g_strike_at = v_foe
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
-    v_q = s.p_facing[v_p]
+    s.g_strike_power = v_power
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+    s.g_strike_shield = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    v_q = s.p_facing[v_p]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2805,140 +2813,140 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:660
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:665
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:668
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:666
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
     s.share(s.p_resources, v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:675
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
-    proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
-    s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
-    s.k_Card_chosen[v_o] = v_t
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+    proc_spend_order(s, v_p, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+    s.k_Card_played_by[v_o] = v_p
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+    s.k_Card_chosen[v_o] = v_t
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:684
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:682
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:683
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:695
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:698
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
     if f_can_react(s, s.p_facing[s.g_current]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:706
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:717
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == s.g_current):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] != s.g_current) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
     v_lead = (s.p_facing[s.g_current] if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:728
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:731
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:729
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2946,13 +2954,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
-        v_q = s.p_facing[s.g_current]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
-        v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
-        v_before = f_standing(s, v_q)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+        v_q = s.p_facing[s.g_current]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+        v_back_zone = f_reinforcer(s, v_q, v_foe)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+        v_before = f_standing(s, v_q)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
         v_power = max(
             0,
             (
@@ -2960,231 +2968,231 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
-                        s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
-                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
-                        s.k_Card_damage[v_r] += v_power
                         # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+                        s.k_Card_defended[v_r] = True
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+                        v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+                        s.k_Card_damage[v_r] += v_power
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
-    s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:770
-    s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
-    s.g_strike_power = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
-    s.g_strike_lead = 0
+    s.g_strike_from = None
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+    s.g_strike_at = None
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
+    s.g_strike_power = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+    s.g_strike_lead = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:777
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
-    s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
-    s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
-    s.k_Card_moved[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
-    s.k_Card_defended[v_u] = False
+    s.k_Card_damage[v_u] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
-    s.k_Card_kills[v_u] = 0
+    s.k_Card_battled[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
-    s.k_Card_plain[v_u] = False
+    s.k_Card_moved[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
-    s.k_Card_boost[v_u] = 0
+    s.k_Card_defended[v_u] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
+    s.k_Card_kills[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
+    s.k_Card_plain[v_u] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
+    s.k_Card_boost[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:791
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:794
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
-        s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
-    proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
-    if (bool(s.zones[Z_LEAVING + v_p])):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
+        s.move(v_u, Z_RETREAT2 + v_p, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+    proc_clear_under(s, v_p, v_c)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+    if (bool(s.zones[Z_LEAVING + v_p])):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:806
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:809
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:807
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:808
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:809
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:839
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
 def proc_army_checks(s: State) -> None:
     """One on one and All-out war, where A and B captain the two armies (S1, S2, S3)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
-    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
-        s.p_health[0] += 20
-        s.share(s.p_health, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
-        s.p_health[1] += 20
-        s.share(s.p_health, 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
-        s.end_draw()
-    elif (s.p_health[0] <= 0):
+        s.p_health[0] += 20
+        s.share(s.p_health, 0)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
-        s.lose(0)
-    elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:846
-        s.lose(1)
-    elif ((not f_army_has_cards(s, 0)) and (not f_army_has_cards(s, 1))):
+        s.p_health[1] += 20
+        s.share(s.p_health, 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
         s.end_draw()
-    elif (not f_army_has_cards(s, 0)):
+    elif (s.p_health[0] <= 0):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
         s.lose(0)
-    elif (not f_army_has_cards(s, 1)):
+    elif (s.p_health[1] <= 0):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+        s.lose(1)
+    elif ((not f_army_has_cards(s, 0)) and (not f_army_has_cards(s, 1))):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+        s.end_draw()
+    elif (not f_army_has_cards(s, 0)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+        s.lose(0)
+    elif (not f_army_has_cards(s, 1)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
 def proc_royale_checks(s: State) -> None:
     """Victory Royale (S101): commanders all at 0 together gain 20 and play on (decision
     BOTH_ZERO); then a commander at 0 health, or with nothing left to play, is out and leaves
     turn order (decision ROYALE_OUT); the last one standing wins.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     v_all = True
     for v_p in f_still_in(s):
         if (s.p_health[v_p] > 0):
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
         for v_p_2 in f_still_in(s):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
             s.p_health[v_p_2] += 20
             s.share(s.p_health, v_p_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
     v_all_2 = True
     for v_p_3 in f_still_in(s):
         if not ((s.p_health[v_p_3] <= 0) or (not f_has_cards(s, v_p_3))):
             v_all_2 = False
             break
     if v_all_2:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         s.end_draw()
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
         for v_p_4 in f_still_in(s):
             if ((s.p_health[v_p_4] <= 0) or (not f_has_cards(s, v_p_4))):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
                 s.p_out[v_p_4] = True
                 s.mark_out(v_p_4)
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
                 s.p_ended[v_p_4] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
         if s.p_out[s.p_facing[s.g_current]]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
-            s.g_strike_from = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:873
-            s.g_strike_at = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
-            s.g_strike_power = 0
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
-            s.g_strike_lead = 0
+            s.g_strike_from = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
-            s.g_replying = False
+            s.g_strike_at = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+            s.g_strike_power = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+            s.g_strike_lead = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+            s.g_replying = False
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
             proc_clear_pending(s)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
         for v_p_5 in f_still_in(s):
             if s.p_out[s.p_facing[v_p_5]]:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
                 s.p_facing[v_p_5] = s.next_in(v_p_5)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
         v_winner = s.last_standing()
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
         if (v_winner is not None):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
             s.win(v_winner)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:890
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
         v_best: int | None = None
         for v_p in sorted(
             [v_p for v_p in f_still_in(s)],
@@ -3193,26 +3201,26 @@ def proc_stalemate(s: State) -> None:
         ):
             v_best = v_p
             break
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
         if (
             (v_best is not None)
             and (
                 sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
             )
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
             s.win(v_best)
         else:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
             s.end_draw()
     elif (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
         s.end_draw()
 
 
@@ -3553,87 +3561,87 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:820
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
-                    for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
-                        proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
-                    proc_leave_field(s, v_u)
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
-                    s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
+                    for v_i in f_items_of(s, v_u):
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+                        proc_scrap(s, v_i)
                     # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+                    proc_leave_field(s, v_u)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+                    s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:834
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
         proc_royale_checks(s)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:835
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
         proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     for v_p_2 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
         s.p_resources[v_p_2] = f_pool(s, v_p_2)
         s.share(s.p_resources, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
         s.p_facing[v_p_2] = (f_across(s, v_p_2) if (s.o_mode == MODE_WAR) else s.next_in(v_p_2))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
-    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:914
-    s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
-    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
-        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:943
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:926
 def actor_mulligan(s: State) -> int | None:
     for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -3641,7 +3649,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -3658,18 +3666,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3713,7 +3721,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -3735,7 +3743,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3746,7 +3754,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -3762,35 +3770,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
-        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
-        s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
-        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -3799,65 +3807,65 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
     if (s.g_current == s.captain(s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
         s.p_resources[s.g_current] = f_pool(s, s.g_current)
         s.share(s.p_resources, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
         for v_p in range(s.num_players):
             if s.ally(v_p, s.g_current):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
                 s.p_ended[v_p] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     for v_p_2 in range(s.num_players):
         if (not s.ally(v_p_2, s.g_current)):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
             s.p_retreated[v_p_2] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
     for v_p_3 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
             for v_u in list(s.zones[Z_FIELD + v_p_3 * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
-                s.k_Card_defended[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
-                s.k_Card_boost[v_u] = 0
+                s.k_Card_moved[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
     if f_may_draw(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
     v_all = True
     for v_p_4 in f_still_in(s):
         if s.zones[Z_DECK + v_p_4]:
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
         v_sum = 0
         for v_p_5 in f_still_in(s):
             v_sum += f_units(s, v_p_5)
@@ -3865,44 +3873,44 @@ def enter_draw_phase(s: State) -> None:
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1204
         s.g_current = s.next_in(s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1204
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
         s.g_current = s.captain(s.p_facing[s.g_current])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:996
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3917,40 +3925,40 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3964,13 +3972,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3985,7 +3993,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -4021,7 +4029,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4029,16 +4037,16 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -4057,7 +4065,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4068,7 +4076,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def text_play_unit_for(
     actor: int,
     args: tuple[int, ...],
@@ -4084,18 +4092,18 @@ def text_play_unit_for(
 LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
     if s.zones[Z_FIELD + v_q * 15 + v_at]:
         return N_CELL_NAMES[
             v_at
@@ -4103,26 +4111,26 @@ def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> 
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
     """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
     for that commander's side, and its effects read that side (decision WAR_FIELDS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT_FOR[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4135,13 +4143,13 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4157,7 +4165,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
         plain = seen is None and not v_u_names
         for v_q in s.allies(actor):
             for v_at in range(15):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
                 if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
                     continue
                 if plain:
@@ -4199,7 +4207,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def apply_play_unit_for(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[1]
@@ -4208,16 +4216,16 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     if v_u_arg < 55 and v_q in s.allies(actor):
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1011
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
                 if s.zones[Z_FIELD + v_q * 15 + v_at]:
                     break
                 do_play_unit_for(s, actor, v_u, v_q, v_at)
@@ -4240,7 +4248,7 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4257,7 +4265,7 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def text_face(
     actor: int,
     args: tuple[int, ...],
@@ -4274,38 +4282,38 @@ LISTED_FACE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def check_face(s: State, actor: int, v_q: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
     if (s.o_mode != MODE_ROYALE):
         return 'only in a Victory Royale do you choose whom to attack'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if (v_q == s.p_facing[actor]):
         return 'you already face ' + PLAYER_NAMES[v_q]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def do_face(s: State, actor: int, v_q: int) -> None:
     """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
     s.p_facing[actor] = v_q
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
     if check and (s.o_mode != MODE_ROYALE):
         return
     listed = LISTED_FACE[actor]
     for v_q in s.opponents(actor):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
         if check and (v_q == s.p_facing[actor]):
             continue
         out.append(listed[v_q])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
 def apply_face(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -4317,7 +4325,7 @@ def apply_face(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -4332,15 +4340,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4349,20 +4357,20 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4376,10 +4384,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -4394,7 +4402,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -4433,7 +4441,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4441,13 +4449,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4469,7 +4477,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4480,7 +4488,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -4497,21 +4505,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4519,19 +4527,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4544,19 +4552,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4585,26 +4593,26 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1039
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1040
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -4622,7 +4630,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4633,7 +4641,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -4648,18 +4656,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4667,19 +4675,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4692,16 +4700,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4761,7 +4769,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4781,7 +4789,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4793,7 +4801,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -4815,65 +4823,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
-        s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
-        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
-    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+        s.k_Card_moved[v_u] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4886,7 +4894,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -4903,18 +4911,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -4925,33 +4933,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -4962,7 +4970,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4972,7 +4980,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -4994,45 +5002,45 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     if check and not (
         (s.g_turn >= f_seats(s))
         if (s.o_mode == MODE_ROYALE)
@@ -5042,24 +5050,24 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5068,7 +5076,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5081,7 +5089,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -5105,50 +5113,50 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
-    for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
-        for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
-            s.k_Card_battled[v_u] = True
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    for v_c_2 in v_line:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+        for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+            s.k_Card_battled[v_u] = True
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
     if check and not (
         (s.g_turn >= f_seats(s))
         if (s.o_mode == MODE_ROYALE)
@@ -5158,21 +5166,21 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5181,7 +5189,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5194,7 +5202,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -5209,9 +5217,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
     if not any(
         (
             (
@@ -5231,41 +5239,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
-        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
-            s.k_Card_held_by[v_i] = v_b
+        s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
-    s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
-    s.k_Card_plain[v_b] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
-    if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.k_Card_kills[v_b] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    s.k_Card_plain[v_b] = False
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5289,7 +5297,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
             if check and not any(
                 (
                     (
@@ -5342,7 +5350,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5350,7 +5358,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
                 if not any(
                     (
                         (
@@ -5381,7 +5389,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5393,7 +5401,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5415,18 +5423,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5435,21 +5443,21 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if check and not (
         (s.g_turn >= f_seats(s))
         if (s.o_mode == MODE_ROYALE)
@@ -5458,15 +5466,15 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
                 if not all(
                     (
                         (
@@ -5480,7 +5488,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5493,7 +5501,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5510,43 +5518,43 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     if check and not (
         (s.g_turn >= f_seats(s))
         if (s.o_mode == MODE_ROYALE)
@@ -5556,25 +5564,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5584,7 +5592,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5601,22 +5609,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5654,7 +5662,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5676,7 +5684,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5687,7 +5695,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5704,23 +5712,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5732,7 +5740,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5761,14 +5769,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5786,7 +5794,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5797,7 +5805,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5814,24 +5822,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5844,7 +5852,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -5887,7 +5895,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -5895,7 +5903,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -5917,7 +5925,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5929,7 +5937,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -5941,29 +5949,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5975,7 +5983,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5989,7 +5997,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -6005,7 +6013,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6021,7 +6029,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6032,7 +6040,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6048,23 +6056,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6073,7 +6081,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:995
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_play_unit_for(s, actor, out, check)
@@ -6095,18 +6103,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6122,9 +6130,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6133,15 +6141,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6150,7 +6158,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6159,7 +6167,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6176,21 +6184,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6198,13 +6206,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6217,19 +6225,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6258,26 +6266,26 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6295,7 +6303,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6306,7 +6314,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6321,18 +6329,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1238
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6340,13 +6348,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6359,16 +6367,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1238
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6428,7 +6436,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6448,7 +6456,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6460,7 +6468,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1244
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6480,45 +6488,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1244
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1245
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1246
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1244
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1244
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1245
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1246
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1244
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6528,7 +6536,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6544,23 +6552,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6569,7 +6577,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6578,18 +6586,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1263
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6606,21 +6614,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6628,13 +6636,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6647,19 +6655,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6688,26 +6696,26 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6725,7 +6733,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6736,7 +6744,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6751,18 +6759,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6770,13 +6778,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6789,16 +6797,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6858,7 +6866,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6878,7 +6886,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6890,7 +6898,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -6906,23 +6914,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -6931,25 +6939,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1292
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -6966,21 +6974,21 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6988,13 +6996,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7007,19 +7015,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7048,26 +7056,26 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7085,7 +7093,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7096,7 +7104,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7111,18 +7119,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7130,13 +7138,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7149,16 +7157,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7218,7 +7226,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7238,7 +7246,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7250,7 +7258,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7266,29 +7274,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7297,25 +7305,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1291
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7323,7 +7331,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7340,24 +7348,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7369,7 +7377,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7404,14 +7412,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7429,7 +7437,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7440,7 +7448,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7456,25 +7464,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7483,7 +7491,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)

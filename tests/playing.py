@@ -87,14 +87,14 @@ def named_failures(setup: str, history: list[str]) -> Iterator[None]:
             f"{type(error).__name__}: {error}") from error
 
 
-Watch = Callable[[State, Any], Callable[[State], None]]
+Watch = Callable[[State, Any], Callable[[State], None] | None]
 
 
 def play_checked(state: State, choose: Choose, history: list[str], check: Callable[[State], None],
                  max_plies: int, watch: Watch | None = None) -> None:
     """Play to the end, appending each action's text to `history` and running `check` on the
     first position and after every ply. `watch(state, action)`, called before the action, returns
-    what to check once it is applied (e.g. what the action's text told a player)."""
+    what to check once it is applied (e.g. what the action's text told a player), or None."""
     check(state)
     while not state.is_terminal():
         if len(history) >= max_plies:
