@@ -10,7 +10,7 @@ from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.model import BoardInfo, EntryInfo, FieldInfo, RecordInfo
-from compiler.pygen_base import copy_expr, list_depth, py_type, ungrouped, upper
+from compiler.pygen_base import copy_expr, list_depth, py_type, upper
 from compiler.pygen_exprs import ExpressionGenerator
 from compiler.pygen_facts import HARMLESS
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring

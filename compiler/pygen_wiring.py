@@ -171,9 +171,10 @@ class WiringGenerator(RuleGenerator):
                 w.line(f"opts = {merge}")
                 w.line("counts = player_counts(opts)")
                 with w.block("if players not in counts:"):
-                    w.line(f"raise ValueError(f'{m.name} with {{rt.options_text(opts, "
-                           f"{'OPTION_WORDS' if words else '{}'})}} is for "
-                           "{rt.counts_text(counts)} players, not {players}')")
+                    w.line(f"given = rt.options_text(opts, {'OPTION_WORDS' if words else '{}'})")
+                    w.line("allowed = rt.counts_text(counts)")
+                    w.line(f"raise ValueError(f'{m.name} with {{given}} is for {{allowed}} "
+                           "players, not {players}')")
             else:
                 if counts == list(range(m.min_players, m.max_players + 1)):
                     test = f"not {m.min_players} <= players <= {m.max_players}"

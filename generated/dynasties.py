@@ -890,7 +890,10 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     if len(a.args) != 2:
         return None
     for v_tile in s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0]):
-        if (v_prov := a.args[1]) in range(5) and check_place(s, actor, v_tile, v_prov) is None:
+        if (
+            (v_prov := a.args[1]) in range(5)
+            and check_place(s, actor, v_tile, v_prov) is None
+        ):
             return (v_tile, v_prov, )
     return None
 

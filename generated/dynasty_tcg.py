@@ -2147,13 +2147,7 @@ class State(rt.GameState):
         self.t_out_order = []
         self.t_team = rt.seat_teams(
             players,
-            (
-                lambda s: (
-                    (sum(1 for v_p in range(s.num_players)) // 2)
-                    if (s.o_mode == MODE_WAR)
-                    else 1
-                )
-            )(self),
+            (lambda s: ((len(range(s.num_players)) // 2) if (s.o_mode == MODE_WAR) else 1))(self),
         )
 
     def init_card(self) -> None:
@@ -2570,10 +2564,7 @@ def f_still_in(s: State) -> list[int]:
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:541
 def f_seats(s: State) -> int:
     """how many commanders the game began with"""
-    v_count = 0
-    for v_p in range(s.num_players):
-        v_count += 1
-    return v_count
+    return len(range(s.num_players))
 
 
 # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
@@ -4071,7 +4062,10 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     if len(a.args) != 2:
         return None
     for v_u in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
-        if (v_at := a.args[1]) in range(15) and check_play_unit(s, actor, v_u, v_at) is None:
+        if (
+            (v_at := a.args[1]) in range(15)
+            and check_play_unit(s, actor, v_u, v_at) is None
+        ):
             return (v_u, v_at, )
     return None
 
@@ -4254,13 +4248,11 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     if len(a.args) != 3:
         return None
     for v_u in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
-        if (v_q := a.args[1]) in s.allies(actor) and (v_at := a.args[2]) in range(15) and check_play_unit_for(
-            s,
-            actor,
-            v_u,
-            v_q,
-            v_at,
-        ) is None:
+        if (
+            (v_q := a.args[1]) in s.allies(actor)
+            and (v_at := a.args[2]) in range(15)
+            and check_play_unit_for(s, actor, v_u, v_q, v_at) is None
+        ):
             return (v_u, v_q, v_at, )
     return None
 
@@ -5042,7 +5034,7 @@ def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     if check and not (
-        (s.g_turn >= f_seats(s))
+        (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
         else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
     ):
@@ -5158,7 +5150,7 @@ def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
     if check and not (
-        (s.g_turn >= f_seats(s))
+        (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
         else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
     ):
@@ -5459,7 +5451,7 @@ def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if check and not (
-        (s.g_turn >= f_seats(s))
+        (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
         else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
     ):
@@ -5556,7 +5548,7 @@ def do_strike(s: State, actor: int, v_at: int) -> None:
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     if check and not (
-        (s.g_turn >= f_seats(s))
+        (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
         else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
     ):
@@ -8083,9 +8075,9 @@ def new_game(
     opts = rt.merge_options(OPTIONS, options, OPTION_WORDS)
     counts = player_counts(opts)
     if players not in counts:
-        raise ValueError(
-            f'dynasty_tcg with {rt.options_text(opts, OPTION_WORDS)} is for {rt.counts_text(counts)} players, not {players}'
-        )
+        given = rt.options_text(opts, OPTION_WORDS)
+        allowed = rt.counts_text(counts)
+        raise ValueError(f'dynasty_tcg with {given} is for {allowed} players, not {players}')
     s = State(seed, players, opts)
     s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, deck_problem, PLAYER_NAMES)
     setup(s)
