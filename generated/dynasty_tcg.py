@@ -2260,7 +2260,7 @@ class State(rt.GameState):
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:427
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:444
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -2270,7 +2270,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:432
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:449
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -2279,13 +2279,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:437
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:454
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:441
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:458
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -2294,7 +2294,7 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:446
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:463
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
     return (
@@ -2304,7 +2304,7 @@ def f_may_attack(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:469
 def f_may_draw(s: State, v_p: int) -> bool:
     """Does p draw in the draw phase? Not on the game's first turn; in Victory Royale not before
     the last commander's first turn, the first who draws (decision FIRST_TURN, S101).
@@ -2312,7 +2312,7 @@ def f_may_draw(s: State, v_p: int) -> bool:
     return ((s.g_turn >= f_seats(s)) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:456
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:473
 def f_across(s: State, v_p: int) -> int:
     """The enemy commander across the line from p in All-out war: the armies sit A, C, E against
     B, D, F, and A's battlefield faces B's, C's faces D's, E's faces F's (decision WAR_TURNS).
@@ -2320,7 +2320,7 @@ def f_across(s: State, v_p: int) -> int:
     return (((v_p) + 1) % s.num_players if s.ally(v_p, 0) else s.previous_in(v_p))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:459
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -2329,7 +2329,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:465
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -2345,7 +2345,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:470
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -2360,7 +2360,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:477
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:494
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -2376,7 +2376,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:482
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:499
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -2389,7 +2389,7 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:487
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:504
 def f_next_forms(s: State, v_p: int) -> list[int]:
     """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
@@ -2402,7 +2402,7 @@ def f_next_forms(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
 def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
     return (
@@ -2417,7 +2417,7 @@ def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:497
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:514
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -2436,13 +2436,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:501
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:522
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -2457,13 +2457,13 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:511
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:528
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
     return [v_i for v_i in f_all_gear(s) if (s.k_Card_held_by[v_i] == v_u)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:515
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
     return (
@@ -2472,7 +2472,7 @@ def f_atk(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:535
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
     return (
@@ -2481,7 +2481,7 @@ def f_hp(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:539
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -2531,7 +2531,7 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:528
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
     return (
@@ -2553,7 +2553,7 @@ def f_side_of(s: State, v_u: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:555
 def f_still_in(s: State) -> list[int]:
     """the commanders not out, in seat order (the builtin `standing` is this rulebook's count of
     standing units)
@@ -2561,13 +2561,13 @@ def f_still_in(s: State) -> list[int]:
     return [v_p for v_p in range(s.num_players) if (not s.p_out[v_p])]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:541
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
 def f_seats(s: State) -> int:
     """how many commanders the game began with"""
     return len(range(s.num_players))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:562
 def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     """p's zone of items when the game has seat n (an aggregate reads one collection, so the
     seats are joined one by one)
@@ -2575,7 +2575,7 @@ def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
     return ([v_i for v_i in s.zones[Z_GEAR + v_p]] if (f_seats(s) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:566
 def f_all_gear(s: State) -> list[int]:
     """every item on the battlefield"""
     return (
@@ -2594,13 +2594,13 @@ def f_all_gear(s: State) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:571
 def f_seat_trade(s: State, v_p: int, v_n: int) -> list[int]:
     """p's trade centre when the game has seat n"""
     return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if (f_seats(s) >= v_n) else [])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:558
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:575
 def f_all_trade(s: State) -> list[int]:
     """every card for sale in the trade centres (S50)"""
     return (
@@ -2619,19 +2619,19 @@ def f_all_trade(s: State) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:565
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:582
 def f_pool(s: State, v_p: int) -> int:
     """the army's pool of resources: 10 for each of its commanders (S100); 10 alone"""
     return (10 * (1 + len(s.allies(v_p))))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:585
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:572
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:589
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
@@ -2653,7 +2653,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:598
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -2665,7 +2665,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:602
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -2686,7 +2686,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:590
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:607
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -2695,7 +2695,7 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:639
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
@@ -2711,7 +2711,7 @@ def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:874
 def f_army_has_cards(s: State, v_p: int) -> bool:
     """Has p or a commander of p's army anything left to play (decision DECK_OUT)? In All-out war
     A and B captain the two armies.
@@ -2719,81 +2719,81 @@ def f_army_has_cards(s: State, v_p: int) -> bool:
     return (f_has_cards(s, v_p) or any(f_has_cards(s, v_q) for v_q in s.allies(v_p)))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:595
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:596
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:601
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:623
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:608
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:629
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:630
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:617
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:634
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
     """p gains n resources, up to 10 (in All-out war, up to the army's pool)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:618
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:635
     s.p_resources[v_p] = min(f_pool(s, v_p), (s.p_resources[v_p] + v_n))
     s.share(s.p_resources, v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:631
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:648
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:632
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
         s.p_health[v_side] -= (v_n - v_left)
         s.share(s.p_health, v_side)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:634
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:651
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:641
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:658
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:642
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
     s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:664
     v_q = s.p_facing[v_p]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2804,140 +2804,140 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:650
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:652
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:677
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:685
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
     s.share(s.p_resources, v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:692
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:695
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:701
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:688
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:689
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:698
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:715
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:699
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
     if f_can_react(s, s.p_facing[s.g_current]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:706
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:723
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:707
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:725
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:728
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:734
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
     v_any = False
     for v_o in s.g_pending:
         if (s.k_Card_played_by[v_o] == s.g_current):
             v_any = True
             break
     v_both = (v_any and any((s.k_Card_played_by[v_o_2] != s.g_current) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     v_lead = (s.p_facing[s.g_current] if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:748
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2945,13 +2945,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
         v_q = s.p_facing[s.g_current]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
         v_power = max(
             0,
             (
@@ -2959,231 +2959,231 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:741
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:742
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:743
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:744
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:762
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:768
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:777
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:767
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:769
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:792
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:793
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:780
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:797
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:785
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:786
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:805
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:794
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:811
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:817
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:809
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:826
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:842
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:859
 def proc_army_checks(s: State) -> None:
     """One on one and All-out war, where A and B captain the two armies (S1, S2, S3)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:861
         s.p_health[0] += 20
         s.share(s.p_health, 0)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
         s.p_health[1] += 20
         s.share(s.p_health, 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
     if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
         s.end_draw()
     elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
         s.lose(0)
     elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
         s.lose(1)
     elif ((not f_army_has_cards(s, 0)) and (not f_army_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
         s.end_draw()
     elif (not f_army_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
         s.lose(0)
     elif (not f_army_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:869
         s.lose(1)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:880
 def proc_royale_checks(s: State) -> None:
     """Victory Royale (S101): commanders all at 0 together gain 20 and play on (decision
     BOTH_ZERO); then a commander at 0 health, or with nothing left to play, is out and leaves
     turn order (decision ROYALE_OUT); the last one standing wins.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:881
     v_all = True
     for v_p in f_still_in(s):
         if (s.p_health[v_p] > 0):
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
         for v_p_2 in f_still_in(s):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
             s.p_health[v_p_2] += 20
             s.share(s.p_health, v_p_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
     v_all_2 = True
     for v_p_3 in f_still_in(s):
         if not ((s.p_health[v_p_3] <= 0) or (not f_has_cards(s, v_p_3))):
             v_all_2 = False
             break
     if v_all_2:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:868
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
         s.end_draw()
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
         for v_p_4 in f_still_in(s):
             if ((s.p_health[v_p_4] <= 0) or (not f_has_cards(s, v_p_4))):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:871
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
                 s.p_out[v_p_4] = True
                 s.mark_out(v_p_4)
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
                 s.p_ended[v_p_4] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:874
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
         if s.p_out[s.p_facing[s.g_current]]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:875
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
             s.g_strike_from = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
             s.g_strike_at = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
             s.g_strike_power = 0
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
             s.g_strike_lead = 0
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
             s.g_replying = False
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
             proc_clear_pending(s)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
         for v_p_5 in f_still_in(s):
             if s.p_out[s.p_facing[v_p_5]]:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
                 s.p_facing[v_p_5] = s.next_in(v_p_5)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
         v_winner = s.last_standing()
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
         if (v_winner is not None):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
             s.win(v_winner)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:890
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:907
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
         v_best: int | None = None
         for v_p in sorted(
             [v_p for v_p in f_still_in(s)],
@@ -3192,30 +3192,30 @@ def proc_stalemate(s: State) -> None:
         ):
             v_best = v_p
             break
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
         if (
             (v_best is not None)
             and (
                 sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
             )
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
             s.win(v_best)
         else:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
             s.end_draw()
     elif (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:251
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:268
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -3389,7 +3389,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:253
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:270
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
@@ -3523,24 +3523,24 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:307
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:324
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:308
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:325
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 308
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:309
+        return 'a main deck has 50 to 60 cards', 325
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:326
     if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards', 309
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:310
+        return 'a side deck has 0 to 15 cards', 326
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:327
     for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:311
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
         if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 311
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:314
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 328
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
     if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 314
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:316
+        return 'at most 4 champion cards, main and side deck together', 331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
     if (
         sum(
             1
@@ -3548,91 +3548,91 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 316
+        return 'at most 7 units costing 7 or more, main and side deck together', 333
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:820
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:824
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:841
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:837
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:854
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
         proc_royale_checks(s)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:855
         proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:921
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
     for v_p_2 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
         s.p_resources[v_p_2] = f_pool(s, v_p_2)
         s.share(s.p_resources, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
         s.p_facing[v_p_2] = (f_across(s, v_p_2) if (s.o_mode == MODE_WAR) else s.next_in(v_p_2))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
     s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
     for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
         s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:947
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:926
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:943
 def actor_mulligan(s: State) -> int | None:
     for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -3640,7 +3640,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -3657,18 +3657,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3712,7 +3712,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -3734,7 +3734,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3745,7 +3745,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -3761,35 +3761,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -3798,65 +3798,65 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:925
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:942
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:973
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
     if (s.g_current == s.captain(s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
         s.p_resources[s.g_current] = f_pool(s, s.g_current)
         s.share(s.p_resources, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
         for v_p in range(s.num_players):
             if s.ally(v_p, s.g_current):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
                 s.p_ended[v_p] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
     for v_p_2 in range(s.num_players):
         if (not s.ally(v_p_2, s.g_current)):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
             s.p_retreated[v_p_2] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:965
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
-    for v_p_3 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
-        for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
-            for v_u in list(s.zones[Z_FIELD + v_p_3 * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
-                s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
-                s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
-                s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
-                s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
-    if f_may_draw(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    for v_p_3 in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        for v_c in range(15):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            for v_u in list(s.zones[Z_FIELD + v_p_3 * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+                s.k_Card_moved[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+                s.k_Card_boost[v_u] = 0
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+                s.k_Card_guard[v_u] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    if f_may_draw(s, s.g_current):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
     v_all = True
     for v_p_4 in f_still_in(s):
         if s.zones[Z_DECK + v_p_4]:
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
         v_sum = 0
         for v_p_5 in f_still_in(s):
             v_sum += f_units(s, v_p_5)
@@ -3864,44 +3864,44 @@ def enter_draw_phase(s: State) -> None:
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1204
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
         s.g_current = s.next_in(s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
         s.g_current = s.captain(s.p_facing[s.g_current])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3916,40 +3916,40 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1004
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3963,13 +3963,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3984,7 +3984,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -4020,7 +4020,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4028,16 +4028,16 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -4056,7 +4056,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4070,7 +4070,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def text_play_unit_for(
     actor: int,
     args: tuple[int, ...],
@@ -4086,18 +4086,18 @@ def text_play_unit_for(
 LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     if s.zones[Z_FIELD + v_q * 15 + v_at]:
         return N_CELL_NAMES[
             v_at
@@ -4105,26 +4105,26 @@ def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> 
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
     """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
     for that commander's side, and its effects read that side (decision WAR_FIELDS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT_FOR[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4137,13 +4137,13 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4159,7 +4159,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
         plain = seen is None and not v_u_names
         for v_q in s.allies(actor):
             for v_at in range(15):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
                 if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
                     continue
                 if plain:
@@ -4201,7 +4201,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def apply_play_unit_for(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[1]
@@ -4210,16 +4210,16 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     if v_u_arg < 55 and v_q in s.allies(actor):
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1016
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
                 if s.zones[Z_FIELD + v_q * 15 + v_at]:
                     break
                 do_play_unit_for(s, actor, v_u, v_q, v_at)
@@ -4242,7 +4242,7 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
 def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4257,7 +4257,7 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def text_face(
     actor: int,
     args: tuple[int, ...],
@@ -4274,38 +4274,38 @@ LISTED_FACE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def check_face(s: State, actor: int, v_q: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     if (s.o_mode != MODE_ROYALE):
         return 'only in a Victory Royale do you choose whom to attack'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
     if (v_q == s.p_facing[actor]):
         return 'you already face ' + PLAYER_NAMES[v_q]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def do_face(s: State, actor: int, v_q: int) -> None:
     """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     s.p_facing[actor] = v_q
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1025
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
     if check and (s.o_mode != MODE_ROYALE):
         return
     listed = LISTED_FACE[actor]
     for v_q in s.opponents(actor):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
         if check and (v_q == s.p_facing[actor]):
             continue
         out.append(listed[v_q])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
 def apply_face(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -4317,7 +4317,7 @@ def apply_face(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -4332,15 +4332,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4349,20 +4349,20 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4376,10 +4376,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -4394,7 +4394,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -4433,7 +4433,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4441,13 +4441,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4469,7 +4469,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4480,7 +4480,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -4497,21 +4497,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4519,19 +4519,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1047
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4544,19 +4544,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4585,26 +4585,26 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -4622,7 +4622,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4633,7 +4633,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -4648,18 +4648,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4667,19 +4667,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1057
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4692,16 +4692,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4761,7 +4761,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4781,7 +4781,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4793,7 +4793,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -4815,65 +4815,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1068
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4886,7 +4886,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -4903,18 +4903,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -4925,33 +4925,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1078
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -4962,7 +4962,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4972,7 +4972,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -4994,45 +4994,45 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5042,24 +5042,24 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5068,7 +5068,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5081,7 +5081,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -5105,50 +5105,50 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5158,21 +5158,21 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5181,7 +5181,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5194,7 +5194,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -5209,9 +5209,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     if not any(
         (
             (
@@ -5231,41 +5231,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
             s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
     s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
     s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5289,7 +5289,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
             if check and not any(
                 (
                     (
@@ -5342,7 +5342,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5350,7 +5350,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
                 if not any(
                     (
                         (
@@ -5381,7 +5381,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5393,7 +5393,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5415,18 +5415,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5435,21 +5435,21 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5458,15 +5458,15 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
                 if not all(
                     (
                         (
@@ -5480,7 +5480,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5493,7 +5493,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5510,43 +5510,43 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5556,25 +5556,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5584,7 +5584,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5601,22 +5601,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1168
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5654,7 +5654,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5676,7 +5676,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5687,7 +5687,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5704,23 +5704,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5732,7 +5732,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5761,14 +5761,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5786,7 +5786,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5797,7 +5797,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5814,24 +5814,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5844,7 +5844,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -5887,7 +5887,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -5895,7 +5895,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -5917,7 +5917,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5929,7 +5929,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -5941,29 +5941,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5975,7 +5975,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1189
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5989,7 +5989,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -6005,7 +6005,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6021,7 +6021,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6032,7 +6032,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6048,23 +6048,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1197
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6073,7 +6073,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_play_unit_for(s, actor, out, check)
@@ -6095,18 +6095,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6122,9 +6122,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6133,15 +6133,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6150,7 +6150,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6159,7 +6159,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6176,21 +6176,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6198,13 +6198,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1235
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6217,19 +6217,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6258,26 +6258,26 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1233
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6295,7 +6295,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6306,7 +6306,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6321,18 +6321,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6340,13 +6340,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6359,16 +6359,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6428,7 +6428,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6448,7 +6448,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6460,7 +6460,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6480,45 +6480,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6528,7 +6528,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6544,23 +6544,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1255
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6569,7 +6569,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6578,18 +6578,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6606,21 +6606,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6628,13 +6628,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6647,19 +6647,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6688,26 +6688,26 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6725,7 +6725,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6736,7 +6736,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6751,18 +6751,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6770,13 +6770,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1281
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6789,16 +6789,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6858,7 +6858,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6878,7 +6878,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6890,7 +6890,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -6906,23 +6906,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -6931,25 +6931,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -6966,21 +6966,21 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6988,13 +6988,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7007,19 +7007,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7048,26 +7048,26 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7085,7 +7085,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7096,7 +7096,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7111,18 +7111,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7130,13 +7130,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7149,16 +7149,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7218,7 +7218,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7238,7 +7238,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1306
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7250,7 +7250,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7266,29 +7266,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7297,25 +7297,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7323,7 +7323,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7340,24 +7340,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7369,7 +7369,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7404,14 +7404,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7429,7 +7429,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7440,7 +7440,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7456,25 +7456,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7483,7 +7483,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1343
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
