@@ -338,7 +338,8 @@ class English:
     @staticmethod
     def builtin(name: str, args: list[str]) -> str:
         phrases: dict[str, Callable[[list[str]], str]] = {
-            "size": lambda a: f"the number of cards in {a[0]}",
+            "size": lambda a: ("the number of players" if a[0] == "the players"
+                               else f"the number of cards in {a[0]}"),
             "empty": lambda a: f"{a[0]} is empty",
             "first": lambda a: f"the first card of {a[0]}",
             "last": lambda a: f"the last card of {a[0]}",
