@@ -22,13 +22,16 @@ The default tier plays one short game of a 2v2 and of a 1v1v1 (DEFAULT_SETUPS); 
 
 from __future__ import annotations
 
+import io
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import generated.dynasty_tcg as game
+from compiler import cli
 from tests.playing import State, named_failures, play_checked, shown_names
 from tests.test_dynasty_tcg_games import MAX_PLIES, NAMES, check_cards, zone_paths
 from tests.tiers import batch_id, batches
@@ -193,3 +196,18 @@ def test_modes_refuse_the_counts_they_do_not_allow() -> None:
     assert game.player_counts({"mode": "war"}) == (4, 6)
     assert game.new_game(players=4, options={"mode": "war"}).observation(0)["teams"] == {
         "A": 0, "B": 1, "C": 0, "D": 1}
+
+
+def test_the_command_line_seats_each_mode(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option mode=...` without --players seats the fewest the mode allows; a count the mode
+    does not allow exits 2 with new_game's message and no traceback."""
+    assert cli.main(["simulate", "dynasty_tcg", "--players", "2", "--option", "mode=royale"]) == 2
+    err = capsys.readouterr().err
+    assert "dynasty_tcg with mode=royale is for 3-4 players, not 2" in err
+    assert "Traceback" not in err
+    assert cli.main(["simulate", "dynasty_tcg", "--players", "3", "--option", "mode=war"]) == 2
+    assert "with mode=war is for 4 or 6 players, not 3" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "dynasty_tcg", "--option", "mode=war", "--as", "D"]) == 0
+    assert "D keeps the hand" in capsys.readouterr().out
