@@ -3151,39 +3151,39 @@ def proc_royale_checks(s: State) -> None:
                 s.mark_out(v_p_4)
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:889
                 s.p_ended[v_p_4] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
-        if s.p_out[s.p_facing[s.g_current]]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
-            s.g_strike_from = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
-            s.g_strike_at = None
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+        if (s.p_out[s.g_current] or s.p_out[s.p_facing[s.g_current]]):
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
-            s.g_strike_power = 0
+            s.g_strike_from = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
-            s.g_strike_lead = 0
+            s.g_strike_at = None
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
-            s.g_replying = False
+            s.g_strike_power = 0
             # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            s.g_strike_lead = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+            s.g_replying = False
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
             proc_clear_pending(s)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
         for v_p_5 in f_still_in(s):
             if s.p_out[s.p_facing[v_p_5]]:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
                 s.p_facing[v_p_5] = s.next_in(v_p_5)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:902
         v_winner = s.last_standing()
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
         if (v_winner is not None):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
             s.win(v_winner)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:909
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
         v_best: int | None = None
         for v_p in sorted(
             [v_p for v_p in f_still_in(s)],
@@ -3192,26 +3192,26 @@ def proc_stalemate(s: State) -> None:
         ):
             v_best = v_p
             break
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:912
         if (
             (v_best is not None)
             and (
                 sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
             )
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
             s.win(v_best)
         else:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
             s.end_draw()
     elif (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
         s.end_draw()
 
 
@@ -3588,51 +3588,51 @@ def checkpoint_commanders(s: State) -> None:
         proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:921
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:923
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:925
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
     for v_p_2 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
         s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
         s.share(s.p_health, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
         s.p_resources[v_p_2] = f_pool(s, v_p_2)
         s.share(s.p_resources, v_p_2)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
         s.p_facing[v_p_2] = (f_across(s, v_p_2) if (s.o_mode == MODE_WAR) else s.next_in(v_p_2))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
-    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
-    s.g_current = s.g_starter
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
-    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
-        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
+    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
+    s.g_current = s.g_starter
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:937
+        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:938
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:962
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:963
     for v_p in range(s.num_players):
         if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def actor_mulligan(s: State) -> int | None:
     for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
@@ -3640,7 +3640,7 @@ def actor_mulligan(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -3657,18 +3657,18 @@ LISTED_PUT_BACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:948
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3712,7 +3712,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -3734,7 +3734,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:947
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3745,7 +3745,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -3761,35 +3761,35 @@ LISTED_KEEP_HAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
-        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
-        s.rng.shuffle(s.zones[Z_DECK + actor])
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
-        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
+        s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+        s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:951
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -3798,65 +3798,65 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:942
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:944
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:975
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
     if (s.g_current == s.captain(s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:978
         s.p_resources[s.g_current] = f_pool(s, s.g_current)
         s.share(s.p_resources, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
         for v_p in range(s.num_players):
             if s.ally(v_p, s.g_current):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
                 s.p_ended[v_p] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:981
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
     for v_p_2 in range(s.num_players):
         if (not s.ally(v_p_2, s.g_current)):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
             s.p_retreated[v_p_2] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
-    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
-    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+    s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
     for v_p_3 in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
             for v_u in list(s.zones[Z_FIELD + v_p_3 * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
-                s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
-                s.k_Card_moved[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
-                s.k_Card_defended[v_u] = False
+                s.k_Card_battled[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:990
+                s.k_Card_moved[v_u] = False
                 # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+                s.k_Card_defended[v_u] = False
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:994
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
-    if f_may_draw(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
-        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    if f_may_draw(s, s.g_current):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
     v_all = True
     for v_p_4 in f_still_in(s):
         if s.zones[Z_DECK + v_p_4]:
             v_all = False
             break
     if v_all:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1002
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
         v_sum = 0
         for v_p_5 in f_still_in(s):
             v_sum += f_units(s, v_p_5)
@@ -3864,44 +3864,44 @@ def enter_draw_phase(s: State) -> None:
             ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1218
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
     v_mate: int | None = None
     for v_q in s.after(s.g_current):
         if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
             v_mate = v_q
             break
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
     if (s.o_mode == MODE_ROYALE):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1223
         s.g_current = s.next_in(s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1222
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
         s.g_turn += 1
     elif (v_mate is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
         s.g_current = v_mate
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1226
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
         s.g_current = s.captain(s.p_facing[s.g_current])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1227
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
         s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1015
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3916,40 +3916,40 @@ def text_play_unit(
 LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
-    s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3963,13 +3963,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3984,7 +3984,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -4020,7 +4020,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4028,16 +4028,16 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -4056,7 +4056,7 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4070,7 +4070,7 @@ def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def text_play_unit_for(
     actor: int,
     args: tuple[int, ...],
@@ -4086,18 +4086,18 @@ def text_play_unit_for(
 LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
     if not (
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
     ):
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
     if s.zones[Z_FIELD + v_q * 15 + v_at]:
         return N_CELL_NAMES[
             v_at
@@ -4105,26 +4105,26 @@ def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> 
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
     """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
     for that commander's side, and its effects read that side (decision WAR_FIELDS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
     s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1038
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT_FOR[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4137,13 +4137,13 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -4159,7 +4159,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
         plain = seen is None and not v_u_names
         for v_q in s.allies(actor):
             for v_at in range(15):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
                 if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
                     continue
                 if plain:
@@ -4201,7 +4201,7 @@ def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) ->
                         out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def apply_play_unit_for(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[1]
@@ -4210,16 +4210,16 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     if v_u_arg < 55 and v_q in s.allies(actor):
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1031
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
                 if not (
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
                 if s.zones[Z_FIELD + v_q * 15 + v_at]:
                     break
                 do_play_unit_for(s, actor, v_u, v_q, v_at)
@@ -4242,7 +4242,7 @@ def apply_play_unit_for(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
 def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 3:
@@ -4257,7 +4257,7 @@ def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def text_face(
     actor: int,
     args: tuple[int, ...],
@@ -4274,38 +4274,38 @@ LISTED_FACE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def check_face(s: State, actor: int, v_q: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     if (s.o_mode != MODE_ROYALE):
         return 'only in a Victory Royale do you choose whom to attack'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
     if (v_q == s.p_facing[actor]):
         return 'you already face ' + PLAYER_NAMES[v_q]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def do_face(s: State, actor: int, v_q: int) -> None:
     """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1046
     s.p_facing[actor] = v_q
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
     if check and (s.o_mode != MODE_ROYALE):
         return
     listed = LISTED_FACE[actor]
     for v_q in s.opponents(actor):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
         if check and (v_q == s.p_facing[actor]):
             continue
         out.append(listed[v_q])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
 def apply_face(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -4317,7 +4317,7 @@ def apply_face(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -4332,15 +4332,15 @@ def text_equip(
 LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4349,20 +4349,20 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1056
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4376,10 +4376,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -4394,7 +4394,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
             v_at_values = [
                 v_at
                 for v_at in range(15)
@@ -4433,7 +4433,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -4441,13 +4441,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4469,7 +4469,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1048
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4480,7 +4480,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -4497,21 +4497,21 @@ LISTED_ORDER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4519,19 +4519,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
-    proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
-    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1067
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4544,19 +4544,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4585,26 +4585,26 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -4622,7 +4622,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4633,7 +4633,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -4648,18 +4648,18 @@ def text_order_on(
 LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4667,19 +4667,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
-    proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
-    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
+    proc_spend_order(s, actor, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+    FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     # open_reply does nothing unless
     if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4692,16 +4692,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4761,7 +4761,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -4781,7 +4781,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1069
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1071
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4793,7 +4793,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -4815,65 +4815,65 @@ LISTED_MOVE_UNIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
-        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
-    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+        s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
+    for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1090
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1080
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1082
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(listed[v_at * 15 + v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4886,7 +4886,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -4903,18 +4903,18 @@ LISTED_RETREAT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -4925,33 +4925,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1099
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1093
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -4962,7 +4962,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4972,7 +4972,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -4994,45 +4994,45 @@ LISTED_ATTACK: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5042,24 +5042,24 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1111
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5068,7 +5068,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5081,7 +5081,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -5105,50 +5105,50 @@ LISTED_UNITE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
     if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1118
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5158,21 +5158,21 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
             if (not f_supporters(s, actor, v_at)):
                 continue
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
                 if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5181,7 +5181,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(listed[v_at * 15 + v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1117
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5194,7 +5194,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -5209,9 +5209,9 @@ def text_level_up(
 LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
     if not any(
         (
             (
@@ -5231,41 +5231,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1137
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1141
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
-        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
-        for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1142
-            s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
-        proc_leave_field(s, v_u)
+        s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
         # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+        for v_i in f_items_of(s, v_u):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
+            s.k_Card_held_by[v_i] = v_b
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
+        proc_leave_field(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
-    s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1147
-    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
-    s.k_Card_plain[v_b] = False
+    s.k_Card_damage[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
-    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
+    s.k_Card_kills[v_b] = 0
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
-    if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
-        s.rng.shuffle(s.zones[Z_DECK + actor])
+    s.k_Card_plain[v_b] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1151
+    s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+    if v_searched:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+        s.rng.shuffle(s.zones[Z_DECK + actor])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5289,7 +5289,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
             if check and not any(
                 (
                     (
@@ -5342,7 +5342,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5350,7 +5350,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
                 if not any(
                     (
                         (
@@ -5381,7 +5381,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5393,7 +5393,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -5415,18 +5415,18 @@ LISTED_ATTACK_OWN: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -5435,21 +5435,21 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5458,15 +5458,15 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
         if check and not f_fresh(s, actor, v_at):
             continue
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1159
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1160
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
                 if not all(
                     (
                         (
@@ -5480,7 +5480,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(listed[v_at * 15 + v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5493,7 +5493,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -5510,43 +5510,43 @@ LISTED_STRIKE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
     if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
         s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
         s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
     if check and not (
         (s.g_turn >= (len(range(s.num_players))))
         if (s.o_mode == MODE_ROYALE)
@@ -5556,25 +5556,25 @@ def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1174
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1175
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1177
             if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5584,7 +5584,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -5601,22 +5601,22 @@ LISTED_DEPOSIT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
-    s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
-    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+    s.k_Card_deposited[v_c] = s.g_turn
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5654,7 +5654,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -5676,7 +5676,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5687,7 +5687,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -5704,23 +5704,23 @@ LISTED_BRING: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5732,7 +5732,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5761,14 +5761,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -5786,7 +5786,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1190
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5797,7 +5797,7 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def text_bring_from(
     actor: int,
     args: tuple[int, ...],
@@ -5814,24 +5814,24 @@ def text_bring_from(
 LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
     """All-out war: a card brought from a friendly commander's discard pile (S100)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1203
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING_FROM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5844,7 +5844,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
         v_c_names = rt.NO_NAMES
         v_c_start = len(out)
         for v_c in v_c_cards:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
             if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                 continue
             v_c_arg = s.card_def[v_c]
@@ -5887,7 +5887,7 @@ def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> No
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def apply_bring_from(s: State, a: Action) -> str | None:
     actor = a.actor
     v_q = a.args[0]
@@ -5895,7 +5895,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     if v_c_arg < 55 and v_q in s.allies(actor):
         for v_c in s.zones[Z_DISCARD + v_q]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1199
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring_from(s, actor, v_q, v_c)
@@ -5917,7 +5917,7 @@ def apply_bring_from(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
 def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5929,7 +5929,7 @@ def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
@@ -5941,29 +5941,29 @@ LISTED_BUY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1212
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1213
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5975,7 +5975,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1206
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1208
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -5989,7 +5989,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -6005,7 +6005,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6021,7 +6021,7 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1205
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6032,7 +6032,7 @@ def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -6048,23 +6048,23 @@ LISTED_END_PHASE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1214
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -6073,7 +6073,7 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
     legal_play_unit_for(s, actor, out, check)
@@ -6095,18 +6095,18 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
 def actor_defending(s: State) -> int | None:
     return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -6122,9 +6122,9 @@ LISTED_REINFORCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6133,15 +6133,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1245
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1241
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1243
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -6150,7 +6150,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1240
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1242
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -6159,7 +6159,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -6176,21 +6176,21 @@ LISTED_REACT: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6198,13 +6198,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1254
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6217,19 +6217,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6258,26 +6258,26 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1248
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1252
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -6295,7 +6295,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1249
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6306,7 +6306,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -6321,18 +6321,18 @@ def text_react_on(
 LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6340,13 +6340,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6359,16 +6359,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6428,7 +6428,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6448,7 +6448,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1256
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6460,7 +6460,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -6480,45 +6480,45 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1265
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1267
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1264
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -6528,7 +6528,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -6544,23 +6544,23 @@ LISTED_LET_LAND: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1273
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1272
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1274
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -6569,7 +6569,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1238
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -6578,18 +6578,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
 def actor_answer(s: State) -> int | None:
     return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -6606,21 +6606,21 @@ LISTED_ANSWER: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1291
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6628,13 +6628,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1292
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6647,19 +6647,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1291
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6688,26 +6688,26 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1286
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1288
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1290
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1289
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1291
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -6725,7 +6725,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1285
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6736,7 +6736,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -6751,18 +6751,18 @@ def text_answer_on(
 LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6770,13 +6770,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6789,16 +6789,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1295
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -6858,7 +6858,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -6878,7 +6878,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -6890,7 +6890,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -6906,23 +6906,23 @@ LISTED_CLOSE_WINDOW: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1302
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1304
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1303
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -6931,25 +6931,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1282
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1312
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
 def actor_reply(s: State) -> int | None:
     return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -6966,21 +6966,21 @@ LISTED_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -6988,13 +6988,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1321
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7007,19 +7007,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7048,26 +7048,26 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1315
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
                 if not (
                     (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                     and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
                 ):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1319
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1318
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1320
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -7085,7 +7085,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1316
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7096,7 +7096,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -7111,18 +7111,18 @@ def text_reply_on(
 LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
     if not (
         (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
         and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
     ):
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -7130,13 +7130,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7149,16 +7149,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -7218,7 +7218,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -7238,7 +7238,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1325
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -7250,7 +7250,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -7266,29 +7266,29 @@ LISTED_END_REPLY: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1332
-    s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
-    for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
-        proc_resolve_order(s, v_o)
     # rulebooks/dynasty_tcg/dynasty_tcg.rules:1334
+    s.g_replying = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+    for v_o in s.g_pending:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
+        proc_resolve_order(s, v_o)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1336
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1333
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -7297,25 +7297,25 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1311
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1358
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
         if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
@@ -7323,7 +7323,7 @@ def actor_settle_items(s: State) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -7340,24 +7340,24 @@ LISTED_KEEP_ITEM: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
     s.share(s.p_resources, actor)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1351
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -7369,7 +7369,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -7404,14 +7404,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1349
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -7429,7 +7429,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1348
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -7440,7 +7440,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -7456,25 +7456,25 @@ LISTED_LET_ITEMS_GO: Final = tuple(
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1353
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1355
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1352
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1354
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -7483,7 +7483,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1343
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
