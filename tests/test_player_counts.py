@@ -68,3 +68,18 @@ def test_the_tools_seat_the_fewest_the_options_allow(
     assert "with mode=brawl is for 3-4 players, not 2" in err and "Traceback" not in err
     assert cli.main(["simulate", rules, "-n", "1", "--players", "3"]) == 2
     assert "with mode=duel is for 2 players, not 3" in capsys.readouterr().err
+
+
+def test_the_documented_header_is_the_fixtures() -> None:
+    """docs/language.md's example of "Player counts that depend on the options" is the header
+    of tests/cases/players_by_option.rules (comments aside), which compiles and plays above."""
+    text = (RULES.parents[2] / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text.split("### Player counts that depend on the options", 1)[1]
+    example = section.split("```rulecraft\n", 1)[1].split("```", 1)[0]
+
+    def lines(source: str) -> list[str]:
+        kept = [line.split("#", 1)[0].rstrip() for line in source.splitlines()]
+        return [line for line in kept if line.strip()]
+
+    fixture = lines(RULES.read_text(encoding="utf-8"))
+    assert lines(example) == fixture[: len(lines(example))]
