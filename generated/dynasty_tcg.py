@@ -3652,7 +3652,7 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 330))
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -4492,7 +4492,7 @@ def text_order(
 
 
 LISTED_ORDER: Final = tuple(
-    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 330))
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -5596,7 +5596,7 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 330))
+    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -5699,7 +5699,7 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 330))
+    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -5936,7 +5936,7 @@ def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyN
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 330))
+    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -6171,7 +6171,7 @@ def text_react(
 
 
 LISTED_REACT: Final = tuple(
-    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 330))
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -6601,7 +6601,7 @@ def text_answer(
 
 
 LISTED_ANSWER: Final = tuple(
-    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 330))
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -6961,7 +6961,7 @@ def text_reply(
 
 
 LISTED_REPLY: Final = tuple(
-    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 330))
+    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -7335,7 +7335,7 @@ def text_keep_item(
 
 
 LISTED_KEEP_ITEM: Final = tuple(
-    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 330))
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 990))
     for actor in range(6)
 )
 
@@ -7763,42 +7763,42 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 330), )),
-    (330, ()),
-    (331, ((0, 330), (0, 15), )),
-    (5281, ((0, 330), (0, 6), (0, 15), )),
-    (34981, ((0, 6), )),
-    (34987, ((0, 330), (0, 15), )),
-    (39937, ((0, 330), )),
-    (40267, ((0, 330), (0, 330), )),
-    (149167, ((0, 15), (0, 15), )),
-    (149392, ((0, 15), )),
-    (149407, ((0, 15), (0, 15), )),
-    (149632, ((0, 15), (0, 15), )),
-    (149857, ((0, 15), (0, 330), )),
-    (154807, ((0, 15), (0, 15), )),
-    (155032, ((0, 15), )),
-    (155047, ((0, 330), )),
-    (155377, ((0, 330), )),
-    (155707, ((0, 6), (0, 330), )),
-    (157687, ((0, 330), )),
-    (158017, ()),
-    (158018, ()),
-    (158019, ((0, 330), )),
-    (158349, ((0, 330), (0, 330), )),
-    (267249, ((0, 15), )),
-    (267264, ()),
-    (267265, ((0, 330), )),
-    (267595, ((0, 330), (0, 330), )),
-    (376495, ()),
-    (376496, ((0, 330), )),
-    (376826, ((0, 330), (0, 330), )),
-    (485726, ()),
-    (485727, ((0, 330), )),
-    (486057, ()),
+    (0, ((0, 990), )),
+    (990, ()),
+    (991, ((0, 990), (0, 15), )),
+    (15841, ((0, 990), (0, 6), (0, 15), )),
+    (104941, ((0, 6), )),
+    (104947, ((0, 990), (0, 15), )),
+    (119797, ((0, 990), )),
+    (120787, ((0, 990), (0, 990), )),
+    (1100887, ((0, 15), (0, 15), )),
+    (1101112, ((0, 15), )),
+    (1101127, ((0, 15), (0, 15), )),
+    (1101352, ((0, 15), (0, 15), )),
+    (1101577, ((0, 15), (0, 990), )),
+    (1116427, ((0, 15), (0, 15), )),
+    (1116652, ((0, 15), )),
+    (1116667, ((0, 990), )),
+    (1117657, ((0, 990), )),
+    (1118647, ((0, 6), (0, 990), )),
+    (1124587, ((0, 990), )),
+    (1125577, ()),
+    (1125578, ()),
+    (1125579, ((0, 990), )),
+    (1126569, ((0, 990), (0, 990), )),
+    (2106669, ((0, 15), )),
+    (2106684, ()),
+    (2106685, ((0, 990), )),
+    (2107675, ((0, 990), (0, 990), )),
+    (3087775, ()),
+    (3087776, ((0, 990), )),
+    (3088766, ((0, 990), (0, 990), )),
+    (4068866, ()),
+    (4068867, ((0, 990), )),
+    (4069857, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 486058
+NUM_DISTINCT_ACTIONS: Final = 4069858
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
