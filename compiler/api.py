@@ -37,6 +37,19 @@ class GameNotFound(Exception):  # noqa: N818 - reads as a sentence at the call s
         self.compilation = compilation
 
 
+def seat_count(game: ModuleType, players: int | None, options: dict[str, object]) -> int:
+    """`--players N`, else the fewest players the game is for with these options (a game whose
+    counts depend on its options says which with `player_counts`). new_game refuses a count or
+    options that do not fit, with a message for the user."""
+    if players is not None:
+        return players
+    try:
+        counts = tuple(game.player_counts(options))
+    except (AttributeError, ValueError):  # a module built before player_counts; bad options
+        counts = ()
+    return min(counts) if counts else int(game.INFO["players"][0])
+
+
 def targets(paths: list[Path] | None, diagnostics: Diagnostics) -> list[Path]:
     """The paths a command acts on: those given, or the one that no path means here."""
     if paths:

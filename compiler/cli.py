@@ -289,8 +289,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
         return EXIT_FAIL
     try:
-        state = game.new_game(seed=args.seed, players=_players(game, args.players),
-                              options=_options(args.option), decks=_decks(args.decks))
+        options = _options(args.option)
+        state = game.new_game(seed=args.seed, players=api.seat_count(game, args.players, options),
+                              options=options, decks=_decks(args.decks))
     except ValueError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
@@ -356,11 +357,6 @@ def cmd_print(args: argparse.Namespace) -> int:
     if name is None:
         return EXIT_FAIL
     return command(name, args.deck, args.output, args.paper, args.backs)
-
-
-def _players(game: ModuleType, players: int | None) -> int:
-    """`--players N`, else the fewest the game is for; new_game says when N does not fit."""
-    return int(game.INFO["players"][0]) if players is None else players
 
 
 def _decks(text: str | None) -> list[str] | None:

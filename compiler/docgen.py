@@ -253,6 +253,12 @@ class DocBuilder(CardGallery):
         """'2', '2 to 4', '3 to 4 or 6', and the teams: ', in teams of 2'."""
         m = self.model
         text = counts_text(m.player_counts).replace("-", " to ")
+        if m.count_lines:  # `players ... if`: each line's counts and when they hold
+            lines = [f"{counts_text(c).replace('-', ' to ')} if {self.english.expr(cond)}"
+                     for c, cond, _ in m.count_lines]
+            if m.always_counts:
+                lines.insert(0, counts_text(m.always_counts).replace("-", " to "))
+            text = "; ".join(lines)
         if m.team_size is not None:
             text += f", in teams of {self.english.expr(m.team_size)}"
         elif m.team_seats:

@@ -17,6 +17,7 @@ from compiler import types as t
 from compiler.model import GameModel
 from compiler.text_templates import words as words  # (there: the generator needs no more)
 from dsl import nodes as n
+from dsl.runtime_setup import counts_text as counts_text  # shared with new_game's refusal
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
@@ -337,7 +338,8 @@ class English:
     @staticmethod
     def builtin(name: str, args: list[str]) -> str:
         phrases: dict[str, Callable[[list[str]], str]] = {
-            "size": lambda a: f"the number of cards in {a[0]}",
+            "size": lambda a: ("the number of players" if a[0] == "the players"
+                               else f"the number of cards in {a[0]}"),
             "empty": lambda a: f"{a[0]} is empty",
             "first": lambda a: f"the first card of {a[0]}",
             "last": lambda a: f"the last card of {a[0]}",
@@ -488,14 +490,3 @@ def anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", name.lower().replace("_", "-"))
 
 
-def counts_text(counts: list[int]) -> str:
-    """The player counts as a reader writes them (new_game's refusal, the rulebook): '2',
-    '2-4', '2-4 or 6'."""
-    runs: list[list[int]] = []
-    for count in counts:
-        if runs and runs[-1][1] == count - 1:
-            runs[-1][1] = count
-        else:
-            runs.append([count, count])
-    parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

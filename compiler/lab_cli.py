@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from compiler import agents, lab
+from compiler.api import seat_count
 from compiler.lab_ray import RayUnavailable
 from compiler.lab_stats import Record, summarize
 
@@ -51,7 +52,7 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     # (`--players N`, else the fewest it is for); listed agents are one per seat, and their
     # number is the count.
     if len(specs) == 1:
-        specs = [specs[0]] * (low if players is None else players)
+        specs = [specs[0]] * seat_count(game, players, options)
     elif players is not None and players != len(specs):
         return usage(f"{len(specs)} agents for --players {players}: one agent per seat")
     if not low <= len(specs) <= high:

@@ -194,6 +194,10 @@ class GameModel:
     max_players: int = 2
     # every count of players the game is for, ascending (`players 2..4, 6`: 2, 3, 4, 6)
     player_counts: list[int] = field(default_factory=lambda: [2])
+    # `players 3..4 if mode == royale`: each line's counts and the condition they hold under;
+    # the counts of a line without `if` are `always_counts` (the game is for every one of both)
+    count_lines: list[tuple[list[int], n.Expr, Span]] = field(default_factory=list)
+    always_counts: list[int] = field(default_factory=list)
     # `teams of EXPR` (its size) or `teams [A, C], [B, D]` (seats by team); neither: no teams
     team_size: n.Expr | None = None
     team_seats: list[list[int]] = field(default_factory=list)

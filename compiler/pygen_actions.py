@@ -240,8 +240,17 @@ class ActionGenerator(TextGenerator):
         w = self.w
         if i == len(action.params):
             args = "".join(f", {v}" for v in names)
-            test = " and ".join([*tests, f"check_{action.name}(s, actor{args}) is None"])
-            with w.block(f"if {test}:"):
+            parts = [*tests, f"check_{action.name}(s, actor{args}) is None"]
+            test = " and ".join(parts)
+            if len(test) > 80 and len(parts) > 1:  # one test a line, within the line length
+                w.line("if (")
+                w.line(f"    {parts[0]}")
+                for part in parts[1:]:
+                    w.line(f"    and {part}")
+                header = "):"
+            else:
+                header = f"if {test}:"
+            with w.block(header):
                 w.line("return (" + "".join(f"{v}, " for v in names) + ")")
             return
         name, type_, domain = action.params[i]

@@ -319,14 +319,18 @@ class GeneratorBase:
         raise AssertionError(type_)
 
     def copy_choices(self, domain: n.Expr | None) -> int:
-        """How many differing copies of a card a card parameter tells apart: rt.COPY_CHOICES,
-        or fewer when the domain is a zone that holds fewer cards."""
+        """How many differing copies of a card a card parameter tells apart: rt.COPY_CHOICES for
+        each two seats of the largest game, or fewer when the domain is a zone that holds
+        fewer cards."""
+        # rt.COPY_CHOICES is for two seats' copies (a deck rule of 3 copies each); cards that
+        # change hands bring every seat's into one domain, so more seats tell more apart
+        limit = COPY_CHOICES * max(1, (self.max_players + 1) // 2)
         zone = self.model.type_of(domain) if domain is not None else None
         if isinstance(zone, t.ZoneT):
             capacity = self.model.zones[zone.zone].capacity
             if capacity is not None:
-                return max(1, min(COPY_CHOICES, capacity))
-        return COPY_CHOICES
+                return max(1, min(limit, capacity))
+        return limit
 
     def encoding(self, type_: t.Type, domain: n.Expr | None) -> tuple[int, int]:
         if isinstance(type_, t.IntT):

@@ -10,7 +10,7 @@ from compiler import symbols as sym
 from compiler import types as t
 from compiler.ast_walk import walk_rules
 from compiler.model import BoardInfo, EntryInfo, FieldInfo, RecordInfo
-from compiler.pygen_base import copy_expr, list_depth, py_type, ungrouped, upper
+from compiler.pygen_base import copy_expr, list_depth, py_type, upper
 from compiler.pygen_exprs import ExpressionGenerator
 from compiler.pygen_facts import HARMLESS
 from compiler.pygen_wrap import LINE_LIMIT, escape_docstring
@@ -310,8 +310,10 @@ class TableGenerator(ExpressionGenerator):
         if "out" in m.player_fields:
             attrs.append(("t_out_order", "list[int]", "[]"))
         if m.team_size is not None:
+            # the size may iterate the players, which generated aggregates read from `s`
             attrs.append(("t_team", "list[int]",
-                          f"rt.seat_teams(players, {ungrouped(self.expr(m.team_size, 'self'))})"))
+                          f"rt.seat_teams(players, (lambda s: {self.expr(m.team_size, 's')})"
+                          "(self))"))
         elif m.team_seats:
             attrs.append(("t_team", "list[int]",
                           f"rt.listed_teams(players, {tuple(map(tuple, m.team_seats))!r})"))

@@ -4,8 +4,10 @@ API functions."""
 from __future__ import annotations
 
 from compiler import types as t
+from compiler.consteval import evaluate
 from compiler.english import counts_text
-from compiler.pygen_base import VERSION, codec, py_type, upper
+from compiler.model import GameModel
+from compiler.pygen_base import VERSION, codec, names_table, py_type, ungrouped, upper
 from compiler.pygen_rules import RuleGenerator
 from compiler.pygen_seats import team_zone_slots
 
@@ -114,6 +116,26 @@ class WiringGenerator(RuleGenerator):
         w.line("State.ACTION_NAMES = ACTIONS")
         w.line(f"NUM_DISTINCT_ACTIONS: Final = {offset}")
 
+    def player_counts(self, merge: str) -> None:
+        """`player_counts(options)`: the counts the game is for with these options (each line
+        of `players ... if` whose condition holds), for new_game and the tools' defaults."""
+        m = self.model
+        w = self.w
+        with w.block("def player_counts(options: dict[str, object] | None = None) -> "
+                     "tuple[int, ...]:"):
+            w.line('"""The player counts the game is for with these options."""')
+            if not m.count_lines:
+                w.line(f"return {tuple(m.player_counts)!r}")
+            else:
+                w.line(f"o = rt.OptionView({merge})")
+                w.line(f"counts: set[int] = set({tuple(m.always_counts)!r})")
+                for counts, condition, _ in m.count_lines:
+                    with w.block(f"if {ungrouped(self.expr(condition, 'o'))}:"):
+                        w.line(f"counts.update({tuple(counts)!r})")
+                w.line("return tuple(sorted(counts))")
+        w.line()
+        w.line()
+
     def api(self) -> None:
         m = self.model
         w = self.w
@@ -124,6 +146,13 @@ class WiringGenerator(RuleGenerator):
             f"{o.name!r}: ({py_type(o.type)}, {self.constant(o.default)})"
             for o in m.options.values())
         w.line(f"OPTIONS: Final[dict[str, tuple[type, object]]] = {{{options}}}")
+        words = {o.name: names_table(o.type) for o in m.options.values()
+                 if isinstance(o.type, t.EnumT)}
+        merge = "rt.merge_options(OPTIONS, options)"
+        if words:
+            table = ", ".join(f"{name!r}: {table}" for name, table in words.items())
+            w.line(f"OPTION_WORDS: Final[dict[str, tuple[str, ...]]] = {{{table}}}")
+            merge = "rt.merge_options(OPTIONS, options, OPTION_WORDS)"
         w.line("INFO: Final[dict[str, Any]] = {")
         w.line(f"    'name': {m.name!r},")
         w.line(f"    'title': {m.title!r},")
@@ -140,25 +169,34 @@ class WiringGenerator(RuleGenerator):
         w.line()
         w.line()
         with w.block("def new_game(\n    seed: int = 0,\n    players: int = "
-                     f"{m.min_players},\n    options: dict[str, object] | None = None,\n"
+                     f"{default_players(m)},\n    options: dict[str, object] | None = None,\n"
                      "    decks: object = None,\n) -> State:"):
             w.line('"""A new game, set up and advanced to the first decision."""')
             counts = m.player_counts
-            shown = "players"
-            if counts == list(range(m.min_players, m.max_players + 1)):
-                # (not an int: '3' would raise TypeError at the comparison)
-                test = (f"not isinstance(players, (int, float)) or not {m.min_players} "
-                        f"<= players <= {m.max_players}")
-                shown = "players!r"
-            else:  # (any value may be compared: '4' is shown quoted, as it is not 4)
-                test, shown = f"players not in {tuple(counts)!r}", "players!r"
-            with w.block(f"if {test}:"):
-                w.line(f"raise ValueError(f'{m.name} is for {counts_text(counts)}"
-                       f" players, not {{{shown}}}')")
+            if m.count_lines:
+                w.line(f"opts = {merge}")
+                w.line("counts = player_counts(opts)")
+                with w.block("if players not in counts:"):
+                    w.line(f"given = rt.options_text(opts, {'OPTION_WORDS' if words else '{}'})")
+                    w.line("allowed = rt.counts_text(counts)")
+                    w.line(f"raise ValueError(f'{m.name} with {{given}} is for {{allowed}} "
+                           "players, not {players!r}')")
+            else:
+                shown = "players"
+                if counts == list(range(m.min_players, m.max_players + 1)):
+                    # (not an int: '3' would raise TypeError at the comparison)
+                    test = (f"not isinstance(players, (int, float)) or not {m.min_players} "
+                            f"<= players <= {m.max_players}")
+                    shown = "players!r"
+                else:  # (any value may be compared: '4' is shown quoted, as it is not 4)
+                    test, shown = f"players not in {tuple(counts)!r}", "players!r"
+                with w.block(f"if {test}:"):
+                    w.line(f"raise ValueError(f'{m.name} is for {counts_text(counts)}"
+                           f" players, not {{{shown}}}')")
             if m.deck_rules is None:
                 with w.block("if decks is not None:"):
                     w.line(f"raise ValueError('{m.name} takes no decks')")
-            w.line("s = State(seed, players, rt.merge_options(OPTIONS, options))")
+            w.line(f"s = State(seed, players, {'opts' if m.count_lines else merge})")
             if m.deck_rules is not None:
                 w.line("s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, "
                        "deck_problem, PLAYER_NAMES)")
@@ -167,9 +205,18 @@ class WiringGenerator(RuleGenerator):
             w.line("return s")
         w.line()
         w.line()
+        self.player_counts(merge)
         with w.block("def from_json(text: str) -> State:"):
             w.line('"""The state that State.to_json() saved."""')
             w.line("s = State.__new__(State)")
             w.line("s.load_json(text)")
             w.line("return s")
 
+
+def default_players(m: GameModel) -> int:
+    """new_game's players: the fewest the default options allow."""
+    counts = list(m.always_counts)
+    for line, condition, _ in m.count_lines:
+        if evaluate(condition, {}, m) is True:
+            counts += line
+    return min(counts or [m.min_players])

@@ -366,6 +366,13 @@ class Resolver(BoardResolver):
             m.min_players, m.max_players = min(d.min_players, MAX_PLAYERS), MAX_PLAYERS
         else:
             m.player_counts = sorted({c for low, high in counts for c in range(low, high + 1)})
+            lines = [(sorted({c for low, high in line.counts for c in range(low, high + 1)}),
+                      line.condition, line.span) for line in d.conditional_counts]
+            if lines:
+                m.count_lines = lines
+                # the header's counts are the plain line's, then each `if` line's
+                plain = counts[: len(counts) - sum(len(x.counts) for x in d.conditional_counts)]
+                m.always_counts = sorted({c for low, high in plain for c in range(low, high + 1)})
         if d.player_names:
             if len(d.player_names) != d.max_players:
                 self.diagnostics.add(

@@ -18,6 +18,7 @@ from compiler.check_actions import ActionChecker
 from compiler.check_base import Context, Scope
 from compiler.check_data import DataChecker
 from compiler.check_termination import TerminationChecker
+from compiler.consteval import evaluate
 from compiler.model import GameModel
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, did_you_mean
@@ -42,6 +43,7 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
             # worked out before setup, from the options and the defaults of the state
             actual = self.expr(m.team_size, Scope(), constant)
             self.expect(m.team_size, actual, t.INT, "the size of a team")
+        self.count_lines(constant)
         for record in m.records.values():
             self.entries(record)
             self.field_defaults(record.fields.values(), record.name)
@@ -122,6 +124,31 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
                     self.action(action)
         self.recursion()
 
+    def count_lines(self, constant: Context) -> None:
+        """`players ... if CONDITION`: a bool on the options alone (there is no state yet when
+        new_game checks the count), and one line at least that holds with the defaults."""
+        m = self.model
+        members = {member for enum in m.enums.values() for member in enum.members}
+        holds = bool(m.always_counts)
+        for _, condition, _ in m.count_lines:
+            bad = [e for e in n.walk(condition) if not isinstance(e, _OPTION_NODES)
+                   or isinstance(e, n.Name) and e.id not in m.options and e.id not in members]
+            if bad:
+                what = f"'{bad[0].id}'" if isinstance(bad[0], n.Name) else "this"
+                self.error("E0217", bad[0].span, f"{what} is not an option: a players line's "
+                           "condition reads the options only",
+                           hint=f"options: {', '.join(m.options) or 'none declared'}")
+                holds = True  # which lines hold is not known: one error at a time
+                continue
+            actual = self.expr(condition, Scope(), constant)
+            self.expect(condition, actual, t.BOOL, "the condition of a players line")
+            if evaluate(condition, {}, m) is True:
+                holds = True
+        if m.count_lines and not holds:
+            self.error("E0217", m.count_lines[0][2], "no players line holds with the default "
+                       "options: new_game() could start no game",
+                       hint="give one line no 'if', or one whose condition the defaults meet")
+
     def responders(self, decl: n.PhaseDecl) -> None:
         """`responders from START where COND`: START a player, COND a condition on `actor`."""
         window = decl.responders
@@ -140,3 +167,8 @@ class Checker(DataChecker, ActionChecker, TerminationChecker):
 
 def typecheck(model: GameModel, diagnostics: Diagnostics) -> None:
     Checker(model, diagnostics).run()
+
+
+# what a players line's condition is made of: options, enum members, literals and operators
+_OPTION_NODES = (n.Name, n.BoolLit, n.IntLit, n.StrLit, n.BinaryOp, n.Not, n.Negate,
+                 n.Conditional)

@@ -98,7 +98,8 @@ class AstBuilder(Transformer[Token, Any]):
     def game(self, meta: Any, children: list[Any]) -> n.Game:
         name, *items = children
         title = str(name)
-        counts: tuple[tuple[int, int], ...] = ((2, 2),)
+        counts: tuple[tuple[int, int], ...] | None = None
+        conditional: list[n.PlayerCounts] = []
         names: tuple[Token, ...] = ()
         teams: n.Teams | None = None
         seat_names: tuple[n.SeatNames, ...] = ()
@@ -106,6 +107,8 @@ class AstBuilder(Transformer[Token, Any]):
         for kind, value in items:
             if kind == "title":
                 title = value
+            elif kind == "players" and isinstance(value, n.PlayerCounts):
+                conditional.append(value)
             elif kind == "players":
                 counts = value
             elif kind == "names":
@@ -116,18 +119,26 @@ class AstBuilder(Transformer[Token, Any]):
                 seat_names = value
             else:
                 options.append(value)
+        # the game is for the counts of every line together (two players without one); a
+        # line without `if` always holds
+        counts = (counts or ()) + tuple(part for line in conditional for part in line.counts)
+        counts = counts or ((2, 2),)
         return n.Game(
             str(name), title, min(low for low, _ in counts), max(high for _, high in counts),
             tuple(str(t) for t in names), tuple(options), tuple(self._tspan(t) for t in names),
-            counts=counts, teams=teams, seat_names=seat_names, span=self._span(meta),
+            counts=counts, teams=teams, seat_names=seat_names,
+            conditional_counts=tuple(conditional), span=self._span(meta),
         )
 
     def title(self, meta: Any, c: list[Token]) -> tuple[str, str]:
         return ("title", _unescape(c[0]))
 
-    def player_count(self, meta: Any, c: list[tuple[int, int]]
-                     ) -> tuple[str, tuple[tuple[int, int], ...]]:
-        return ("players", tuple(c))
+    def player_count(self, meta: Any, c: list[Any]
+                     ) -> tuple[str, tuple[tuple[int, int], ...] | n.PlayerCounts]:
+        *parts, condition = c
+        if condition is None:
+            return ("players", tuple(parts))
+        return ("players", n.PlayerCounts(tuple(parts), condition, span=self._span(meta)))
 
     def count_part(self, meta: Any, c: list[Token | None]) -> tuple[int, int]:
         for token in c:

@@ -209,6 +209,20 @@ others a count only, and a `private` zone not even that, so the reveal would sho
     zone hand: Role owner per player
     reveal hand[t] to actor        # E0214: declare it 'zone hand: Role secret per player'
 """),
+    Code("E0217", "player counts that depend on options", """
+A `players ... if CONDITION` line gives counts that hold only when its condition does, so a
+game's counts can depend on its options. The condition is worked out before the game has a
+state, so it may read the options, enum members and literals only (not a field, a zone or a
+function), and with the default options at least one `players` line must hold: otherwise
+`new_game()` with no options could not start a game of any size.
+
+    game duel_or_brawl {
+      players 2 if mode == duel
+      players 3..4 if mode == brawl
+      players 6 if score > 0         # E0217: 'score' is a field, not an option
+      option mode: Mode = duel
+    }
+"""),
     Code("E0218", "per team where there are no teams", """
 `zone NAME: CARDTYPE ... per team` is one zone for each team, which any player of the team
 names (`pool[p]`, p any teammate). It needs teams in the game header (`teams of 2`, or

@@ -84,7 +84,7 @@ __all__ = [
     "FieldDecl", "FieldValue", "For", "FunctionDecl", "Game", "Goto", "GraphFile", "GraphInline",
     "GridShape", "HexFile", "If", "Index", "IntLit", "KeywordDecl", "Let", "ListLit", "ListType",
     "Lose", "Module", "Move", "Name", "NamedType", "Negate", "Node", "NoneLit", "SeatNames", "Not",
-    "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerDecl", "PlayersRef",
+    "OptionDecl", "OptionalType", "Param", "PhaseDecl", "PlayerCounts", "PlayerDecl", "PlayersRef",
     "ProcedureDecl", "Raise", "Range", "RecordDecl", "Repeat", "Require", "Responders",
     "Return", "Reveal", "SeedDecl", "SeedRule", "SetupDecl", "Shuffle", "StateDecl", "Stmt",
     "StmtBase", "StrLit", "Teams", "TriggerDecl",
@@ -156,6 +156,8 @@ class Game(Decl):
     teams: Teams | None = field(default=None, kw_only=True)
     # `names 2: N, S; 4: N, E, S, W`: the seats of each count, in the order written
     seat_names: tuple[SeatNames, ...] = field(default=(), kw_only=True)
+    # `players 3..4 if mode == royale`: the lines of counts that hold under a condition
+    conditional_counts: tuple[PlayerCounts, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,15 @@ class SeatNames(Node):
     count: int
     names: tuple[str, ...]
     name_spans: tuple[Span, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCounts(Node):
+    """A `players ... if CONDITION` line: its counts hold when the condition on the options
+    does."""
+
+    counts: tuple[tuple[int, int], ...]
+    condition: Expr
 
 
 @dataclass(frozen=True, slots=True)

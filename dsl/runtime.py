@@ -49,7 +49,7 @@ from dsl.runtime_geometry import (
 from dsl.runtime_paths import StatePaths
 from dsl.runtime_sample import Resampling
 from dsl.runtime_seats import listed_teams, seat_bits, seat_teams
-from dsl.runtime_setup import choose_decks, merge_options
+from dsl.runtime_setup import OptionView, choose_decks, counts_text, merge_options, options_text
 
 __all__ = [
     "COPY_CHOICES",
@@ -63,6 +63,7 @@ __all__ = [
     "IllegalAction",
     "Listed",
     "NodeField",
+    "OptionView",
     "PhaseRules",
     "PlayerField",
     "RuleError",
@@ -70,6 +71,7 @@ __all__ = [
     "card_name",
     "choose_decks",
     "connected",
+    "counts_text",
     "facing_distance",
     "first",
     "frozen",
@@ -79,6 +81,7 @@ __all__ = [
     "last",
     "listed_teams",
     "merge_options",
+    "options_text",
     "ring",
     "rings",
     "seat_bits",

@@ -4,21 +4,71 @@ against the rulebook's, and the decks given against its deck rules."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 
-def merge_options(spec: dict[str, tuple[type, object]], given: dict[str, object] | None) -> dict[
-    str, object
-]:
-    """Defaults overridden by the caller's options, each checked for name and type."""
+def merge_options(
+    spec: dict[str, tuple[type, object]],
+    given: dict[str, object] | None,
+    words: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, object]:
+    """Defaults overridden by the caller's options, each checked for name and type. An option
+    of an enum type (`words`: its members' names) is given by a member's name or number."""
     result = {name: default for name, (_, default) in spec.items()}
     for name, value in (given or {}).items():
         if name not in spec:
             raise ValueError(f"unknown option {name!r}; options: {', '.join(spec) or 'none'}")
+        members = (words or {}).get(name)
+        if members is not None and isinstance(value, str):
+            if value not in members:
+                raise ValueError(f"option {name!r} is one of {', '.join(members)}, "
+                                 f"not {value!r}")
+            value = members.index(value)
         kind = spec[name][0]
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
             raise ValueError(f"option {name!r} must be {kind.__name__}, not {value!r}")
+        if members is not None and isinstance(value, int) and not 0 <= value < len(members):
+            raise ValueError(f"option {name!r} is one of {', '.join(members)}, not {value!r}")
         result[name] = value
     return result
+
+
+def counts_text(counts: Sequence[int]) -> str:
+    """The player counts as a reader writes them (new_game's refusal, the rulebook): '2',
+    '2-4', '2-4 or 6'; 'no' when the options allow none."""
+    runs: list[list[int]] = []
+    for count in counts:
+        if runs and runs[-1][1] == count - 1:
+            runs[-1][1] = count
+        else:
+            runs.append([count, count])
+    parts = [str(low) if low == high else f"{low}-{high}" for low, high in runs] or ["no"]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def options_text(options: Mapping[str, object], words: Mapping[str, Sequence[str]]) -> str:
+    """The options as `--option` writes them, for a refusal: 'mode=royale, rounds=9'."""
+    shown = []
+    for name, value in options.items():
+        members = words.get(name)
+        if members is not None and isinstance(value, int):
+            value = members[value]
+        elif isinstance(value, bool):
+            value = str(value).lower()
+        shown.append(f"{name}={value}")
+    return ", ".join(shown)
+
+
+class OptionView:
+    """The options as the rules read them (`o_mode`), before there is a state: the conditions
+    of `players ... if` lines are worked out from it."""
+
+    def __init__(self, options: Mapping[str, object]) -> None:
+        for name, value in options.items():
+            setattr(self, f"o_{name}", value)
+
+    def __getattr__(self, name: str) -> Any:  # what setattr gave it: typed by the rules
+        raise AttributeError(name)
 
 
 def choose_decks(

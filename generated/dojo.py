@@ -3696,7 +3696,10 @@ def pick_strike(s: State, a: Action) -> tuple[int, ...] | None:
     if len(a.args) != 2:
         return None
     for v_t in s.find_cards(f_strike_targets(s, actor), a.args[0]):
-        if (v_n := a.args[1]) in range(1, 20 + 1) and check_strike(s, actor, v_t, v_n) is None:
+        if (
+            (v_n := a.args[1]) in range(1, 20 + 1)
+            and check_strike(s, actor, v_t, v_n) is None
+        ):
             return (v_t, v_n, )
     return None
 
@@ -4097,6 +4100,11 @@ def new_game(
     setup(s)
     s.advance()
     return s
+
+
+def player_counts(options: dict[str, object] | None = None) -> tuple[int, ...]:
+    """The player counts the game is for with these options."""
+    return (2,)
 
 
 def from_json(text: str) -> State:

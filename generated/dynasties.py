@@ -871,7 +871,10 @@ def pick_place(s: State, a: Action) -> tuple[int, ...] | None:
     if len(a.args) != 2:
         return None
     for v_tile in s.find_cards([*s.zones[Z_BASICS + actor], *s.zones[Z_RACK + actor]], a.args[0]):
-        if (v_prov := a.args[1]) in range(5) and check_place(s, actor, v_tile, v_prov) is None:
+        if (
+            (v_prov := a.args[1]) in range(5)
+            and check_place(s, actor, v_tile, v_prov) is None
+        ):
             return (v_tile, v_prov, )
     return None
 
@@ -1597,6 +1600,11 @@ def new_game(
     setup(s)
     s.advance()
     return s
+
+
+def player_counts(options: dict[str, object] | None = None) -> tuple[int, ...]:
+    """The player counts the game is for with these options."""
+    return (2,)
 
 
 def from_json(text: str) -> State:

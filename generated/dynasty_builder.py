@@ -3442,13 +3442,10 @@ def pick_leave_site(s: State, a: Action) -> tuple[int, ...] | None:
         return None
     if (v_from := a.args[0]) in f_sites(s):
         for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
-            if (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from] and check_leave_site(
-                s,
-                actor,
-                v_from,
-                v_u,
-                v_to,
-            ) is None:
+            if (
+                (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from]
+                and check_leave_site(s, actor, v_from, v_u, v_to) is None
+            ):
                 return (v_from, v_u, v_to, )
     return None
 
@@ -4169,13 +4166,10 @@ def pick_step(s: State, a: Action) -> tuple[int, ...] | None:
         return None
     if (v_from := a.args[0]) in f_posts(s, actor):
         for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
-            if (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from] and check_step(
-                s,
-                actor,
-                v_from,
-                v_u,
-                v_to,
-            ) is None:
+            if (
+                (v_to := a.args[2]) in N_HEX_NEIGHBOURS[v_from]
+                and check_step(s, actor, v_from, v_u, v_to) is None
+            ):
                 return (v_from, v_u, v_to, )
     return None
 
@@ -4379,10 +4373,13 @@ def pick_attack(s: State, a: Action) -> tuple[int, ...] | None:
         return None
     if (v_from := a.args[0]) in f_posts(s, actor):
         for v_u in s.find_cards(s.zones[Z_UNITS + actor * 108 + v_from], a.args[1]):
-            if (v_at := a.args[2]) in rt.within(
-                N_HEX_DISTANCE[v_from],
-                R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
-            ) and check_attack(s, actor, v_from, v_u, v_at) is None:
+            if (
+                (v_at := a.args[2]) in rt.within(
+                    N_HEX_DISTANCE[v_from],
+                    R_KIND_RANGE[C_TROOP_KIND[s.card_def[v_u]]],
+                )
+                and check_attack(s, actor, v_from, v_u, v_at) is None
+            ):
                 return (v_from, v_u, v_at, )
     return None
 
@@ -5731,6 +5728,11 @@ def new_game(
     setup(s)
     s.advance()
     return s
+
+
+def player_counts(options: dict[str, object] | None = None) -> tuple[int, ...]:
+    """The player counts the game is for with these options."""
+    return (2,)
 
 
 def from_json(text: str) -> State:

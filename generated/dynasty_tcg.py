@@ -14,7 +14,7 @@ __all__ = ["ACTIONS", "INFO", "NUM_DISTINCT_ACTIONS", "TERMINAL", "Action",
            "IllegalAction", "RuleError", "State", "from_json", "new_game"]
 
 TERMINAL: Final = rt.TERMINAL
-PLAYER_NAMES: Final = ('A', 'B')
+PLAYER_NAMES: Final = ('A', 'B', 'C', 'D', 'E', 'F')
 PHASES: Final = (
     'mulligan',
     'draw_phase',
@@ -24,6 +24,7 @@ PHASES: Final = (
     'reply',
     'settle_items',
 )
+E_MODE_NAMES: Final = ('duel', 'war', 'royale')
 E_KIND_NAMES: Final = ('unit', 'order', 'item', 'environment')
 E_TIMING_NAMES: Final = ('action_order', 'reaction_order')
 E_TIMING_WORDS: Final = ('action order', 'reaction order')
@@ -32,6 +33,9 @@ E_TARGET_WORDS: Final = ('no target', 'enemy unit', 'own unit', 'enemy item', 'a
 E_RANGE_NAMES: Final = ('melee', 'reach', 'mobile', 'ranged')
 E_RANK_NAMES: Final = ('normal', 'base_champion', 'level_up_champion', 'battle_champion')
 E_RANK_WORDS: Final = ('normal', 'base champion', 'level up champion', 'battle champion')
+MODE_DUEL: Final = 0
+MODE_WAR: Final = 1
+MODE_ROYALE: Final = 2
 KIND_UNIT: Final = 0
 KIND_ORDER: Final = 1
 KIND_ITEM: Final = 2
@@ -958,58 +962,30 @@ N_CELL_DISTANCE: Final[tuple[tuple[int, ...], ...]] = (
     (4, 3, 2, 2, 2, 4, 3, 2, 1, 1, 4, 3, 2, 1, 0),
 )
 Z_DECK: Final = 0
-Z_HAND: Final = 2
-Z_FIELD: Final = 4
-Z_DISCARD: Final = 34
-Z_TRADE: Final = 36
-Z_ASIDE: Final = 38
-Z_UNDER: Final = 40
-Z_RETREAT2: Final = 70
-Z_RETREAT1: Final = 72
-Z_ORDERS: Final = 74
-Z_GEAR: Final = 76
-Z_LEAVING: Final = 78
+Z_HAND: Final = 6
+Z_FIELD: Final = 12
+Z_DISCARD: Final = 102
+Z_TRADE: Final = 108
+Z_ASIDE: Final = 114
+Z_UNDER: Final = 120
+Z_RETREAT2: Final = 210
+Z_RETREAT1: Final = 216
+Z_ORDERS: Final = 222
+Z_GEAR: Final = 228
+Z_LEAVING: Final = 234
 SLOT_OWNER: Final = (
     0,
     1,
+    2,
+    3,
+    4,
+    5,
     0,
     1,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    0,
-    1,
-    0,
-    1,
-    0,
-    1,
+    2,
+    3,
+    4,
+    5,
     0,
     0,
     0,
@@ -1040,22 +1016,218 @@ SLOT_OWNER: Final = (
     1,
     1,
     1,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
     0,
     1,
+    2,
+    3,
+    4,
+    5,
     0,
     1,
+    2,
+    3,
+    4,
+    5,
     0,
     1,
+    2,
+    3,
+    4,
+    5,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
     0,
     1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    2,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    3,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    4,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
+    5,
     0,
     1,
+    2,
+    3,
+    4,
+    5,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
 )
 SLOT_CAPACITY: Final = (
     -1,
     -1,
     -1,
     -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
     1,
     1,
     1,
@@ -1086,6 +1258,158 @@ SLOT_CAPACITY: Final = (
     1,
     1,
     1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
     -1,
     -1,
     -1,
@@ -1136,8 +1460,16 @@ SLOT_CAPACITY: Final = (
 SLOT_NAMES: Final = (
     'deck.A',
     'deck.B',
+    'deck.C',
+    'deck.D',
+    'deck.E',
+    'deck.F',
     'hand.A',
     'hand.B',
+    'hand.C',
+    'hand.D',
+    'hand.E',
+    'hand.F',
     'field.A.A1',
     'field.A.A2',
     'field.A.A3',
@@ -1168,12 +1500,84 @@ SLOT_NAMES: Final = (
     'field.B.C3',
     'field.B.C4',
     'field.B.C5',
+    'field.C.A1',
+    'field.C.A2',
+    'field.C.A3',
+    'field.C.A4',
+    'field.C.A5',
+    'field.C.B1',
+    'field.C.B2',
+    'field.C.B3',
+    'field.C.B4',
+    'field.C.B5',
+    'field.C.C1',
+    'field.C.C2',
+    'field.C.C3',
+    'field.C.C4',
+    'field.C.C5',
+    'field.D.A1',
+    'field.D.A2',
+    'field.D.A3',
+    'field.D.A4',
+    'field.D.A5',
+    'field.D.B1',
+    'field.D.B2',
+    'field.D.B3',
+    'field.D.B4',
+    'field.D.B5',
+    'field.D.C1',
+    'field.D.C2',
+    'field.D.C3',
+    'field.D.C4',
+    'field.D.C5',
+    'field.E.A1',
+    'field.E.A2',
+    'field.E.A3',
+    'field.E.A4',
+    'field.E.A5',
+    'field.E.B1',
+    'field.E.B2',
+    'field.E.B3',
+    'field.E.B4',
+    'field.E.B5',
+    'field.E.C1',
+    'field.E.C2',
+    'field.E.C3',
+    'field.E.C4',
+    'field.E.C5',
+    'field.F.A1',
+    'field.F.A2',
+    'field.F.A3',
+    'field.F.A4',
+    'field.F.A5',
+    'field.F.B1',
+    'field.F.B2',
+    'field.F.B3',
+    'field.F.B4',
+    'field.F.B5',
+    'field.F.C1',
+    'field.F.C2',
+    'field.F.C3',
+    'field.F.C4',
+    'field.F.C5',
     'discard.A',
     'discard.B',
+    'discard.C',
+    'discard.D',
+    'discard.E',
+    'discard.F',
     'trade.A',
     'trade.B',
+    'trade.C',
+    'trade.D',
+    'trade.E',
+    'trade.F',
     'aside.A',
     'aside.B',
+    'aside.C',
+    'aside.D',
+    'aside.E',
+    'aside.F',
     'under.A.A1',
     'under.A.A2',
     'under.A.A3',
@@ -1204,20 +1608,108 @@ SLOT_NAMES: Final = (
     'under.B.C3',
     'under.B.C4',
     'under.B.C5',
+    'under.C.A1',
+    'under.C.A2',
+    'under.C.A3',
+    'under.C.A4',
+    'under.C.A5',
+    'under.C.B1',
+    'under.C.B2',
+    'under.C.B3',
+    'under.C.B4',
+    'under.C.B5',
+    'under.C.C1',
+    'under.C.C2',
+    'under.C.C3',
+    'under.C.C4',
+    'under.C.C5',
+    'under.D.A1',
+    'under.D.A2',
+    'under.D.A3',
+    'under.D.A4',
+    'under.D.A5',
+    'under.D.B1',
+    'under.D.B2',
+    'under.D.B3',
+    'under.D.B4',
+    'under.D.B5',
+    'under.D.C1',
+    'under.D.C2',
+    'under.D.C3',
+    'under.D.C4',
+    'under.D.C5',
+    'under.E.A1',
+    'under.E.A2',
+    'under.E.A3',
+    'under.E.A4',
+    'under.E.A5',
+    'under.E.B1',
+    'under.E.B2',
+    'under.E.B3',
+    'under.E.B4',
+    'under.E.B5',
+    'under.E.C1',
+    'under.E.C2',
+    'under.E.C3',
+    'under.E.C4',
+    'under.E.C5',
+    'under.F.A1',
+    'under.F.A2',
+    'under.F.A3',
+    'under.F.A4',
+    'under.F.A5',
+    'under.F.B1',
+    'under.F.B2',
+    'under.F.B3',
+    'under.F.B4',
+    'under.F.B5',
+    'under.F.C1',
+    'under.F.C2',
+    'under.F.C3',
+    'under.F.C4',
+    'under.F.C5',
     'retreat2.A',
     'retreat2.B',
+    'retreat2.C',
+    'retreat2.D',
+    'retreat2.E',
+    'retreat2.F',
     'retreat1.A',
     'retreat1.B',
+    'retreat1.C',
+    'retreat1.D',
+    'retreat1.E',
+    'retreat1.F',
     'orders.A',
     'orders.B',
+    'orders.C',
+    'orders.D',
+    'orders.E',
+    'orders.F',
     'gear.A',
     'gear.B',
+    'gear.C',
+    'gear.D',
+    'gear.E',
+    'gear.F',
     'leaving.A',
     'leaving.B',
+    'leaving.C',
+    'leaving.D',
+    'leaving.E',
+    'leaving.F',
 )
 SLOT_VISIBILITY: Final = (
     'hidden',
     'hidden',
+    'hidden',
+    'hidden',
+    'hidden',
+    'hidden',
+    'owner',
+    'owner',
+    'owner',
+    'owner',
     'owner',
     'owner',
     'public',
@@ -1254,8 +1746,160 @@ SLOT_VISIBILITY: Final = (
     'public',
     'public',
     'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
     'owner',
     'owner',
+    'owner',
+    'owner',
+    'owner',
+    'owner',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
+    'public',
     'public',
     'public',
     'public',
@@ -1300,37 +1944,42 @@ SLOT_VISIBILITY: Final = (
 K_PUT_BACK: Final = 0
 K_KEEP_HAND: Final = 1
 K_PLAY_UNIT: Final = 2
-K_EQUIP: Final = 3
-K_ORDER: Final = 4
-K_ORDER_ON: Final = 5
-K_MOVE_UNIT: Final = 6
-K_RETREAT: Final = 7
-K_ATTACK: Final = 8
-K_UNITE: Final = 9
-K_LEVEL_UP: Final = 10
-K_ATTACK_OWN: Final = 11
-K_STRIKE: Final = 12
-K_DEPOSIT: Final = 13
-K_BRING: Final = 14
-K_BUY: Final = 15
-K_END_PHASE: Final = 16
-K_REINFORCE: Final = 17
-K_REACT: Final = 18
-K_REACT_ON: Final = 19
-K_RETREAT_IN_DEFENCE: Final = 20
-K_LET_LAND: Final = 21
-K_ANSWER: Final = 22
-K_ANSWER_ON: Final = 23
-K_CLOSE_WINDOW: Final = 24
-K_REPLY: Final = 25
-K_REPLY_ON: Final = 26
-K_END_REPLY: Final = 27
-K_KEEP_ITEM: Final = 28
-K_LET_ITEMS_GO: Final = 29
+K_PLAY_UNIT_FOR: Final = 3
+K_FACE: Final = 4
+K_EQUIP: Final = 5
+K_ORDER: Final = 6
+K_ORDER_ON: Final = 7
+K_MOVE_UNIT: Final = 8
+K_RETREAT: Final = 9
+K_ATTACK: Final = 10
+K_UNITE: Final = 11
+K_LEVEL_UP: Final = 12
+K_ATTACK_OWN: Final = 13
+K_STRIKE: Final = 14
+K_DEPOSIT: Final = 15
+K_BRING: Final = 16
+K_BRING_FROM: Final = 17
+K_BUY: Final = 18
+K_END_PHASE: Final = 19
+K_REINFORCE: Final = 20
+K_REACT: Final = 21
+K_REACT_ON: Final = 22
+K_RETREAT_IN_DEFENCE: Final = 23
+K_LET_LAND: Final = 24
+K_ANSWER: Final = 25
+K_ANSWER_ON: Final = 26
+K_CLOSE_WINDOW: Final = 27
+K_REPLY: Final = 28
+K_REPLY_ON: Final = 29
+K_END_REPLY: Final = 30
+K_KEEP_ITEM: Final = 31
+K_LET_ITEMS_GO: Final = 32
 ACTIONS: Final = (
     'put_back',
     'keep_hand',
     'play_unit',
+    'play_unit_for',
+    'face',
     'equip',
     'order',
     'order_on',
@@ -1343,6 +1992,7 @@ ACTIONS: Final = (
     'strike',
     'deposit',
     'bring',
+    'bring_from',
     'buy',
     'end_phase',
     'reinforce',
@@ -1365,6 +2015,7 @@ class State(rt.GameState):
     """A position of Dynasty TCG."""
 
     __slots__ = (
+        'o_mode',
         'g_turn',
         'g_current',
         'g_starter',
@@ -1378,6 +2029,8 @@ class State(rt.GameState):
         'g_replying',
         'p_health',
         'p_resources',
+        'p_facing',
+        'p_out',
         'p_ended',
         'p_retreated',
         'p_credit',
@@ -1397,6 +2050,8 @@ class State(rt.GameState):
         'k_Card_boost',
         'k_Card_guard',
         'd_decklists',
+        't_out_order',
+        't_team',
         'num_players',
         'phase',
         'pending',
@@ -1414,6 +2069,7 @@ class State(rt.GameState):
         'windows',
     )
 
+    o_mode: int
     g_turn: int
     g_current: int
     g_starter: int
@@ -1427,6 +2083,8 @@ class State(rt.GameState):
     g_replying: bool
     p_health: list[int]
     p_resources: list[int]
+    p_facing: list[int]
+    p_out: list[bool]
     p_ended: list[bool]
     p_retreated: list[bool]
     p_credit: list[int]
@@ -1446,9 +2104,12 @@ class State(rt.GameState):
     k_Card_boost: list[int]
     k_Card_guard: list[int]
     d_decklists: list[list[int]]
+    t_out_order: list[int]
+    t_team: list[int]
 
     def __init__(self, seed: int, players: int, opts: dict[str, Any]) -> None:
-        self.init_runtime(seed, players, 80)
+        self.init_runtime(seed, players, 240)
+        self.o_mode = opts['mode']
         self.g_turn = 1
         self.g_current = 0
         self.g_starter = 0
@@ -1462,6 +2123,8 @@ class State(rt.GameState):
         self.g_replying = False
         self.p_health = [50] * players
         self.p_resources = [10] * players
+        self.p_facing = [0] * players
+        self.p_out = [False] * players
         self.p_ended = [False] * players
         self.p_retreated = [False] * players
         self.p_credit = [0] * players
@@ -1481,6 +2144,11 @@ class State(rt.GameState):
         self.k_Card_boost = []
         self.k_Card_guard = []
         self.d_decklists = [[] for _ in range(players)]
+        self.t_out_order = []
+        self.t_team = rt.seat_teams(
+            players,
+            (lambda s: ((len(range(s.num_players)) // 2) if (s.o_mode == MODE_WAR) else 1))(self),
+        )
 
     def init_card(self) -> None:
         self.k_Card_damage.append(0)
@@ -1552,6 +2220,7 @@ class State(rt.GameState):
         c.card_shown = self.card_shown.copy()
         c.calls = self.calls[:]
         c.windows = {k: v[:] for k, v in self.windows.items()}
+        c.o_mode = self.o_mode
         c.g_turn = self.g_turn
         c.g_current = self.g_current
         c.g_starter = self.g_starter
@@ -1565,6 +2234,8 @@ class State(rt.GameState):
         c.g_replying = self.g_replying
         c.p_health = self.p_health[:]
         c.p_resources = self.p_resources[:]
+        c.p_facing = self.p_facing[:]
+        c.p_out = self.p_out[:]
         c.p_ended = self.p_ended[:]
         c.p_retreated = self.p_retreated[:]
         c.p_credit = self.p_credit[:]
@@ -1584,10 +2255,12 @@ class State(rt.GameState):
         c.k_Card_boost = self.k_Card_boost[:]
         c.k_Card_guard = self.k_Card_guard[:]
         c.d_decklists = [x2[:] for x2 in self.d_decklists]
+        c.t_out_order = self.t_out_order[:]
+        c.t_team = self.t_team
         return c
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:412
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:443
 def f_span(s: State, v_r: int) -> int:
     """How many zones down its lane a range reaches (decision RANGE_SPAN)."""
     return (
@@ -1597,7 +2270,7 @@ def f_span(s: State, v_r: int) -> int:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:417
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:448
 def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     """Does a unit of range r on `mine` reach the opposing zone `theirs` (decision RANGE_SPAN)?"""
     return (
@@ -1606,13 +2279,13 @@ def f_in_reach(s: State, v_r: int, v_mine: int, v_theirs: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:422
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:453
 def f_reaches(s: State, v_u: int, v_mine: int, v_theirs: int) -> bool:
     """Does unit u on `mine` reach the opposing zone `theirs`?"""
     return f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_mine, v_theirs)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:426
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
 def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     """Has p no unit in the lane of zone c?"""
     for v_x in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_c]):
@@ -1621,13 +2294,33 @@ def f_lane_open(s: State, v_p: int, v_c: int) -> bool:
     return True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:431
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
 def f_may_attack(s: State, v_p: int) -> bool:
     """May p attack this turn? Not the first player on the first turn (decision FIRST_TURN)."""
-    return ((s.g_turn > 1) or (v_p != s.g_starter))
+    return (
+        (s.g_turn >= f_seats(s))
+        if (s.o_mode == MODE_ROYALE)
+        else ((s.g_turn > 1) or (not s.ally(v_p, s.g_starter)))
+    )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:434
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:468
+def f_may_draw(s: State, v_p: int) -> bool:
+    """Does p draw in the draw phase? Not on the game's first turn; in Victory Royale not before
+    the last commander's first turn, the first who draws (decision FIRST_TURN, S101).
+    """
+    return ((s.g_turn >= f_seats(s)) if (s.o_mode == MODE_ROYALE) else (s.g_turn > 1))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+def f_across(s: State, v_p: int) -> int:
+    """The enemy commander across the line from p in All-out war: the armies sit A, C, E against
+    B, D, F, and A's battlefield faces B's, C's faces D's, E's faces F's (decision WAR_TURNS).
+    """
+    return (((v_p) + 1) % s.num_players if s.ally(v_p, 0) else s.previous_in(v_p))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:475
 def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     """Has p a unit on c that has not battled this phase?"""
     for v_u in s.zones[Z_FIELD + v_p * 15 + v_c]:
@@ -1636,7 +2329,7 @@ def f_fresh(s: State, v_p: int, v_c: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:440
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:481
 def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     """The zones of the units that support p's leader on `at`: the unbroken line of fresh units
     directly behind it (decision UNITING).
@@ -1652,7 +2345,7 @@ def f_supporters(s: State, v_p: int, v_at: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:445
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:486
 def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     """The zone of the unit that can reinforce p's unit on `target`, if any (decision REINFORCE)."""
     for v_c in list(N_CELL_BEHIND[v_target]):
@@ -1667,7 +2360,7 @@ def f_reinforcer(s: State, v_p: int, v_target: int) -> int | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:452
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:493
 def f_own_area(s: State, v_foe: int) -> list[int]:
     """The zones of the attacker's own side that an area attack on the opposing `foe` reaches:
     its front-row zones facing `foe` and beside them, when `foe` is in the front row (decision
@@ -1683,7 +2376,7 @@ def f_own_area(s: State, v_foe: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:457
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:498
 def f_standing(s: State, v_p: int) -> int:
     """p's units on the battlefield that are still standing (damage below health)"""
     v_sum = 0
@@ -1696,17 +2389,17 @@ def f_standing(s: State, v_p: int) -> int:
     return v_sum
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:462
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:503
 def f_next_forms(s: State, v_p: int) -> list[int]:
     """the champions p could fetch to level up: not in play (decision LEVEL_UP)"""
     return [
         v_c
         for v_c in [*[*s.zones[Z_HAND + v_p], *s.zones[Z_DISCARD + v_p]], *s.zones[Z_DECK + v_p]]
-        if T_CARD_463[s.card_def[v_c]]
+        if T_CARD_504[s.card_def[v_c]]
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:467
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:508
 def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     """Is b the rank above champion u's (decision CHAMPION_CHAIN)?"""
     return (
@@ -1721,7 +2414,7 @@ def f_rank_above(s: State, v_u: int, v_b: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:472
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:513
 def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     """Can p retreat the unit on c now, paying its cost?"""
     v_any = False
@@ -1740,13 +2433,13 @@ def f_can_pay_retreat(s: State, v_p: int, v_c: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:476
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:517
 def f_units(s: State, v_p: int) -> int:
     """p's units on the battlefield"""
     return sum(map(len, s.zones[Z_FIELD + v_p * 15:Z_FIELD + v_p * 15 + 15]))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:480
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:521
 def f_has_cards(s: State, v_p: int) -> bool:
     """Has p anything left to play (decision DECK_OUT)?"""
     return (
@@ -1761,35 +2454,31 @@ def f_has_cards(s: State, v_p: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:486
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
 def f_items_of(s: State, v_u: int) -> list[int]:
     """the items that unit u holds (decision ITEMS)"""
-    return [
-        v_i
-        for v_i in [*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]]
-        if (s.k_Card_held_by[v_i] == v_u)
-    ]
+    return [v_i for v_i in f_all_gear(s) if (s.k_Card_held_by[v_i] == v_u)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:489
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:530
 def f_atk(s: State, v_u: int) -> int:
     """u's attack now: printed, plus its items' bonuses and this turn's boost"""
-    v_sum = 0
-    for v_i in f_items_of(s, v_u):
-        v_sum += C_CARD_GIVES_ATTACK[s.card_def[v_i]]
-    return ((C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u]) + v_sum)
+    return (
+        (C_CARD_ATTACK[s.card_def[v_u]] + s.k_Card_boost[v_u])
+        + sum(C_CARD_GIVES_ATTACK[s.card_def[v_i]] for v_i in f_items_of(s, v_u))
+    )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:492
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:533
 def f_hp(s: State, v_u: int) -> int:
     """u's health now: printed, plus its items' bonuses and this turn's guard"""
-    v_sum = 0
-    for v_i in f_items_of(s, v_u):
-        v_sum += C_CARD_GIVES_HEALTH[s.card_def[v_i]]
-    return ((C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u]) + v_sum)
+    return (
+        (C_CARD_HEALTH[s.card_def[v_u]] + s.k_Card_guard[v_u])
+        + sum(C_CARD_GIVES_HEALTH[s.card_def[v_i]] for v_i in f_items_of(s, v_u))
+    )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:496
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
 def f_units_on(s: State, v_p: int) -> list[int]:
     """Every card on p's battlefield. An aggregate iterates one collection, so the 15 zones are
     joined one by one.
@@ -1839,32 +2528,120 @@ def f_units_on(s: State, v_p: int) -> list[int]:
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:502
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
 def f_side_of(s: State, v_u: int) -> int:
     """the commander whose battlefield holds u"""
-    return (0 if (v_u in f_units_on(s, 0)) else 1)
+    return (
+        0
+        if (v_u in f_units_on(s, 0))
+        else (
+            1
+            if ((f_seats(s) == 2) or (v_u in f_units_on(s, 1)))
+            else (
+                2
+                if ((f_seats(s) == 3) or (v_u in f_units_on(s, 2)))
+                else (
+                    3
+                    if ((f_seats(s) == 4) or (v_u in f_units_on(s, 3)))
+                    else (4 if ((f_seats(s) == 5) or (v_u in f_units_on(s, 4))) else 5)
+                )
+            )
+        )
+    )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:505
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:553
+def f_still_in(s: State) -> list[int]:
+    """the commanders not out, in seat order (the builtin `standing` is this rulebook's count of
+    standing units)
+    """
+    return [v_p for v_p in range(s.num_players) if (not s.p_out[v_p])]
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:556
+def f_seats(s: State) -> int:
+    """how many commanders the game began with"""
+    return len(range(s.num_players))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:560
+def f_seat_gear(s: State, v_p: int, v_n: int) -> list[int]:
+    """p's zone of items when the game has seat n (an aggregate reads one collection, so the
+    seats are joined one by one)
+    """
+    return ([v_i for v_i in s.zones[Z_GEAR + v_p]] if (f_seats(s) >= v_n) else [])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:564
+def f_all_gear(s: State) -> list[int]:
+    """every item on the battlefield"""
+    return (
+        [*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]]
+        if (f_seats(s) == 2)
+        else [
+            *[
+                *[
+                    *[*[*s.zones[Z_GEAR + 0], *s.zones[Z_GEAR + 1]], *f_seat_gear(s, 2, 3)],
+                    *f_seat_gear(s, 3, 4),
+                ],
+                *f_seat_gear(s, 4, 5),
+            ],
+            *f_seat_gear(s, 5, 6),
+        ]
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+def f_seat_trade(s: State, v_p: int, v_n: int) -> list[int]:
+    """p's trade centre when the game has seat n"""
+    return ([v_c for v_c in s.zones[Z_TRADE + v_p]] if (f_seats(s) >= v_n) else [])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:573
+def f_all_trade(s: State) -> list[int]:
+    """every card for sale in the trade centres (S50)"""
+    return (
+        [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]
+        if (f_seats(s) == 2)
+        else [
+            *[
+                *[
+                    *[*[*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], *f_seat_trade(s, 2, 3)],
+                    *f_seat_trade(s, 3, 4),
+                ],
+                *f_seat_trade(s, 4, 5),
+            ],
+            *f_seat_trade(s, 5, 6),
+        ]
+    )
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+def f_pool(s: State, v_p: int) -> int:
+    """the army's pool of resources: 10 for each of its commanders (S100); 10 alone"""
+    return (10 * (1 + len(s.allies(v_p))))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:583
 def f_items_on(s: State, v_p: int) -> list[int]:
     """the items on p's battlefield"""
     return [v_i for v_i in s.zones[Z_GEAR + v_p] if (s.k_Card_held_by[v_i] is not None)]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:509
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:587
 def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     """what order o played by p may target (decision TARGETS)"""
     return (
-        f_units_on(s, (1 - v_p))
+        f_units_on(s, s.p_facing[v_p])
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ENEMY_UNIT)
         else (
             [v_u for v_u in f_units_on(s, v_p) if (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)]
             if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_OWN_UNIT)
             else (
-                f_items_on(s, (1 - v_p))
+                f_items_on(s, s.p_facing[v_p])
                 if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ENEMY_ITEM)
                 else (
-                    [*f_items_on(s, v_p), *f_items_on(s, (1 - v_p))]
+                    [*f_items_on(s, v_p), *f_items_on(s, s.p_facing[v_p])]
                     if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_ANY_ITEM)
                     else []
                 )
@@ -1873,7 +2650,7 @@ def f_targets_of(s: State, v_o: int, v_p: int) -> list[int]:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:518
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:596
 def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     """Does p have the champion that order o names on the battlefield (decision CHAMPION_ORDERS)?"""
     return (
@@ -1885,7 +2662,7 @@ def f_champion_ready(s: State, v_p: int, v_o: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:522
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:600
 def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     """Can p play order o of timing t now, paying for it, with something to target?"""
     return (
@@ -1906,7 +2683,7 @@ def f_playable(s: State, v_p: int, v_o: int, v_t: int) -> bool:
     )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:527
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:605
 def f_can_react(s: State, v_p: int) -> bool:
     """Can p play a reaction order now (decision ORDER_TIMING)?"""
     for v_o in s.zones[Z_HAND + v_p]:
@@ -1915,98 +2692,105 @@ def f_can_react(s: State, v_p: int) -> bool:
     return False
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:559
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:637
 def f_lane_foes(s: State, v_p: int, v_at: int) -> list[int]:
     """the enemy units in the lane of p's zone `at`"""
     return [
         v_u
-        for v_u in f_units_on(s, (1 - v_p))
+        for v_u in f_units_on(s, s.p_facing[v_p])
         if (
             (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
             and any(
-                (v_u in s.zones[Z_FIELD + (1 - v_p) * 15 + v_c])
+                (v_u in s.zones[Z_FIELD + (s.p_facing[v_p]) * 15 + v_c])
                 for v_c in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at])
             )
         )
     ]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:532
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:872
+def f_army_has_cards(s: State, v_p: int) -> bool:
+    """Has p or a commander of p's army anything left to play (decision DECK_OUT)? In All-out war
+    A and B captain the two armies.
+    """
+    return (f_has_cards(s, v_p) or any(f_has_cards(s, v_q) for v_q in s.allies(v_p)))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:610
 def proc_wound(s: State, v_u: int, v_n: int) -> None:
     """Unit u takes n damage; what it cannot take reaches its commander (decision EXCESS)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:533
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:611
         proc_hit(s, v_u, v_n, f_side_of(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:537
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:615
 def proc_mend(s: State, v_u: int, v_n: int) -> None:
     """Unit u's damage falls by n, not below 0."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:538
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
     s.k_Card_damage[v_u] = max(0, (s.k_Card_damage[v_u] - v_n))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:543
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
 def proc_scrap(s: State, v_i: int) -> None:
     """Item i comes off its unit and goes to its owner's discard pile."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:544
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
     s.k_Card_held_by[v_i] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:545
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
     s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:549
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:627
 def proc_draw_cards(s: State, v_p: int, v_n: int) -> None:
     """p draws n cards; from an empty deck, nothing (decision DECK_OUT)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:550
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
     s.draw(v_n, Z_DECK + v_p, Z_HAND + v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:554
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:632
 def proc_gain(s: State, v_p: int, v_n: int) -> None:
-    """p gains n resources, up to 10."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:555
-    s.p_resources[v_p] = min(10, (s.p_resources[v_p] + v_n))
+    """p gains n resources, up to 10 (in All-out war, up to the army's pool)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:633
+    s.p_resources[v_p] = min(f_pool(s, v_p), (s.p_resources[v_p] + v_n))
+    s.share(s.p_resources, v_p)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:568
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:646
 def proc_hit(s: State, v_v: int, v_n: int, v_side: int) -> None:
     """Unit v on `side`'s battlefield takes n damage; what it cannot take reaches that commander
     (decision EXCESS), who need not be its owner (a bought card, decision TRADE).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:569
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:647
     v_left = max(0, (f_hp(s, v_v) - s.k_Card_damage[v_v]))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
     if (v_n > v_left):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:570
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
         s.p_health[v_side] -= (v_n - v_left)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:571
+        s.share(s.p_health, v_side)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:649
     s.k_Card_damage[v_v] += v_n
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:578
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:656
 def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> None:
     """p declares an attack from `at` on the opponent's `foe` with `power` damage. The defender
     may act first when they can (decision DEFENDING), then the attacker may answer with
     reactions (decision ORDER_TIMING); otherwise it lands at once.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:579
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
     s.g_strike_from = v_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:580
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
     s.g_strike_at = v_foe
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:581
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
     s.g_strike_power = v_power
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:582
-    v_sum = 0
-    for v_u in s.zones[Z_FIELD + v_p * 15 + v_at]:
-        v_sum += f_atk(s, v_u)
-    s.g_strike_lead = v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:583
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    s.g_strike_lead = sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + v_p * 15 + v_at])
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:661
     s.g_strike_shield = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:584
-    v_q = (1 - v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:585
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:662
+    v_q = s.p_facing[v_p]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:663
     if (
         (
             (f_reinforcer(s, v_q, v_foe) is not None)
@@ -2017,139 +2801,140 @@ def proc_declare(s: State, v_p: int, v_at: int, v_foe: int, v_power: int) -> Non
         )
         or f_can_react(s, v_q)
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:587
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:665
         s.goto(3)  # defending
     elif f_can_react(s, v_p):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:589
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:667
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:591
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
         proc_land(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:597
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:675
 def proc_after_defence(s: State, v_shield: bool) -> None:
     """The defender has decided; the attacker may answer with reactions before the window
     resolves.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:598
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
     s.g_strike_shield = v_shield
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
     if f_can_react(s, s.g_current):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
         s.goto(4)  # answer
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:599
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
         proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:605
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:683
 def proc_spend_order(s: State, v_p: int, v_o: int) -> None:
     """p plays order o on target t (none without a target): p pays, and it goes to its owner's
     order zone for good (decision ORDERS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:606
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
     s.p_resources[v_p] -= C_CARD_COST[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:607
+    s.share(s.p_resources, v_p)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
     s.move(v_o, Z_ORDERS + s.card_owner[v_o], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:612
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:690
 def proc_commit(s: State, v_p: int, v_o: int, v_t: int | None) -> None:
     """p plays reaction order o on target t: it waits in the window (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:613
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:691
     proc_spend_order(s, v_p, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:614
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
     s.k_Card_played_by[v_o] = v_p
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:615
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
     s.k_Card_chosen[v_o] = v_t
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:616
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
     s.g_pending = [*s.g_pending, *[v_o]]
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:621
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:699
 def proc_resolve_order(s: State, v_o: int) -> None:
     """A waiting reaction resolves, if its target is still a legal one (decision RESOLUTION)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:622
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
     v_p = s.k_Card_played_by[v_o]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:623
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
     if (v_p is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:624
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
         v_t = s.k_Card_chosen[v_o]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:625
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
         if (C_CARD_TARGETS[s.card_def[v_o]] == TARGET_NO_TARGET):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:626
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:704
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, None)
         elif ((v_t is not None) and (v_t in f_targets_of(s, v_o, v_p))):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:628
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:706
             FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, v_p, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:635
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:713
 def proc_open_reply(s: State) -> None:
     """After an action order, the opponent may answer it with reactions (decision ORDER_TIMING)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:636
-    if f_can_react(s, (1 - s.g_current)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:637
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:714
+    if f_can_react(s, s.p_facing[s.g_current]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:715
         s.g_replying = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:638
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:716
         s.goto(5)  # reply
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:643
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:721
 def proc_clear_pending(s: State) -> None:
     """The reactions of a window have resolved: they leave the window."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:644
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:645
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
         s.k_Card_played_by[v_o] = None
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:646
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
         s.k_Card_chosen[v_o] = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:648
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:726
     s.g_pending = []
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:654
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:732
 def proc_resolve_window(s: State) -> None:
     """The window closes: the reactions resolve, a coin deciding whose first when both commanders
     played some (decision SIMULTANEOUS), and then the attack lands (S90).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:655
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
     v_any = False
     for v_o in s.g_pending:
-        if (s.k_Card_played_by[v_o] == 0):
+        if (s.k_Card_played_by[v_o] == s.g_current):
             v_any = True
             break
-    v_both = (v_any and any((s.k_Card_played_by[v_o_2] == 1) for v_o_2 in s.g_pending))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:656
-    v_lead = ((1 - s.g_current) if (v_both and s.rng.flip()) else s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+    v_both = (v_any and any((s.k_Card_played_by[v_o_2] != s.g_current) for v_o_2 in s.g_pending))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:735
+    v_lead = (s.p_facing[s.g_current] if (v_both and s.rng.flip()) else s.g_current)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
     for v_o_2 in s.g_pending:
         if (s.k_Card_played_by[v_o_2] == v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:657
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
             proc_resolve_order(s, v_o_2)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
     for v_o_3 in s.g_pending:
         if (s.k_Card_played_by[v_o_3] != v_lead):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:658
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
             proc_resolve_order(s, v_o_3)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:659
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:738
     proc_clear_pending(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:660
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
     proc_land(s, s.g_strike_shield)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:667
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:746
 def proc_land(s: State, v_shield: bool) -> None:
     """The declared attack lands, on a reinforcing unit first when `shield` holds (decision
     REINFORCE); otherwise both units deal their damage at once, the defender only if its range
     reaches back (decision RETURN_DAMAGE). A target zone left empty nullifies it.
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:668
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
     v_at = s.g_strike_from
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:669
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
     v_foe = s.g_strike_at
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:670
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:749
     if (
         ((v_at is not None) and (v_foe is not None))
         and any(
@@ -2157,13 +2942,13 @@ def proc_land(s: State, v_shield: bool) -> None:
             for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         )
     ):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:671
-        v_q = (1 - s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:672
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:750
+        v_q = s.p_facing[s.g_current]
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:751
         v_back_zone = f_reinforcer(s, v_q, v_foe)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:673
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:752
         v_before = f_standing(s, v_q)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:674
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:753
         v_power = max(
             0,
             (
@@ -2171,146 +2956,263 @@ def proc_land(s: State, v_shield: bool) -> None:
                 + sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + (s.g_current) * 15 + v_at])
             ),
         )
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:675
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:754
         for v_v in list(s.zones[Z_FIELD + v_q * 15 + v_foe]):
             if (s.k_Card_damage[v_v] < f_hp(s, v_v)):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:676
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:755
                 if (v_shield and (v_back_zone is not None)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:677
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:756
                     for v_r in list(s.zones[Z_FIELD + v_q * 15 + v_back_zone]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:678
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
                         s.k_Card_defended[v_r] = True
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:679
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
                         v_left = max(0, (f_hp(s, v_r) - s.k_Card_damage[v_r]))
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:680
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
                         s.k_Card_damage[v_r] += v_power
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:681
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
                         proc_hit(s, v_v, max(0, (v_power - v_left)), v_q)
                 else:
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:684
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
                     for v_u in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:685
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
                         v_back = (f_atk(s, v_v) if f_reaches(s, v_v, v_foe, v_at) else 0)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:686
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:765
                         proc_hit(s, v_v, v_power, v_q)
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:687
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:766
                         proc_hit(s, v_u, v_back, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:692
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:771
         if any(
             C_CARD_AREA[s.card_def[v_u_2]]
             for v_u_2 in s.zones[Z_FIELD + (s.g_current) * 15 + v_at]
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:693
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:772
             for v_c in list(N_CELL_NEIGHBOURS[v_foe]):
                 if (not ((v_shield and (v_back_zone is not None)) and (v_c == v_back_zone))):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
                     for v_w in list(s.zones[Z_FIELD + v_q * 15 + v_c]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:694
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:773
                         proc_hit(s, v_w, v_power, v_q)
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:696
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
             for v_c_2 in f_own_area(s, v_foe):
                 if (v_c_2 != v_at):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
                     for v_w_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_c_2]):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:697
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
                         proc_hit(s, v_w_2, v_power, s.g_current)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:700
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
         for v_u_2 in list(s.zones[Z_FIELD + (s.g_current) * 15 + v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:701
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
             if (s.k_Card_kills_turn[v_u_2] != s.g_turn):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:702
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
                 s.k_Card_kills[v_u_2] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:703
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
                 s.k_Card_kills_turn[v_u_2] = s.g_turn
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:705
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:784
             s.k_Card_kills[v_u_2] += (v_before - f_standing(s, v_q))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:708
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:787
     s.g_strike_from = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:709
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:788
     s.g_strike_at = None
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:710
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
     s.g_strike_power = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:711
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:790
     s.g_strike_lead = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:712
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:791
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:716
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
 def proc_leave_field(s: State, v_u: int) -> None:
     """A unit leaves the battlefield: its state is cleared."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:717
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
     s.k_Card_damage[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:718
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
     s.k_Card_battled[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:719
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
     s.k_Card_moved[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:720
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:799
     s.k_Card_defended[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:721
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
     s.k_Card_kills[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:722
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
     s.k_Card_plain[v_u] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:723
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
     s.k_Card_boost[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:724
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
     s.k_Card_guard[v_u] = 0
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:730
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:809
 def proc_withdraw(s: State, v_p: int, v_c: int) -> None:
     """p's unit on c retreats (the cost paid): it goes to retreat zone 2, and its items wait to
     be paid for (decision RETREAT_ITEMS).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:731
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:810
     for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:732
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:811
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:733
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:812
             s.k_Card_held_by[v_i] = None
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:734
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:813
             s.move(v_i, Z_LEAVING + v_p, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:736
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:815
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:737
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:816
         s.move(v_u, Z_RETREAT2 + v_p, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:739
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
     proc_clear_under(s, v_p, v_c)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
     if (bool(s.zones[Z_LEAVING + v_p])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:740
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
         s.goto(6)  # settle_items
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:745
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:824
 def proc_clear_under(s: State, v_p: int, v_c: int) -> None:
     """The champion under p's unit on c goes to its owner's discard pile when the unit leaves
     (decision LEVEL_UP).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:746
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
     for v_w in list(s.zones[Z_UNDER + v_p * 15 + v_c]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:747
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:826
         proc_leave_field(s, v_w)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:748
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:827
         s.move(v_w, Z_DISCARD + s.card_owner[v_w], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:788
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+def proc_army_checks(s: State) -> None:
+    """One on one and All-out war, where A and B captain the two armies (S1, S2, S3)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:858
+    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:859
+        s.p_health[0] += 20
+        s.share(s.p_health, 0)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:860
+        s.p_health[1] += 20
+        s.share(s.p_health, 1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+        s.end_draw()
+    elif (s.p_health[0] <= 0):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:863
+        s.lose(0)
+    elif (s.p_health[1] <= 0):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
+        s.lose(1)
+    elif ((not f_army_has_cards(s, 0)) and (not f_army_has_cards(s, 1))):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+        s.end_draw()
+    elif (not f_army_has_cards(s, 0)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+        s.lose(0)
+    elif (not f_army_has_cards(s, 1)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+        s.lose(1)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:878
+def proc_royale_checks(s: State) -> None:
+    """Victory Royale (S101): commanders all at 0 together gain 20 and play on (decision
+    BOTH_ZERO); then a commander at 0 health, or with nothing left to play, is out and leaves
+    turn order (decision ROYALE_OUT); the last one standing wins.
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:879
+    v_all = True
+    for v_p in f_still_in(s):
+        if (s.p_health[v_p] > 0):
+            v_all = False
+            break
+    if v_all:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+        for v_p_2 in f_still_in(s):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:880
+            s.p_health[v_p_2] += 20
+            s.share(s.p_health, v_p_2)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+    v_all_2 = True
+    for v_p_3 in f_still_in(s):
+        if not ((s.p_health[v_p_3] <= 0) or (not f_has_cards(s, v_p_3))):
+            v_all_2 = False
+            break
+    if v_all_2:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+        s.end_draw()
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+        for v_p_4 in f_still_in(s):
+            if ((s.p_health[v_p_4] <= 0) or (not f_has_cards(s, v_p_4))):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+                s.p_out[v_p_4] = True
+                s.mark_out(v_p_4)
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:887
+                s.p_ended[v_p_4] = True
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:891
+        if (s.p_out[s.g_current] or s.p_out[s.p_facing[s.g_current]]):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+            s.g_strike_from = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+            s.g_strike_at = None
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+            s.g_strike_power = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+            s.g_strike_lead = 0
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+            s.g_replying = False
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+            proc_clear_pending(s)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+        for v_p_5 in f_still_in(s):
+            if s.p_out[s.p_facing[v_p_5]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:899
+                s.p_facing[v_p_5] = s.next_in(v_p_5)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:900
+        v_winner = s.last_standing()
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+        if (v_winner is not None):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:901
+            s.win(v_winner)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:907
 def proc_stalemate(s: State) -> None:
     """The lower health loses a stalemate; equal health is a draw (decision STALEMATE)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
-    if (s.p_health[0] < s.p_health[1]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    if (s.o_mode == MODE_ROYALE):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+        v_best: int | None = None
+        for v_p in sorted(
+            [v_p for v_p in f_still_in(s)],
+            key=lambda v_p: s.p_health[v_p],
+            reverse=True,
+        ):
+            v_best = v_p
+            break
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:910
+        if (
+            (v_best is not None)
+            and (
+                sum(1 for v_p_2 in f_still_in(s) if (s.p_health[v_p_2] == s.p_health[v_best])) == 1
+            )
+        ):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:911
+            s.win(v_best)
+        else:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+            s.end_draw()
+    elif (s.p_health[0] < s.p_health[1]):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         s.lose(0)
     elif (s.p_health[1] < s.p_health[0]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         s.lose(1)
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:789
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
         s.end_draw()
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:243
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:268
 def fx_Card_effect_default(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of cards that give none."""
     pass
@@ -2399,7 +3301,7 @@ def fx_Card_effect_51(s: State, v_this: int, v_you: int, v_target: int | None) -
 def fx_Card_effect_52(s: State, v_this: int, v_you: int, v_target: int | None) -> None:
     """The effect of Wu's Arrow Storm."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:468
-    for v_u in f_units_on(s, (1 - v_you)):
+    for v_u in f_units_on(s, s.p_facing[v_you]):
         # rulebooks/dynasty_tcg/starter.cards.yaml:468
         # wound does nothing unless
         if (1 > 0):
@@ -2484,7 +3386,7 @@ FX_CARD_EFFECT: Final[tuple[Callable[[State, int, int, int | None], None], ...]]
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:245
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:270
 def fx_Card_on_play_default(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of cards that give none."""
     pass
@@ -2534,7 +3436,7 @@ def fx_Card_on_play_27(s: State, v_this: int, v_you: int, v_at: int) -> None:
 def fx_Card_on_play_28(s: State, v_this: int, v_you: int, v_at: int) -> None:
     """The on_play of Saboteur."""
     # rulebooks/dynasty_tcg/starter.cards.yaml:279
-    v_i = rt.first(f_items_on(s, (1 - v_you)))
+    v_i = rt.first(f_items_on(s, s.p_facing[v_you]))
     # rulebooks/dynasty_tcg/starter.cards.yaml:280
     if (v_i is not None):
         # rulebooks/dynasty_tcg/starter.cards.yaml:280
@@ -2618,24 +3520,24 @@ FX_CARD_ON_PLAY: Final[tuple[Callable[[State, int, int, int], None], ...]] = (
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:299
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:324
 def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
     """The first deck-construction rule broken, if any."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:300
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:325
     if not ((len(cards) >= 50) and (len(cards) <= 60)):
-        return 'a main deck has 50 to 60 cards', 300
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:301
+        return 'a main deck has 50 to 60 cards', 325
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:326
     if (len(side) > 15):
-        return 'a side deck has 0 to 15 cards', 301
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:302
+        return 'a side deck has 0 to 15 cards', 326
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:327
     for v_c in [*cards, *side]:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:303
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:328
         if (sum(1 for v_x in [*cards, *side] if (v_x == v_c)) > 3):
-            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 303
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:306
+            return 'at most 3 copies of ' + DEF_NAMES[v_c] + ', main and side deck together', 328
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:331
     if (sum(1 for v_c_2 in [*cards, *side] if (C_CARD_RANK[v_c_2] != RANK_NORMAL)) > 4):
-        return 'at most 4 champion cards, main and side deck together', 306
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:308
+        return 'at most 4 champion cards, main and side deck together', 331
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:333
     if (
         sum(
             1
@@ -2643,107 +3545,99 @@ def deck_problem(cards: list[int], side: list[int]) -> tuple[str, int] | None:
             if ((C_CARD_KIND[v_c_2] == KIND_UNIT) and (C_CARD_COST[v_c_2] >= 7))
         ) > 7
     ):
-        return 'at most 7 units costing 7 or more, main and side deck together', 308
+        return 'at most 7 units costing 7 or more, main and side deck together', 333
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:756
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:835
 def checkpoint_destroyed(s: State) -> None:
     """A unit whose damage reaches its health is destroyed (decision DESTROYED)."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:757
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:836
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:758
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:837
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:759
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:838
             for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
                 if (s.k_Card_damage[v_u] >= f_hp(s, v_u)):
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
                     for v_i in f_items_of(s, v_u):
-                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:760
+                        # rulebooks/dynasty_tcg/dynasty_tcg.rules:839
                         proc_scrap(s, v_i)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:761
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:840
                     proc_leave_field(s, v_u)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:763
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
                     s.move(v_u, Z_DISCARD + s.card_owner[v_u], False)
-                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:764
+                    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
                     proc_clear_under(s, v_p, v_c)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:773
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:852
 def checkpoint_commanders(s: State) -> None:
     """A commander at 0 health loses; both at once gain 20 and play on (decision BOTH_ZERO). A
     commander with nothing left to play loses (decision DECK_OUT).
     """
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:774
-    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:775
-        s.p_health[0] += 20
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:776
-        s.p_health[1] += 20
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
-    if ((s.p_health[0] <= 0) and (s.p_health[1] <= 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:778
-        s.end_draw()
-    elif (s.p_health[0] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:779
-        s.lose(0)
-    elif (s.p_health[1] <= 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:780
-        s.lose(1)
-    elif ((not f_has_cards(s, 0)) and (not f_has_cards(s, 1))):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:781
-        s.end_draw()
-    elif (not f_has_cards(s, 0)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:782
-        s.lose(0)
-    elif (not f_has_cards(s, 1)):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:783
-        s.lose(1)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+    if (s.o_mode == MODE_ROYALE):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+        proc_royale_checks(s)
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+        proc_army_checks(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:795
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:921
 def setup(s: State) -> None:
     """The game's setup."""
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:796
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:922
     for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
         for v_d in s.d_decklists[v_p][:]:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:797
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:923
             s.create(v_d, Z_DECK + v_p)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:798
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:924
         s.rng.shuffle(s.zones[Z_DECK + v_p])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:800
-    s.g_starter = (0 if s.rng.flip() else 1)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:801
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+    for v_p_2 in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+        s.p_health[v_p_2] = (50 * (1 + len(s.allies(v_p_2))))
+        s.share(s.p_health, v_p_2)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+        s.p_resources[v_p_2] = f_pool(s, v_p_2)
+        s.share(s.p_resources, v_p_2)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+        s.p_facing[v_p_2] = (f_across(s, v_p_2) if (s.o_mode == MODE_WAR) else s.next_in(v_p_2))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:933
+    s.g_starter = (0 if (s.o_mode == MODE_ROYALE) else (0 if s.rng.flip() else 1))
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
     s.g_current = s.g_starter
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:802
-    s.draw(6, Z_DECK + s.g_starter, Z_HAND + s.g_starter)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:803
-    s.draw(6, Z_DECK + (1 - s.g_starter), Z_HAND + (1 - s.g_starter))
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:804
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+    for v_p_3 in [*[s.g_starter], *s.after(s.g_starter)]:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:935
+        s.draw(6, Z_DECK + v_p_3, Z_HAND + v_p_3)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:936
     s.goto(0)  # mulligan
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:828
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:960
 def done_mulligan(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:829
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:961
     for v_p in range(s.num_players):
-        if ((not s.p_mulliganed[v_p]) and s.p_mulliganed[(1 - v_p)]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:830
+        if ((not s.p_mulliganed[v_p]) and any(s.p_mulliganed[v_q] for v_q in range(s.num_players))):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:962
             s.draw(1, Z_DECK + v_p, Z_HAND + v_p)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:832
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:964
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:811
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:943
 def actor_mulligan(s: State) -> int | None:
-    for v_p in [s.g_starter, (1 - s.g_starter)]:
+    for v_p in [*[s.g_starter], *s.after(s.g_starter)]:
         if (not s.p_kept[v_p]):
             return v_p
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def text_put_back(
     actor: int,
     args: tuple[int, ...],
@@ -2755,23 +3649,23 @@ def text_put_back(
 
 
 LISTED_PUT_BACK: Final = tuple(
-    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_PUT_BACK, actor, (a0, ), text_put_back) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def check_put_back(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def do_put_back(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:814
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:946
     s.move(v_c, Z_ASIDE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PUT_BACK[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -2815,7 +3709,7 @@ def legal_put_back(s: State, actor: int, out: list[Action], check: bool) -> None
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def apply_put_back(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -2837,7 +3731,7 @@ def apply_put_back(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:813
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:945
 def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -2848,7 +3742,7 @@ def pick_put_back(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def text_keep_hand(
     actor: int,
     args: tuple[int, ...],
@@ -2860,39 +3754,39 @@ def text_keep_hand(
 
 LISTED_KEEP_HAND: Final = tuple(
     rt.Listed(K_KEEP_HAND, actor, (), text_keep_hand)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def check_keep_hand(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def do_keep_hand(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:818
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
     v_n = len(s.zones[Z_ASIDE + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:819
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
     if (v_n > 0):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:820
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
         s.move_all(s.zones[Z_ASIDE + actor], Z_DECK + actor, False)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:821
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
         s.rng.shuffle(s.zones[Z_DECK + actor])
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:822
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:954
         s.draw(v_n, Z_DECK + actor, Z_HAND + actor)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:823
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
         s.p_mulliganed[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:825
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
     s.p_kept[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def legal_keep_hand(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_KEEP_HAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:817
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:949
 def apply_keep_hand(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_keep_hand(s, actor)
@@ -2901,80 +3795,110 @@ def apply_keep_hand(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:810
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:942
 def phase_legal_mulligan(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_put_back(s, actor, out, check)
     legal_keep_hand(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:841
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:973
 def enter_draw_phase(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:842
-    s.p_resources[s.g_current] = 10
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:843
-    s.p_ended[s.g_current] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:844
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+    if (s.g_current == s.captain(s.g_current)):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:976
+        s.p_resources[s.g_current] = f_pool(s, s.g_current)
+        s.share(s.p_resources, s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+        for v_p in range(s.num_players):
+            if s.ally(v_p, s.g_current):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+                s.p_ended[v_p] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:979
     s.p_credit[s.g_current] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:845
-    s.p_retreated[(1 - s.g_current)] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:847
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+    for v_p_2 in range(s.num_players):
+        if (not s.ally(v_p_2, s.g_current)):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:980
+            s.p_retreated[v_p_2] = False
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:982
     s.move_all(s.zones[Z_RETREAT1 + s.g_current], Z_HAND + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:848
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
     s.move_all(s.zones[Z_RETREAT2 + s.g_current], Z_RETREAT1 + s.g_current, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:849
-    for v_p in range(s.num_players):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:850
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:984
+    for v_p_3 in range(s.num_players):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:985
         for v_c in range(15):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:851
-            for v_u in list(s.zones[Z_FIELD + v_p * 15 + v_c]):
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:852
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+            for v_u in list(s.zones[Z_FIELD + v_p_3 * 15 + v_c]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
                 s.k_Card_battled[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:853
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
                 s.k_Card_moved[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:854
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
                 s.k_Card_defended[v_u] = False
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:856
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
                 s.k_Card_boost[v_u] = 0
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:857
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
                 s.k_Card_guard[v_u] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
-    if (s.g_turn > 1):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:862
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    if f_may_draw(s, s.g_current):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
         s.draw(1, Z_DECK + s.g_current, Z_HAND + s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:864
-    if ((not s.zones[Z_DECK + 0]) and (not s.zones[Z_DECK + 1])):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:865
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    v_all = True
+    for v_p_4 in f_still_in(s):
+        if s.zones[Z_DECK + v_p_4]:
+            v_all = False
+            break
+    if v_all:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1000
         s.g_dry_turns += 1
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:866
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+        v_sum = 0
+        for v_p_5 in f_still_in(s):
+            v_sum += f_units(s, v_p_5)
         if (
-            (
-                ((f_units(s, 0) + f_units(s, 1)) == 0)
-                or ((not s.zones[Z_HAND + 0]) and (not s.zones[Z_HAND + 1]))
-            )
+            ((v_sum == 0) or all((not s.zones[Z_HAND + v_p_6]) for v_p_6 in f_still_in(s)))
             or (s.g_dry_turns > 10)
         ):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:867
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1003
             proc_stalemate(s)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:870
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1006
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1228
 def done_attacking(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
-    s.g_current = (1 - s.g_current)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
-    s.g_turn += 1
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1229
+    v_mate: int | None = None
+    for v_q in s.after(s.g_current):
+        if (s.ally(v_q, s.g_current) and (not s.p_ended[v_q])):
+            v_mate = v_q
+            break
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1230
+    if (s.o_mode == MODE_ROYALE):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1231
+        s.g_current = s.next_in(s.g_current)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1232
+        s.g_turn += 1
+    elif (v_mate is not None):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1234
+        s.g_current = v_mate
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1236
+        s.g_current = s.captain(s.p_facing[s.g_current])
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1237
+        s.g_turn += 1
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1239
     s.goto(1)  # draw_phase
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:877
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
 def actor_attacking(s: State) -> int | None:
     return (None if s.p_ended[s.g_current] else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def text_play_unit(
     actor: int,
     args: tuple[int, ...],
@@ -2986,39 +3910,40 @@ def text_play_unit(
     return PLAYER_NAMES[actor] + ' plays ' + t_1 + ' on ' + t_2
 
 
-LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_PLAY_UNIT: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def check_play_unit(s: State, actor: int, v_u: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
-    if not T_CARD_882[s.card_def[v_u]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+    if not T_CARD_1018[s.card_def[v_u]]:
         return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
     if s.zones[Z_FIELD + actor * 15 + v_at]:
         return N_CELL_NAMES[v_at] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def do_play_unit(s: State, actor: int, v_u: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:885
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:886
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
     s.move(v_u, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
     if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
         s.k_Card_plain[v_u] = True
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:888
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
         FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_PLAY_UNIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3032,13 +3957,13 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_u_start = len(out)
     for v_u in v_u_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
             if not (
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                 continue
         v_u_arg = s.card_def[v_u]
@@ -3053,7 +3978,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
             v_u_first[v_u_arg] = v_u
         plain = seen is None and not v_u_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -3091,7 +4016,7 @@ def legal_play_unit(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def apply_play_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -3099,13 +4024,13 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     if v_u_arg < 55:
         for v_u in s.zones[Z_HAND + actor]:
             if s.card_def[v_u] == v_u_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:882
-                if not T_CARD_882[s.card_def[v_u]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1018
+                if not T_CARD_1018[s.card_def[v_u]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:883
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:884
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1020
                 if s.zones[Z_FIELD + actor * 15 + v_at]:
                     break
                 do_play_unit(s, actor, v_u, v_at)
@@ -3124,18 +4049,262 @@ def apply_play_unit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:881
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1017
 def pick_play_unit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
         return None
     for v_u in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
-        if (v_at := a.args[1]) in range(15) and check_play_unit(s, actor, v_u, v_at) is None:
+        if (
+            (v_at := a.args[1]) in range(15)
+            and check_play_unit(s, actor, v_u, v_at) is None
+        ):
             return (v_u, v_at, )
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+def text_play_unit_for(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
+    t_2 = N_CELL_NAMES[args[2]] if shown & 4 else 'a cell'
+    t_3 = PLAYER_NAMES[args[1]] if shown & 2 else 'a player'
+    return PLAYER_NAMES[actor] + ' plays ' + t_1 + ' on ' + t_2 + ' of ' + t_3 + "'s battlefield"
+
+
+LISTED_PLAY_UNIT_FOR: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+def check_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+    if not T_CARD_1018[s.card_def[v_u]]:
+        return DEF_NAMES[s.card_def[v_u]] + ' is not a unit or an environment'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+    if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
+        return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_u]]
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+    if s.zones[Z_FIELD + v_q * 15 + v_at]:
+        return N_CELL_NAMES[
+            v_at
+        ] + ' of ' + PLAYER_NAMES[v_q] + "'s battlefield already holds a unit"
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+def do_play_unit_for(s: State, actor: int, v_u: int, v_q: int, v_at: int) -> None:
+    """All-out war: a unit placed on a friendly commander's field, in any lane (S100). It fights
+    for that commander's side, and its effects read that side (decision WAR_FIELDS).
+    """
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    s.p_resources[actor] -= C_CARD_COST[s.card_def[v_u]]
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    s.move(v_u, Z_FIELD + v_q * 15 + v_at, False)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    if (C_CARD_RANK[s.card_def[v_u]] == RANK_BATTLE_CHAMPION):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+        s.k_Card_plain[v_u] = True
+    else:
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+        FX_CARD_ON_PLAY[s.card_def[v_u]](s, v_u, v_q, v_at)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+def legal_play_unit_for(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_PLAY_UNIT_FOR[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    v_u_cards = s.zones[Z_HAND + actor]
+    if not v_u_cards:
+        return
+    v_u_first: dict[int, int] = {}
+    v_u_names = rt.NO_NAMES
+    v_u_start = len(out)
+    for v_u in v_u_cards:
+        if check:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+            if not (
+                (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
+                or (C_CARD_KIND[s.card_def[v_u]] == KIND_ENVIRONMENT)
+            ):
+                continue
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+            if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
+                continue
+        v_u_arg = s.card_def[v_u]
+        v_u_again = v_u_arg in v_u_first
+        if v_u_again:
+            if not s.same_choice(v_u, v_u_first[v_u_arg]):
+                out[v_u_start:] = [a if a.names else a.plain() for a in out[v_u_start:]]
+                v_u_arg, v_u_names = s.copy_arg(v_u_cards, v_u, out, v_u_start, 0)
+            if seen is None:
+                seen = {a.args for a in out[start:]}
+        else:
+            v_u_first[v_u_arg] = v_u
+        plain = seen is None and not v_u_names
+        for v_q in s.allies(actor):
+            for v_at in range(15):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+                if check and s.zones[Z_FIELD + v_q * 15 + v_at]:
+                    continue
+                if plain:
+                    key = (v_u_arg, v_q, v_at, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(
+                            K_PLAY_UNIT_FOR,
+                            actor,
+                            key,
+                            text_play_unit_for,
+                        )
+                    out.append(action)
+                else:
+                    if v_u_again and seen is not None and (v_u_arg, v_q, v_at, ) in seen:
+                        continue
+                    if seen is not None:
+                        seen.add((v_u_arg, v_q, v_at, ))
+                    if v_u_names:
+                        out.append(
+                            Action(
+                                K_PLAY_UNIT_FOR,
+                                actor,
+                                (v_u_arg, v_q, v_at, ),
+                                text_play_unit_for,
+                                (v_u_names.get(v_u_arg), None, None, ),
+                            )
+                        )
+                    else:
+                        key = (v_u_arg, v_q, v_at, )
+                        action = listed.get(key)
+                        if action is None:
+                            action = listed[key] = rt.Listed(
+                                K_PLAY_UNIT_FOR,
+                                actor,
+                                key,
+                                text_play_unit_for,
+                            )
+                        out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+def apply_play_unit_for(s: State, a: Action) -> str | None:
+    actor = a.actor
+    v_q = a.args[1]
+    v_at = a.args[2]
+    v_u_arg = a.args[0]
+    if v_u_arg < 55 and v_q in s.allies(actor):
+        for v_u in s.zones[Z_HAND + actor]:
+            if s.card_def[v_u] == v_u_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1032
+                if not T_CARD_1018[s.card_def[v_u]]:
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1033
+                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_u]]):
+                    break
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+                if s.zones[Z_FIELD + v_q * 15 + v_at]:
+                    break
+                do_play_unit_for(s, actor, v_u, v_q, v_at)
+                return None
+    first: str | None = None
+    v_u_copies = s.find_cards(s.zones[Z_HAND + actor], a.args[0])
+    if not v_u_copies:
+        first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
+    for v_u in v_u_copies:
+        v_q = a.args[1]
+        if v_q not in s.allies(actor):
+            first = first or PLAYER_NAMES[v_q] + ' is not a choice here'
+        else:
+            v_at = a.args[2]
+            reason = check_play_unit_for(s, actor, v_u, v_q, v_at)
+            if reason is None:
+                do_play_unit_for(s, actor, v_u, v_q, v_at)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1030
+def pick_play_unit_for(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 3:
+        return None
+    for v_u in s.find_cards(s.zones[Z_HAND + actor], a.args[0]):
+        if (
+            (v_q := a.args[1]) in s.allies(actor)
+            and (v_at := a.args[2]) in range(15)
+            and check_play_unit_for(s, actor, v_u, v_q, v_at) is None
+        ):
+            return (v_u, v_q, v_at, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+def text_face(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = PLAYER_NAMES[args[0]] if shown & 1 else 'a player'
+    return PLAYER_NAMES[actor] + ' turns to attack ' + t_1
+
+
+LISTED_FACE: Final = tuple(
+    tuple(rt.Listed(K_FACE, actor, (a0, ), text_face) for a0 in range(0, 6))
+    for actor in range(6)
+)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+def check_face(s: State, actor: int, v_q: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    if (s.o_mode != MODE_ROYALE):
+        return 'only in a Victory Royale do you choose whom to attack'
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    if (v_q == s.p_facing[actor]):
+        return 'you already face ' + PLAYER_NAMES[v_q]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+def do_face(s: State, actor: int, v_q: int) -> None:
+    """Victory Royale: turn to attack another commander's side, lane for matching lane (S101)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    s.p_facing[actor] = v_q
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+def legal_face(s: State, actor: int, out: list[Action], check: bool) -> None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    if check and (s.o_mode != MODE_ROYALE):
+        return
+    listed = LISTED_FACE[actor]
+    for v_q in s.opponents(actor):
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+        if check and (v_q == s.p_facing[actor]):
+            continue
+        out.append(listed[v_q])
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1042
+def apply_face(s: State, a: Action) -> str | None:
+    actor = a.actor
+    v_q = a.args[0]
+    if v_q not in s.opponents(actor):
+        return PLAYER_NAMES[v_q] + ' is not a choice here'
+    reason = check_face(s, actor, v_q)
+    if reason is None:
+        do_face(s, actor, v_q)
+    return reason
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def text_equip(
     actor: int,
     args: tuple[int, ...],
@@ -3147,18 +4316,18 @@ def text_equip(
     return PLAYER_NAMES[actor] + ' places ' + t_1 + ' under the unit on ' + t_2
 
 
-LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_EQUIP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
     if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
         return DEF_NAMES[s.card_def[v_i]] + ' is not an item'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
     if not any(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3167,19 +4336,20 @@ def check_equip(s: State, actor: int, v_i: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def do_equip(s: State, actor: int, v_i: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:896
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:897
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
         s.k_Card_held_by[v_i] = v_u
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:898
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
     s.move(v_i, Z_GEAR + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_EQUIP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3193,10 +4363,10 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_i_start = len(out)
     for v_i in v_i_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
             if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                 continue
         v_i_arg = s.card_def[v_i]
@@ -3211,7 +4381,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
             v_i_first[v_i_arg] = v_i
         plain = seen is None and not v_i_names
         if v_at_values is None:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
             if check:
                 v_at_values = []
                 for v_at in range(15):
@@ -3252,7 +4422,7 @@ def legal_equip(s: State, actor: int, out: list[Action], check: bool) -> None:
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def apply_equip(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[1]
@@ -3260,13 +4430,13 @@ def apply_equip(s: State, a: Action) -> str | None:
     if v_i_arg < 55:
         for v_i in s.zones[Z_HAND + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:893
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
                 if (C_CARD_KIND[s.card_def[v_i]] != KIND_ITEM):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:894
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:895
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1052
                 if not any(
                     (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3288,7 +4458,7 @@ def apply_equip(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:892
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
 def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3299,7 +4469,7 @@ def pick_equip(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def text_order(
     actor: int,
     args: tuple[int, ...],
@@ -3311,23 +4481,23 @@ def text_order(
 
 
 LISTED_ORDER: Final = tuple(
-    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_ORDER, actor, (a0, ), text_order) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def check_order(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
-    if not T_CARD_903[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+    if not T_CARD_1060[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3335,19 +4505,19 @@ def check_order(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def do_order(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:907
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1064
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:908
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1065
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, None)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:909
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1066
     # open_reply does nothing unless
-    if f_can_react(s, (1 - s.g_current)):
+    if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3360,19 +4530,19 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3401,23 +4571,23 @@ def legal_order(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def apply_order(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:903
-                if not T_CARD_903[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1060
+                if not T_CARD_1060[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:904
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1061
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:905
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1062
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:906
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1063
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_order(s, actor, v_o)
@@ -3435,7 +4605,7 @@ def apply_order(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:902
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
 def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -3446,7 +4616,7 @@ def pick_order(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def text_order_on(
     actor: int,
     args: tuple[int, ...],
@@ -3458,18 +4628,18 @@ def text_order_on(
     return PLAYER_NAMES[actor] + ' plays the order ' + t_1 + ' on ' + t_2
 
 
-LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_ORDER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
-    if not T_CARD_903[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+    if not T_CARD_1060[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not an action order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -3477,19 +4647,19 @@ def check_order_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def do_order_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:918
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1075
     proc_spend_order(s, actor, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:919
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
     FX_CARD_EFFECT[s.card_def[v_o]](s, v_o, actor, v_t)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:920
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
     # open_reply does nothing unless
-    if f_can_react(s, (1 - s.g_current)):
+    if f_can_react(s, s.p_facing[s.g_current]):
         proc_open_reply(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ORDER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -3502,16 +4672,16 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:915
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_ACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:916
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:917
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1074
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -3571,7 +4741,7 @@ def legal_order_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def apply_order_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -3591,7 +4761,7 @@ def apply_order_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:913
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1070
 def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -3603,7 +4773,7 @@ def pick_order_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def text_move_unit(
     actor: int,
     args: tuple[int, ...],
@@ -3620,70 +4790,70 @@ LISTED_MOVE_UNIT: Final = tuple(
         tuple(rt.Listed(K_MOVE_UNIT, actor, (a0, a1, ), text_move_unit) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def check_move_unit(s: State, actor: int, v_at: int, v_to: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
     if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has moved this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
     if s.zones[Z_FIELD + actor * 15 + v_to]:
         return N_CELL_NAMES[v_to] + ' already holds a unit'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def do_move_unit(s: State, actor: int, v_at: int, v_to: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:930
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:931
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
         s.k_Card_moved[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:932
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1089
         s.move(v_u, Z_FIELD + actor * 15 + v_to, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
     for v_w in list(s.zones[Z_UNDER + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:934
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1091
         s.move(v_w, Z_UNDER + actor * 15 + v_to, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def legal_move_unit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_MOVE_UNIT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:926
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:927
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:928
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
             if not all((not s.k_Card_moved[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_to in list(N_CELL_NEIGHBOURS[v_at]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:929
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
             if check and s.zones[Z_FIELD + actor * 15 + v_to]:
                 continue
             out.append(row[v_to])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:924
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1081
 def apply_move_unit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3696,7 +4866,7 @@ def apply_move_unit(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
 def text_retreat(
     actor: int,
     args: tuple[int, ...],
@@ -3709,22 +4879,22 @@ def text_retreat(
 
 LISTED_RETREAT: Final = tuple(
     tuple(rt.Listed(K_RETREAT, actor, (a0, ), text_retreat) for a0 in range(0, 15))
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
 def check_retreat(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment holds its zone'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
     if (
         s.p_resources[actor] < sum(
             C_CARD_COST[s.card_def[v_u]]
@@ -3735,32 +4905,33 @@ def check_retreat(s: State, actor: int, v_at: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
 def do_retreat(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:943
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1100
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:944
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
 def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_RETREAT[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:939
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:940
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:941
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1098
             if (
                 s.p_resources[actor] < sum(
                     C_CARD_COST[s.card_def[v_u]]
@@ -3771,7 +4942,7 @@ def legal_retreat(s: State, actor: int, out: list[Action], check: bool) -> None:
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:938
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
 def apply_retreat(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3781,7 +4952,7 @@ def apply_retreat(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def text_attack(
     actor: int,
     args: tuple[int, ...],
@@ -3798,73 +4969,77 @@ LISTED_ATTACK: Final = tuple(
         tuple(rt.Listed(K_ATTACK, actor, (a0, a1, ), text_attack) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def check_attack(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
-    if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+    if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def do_attack(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:957
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1114
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:958
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1115
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:959
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1116
         proc_declare(s, actor, v_at, v_foe, f_atk(s, v_u))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:950
-    if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1107
+    if check and not (
+        (s.g_turn >= (len(range(s.num_players))))
+        if (s.o_mode == MODE_ROYALE)
+        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    ):
         return
     listed = LISTED_ATTACK[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:951
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1108
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:952
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:953
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:955
-                if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1112
+                if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:956
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3873,7 +5048,7 @@ def legal_attack(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:948
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
 def apply_attack(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3886,7 +5061,7 @@ def apply_attack(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def text_unite(
     actor: int,
     args: tuple[int, ...],
@@ -3905,75 +5080,79 @@ LISTED_UNITE: Final = tuple(
         tuple(rt.Listed(K_UNITE, actor, (a0, a1, ), text_unite) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def check_unite(s: State, actor: int, v_at: int, v_foe: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
     if (N_CELL_ROW[v_at] > 2):
         return 'a leader stands in the front or middle row'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
     if (not f_supporters(s, actor, v_at)):
         return 'no unit behind ' + N_CELL_NAMES[v_at] + ' can support it'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
-    if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+    if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
         return 'the opponent has no unit on ' + N_CELL_NAMES[v_foe]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
     if not all(f_reaches(s, v_u, v_at, v_foe) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return N_CELL_NAMES[v_foe] + ' is out of range'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def do_unite(s: State, actor: int, v_at: int, v_foe: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:972
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1129
     v_line = [*[v_at], *f_supporters(s, actor, v_at)]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:973
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1130
     v_power = 0
     for v_c in v_line:
         v_power += sum(f_atk(s, v_u) for v_u in s.zones[Z_FIELD + actor * 15 + v_c])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:974
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
     for v_c_2 in v_line:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
         for v_u in list(s.zones[Z_FIELD + actor * 15 + v_c_2]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:975
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1132
             s.k_Card_battled[v_u] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:977
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
     proc_declare(s, actor, v_at, v_foe, v_power)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:966
-    if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+    if check and not (
+        (s.g_turn >= (len(range(s.num_players))))
+        if (s.o_mode == MODE_ROYALE)
+        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    ):
         return
     listed = LISTED_UNITE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:967
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
             if (N_CELL_ROW[v_at] > 2):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:968
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
             if not f_fresh(s, actor, v_at):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:969
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
             if (not f_supporters(s, actor, v_at)):
                 continue
         row = listed[v_at]
         for v_foe in rt.grid_line(N_CELL_COLUMNS, N_CELL_COLUMN[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:970
-                if (not s.zones[Z_FIELD + (1 - actor) * 15 + v_foe]):
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+                if (not s.zones[Z_FIELD + (s.p_facing[actor]) * 15 + v_foe]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:971
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1128
                 if not all(
                     (f_in_reach(s, C_CARD_RANGE[s.card_def[v_u]], v_at, v_foe))
                     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -3982,7 +5161,7 @@ def legal_unite(s: State, actor: int, out: list[Action], check: bool) -> None:
             out.append(row[v_foe])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:964
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1121
 def apply_unite(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -3995,7 +5174,7 @@ def apply_unite(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def text_level_up(
     actor: int,
     args: tuple[int, ...],
@@ -4007,12 +5186,12 @@ def text_level_up(
     return PLAYER_NAMES[actor] + ' levels up the unit on ' + t_1 + ' into ' + t_2
 
 
-LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_LEVEL_UP: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
     if not any(
         (
             (
@@ -4032,41 +5211,41 @@ def check_level_up(s: State, actor: int, v_at: int, v_b: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def do_level_up(s: State, actor: int, v_at: int, v_b: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:986
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
     v_searched = (v_b in s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:987
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1144
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:988
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1145
         s.k_Card_battled[v_b] = s.k_Card_battled[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:989
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1146
         s.k_Card_moved[v_b] = s.k_Card_moved[v_u]
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
         for v_i in f_items_of(s, v_u):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:991
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1148
             s.k_Card_held_by[v_i] = v_b
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:992
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
         proc_leave_field(s, v_u)
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:993
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
         s.move(v_u, Z_UNDER + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:995
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
     s.k_Card_damage[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:996
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
     s.k_Card_kills[v_b] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:997
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
     s.k_Card_plain[v_b] = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:998
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
     s.move(v_b, Z_FIELD + actor * 15 + v_at, False)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
     if v_searched:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:999
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
         s.rng.shuffle(s.zones[Z_DECK + actor])
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1001
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1158
     FX_CARD_ON_PLAY[s.card_def[v_b]](s, v_b, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_LEVEL_UP[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4090,7 +5269,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
             else:
                 v_b_first[v_b_arg] = v_b
             plain = seen is None and not v_b_names
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
             if check and not any(
                 (
                     (
@@ -4143,7 +5322,7 @@ def legal_level_up(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def apply_level_up(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4151,7 +5330,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     if v_b_arg < 55:
         for v_b in f_next_forms(s, actor):
             if s.card_def[v_b] == v_b_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:983
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
                 if not any(
                     (
                         (
@@ -4182,7 +5361,7 @@ def apply_level_up(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:981
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1138
 def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -4194,7 +5373,7 @@ def pick_level_up(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def text_attack_own(
     actor: int,
     args: tuple[int, ...],
@@ -4211,22 +5390,22 @@ LISTED_ATTACK_OWN: Final = tuple(
         tuple(rt.Listed(K_ATTACK_OWN, actor, (a0, a1, ), text_attack_own) for a1 in range(0, 15))
         for a0 in range(0, 15)
     )
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
     if not f_fresh(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that can still battle this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
     if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
         return 'you have no unit on ' + N_CELL_NAMES[v_ally]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
     if not all(
         ((N_CELL_ROW[v_at] - N_CELL_ROW[v_ally]) <= f_span(s, C_CARD_RANGE[s.card_def[v_u]]))
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
@@ -4235,35 +5414,39 @@ def check_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> str | None
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def do_attack_own(s: State, actor: int, v_at: int, v_ally: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1169
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1013
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
         for v_v in list(s.zones[Z_FIELD + actor * 15 + v_ally]):
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1014
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
             proc_hit(s, v_v, f_atk(s, v_u), actor)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1007
-    if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    if check and not (
+        (s.g_turn >= (len(range(s.num_players))))
+        if (s.o_mode == MODE_ROYALE)
+        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    ):
         return
     listed = LISTED_ATTACK_OWN[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1008
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
         if check and not f_fresh(s, actor, v_at):
             continue
         row = listed[v_at]
         for v_ally in list(N_CELL_AHEAD[v_at]):
             if check:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1009
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
                 if (not s.zones[Z_FIELD + actor * 15 + v_ally]):
                     continue
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1010
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1167
                 if not all(
                     (
                         (
@@ -4277,7 +5460,7 @@ def legal_attack_own(s: State, actor: int, out: list[Action], check: bool) -> No
             out.append(row[v_ally])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1005
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1162
 def apply_attack_own(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4290,7 +5473,7 @@ def apply_attack_own(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def text_strike(
     actor: int,
     args: tuple[int, ...],
@@ -4303,70 +5486,75 @@ def text_strike(
 
 LISTED_STRIKE: Final = tuple(
     tuple(rt.Listed(K_STRIKE, actor, (a0, ), text_strike) for a0 in range(0, 15))
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def check_strike(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
     if not f_may_attack(s, actor):
         return 'the first player makes no attack on the first turn'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
     if (not s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'you have no unit on ' + N_CELL_NAMES[v_at]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
     if not all(
         (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
         for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
     ):
         return 'an environment does not battle'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
     if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
         return 'the unit on ' + N_CELL_NAMES[v_at] + ' has battled this phase'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
-    if not f_lane_open(s, (1 - actor), v_at):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+    if not f_lane_open(s, s.p_facing[actor], v_at):
         return 'the opponent has a unit in this lane'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def do_strike(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1027
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1184
     for v_u in list(s.zones[Z_FIELD + actor * 15 + v_at]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1028
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
         s.k_Card_battled[v_u] = True
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1029
-        s.p_health[(1 - actor)] -= f_atk(s, v_u)
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+        s.p_health[s.p_facing[actor]] -= f_atk(s, v_u)
+        s.share(s.p_health, s.p_facing[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def legal_strike(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1021
-    if check and not ((s.g_turn > 1) or (actor != s.g_starter)):
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1178
+    if check and not (
+        (s.g_turn >= (len(range(s.num_players))))
+        if (s.o_mode == MODE_ROYALE)
+        else ((s.g_turn > 1) or (not s.ally(actor, s.g_starter)))
+    ):
         return
     listed = LISTED_STRIKE[actor]
     for v_at in range(15):
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1022
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1179
             if (not s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1023
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1180
             if not all(
                 (C_CARD_KIND[s.card_def[v_u]] == KIND_UNIT)
                 for v_u in s.zones[Z_FIELD + actor * 15 + v_at]
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1024
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1181
             if not all((not s.k_Card_battled[v_u]) for v_u in s.zones[Z_FIELD + actor * 15 + v_at]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1026
-            if not f_lane_open(s, (1 - actor), v_at):
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+            if not f_lane_open(s, s.p_facing[actor], v_at):
                 continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1019
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
 def apply_strike(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -4376,7 +5564,7 @@ def apply_strike(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def text_deposit(
     actor: int,
     args: tuple[int, ...],
@@ -4388,27 +5576,27 @@ def text_deposit(
 
 
 LISTED_DEPOSIT: Final = tuple(
-    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_DEPOSIT, actor, (a0, ), text_deposit) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def check_deposit(s: State, actor: int, v_c: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def do_deposit(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1035
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
     s.k_Card_deposited[v_c] = s.g_turn
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1036
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1193
     s.p_credit[actor] += C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1037
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1194
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_DEPOSIT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4446,7 +5634,7 @@ def legal_deposit(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def apply_deposit(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
@@ -4468,7 +5656,7 @@ def apply_deposit(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1034
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
 def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4479,7 +5667,7 @@ def pick_deposit(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def text_bring(
     actor: int,
     args: tuple[int, ...],
@@ -4491,28 +5679,28 @@ def text_bring(
 
 
 LISTED_BRING: Final = tuple(
-    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_BRING, actor, (a0, ), text_bring) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def check_bring(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
     if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def do_bring(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1044
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1201
     s.p_credit[actor] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1045
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1202
     s.move(v_c, Z_TRADE + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BRING[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4524,7 +5712,7 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
         if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4553,14 +5741,14 @@ def legal_bring(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def apply_bring(s: State, a: Action) -> str | None:
     actor = a.actor
     v_c_arg = a.args[0]
     if v_c_arg < 55:
         for v_c in s.zones[Z_DISCARD + actor]:
             if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1043
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1200
                 if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
                     break
                 do_bring(s, actor, v_c)
@@ -4578,7 +5766,7 @@ def apply_bring(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1041
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1198
 def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4589,52 +5777,185 @@ def pick_bring(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+def text_bring_from(
+    actor: int,
+    args: tuple[int, ...],
+    shown: int = -1,
+    names: rt.CopyNames = None,
+) -> str:
+    t_1 = rt.card_name(DEF_NAMES, args, names, 1) if shown & 2 else 'a card'
+    t_2 = PLAYER_NAMES[args[0]] if shown & 1 else 'a player'
+    return PLAYER_NAMES[
+        actor
+    ] + ' brings ' + t_1 + ' from ' + t_2 + "'s discard pile to the trade centre"
+
+
+LISTED_BRING_FROM: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+def check_bring_from(s: State, actor: int, v_q: int, v_c: int) -> str | None:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+    if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+        return 'your deposits this turn do not cover the cost of ' + DEF_NAMES[s.card_def[v_c]]
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+def do_bring_from(s: State, actor: int, v_q: int, v_c: int) -> None:
+    """All-out war: a card brought from a friendly commander's discard pile (S100)."""
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1210
+    s.p_credit[actor] = 0
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1211
+    s.move(v_c, Z_TRADE + actor, False)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+def legal_bring_from(s: State, actor: int, out: list[Action], check: bool) -> None:
+    listed = LISTED_BRING_FROM[actor]
+    seen: set[tuple[int, ...]] | None = None
+    start = len(out)
+    for v_q in s.allies(actor):
+        v_c_cards = s.zones[Z_DISCARD + v_q]
+        if not v_c_cards:
+            continue
+        v_c_first: dict[int, int] = {}
+        v_c_names = rt.NO_NAMES
+        v_c_start = len(out)
+        for v_c in v_c_cards:
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+            if check and (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+                continue
+            v_c_arg = s.card_def[v_c]
+            v_c_again = v_c_arg in v_c_first
+            if v_c_again:
+                if not s.same_choice(v_c, v_c_first[v_c_arg]):
+                    out[v_c_start:] = [a if a.names else a.plain() for a in out[v_c_start:]]
+                    v_c_arg, v_c_names = s.copy_arg(v_c_cards, v_c, out, v_c_start, 1)
+                if seen is None:
+                    seen = {a.args for a in out[start:]}
+            else:
+                v_c_first[v_c_arg] = v_c
+            plain = seen is None and not v_c_names
+            if plain:
+                key = (v_q, v_c_arg, )
+                action = listed.get(key)
+                if action is None:
+                    action = listed[key] = rt.Listed(K_BRING_FROM, actor, key, text_bring_from)
+                out.append(action)
+            else:
+                if v_c_again and seen is not None and (v_q, v_c_arg, ) in seen:
+                    continue
+                if seen is not None:
+                    seen.add((v_q, v_c_arg, ))
+                if v_c_names:
+                    out.append(
+                        Action(
+                            K_BRING_FROM,
+                            actor,
+                            (v_q, v_c_arg, ),
+                            text_bring_from,
+                            (None, v_c_names.get(v_c_arg), ),
+                        )
+                    )
+                else:
+                    key = (v_q, v_c_arg, )
+                    action = listed.get(key)
+                    if action is None:
+                        action = listed[key] = rt.Listed(K_BRING_FROM, actor, key, text_bring_from)
+                    out.append(action)
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+def apply_bring_from(s: State, a: Action) -> str | None:
+    actor = a.actor
+    v_q = a.args[0]
+    v_c_arg = a.args[1]
+    if v_c_arg < 55 and v_q in s.allies(actor):
+        for v_c in s.zones[Z_DISCARD + v_q]:
+            if s.card_def[v_c] == v_c_arg:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1209
+                if (s.p_credit[actor] < C_CARD_COST[s.card_def[v_c]]):
+                    break
+                do_bring_from(s, actor, v_q, v_c)
+                return None
+    first: str | None = None
+    v_q = a.args[0]
+    if v_q not in s.allies(actor):
+        first = first or PLAYER_NAMES[v_q] + ' is not a choice here'
+    else:
+        v_c_copies = s.find_cards(s.zones[Z_DISCARD + v_q], a.args[1])
+        if not v_c_copies:
+            first = first or 'no ' + DEF_NAMES[a.args[1] % 55] + ' is available'
+        for v_c in v_c_copies:
+            reason = check_bring_from(s, actor, v_q, v_c)
+            if reason is None:
+                do_bring_from(s, actor, v_q, v_c)
+                return None
+            first = first or reason
+    return first or 'this is not possible now'
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1207
+def pick_bring_from(s: State, a: Action) -> tuple[int, ...] | None:
+    actor = a.actor
+    if len(a.args) != 2:
+        return None
+    if (v_q := a.args[0]) in s.allies(actor):
+        for v_c in s.find_cards(s.zones[Z_DISCARD + v_q], a.args[1]):
+            if check_bring_from(s, actor, v_q, v_c) is None:
+                return (v_q, v_c, )
+    return None
+
+
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def text_buy(actor: int, args: tuple[int, ...], shown: int = -1, names: rt.CopyNames = None) -> str:
     t_1 = rt.card_name(DEF_NAMES, args, names, 0) if shown & 1 else 'a card'
     return PLAYER_NAMES[actor] + ' buys ' + t_1 + ' from the trade centre'
 
 
 LISTED_BUY: Final = tuple(
-    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_BUY, actor, (a0, ), text_buy) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def check_buy(s: State, actor: int, v_c: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
     if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
         return 'you cannot buy back your deposit in the turn you deposit it'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def do_buy(s: State, actor: int, v_c: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1053
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1219
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_c]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1054
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1220
     s.k_Card_deposited[v_c] = 0
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1055
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1221
     s.move(v_c, Z_HAND + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_BUY[actor]
     seen: set[tuple[int, ...]] | None = None
     start = len(out)
-    v_c_cards = [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]
+    v_c_cards = f_all_trade(s)
     if not v_c_cards:
         return
     v_c_first: dict[int, int] = {}
     v_c_names = rt.NO_NAMES
     v_c_start = len(out)
     for v_c in v_c_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1216
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
             continue
         v_c_arg = s.card_def[v_c]
@@ -4648,7 +5969,7 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
         else:
             v_c_first[v_c_arg] = v_c
         plain = seen is None and not v_c_names
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1217
         if check and not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
             continue
         if plain:
@@ -4664,23 +5985,11 @@ def legal_buy(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_c_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def apply_buy(s: State, a: Action) -> str | None:
     actor = a.actor
-    v_c_arg = a.args[0]
-    if v_c_arg < 55:
-        for v_c in [*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]]:
-            if s.card_def[v_c] == v_c_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1050
-                if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_c]]):
-                    break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1051
-                if not ((s.card_owner[v_c] != actor) or (s.k_Card_deposited[v_c] != s.g_turn)):
-                    break
-                do_buy(s, actor, v_c)
-                return None
     first: str | None = None
-    v_c_copies = s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0])
+    v_c_copies = s.find_cards(f_all_trade(s), a.args[0])
     if not v_c_copies:
         first = first or 'no ' + DEF_NAMES[a.args[0] % 55] + ' is available'
     for v_c in v_c_copies:
@@ -4692,18 +6001,18 @@ def apply_buy(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1049
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1215
 def pick_buy(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
         return None
-    for v_c in s.find_cards([*s.zones[Z_TRADE + 0], *s.zones[Z_TRADE + 1]], a.args[0]):
+    for v_c in s.find_cards(f_all_trade(s), a.args[0]):
         if check_buy(s, actor, v_c) is None:
             return (v_c, )
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def text_end_phase(
     actor: int,
     args: tuple[int, ...],
@@ -4715,27 +6024,27 @@ def text_end_phase(
 
 LISTED_END_PHASE: Final = tuple(
     rt.Listed(K_END_PHASE, actor, (), text_end_phase)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def check_end_phase(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def do_end_phase(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1059
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1225
     s.p_ended[actor] = True
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def legal_end_phase(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_PHASE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1058
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1224
 def apply_end_phase(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_phase(s, actor)
@@ -4744,9 +6053,11 @@ def apply_end_phase(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:876
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1012
 def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_play_unit(s, actor, out, check)
+    legal_play_unit_for(s, actor, out, check)
+    legal_face(s, actor, out, check)
     legal_equip(s, actor, out, check)
     legal_order(s, actor, out, check)
     legal_order_on(s, actor, out, check)
@@ -4759,22 +6070,23 @@ def phase_legal_attacking(s: State, actor: int, out: list[Action], check: bool) 
     legal_strike(s, actor, out, check)
     legal_deposit(s, actor, out, check)
     legal_bring(s, actor, out, check)
+    legal_bring_from(s, actor, out, check)
     legal_buy(s, actor, out, check)
     legal_end_phase(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
 def done_defending(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1113
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1287
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1073
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1247
 def actor_defending(s: State) -> int | None:
-    return (None if (s.g_strike_at is None) else (1 - s.g_current))
+    return (None if (s.g_strike_at is None) else s.p_facing[s.g_current])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
 def text_reinforce(
     actor: int,
     args: tuple[int, ...],
@@ -4786,13 +6098,13 @@ def text_reinforce(
 
 LISTED_REINFORCE: Final = tuple(
     rt.Listed(K_REINFORCE, actor, (), text_reinforce)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
 def check_reinforce(s: State, actor: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
     if not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4801,15 +6113,15 @@ def check_reinforce(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
 def do_reinforce(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1079
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1253
     proc_after_defence(s, True)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
 def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1077
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1251
     if check and not (
         (s.g_strike_at is not None)
         and (f_reinforcer(s, actor, rt.some(s.g_strike_at)) is not None)
@@ -4818,7 +6130,7 @@ def legal_reinforce(s: State, actor: int, out: list[Action], check: bool) -> Non
     out.append(LISTED_REINFORCE[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1076
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1250
 def apply_reinforce(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_reinforce(s, actor)
@@ -4827,7 +6139,7 @@ def apply_reinforce(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def text_react(
     actor: int,
     args: tuple[int, ...],
@@ -4839,23 +6151,23 @@ def text_react(
 
 
 LISTED_REACT: Final = tuple(
-    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_REACT, actor, (a0, ), text_react) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def check_react(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
-    if not T_CARD_1084[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+    if not T_CARD_1258[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4863,13 +6175,13 @@ def check_react(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def do_react(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1088
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1262
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -4882,19 +6194,19 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -4923,23 +6235,23 @@ def legal_react(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def apply_react(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1084
-                if not T_CARD_1084[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1258
+                if not T_CARD_1258[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1085
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1259
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1086
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1260
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1087
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1261
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_react(s, actor, v_o)
@@ -4957,7 +6269,7 @@ def apply_react(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1083
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1257
 def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -4968,7 +6280,7 @@ def pick_react(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def text_react_on(
     actor: int,
     args: tuple[int, ...],
@@ -4980,18 +6292,18 @@ def text_react_on(
     return PLAYER_NAMES[actor] + ' plays the reaction ' + t_1 + ' on ' + t_2
 
 
-LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_REACT_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
-    if not T_CARD_1084[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
+    if not T_CARD_1258[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -4999,13 +6311,13 @@ def check_react_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def do_react_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1097
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1271
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REACT_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5018,16 +6330,16 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1094
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1268
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1095
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1269
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1096
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1270
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5087,7 +6399,7 @@ def legal_react_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def apply_react_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5107,7 +6419,7 @@ def apply_react_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1092
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1266
 def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5119,7 +6431,7 @@ def pick_react_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
 def text_retreat_in_defence(
     actor: int,
     args: tuple[int, ...],
@@ -5135,48 +6447,49 @@ LISTED_RETREAT_IN_DEFENCE: Final = tuple(
         rt.Listed(K_RETREAT_IN_DEFENCE, actor, (a0, ), text_retreat_in_defence)
         for a0 in range(0, 15)
     )
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
 def check_retreat_in_defence(s: State, actor: int, v_at: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
     if s.p_retreated[actor]:
         return 'you have retreated once in this turn of the opponent'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
     if not f_can_pay_retreat(s, actor, v_at):
         return 'you have no unit on ' + N_CELL_NAMES[v_at] + ' that you can pay to retreat'
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
 def do_retreat_in_defence(s: State, actor: int, v_at: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1104
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1278
     v_sum = 0
     for v_u in s.zones[Z_FIELD + actor * 15 + v_at]:
         v_sum += C_CARD_COST[s.card_def[v_u]]
     s.p_resources[actor] -= v_sum
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1105
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1279
     s.p_retreated[actor] = True
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1106
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1280
     proc_withdraw(s, actor, v_at)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
 def legal_retreat_in_defence(s: State, actor: int, out: list[Action], check: bool) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1102
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1276
     if check and s.p_retreated[actor]:
         return
     listed = LISTED_RETREAT_IN_DEFENCE[actor]
     for v_at in range(15):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1103
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1277
         if check and not f_can_pay_retreat(s, actor, v_at):
             continue
         out.append(listed[v_at])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1101
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1275
 def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     actor = a.actor
     v_at = a.args[0]
@@ -5186,7 +6499,7 @@ def apply_retreat_in_defence(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
 def text_let_land(
     actor: int,
     args: tuple[int, ...],
@@ -5198,27 +6511,27 @@ def text_let_land(
 
 LISTED_LET_LAND: Final = tuple(
     rt.Listed(K_LET_LAND, actor, (), text_let_land)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
 def check_let_land(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
 def do_let_land(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1110
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1284
     proc_after_defence(s, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
 def legal_let_land(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_LAND[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1109
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1283
 def apply_let_land(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_land(s, actor)
@@ -5227,7 +6540,7 @@ def apply_let_land(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1072
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1246
 def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reinforce(s, actor, out, check)
     legal_react(s, actor, out, check)
@@ -5236,18 +6549,18 @@ def phase_legal_defending(s: State, actor: int, out: list[Action], check: bool) 
     legal_let_land(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
 def done_answer(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1143
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1317
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1120
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1294
 def actor_answer(s: State) -> int | None:
-    return (None if (s.g_strike_at is None) else s.g_current)
+    return (None if ((s.g_strike_at is None) or s.p_out[s.g_current]) else s.g_current)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def text_answer(
     actor: int,
     args: tuple[int, ...],
@@ -5259,23 +6572,23 @@ def text_answer(
 
 
 LISTED_ANSWER: Final = tuple(
-    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_ANSWER, actor, (a0, ), text_answer) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def check_answer(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
-    if not T_CARD_1084[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+    if not T_CARD_1258[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5283,13 +6596,13 @@ def check_answer(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def do_answer(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1127
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1301
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5302,19 +6615,19 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5343,23 +6656,23 @@ def legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def apply_answer(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1123
-                if not T_CARD_1084[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1297
+                if not T_CARD_1258[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1124
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1298
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1125
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1299
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1126
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1300
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_answer(s, actor, v_o)
@@ -5377,7 +6690,7 @@ def apply_answer(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1122
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1296
 def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5388,7 +6701,7 @@ def pick_answer(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def text_answer_on(
     actor: int,
     args: tuple[int, ...],
@@ -5400,18 +6713,18 @@ def text_answer_on(
     return PLAYER_NAMES[actor] + ' answers with the reaction ' + t_1 + ' on ' + t_2
 
 
-LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_ANSWER_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
-    if not T_CARD_1084[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
+    if not T_CARD_1258[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5419,13 +6732,13 @@ def check_answer_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def do_answer_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1136
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1310
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_ANSWER_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5438,16 +6751,16 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1133
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1307
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1134
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1308
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1135
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1309
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5507,7 +6820,7 @@ def legal_answer_on(s: State, actor: int, out: list[Action], check: bool) -> Non
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def apply_answer_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5527,7 +6840,7 @@ def apply_answer_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1131
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1305
 def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5539,7 +6852,7 @@ def pick_answer_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
 def text_close_window(
     actor: int,
     args: tuple[int, ...],
@@ -5551,27 +6864,27 @@ def text_close_window(
 
 LISTED_CLOSE_WINDOW: Final = tuple(
     rt.Listed(K_CLOSE_WINDOW, actor, (), text_close_window)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
 def check_close_window(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
 def do_close_window(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1140
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1314
     proc_resolve_window(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
 def legal_close_window(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_CLOSE_WINDOW[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1139
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1313
 def apply_close_window(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_close_window(s, actor)
@@ -5580,25 +6893,25 @@ def apply_close_window(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1119
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1293
 def phase_legal_answer(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_answer(s, actor, out, check)
     legal_answer_on(s, actor, out, check)
     legal_close_window(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
 def done_reply(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1176
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1350
     s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1150
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1324
 def actor_reply(s: State) -> int | None:
-    return ((1 - s.g_current) if s.g_replying else None)
+    return (s.p_facing[s.g_current] if s.g_replying else None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def text_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5610,23 +6923,23 @@ def text_reply(
 
 
 LISTED_REPLY: Final = tuple(
-    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_REPLY, actor, (a0, ), text_reply) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def check_reply(s: State, actor: int, v_o: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-    if not T_CARD_1084[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+    if not T_CARD_1258[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
     if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
         return DEF_NAMES[s.card_def[v_o]] + ' needs a target'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5634,13 +6947,13 @@ def check_reply(s: State, actor: int, v_o: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def do_reply(s: State, actor: int, v_o: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1157
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1331
     proc_commit(s, actor, v_o, None)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5653,19 +6966,19 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
             if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5694,23 +7007,23 @@ def legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
                 out.append(listed[v_o_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def apply_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     v_o_arg = a.args[0]
     if v_o_arg < 55:
         for v_o in s.zones[Z_HAND + actor]:
             if s.card_def[v_o] == v_o_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1153
-                if not T_CARD_1084[s.card_def[v_o]]:
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1327
+                if not T_CARD_1258[s.card_def[v_o]]:
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1154
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1328
                 if (C_CARD_TARGETS[s.card_def[v_o]] != TARGET_NO_TARGET):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1155
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1329
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                     break
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1156
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1330
                 if not f_champion_ready(s, actor, v_o):
                     break
                 do_reply(s, actor, v_o)
@@ -5728,7 +7041,7 @@ def apply_reply(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1152
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1326
 def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -5739,7 +7052,7 @@ def pick_reply(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def text_reply_on(
     actor: int,
     args: tuple[int, ...],
@@ -5751,18 +7064,18 @@ def text_reply_on(
     return PLAYER_NAMES[actor] + ' answers the order with the reaction ' + t_1 + ' on ' + t_2
 
 
-LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(2))
+LISTED_REPLY_ON: Final[tuple[dict[tuple[int, ...], Action], ...]] = tuple({} for _ in range(6))
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
-    if not T_CARD_1084[s.card_def[v_o]]:
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
+    if not T_CARD_1258[s.card_def[v_o]]:
         return DEF_NAMES[s.card_def[v_o]] + ' is not a reaction order'
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_o]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
     if not f_champion_ready(s, actor, v_o):
         return 'the champion that ' + DEF_NAMES[
             s.card_def[v_o]
@@ -5770,13 +7083,13 @@ def check_reply_on(s: State, actor: int, v_o: int, v_t: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def do_reply_on(s: State, actor: int, v_o: int, v_t: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1166
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1340
     proc_commit(s, actor, v_o, v_t)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_REPLY_ON[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -5789,16 +7102,16 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
     v_o_start = len(out)
     for v_o in v_o_cards:
         if check:
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1163
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1337
             if not (
                 (C_CARD_KIND[s.card_def[v_o]] == KIND_ORDER)
                 and (C_CARD_TIMING[s.card_def[v_o]] == TIMING_REACTION_ORDER)
             ):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1164
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1338
             if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_o]]):
                 continue
-            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1165
+            # rulebooks/dynasty_tcg/dynasty_tcg.rules:1339
             if not f_champion_ready(s, actor, v_o):
                 continue
         v_o_arg = s.card_def[v_o]
@@ -5858,7 +7171,7 @@ def legal_reply_on(s: State, actor: int, out: list[Action], check: bool) -> None
                     out.append(action)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def apply_reply_on(s: State, a: Action) -> str | None:
     actor = a.actor
     first: str | None = None
@@ -5878,7 +7191,7 @@ def apply_reply_on(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1161
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1335
 def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 2:
@@ -5890,7 +7203,7 @@ def pick_reply_on(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
 def text_end_reply(
     actor: int,
     args: tuple[int, ...],
@@ -5902,33 +7215,33 @@ def text_end_reply(
 
 LISTED_END_REPLY: Final = tuple(
     rt.Listed(K_END_REPLY, actor, (), text_end_reply)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
 def check_end_reply(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
 def do_end_reply(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1171
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1345
     s.g_replying = False
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
     for v_o in s.g_pending:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1172
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1346
         proc_resolve_order(s, v_o)
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1173
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1347
     proc_clear_pending(s)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
 def legal_end_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_END_REPLY[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1170
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1344
 def apply_end_reply(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_end_reply(s, actor)
@@ -5937,33 +7250,33 @@ def apply_end_reply(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1149
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1323
 def phase_legal_reply(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_reply(s, actor, out, check)
     legal_reply_on(s, actor, out, check)
     legal_end_reply(s, actor, out, check)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1195
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1369
 def done_settle_items(s: State) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
     if (s.g_strike_at is not None):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
         s.goto(3)  # defending
     else:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1196
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1370
         s.goto(2)  # attacking
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1183
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1357
 def actor_settle_items(s: State) -> int | None:
     for v_p in range(s.num_players):
-        if (bool(s.zones[Z_LEAVING + v_p])):
+        if ((bool(s.zones[Z_LEAVING + v_p])) and (not s.p_out[v_p])):
             return v_p
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def text_keep_item(
     actor: int,
     args: tuple[int, ...],
@@ -5975,28 +7288,29 @@ def text_keep_item(
 
 
 LISTED_KEEP_ITEM: Final = tuple(
-    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 330))
-    for actor in range(2)
+    tuple(rt.Listed(K_KEEP_ITEM, actor, (a0, ), text_keep_item) for a0 in range(0, 990))
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def check_keep_item(s: State, actor: int, v_i: int) -> str | None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
     if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
         return 'you cannot pay for ' + DEF_NAMES[s.card_def[v_i]]
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def do_keep_item(s: State, actor: int, v_i: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1187
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1361
     s.p_resources[actor] -= C_CARD_COST[s.card_def[v_i]]
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1188
+    s.share(s.p_resources, actor)
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1362
     s.move(v_i, Z_RETREAT2 + actor, False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> None:
     listed = LISTED_KEEP_ITEM[actor]
     seen: set[tuple[int, ...]] | None = None
@@ -6008,7 +7322,7 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
     v_i_names = rt.NO_NAMES
     v_i_start = len(out)
     for v_i in v_i_cards:
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
         if check and (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
             continue
         v_i_arg = s.card_def[v_i]
@@ -6043,14 +7357,14 @@ def legal_keep_item(s: State, actor: int, out: list[Action], check: bool) -> Non
                 out.append(listed[v_i_arg])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def apply_keep_item(s: State, a: Action) -> str | None:
     actor = a.actor
     v_i_arg = a.args[0]
     if v_i_arg < 55:
         for v_i in s.zones[Z_LEAVING + actor]:
             if s.card_def[v_i] == v_i_arg:
-                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1186
+                # rulebooks/dynasty_tcg/dynasty_tcg.rules:1360
                 if (s.p_resources[actor] < C_CARD_COST[s.card_def[v_i]]):
                     break
                 do_keep_item(s, actor, v_i)
@@ -6068,7 +7382,7 @@ def apply_keep_item(s: State, a: Action) -> str | None:
     return first or 'this is not possible now'
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1185
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1359
 def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     actor = a.actor
     if len(a.args) != 1:
@@ -6079,7 +7393,7 @@ def pick_keep_item(s: State, a: Action) -> tuple[int, ...] | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
 def text_let_items_go(
     actor: int,
     args: tuple[int, ...],
@@ -6091,29 +7405,29 @@ def text_let_items_go(
 
 LISTED_LET_ITEMS_GO: Final = tuple(
     rt.Listed(K_LET_ITEMS_GO, actor, (), text_let_items_go)
-    for actor in range(2)
+    for actor in range(6)
 )
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
 def check_let_items_go(s: State, actor: int) -> str | None:
     return None
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
 def do_let_items_go(s: State, actor: int) -> None:
-    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+    # rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
     for v_i in list(s.zones[Z_LEAVING + actor]):
-        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1192
+        # rulebooks/dynasty_tcg/dynasty_tcg.rules:1366
         s.move(v_i, Z_DISCARD + s.card_owner[v_i], False)
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
 def legal_let_items_go(s: State, actor: int, out: list[Action], check: bool) -> None:
     out.append(LISTED_LET_ITEMS_GO[actor])
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1191
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1365
 def apply_let_items_go(s: State, a: Action) -> str | None:
     actor = a.actor
     reason = check_let_items_go(s, actor)
@@ -6122,7 +7436,7 @@ def apply_let_items_go(s: State, a: Action) -> str | None:
     return reason
 
 
-# rulebooks/dynasty_tcg/dynasty_tcg.rules:1182
+# rulebooks/dynasty_tcg/dynasty_tcg.rules:1356
 def phase_legal_settle_items(s: State, actor: int, out: list[Action], check: bool) -> None:
     legal_keep_item(s, actor, out, check)
     legal_let_items_go(s, actor, out, check)
@@ -6149,7 +7463,9 @@ State.ZONES = (
     ('gear', Z_GEAR, (PLAYER_NAMES, )),
     ('leaving', Z_LEAVING, (PLAYER_NAMES, )),
 )
-State.OPTION_FIELDS = ()
+State.OPTION_FIELDS = (
+    ('mode', 'o_mode'),
+)
 State.GAME_FIELDS = (
     rt.GameField('turn', 'g_turn', ("int",), 'public'),
     rt.GameField('current', 'g_current', ("player",), 'public'),
@@ -6166,6 +7482,8 @@ State.GAME_FIELDS = (
 State.PLAYER_FIELDS = (
     rt.PlayerField('health', 'p_health', ("int",), 'public', per_player=False),
     rt.PlayerField('resources', 'p_resources', ("int",), 'public', per_player=False),
+    rt.PlayerField('facing', 'p_facing', ("player",), 'public', per_player=False),
+    rt.PlayerField('out', 'p_out', ("bool",), 'public', per_player=False),
     rt.PlayerField('ended', 'p_ended', ("bool",), 'public', per_player=False),
     rt.PlayerField('retreated', 'p_retreated', ("bool",), 'public', per_player=False),
     rt.PlayerField('credit', 'p_credit', ("int",), 'public', per_player=False),
@@ -6189,6 +7507,7 @@ State.CARD_FIELDS = (
     rt.CardField('guard', 'k_Card_guard', ("int",), 'public'),
 )
 State.STATE_ATTRS = (
+    'o_mode',
     'g_turn',
     'g_current',
     'g_starter',
@@ -6202,6 +7521,8 @@ State.STATE_ATTRS = (
     'g_replying',
     'p_health',
     'p_resources',
+    'p_facing',
+    'p_out',
     'p_ended',
     'p_retreated',
     'p_credit',
@@ -6221,7 +7542,12 @@ State.STATE_ATTRS = (
     'k_Card_boost',
     'k_Card_guard',
     'd_decklists',
+    't_out_order',
+    't_team',
 )
+State.HAS_TEAMS = True
+State.OUT_FIELD = 'p_out'
+State.TEAM_FIELDS = frozenset(['p_health', 'p_resources'])
 rt.install_phases(State, (
     rt.PhaseRules(
         'mulligan',
@@ -6288,6 +7614,8 @@ State.APPLY = {
     (0, K_PUT_BACK): apply_put_back,
     (0, K_KEEP_HAND): apply_keep_hand,
     (2, K_PLAY_UNIT): apply_play_unit,
+    (2, K_PLAY_UNIT_FOR): apply_play_unit_for,
+    (2, K_FACE): apply_face,
     (2, K_EQUIP): apply_equip,
     (2, K_ORDER): apply_order,
     (2, K_ORDER_ON): apply_order_on,
@@ -6300,6 +7628,7 @@ State.APPLY = {
     (2, K_STRIKE): apply_strike,
     (2, K_DEPOSIT): apply_deposit,
     (2, K_BRING): apply_bring,
+    (2, K_BRING_FROM): apply_bring_from,
     (2, K_BUY): apply_buy,
     (2, K_END_PHASE): apply_end_phase,
     (3, K_REINFORCE): apply_reinforce,
@@ -6321,6 +7650,8 @@ State.CARD_PARAMS = (
     (),
     (0,),
     (0,),
+    (),
+    (0,),
     (0,),
     (0, 1),
     (),
@@ -6332,6 +7663,7 @@ State.CARD_PARAMS = (
     (),
     (0,),
     (0,),
+    (1,),
     (0,),
     (),
     (),
@@ -6352,6 +7684,8 @@ State.PICK = (
     pick_put_back,
     None,
     pick_play_unit,
+    pick_play_unit_for,
+    None,
     pick_equip,
     pick_order,
     pick_order_on,
@@ -6364,6 +7698,7 @@ State.PICK = (
     None,
     pick_deposit,
     pick_bring,
+    pick_bring_from,
     pick_buy,
     None,
     None,
@@ -6381,39 +7716,42 @@ State.PICK = (
     None,
 )
 State.ENCODING = (
-    (0, ((0, 330), )),
-    (330, ()),
-    (331, ((0, 330), (0, 15), )),
-    (5281, ((0, 330), (0, 15), )),
-    (10231, ((0, 330), )),
-    (10561, ((0, 330), (0, 330), )),
-    (119461, ((0, 15), (0, 15), )),
-    (119686, ((0, 15), )),
-    (119701, ((0, 15), (0, 15), )),
-    (119926, ((0, 15), (0, 15), )),
-    (120151, ((0, 15), (0, 330), )),
-    (125101, ((0, 15), (0, 15), )),
-    (125326, ((0, 15), )),
-    (125341, ((0, 330), )),
-    (125671, ((0, 330), )),
-    (126001, ((0, 330), )),
-    (126331, ()),
-    (126332, ()),
-    (126333, ((0, 330), )),
-    (126663, ((0, 330), (0, 330), )),
-    (235563, ((0, 15), )),
-    (235578, ()),
-    (235579, ((0, 330), )),
-    (235909, ((0, 330), (0, 330), )),
-    (344809, ()),
-    (344810, ((0, 330), )),
-    (345140, ((0, 330), (0, 330), )),
-    (454040, ()),
-    (454041, ((0, 330), )),
-    (454371, ()),
+    (0, ((0, 990), )),
+    (990, ()),
+    (991, ((0, 990), (0, 15), )),
+    (15841, ((0, 990), (0, 6), (0, 15), )),
+    (104941, ((0, 6), )),
+    (104947, ((0, 990), (0, 15), )),
+    (119797, ((0, 990), )),
+    (120787, ((0, 990), (0, 990), )),
+    (1100887, ((0, 15), (0, 15), )),
+    (1101112, ((0, 15), )),
+    (1101127, ((0, 15), (0, 15), )),
+    (1101352, ((0, 15), (0, 15), )),
+    (1101577, ((0, 15), (0, 990), )),
+    (1116427, ((0, 15), (0, 15), )),
+    (1116652, ((0, 15), )),
+    (1116667, ((0, 990), )),
+    (1117657, ((0, 990), )),
+    (1118647, ((0, 6), (0, 990), )),
+    (1124587, ((0, 990), )),
+    (1125577, ()),
+    (1125578, ()),
+    (1125579, ((0, 990), )),
+    (1126569, ((0, 990), (0, 990), )),
+    (2106669, ((0, 15), )),
+    (2106684, ()),
+    (2106685, ((0, 990), )),
+    (2107675, ((0, 990), (0, 990), )),
+    (3087775, ()),
+    (3087776, ((0, 990), )),
+    (3088766, ((0, 990), (0, 990), )),
+    (4068866, ()),
+    (4068867, ((0, 990), )),
+    (4069857, ()),
 )
 State.ACTION_NAMES = ACTIONS
-NUM_DISTINCT_ACTIONS: Final = 454372
+NUM_DISTINCT_ACTIONS: Final = 4069858
 
 DECKS: Final[dict[str, tuple[int, ...]]] = {
     'fortress': (
@@ -6664,11 +8002,12 @@ DECK_TITLES: Final[dict[str, str]] = {
     'skirmish': 'Skirmish',
     'vanguard': 'Vanguard',
 }
-OPTIONS: Final[dict[str, tuple[type, object]]] = {}
+OPTIONS: Final[dict[str, tuple[type, object]]] = {'mode': (int, 0)}
+OPTION_WORDS: Final[dict[str, tuple[str, ...]]] = {'mode': E_MODE_NAMES}
 INFO: Final[dict[str, Any]] = {
     'name': 'dynasty_tcg',
     'title': 'Dynasty TCG',
-    'players': (2, 2),
+    'players': (2, 6),
     'player_names': PLAYER_NAMES,
     'options': {name: default for name, (_, default) in OPTIONS.items()},
     'phases': PHASES,
@@ -6686,13 +8025,30 @@ def new_game(
     decks: object = None,
 ) -> State:
     """A new game, set up and advanced to the first decision."""
-    if not isinstance(players, (int, float)) or not 2 <= players <= 2:
-        raise ValueError(f'dynasty_tcg is for 2 players, not {players!r}')
-    s = State(seed, players, rt.merge_options(OPTIONS, options))
+    opts = rt.merge_options(OPTIONS, options, OPTION_WORDS)
+    counts = player_counts(opts)
+    if players not in counts:
+        given = rt.options_text(opts, OPTION_WORDS)
+        allowed = rt.counts_text(counts)
+        raise ValueError(f'dynasty_tcg with {given} is for {allowed} players, not {players!r}')
+    s = State(seed, players, opts)
     s.d_decklists = rt.choose_decks(decks, players, DECKS, DEF_NAMES, deck_problem, PLAYER_NAMES)
     setup(s)
     s.advance()
     return s
+
+
+def player_counts(options: dict[str, object] | None = None) -> tuple[int, ...]:
+    """The player counts the game is for with these options."""
+    o = rt.OptionView(rt.merge_options(OPTIONS, options, OPTION_WORDS))
+    counts: set[int] = set(())
+    if o.o_mode == MODE_DUEL:
+        counts.update((2,))
+    if o.o_mode == MODE_WAR:
+        counts.update((4, 6))
+    if o.o_mode == MODE_ROYALE:
+        counts.update((3, 4))
+    return tuple(sorted(counts))
 
 
 def from_json(text: str) -> State:
@@ -6744,19 +8100,19 @@ N_CELL_BEHIND: Final = (
 
 
 # tests of a card's definition alone, their answer for each definition
-T_CARD_463: Final[tuple[bool, ...]] = tuple(
+T_CARD_504: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_RANK[d] == RANK_LEVEL_UP_CHAMPION) or (C_CARD_RANK[d] == RANK_BATTLE_CHAMPION))
     for d in range(55)
 )
-T_CARD_882: Final[tuple[bool, ...]] = tuple(
+T_CARD_1018: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_UNIT) or (C_CARD_KIND[d] == KIND_ENVIRONMENT))
     for d in range(55)
 )
-T_CARD_903: Final[tuple[bool, ...]] = tuple(
+T_CARD_1060: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_ACTION_ORDER))
     for d in range(55)
 )
-T_CARD_1084: Final[tuple[bool, ...]] = tuple(
+T_CARD_1258: Final[tuple[bool, ...]] = tuple(
     bool((C_CARD_KIND[d] == KIND_ORDER) and (C_CARD_TIMING[d] == TIMING_REACTION_ORDER))
     for d in range(55)
 )

@@ -8560,6 +8560,11 @@ def new_game(
     return s
 
 
+def player_counts(options: dict[str, object] | None = None) -> tuple[int, ...]:
+    """The player counts the game is for with these options."""
+    return (2,)
+
+
 def from_json(text: str) -> State:
     """The state that State.to_json() saved."""
     s = State.__new__(State)

@@ -26,25 +26,32 @@ def load(name: str) -> ModuleType:
 
 
 def variants(name: str) -> list[tuple[str, dict[str, object]]]:
-    """The defaults, then each boolean option flipped: (id, options)."""
-    options: dict[str, object] = load(name).INFO["options"]
+    """The defaults, then each boolean option flipped and each other member of an option of an
+    enum type (a game's modes): (id, options)."""
+    game = load(name)
+    options: dict[str, object] = game.INFO["options"]
     found: list[tuple[str, dict[str, object]]] = [("default", {})]
+    words: dict[str, tuple[str, ...]] = getattr(game, "OPTION_WORDS", {})
     for option, default in sorted(options.items()):
-        if isinstance(default, bool):
+        if option in words:
+            found += [(f"{option}={word}", {option: word})
+                      for i, word in enumerate(words[option]) if i != default]
+        elif isinstance(default, bool):
             found.append((f"{option}={not default}", {option: not default}))
     return found
 
 
-def seats(game: ModuleType, seed: int) -> int:
-    """How many play a game of the seed: each number the game allows, in turn."""
-    low, high = game.INFO["players"]
-    return int(low + seed % (high - low + 1))
+def seats(game: ModuleType, seed: int, options: dict[str, object] | None = None) -> int:
+    """How many play a game of the seed: each number the game allows with these options (its
+    `player_counts`, which may depend on them and leave gaps), in turn."""
+    counts = game.player_counts(options)
+    return int(counts[seed % len(counts)])
 
 
 def new_state(game: ModuleType, options: dict[str, object], seed: int) -> State:
     """A game of the seed, with seats(seed) players and decks drawn from the shipped ones (the
     same deck on two sides now and then) when the game has decks."""
-    players = seats(game, seed)
+    players = seats(game, seed, options)
     decks = None
     if game.INFO.get("decks"):
         rng = random.Random(seed)
@@ -80,14 +87,14 @@ def named_failures(setup: str, history: list[str]) -> Iterator[None]:
             f"{type(error).__name__}: {error}") from error
 
 
-Watch = Callable[[State, Any], Callable[[State], None]]
+Watch = Callable[[State, Any], Callable[[State], None] | None]
 
 
 def play_checked(state: State, choose: Choose, history: list[str], check: Callable[[State], None],
                  max_plies: int, watch: Watch | None = None) -> None:
     """Play to the end, appending each action's text to `history` and running `check` on the
     first position and after every ply. `watch(state, action)`, called before the action, returns
-    what to check once it is applied (e.g. what the action's text told a player)."""
+    what to check once it is applied (e.g. what the action's text told a player), or None."""
     check(state)
     while not state.is_terminal():
         if len(history) >= max_plies:

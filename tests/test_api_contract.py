@@ -281,7 +281,7 @@ class Contract:
         """One random game to the end with every check; the actions' texts."""
         rng, history = random.Random(seed), []
         stale: list[Action] = []
-        self.players = seats(self.game, seed)
+        self.players = seats(self.game, seed, options)
         with named_failures(f"{self.game.INFO['name']} {label} seed {seed}", history):
             state = new_state(self.game, options, seed)
             legal = self.check_ply(state)
@@ -364,7 +364,7 @@ def clone_and_json(name: str, options: dict[str, object], seed: int, plies: int 
     assert restored.current_player() == state.current_player()
     assert restored.legal_actions() == state.legal_actions()
     assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
-    for player in range(seats(game, seed)):
+    for player in range(seats(game, seed, options)):
         assert restored.observation(player) == state.observation(player)
     copy_texts = play(copy, random.Random(seed + 1).choice, plies)
     assert state.to_json() == text, "playing the clone changed the original"

@@ -40,7 +40,8 @@ from compiler.driver import check_rulebook
 from tests.playing import ROOT, State, named_failures, play_checked, read_by_opponent
 from tests.tiers import batch_id, batches
 
-PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])
+# the one-on-one game (the default mode); tests/test_dynasty_tcg_modes.py plays the others
+PLAYERS: tuple[str, ...] = tuple(game.INFO["player_names"])[:2]
 GAMES, SOAK_GAMES = 1, 1000
 MAX_PLIES = 3000  # random games observed: 110..520 plies (seeds 0-199, mean 274)
 RULEBOOK = ROOT / "rulebooks" / "dynasty_tcg"
@@ -72,16 +73,19 @@ def kind_of(name: str) -> str:
     return str(game.E_KIND_NAMES[game.C_CARD_KIND[game.DEF_NAMES.index(name)]])
 
 
-def check_cards(state: State, decks: dict[str, str]) -> None:
-    """(a) conservation and (b) one unit per zone, orders and items where they belong."""
-    held = sorted(name for player in PLAYERS for path in PATHS[player] for name in state.get(path))
-    decked = sorted(game.DEF_NAMES[d] for p in PLAYERS for d in game.DECKS[decks[p]])
+def check_cards(state: State, decks: dict[str, str],
+                players: tuple[str, ...] = PLAYERS) -> None:
+    """(a) conservation and (b) one unit per zone, orders and items where they belong, over
+    the seats `players` (the modes of tests/test_dynasty_tcg_modes.py have more)."""
+    paths = {p: PATHS.get(p) or zone_paths(p) for p in players}
+    held = sorted(name for player in players for path in paths[player] for name in state.get(path))
+    decked = sorted(game.DEF_NAMES[d] for p in players for d in game.DECKS[decks[p]])
     if held != decked:
         expected, found = Counter(decked), Counter(held)
         raise AssertionError(f"the zones differ from the decks: missing "
                              f"{dict(expected - found)}, extra {dict(found - expected)}")
     phase = state.get("phase")
-    for player in PLAYERS:
+    for player in players:
         gear = state.get(f"zone.gear.{player}")
         holders = [state.get(f"card.gear.{player}.{i}.held_by") for i in range(len(gear))]
         assert all(kind_of(n) == "item" for n in gear), f"{player}'s items: {gear}"

@@ -1,0 +1,213 @@
+"""Dynasty TCG's All-out war and Victory Royale (the option `mode`): seeded random games of each
+setup played to the end through the public API, with the checks of the one-on-one game
+(tests/test_dynasty_tcg_games.py) over every seat, plus what the modes promise:
+
+(a) card conservation over every seat's zones, one unit per zone, only orders in the order
+    zones, only items under units (check_cards of the one-on-one game, for each seat);
+(b) team pools consistent: the commanders of an army have one health and one pool of
+    resources, from 0 to 10 for each commander; in a royale each commander's own, 0 to 10;
+(c) health only falls, but for the 20 that everyone still in gains at once (decision
+    BOTH_ZERO);
+(d) no card of one team is visible to the other: in the observation of every player of
+    another team, a player's hand, deck and mulligan cards are counts; and the text of each
+    action, read by a seat of another team than the actor's (a different one each ply, to keep
+    the soak tier's time down), names only cards that seat sees before or after it;
+(e) in a royale, a commander who is out never acts again, and the game ends with the last one
+    standing as the only winner or in a draw; in a war, teammates get the same result and the
+    losing army is at 0 health, has nothing left to play, or lost a stalemate.
+
+The default tier plays one short game of a 2v2 and of a 1v1v1 (DEFAULT_SETUPS); the soak tier
+(`-m soak`) SOAK_GAMES a mode (1,000), its seeds alternating between the mode's two setups.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import generated.dynasty_tcg as game
+from compiler import cli
+from tests.playing import State, named_failures, play_checked, shown_names
+from tests.test_dynasty_tcg_games import MAX_PLIES, NAMES, check_cards, zone_paths
+from tests.tiers import batch_id, batches
+
+SETUPS = [("war", 4), ("war", 6), ("royale", 3), ("royale", 4)]
+SOAK_GAMES = 1000
+# the default tier's games: seeds among the shortest of the first twelve (338 and 247 plies
+# against a mean near 450 and 400), to keep the tier within its minute
+DEFAULT_SETUPS = [("war", 4, 5), ("royale", 3, 9)]
+TEXT_EVERY = 4
+
+
+def seats(players: int) -> tuple[str, ...]:
+    return tuple(game.INFO["player_names"])[:players]
+
+
+def teams_of(state: State) -> dict[str, int]:
+    return {p: state.team_of(i) for i, p in enumerate(seats(state.num_players))}
+
+
+def decks_of(seed: int, players: int) -> dict[str, str]:
+    """The shipped decks in name order, from one that turns with the seed."""
+    names = sorted(game.DECKS)
+    return {p: names[(seed + i) % len(names)] for i, p in enumerate(seats(players))}
+
+
+def check_armies(state: State, mode: str, health: dict[str, int]) -> None:
+    """(b) one health and one pool per army, in bounds; (c) health falls but for BOTH_ZERO."""
+    players = seats(state.num_players)
+    teams = teams_of(state)
+    now = {p: state.get(f"player.{p}.health") for p in players}
+    for player in players:
+        mates = [q for q in players if teams[q] == teams[player]]
+        assert len(mates) == (state.num_players // 2 if mode == "war" else 1), teams
+        resources = state.get(f"player.{player}.resources")
+        assert 0 <= resources <= 10 * len(mates), f"{player} has {resources} resources"
+        for mate in mates:
+            assert now[mate] == now[player], f"{player} and {mate} differ in health: {now}"
+            assert state.get(f"player.{mate}.resources") == resources, (
+                f"{player} and {mate} differ in resources")
+    risen = [p for p in players if now[p] > health[p]]
+    if risen:
+        still = [p for p in players if not state.get(f"player.{p}.out")]
+        assert sorted(risen) == sorted(still), f"only {risen} gained health: {health} -> {now}"
+        assert all(now[p] <= health[p] + 20 for p in risen), f"{health} -> {now}"
+    health.update(now)
+
+
+def check_secrets(state: State, index: int) -> None:
+    """(d), observations: a player's hidden zones are counts to every seat of another team, as
+    seat `index` sees them (the caller turns it from ply to ply: one observation a ply)."""
+    players = seats(state.num_players)
+    teams = teams_of(state)
+    viewer = players[index]
+    view = state.observation(index)
+    for player in players:
+        if teams[player] != teams[viewer]:
+            for zone in ("hand", "deck", "aside"):
+                shown = view["zones"][f"{zone}.{player}"]
+                assert isinstance(shown, dict) and not shown.get("revealed"), (
+                    f"{viewer} sees {player}'s {zone}: {shown}")
+
+
+def check_result(state: State, mode: str) -> None:
+    """(e) one winner in a royale, the last standing; in a war the armies' results."""
+    players = seats(state.num_players)
+    returns = state.returns()
+    if mode == "royale":
+        winners = [p for p, r in zip(players, returns, strict=True) if r > 0]
+        standing = [p for p in players if not state.get(f"player.{p}.out")]
+        assert returns.count(0) in (0, len(players)), returns
+        if winners:
+            assert len(winners) == 1 and winners[0] in standing, (returns, standing)
+        return
+    teams = teams_of(state)
+    for player, result in zip(players, returns, strict=True):
+        mates = [returns[i] for i, q in enumerate(players) if teams[q] == teams[player]]
+        assert all(m == result for m in mates), f"teammates differ: {returns}"
+    losers = [p for p, r in zip(players, returns, strict=True) if r < 0]
+    if losers:
+        army = [q for q in players if teams[q] == teams[losers[0]]]
+        other = next(q for q in players if q not in army)
+        health = state.get(f"player.{losers[0]}.health")
+        nothing = not any(state.get(path) for q in army for path in zone_paths(q)
+                          if not path.startswith(("zone.discard", "zone.trade")))
+        assert health <= 0 or nothing or health < state.get(f"player.{other}.health"), (
+            f"{losers[0]}'s army lost with {health} health and cards left")
+
+
+def read_by_another_team(state: State, action: Any) -> Callable[[State], None] | None:
+    """(d), action texts: a seat of another team than the actor's, a different one each ply,
+    on every TEXT_EVERY-th ply (action_text plays the action out for the reader: most of a
+    game's checking time)."""
+    if (state.get("turn") + state.action_id(action)) % TEXT_EVERY:
+        return None
+    players = seats(state.num_players)
+    teams = teams_of(state)
+    actor = state.current_player()
+    others = [i for i, p in enumerate(players) if teams[p] != teams[players[actor]]]
+    viewer = others[(state.get("turn") + state.action_id(action)) % len(others)]
+    before = shown_names(state.observation(viewer))
+    text = state.action_text(action, viewer)
+
+    def check(after_state: State) -> None:
+        after = shown_names(after_state.observation(viewer))
+        for name in NAMES.findall(text):
+            assert name in before or name in after, (
+                f"{players[viewer]} reads '{text}', which names {name}, a card they cannot see")
+    return check
+
+
+def check_ply(state: State, mode: str, decks: dict[str, str], health: dict[str, int],
+              plies: int) -> None:
+    check_cards(state, decks, seats(state.num_players))
+    check_armies(state, mode, health)
+    check_secrets(state, plies % state.num_players)
+    if state.is_terminal():
+        check_result(state, mode)
+    elif mode == "royale":
+        actor = seats(state.num_players)[state.current_player()]
+        assert not state.get(f"player.{actor}.out"), f"{actor} acts while out"
+
+
+def play_one(mode: str, players: int, seed: int) -> list[str]:
+    decks = decks_of(seed, players)
+    choose = random.Random(seed).choice
+    history: list[str] = []
+    state = game.new_game(seed=seed, players=players, options={"mode": mode}, decks=decks)
+    health = {p: state.get(f"player.{p}.health") for p in seats(players)}
+    with named_failures(f"{mode} {players} players {decks} seed {seed}", history):
+        play_checked(state, choose, history,
+                     lambda s: check_ply(s, mode, decks, health, len(history)), MAX_PLIES,
+                     read_by_another_team)
+    return history
+
+
+@pytest.mark.parametrize(("mode", "players", "seed"), DEFAULT_SETUPS,
+                         ids=[f"{m}{n}-seed{s}" for m, n, s in DEFAULT_SETUPS])
+def test_random_games(mode: str, players: int, seed: int) -> None:
+    """The default tier: a 2v2 and a 1v1v1 (3v3 and 1v1v1v1 play in the soak tier)."""
+    assert 0 < len(play_one(mode, players, seed)) <= MAX_PLIES
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("mode", ["war", "royale"])
+@pytest.mark.parametrize("seeds", batches(0, SOAK_GAMES), ids=batch_id)
+def test_random_games_soak(mode: str, seeds: range) -> None:
+    """1,000 games a mode: the seeds alternate between the mode's two setups."""
+    counts = [n for m, n in SETUPS if m == mode]
+    for seed in seeds:
+        players = counts[seed % len(counts)]
+        assert 0 < len(play_one(mode, players, seed)) <= MAX_PLIES
+
+
+def test_modes_refuse_the_counts_they_do_not_allow() -> None:
+    with pytest.raises(ValueError, match="with mode=royale is for 3-4 players, not 2"):
+        game.new_game(players=2, options={"mode": "royale"})
+    with pytest.raises(ValueError, match="with mode=war is for 4 or 6 players, not 3"):
+        game.new_game(players=3, options={"mode": "war"})
+    with pytest.raises(ValueError, match="with mode=duel is for 2 players, not 4"):
+        game.new_game(players=4)
+    assert game.player_counts({"mode": "war"}) == (4, 6)
+    assert game.new_game(players=4, options={"mode": "war"}).observation(0)["teams"] == {
+        "A": 0, "B": 1, "C": 0, "D": 1}
+
+
+def test_the_command_line_seats_each_mode(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`--option mode=...` without --players seats the fewest the mode allows; a count the mode
+    does not allow exits 2 with new_game's message and no traceback."""
+    assert cli.main(["simulate", "dynasty_tcg", "--players", "2", "--option", "mode=royale"]) == 2
+    err = capsys.readouterr().err
+    assert "dynasty_tcg with mode=royale is for 3-4 players, not 2" in err
+    assert "Traceback" not in err
+    assert cli.main(["simulate", "dynasty_tcg", "--players", "3", "--option", "mode=war"]) == 2
+    assert "with mode=war is for 4 or 6 players, not 3" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert cli.main(["play", "dynasty_tcg", "--option", "mode=war", "--as", "D"]) == 0
+    assert "D keeps the hand" in capsys.readouterr().out
