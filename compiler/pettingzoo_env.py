@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from compiler.api import shipped_games
+from compiler.api import seat_count, shipped_games
 from dsl.runtime import Action
 
 
@@ -146,11 +146,12 @@ class RulecraftEnv(AECEnv):  # type: ignore[misc]
         self.module = _module(game)
         info = self.module.INFO
         self.metadata = {**self.metadata, "name": f"rulecraft_{info['name']}"}
-        self.players = players or info["players"][0]
         self.options = dict(options or {})
+        self.players = seat_count(self.module, players, self.options)
         self.decks = decks
         self.render_mode = render_mode
-        self.possible_agents = list(info["player_names"])[: self.players]
+        # the seat names of the count played (a count may name its seats its own way)
+        self.possible_agents = list(self._new(0).seats())[: self.players]
         sample = [self._new(seed).observation(p) for seed in range(2)
                   for p in range(self.players)]
         self.encoding = Encoding(self.module, sample)

@@ -357,3 +357,17 @@ def test_the_websocket_page_sees_the_bots_move_after_its_own() -> None:
             html = socket.receive_json()["html"]
     assert any(m.by_bot for m in session.moves)
     assert session.moves[-1].texts[0] in html
+
+
+def test_a_game_of_more_players_deals_a_link_per_seat_of_its_count() -> None:
+    """Seats come from the count played (the fewest the options allow, or `players`), not
+    from the largest count the game is for: Dynasty TCG's royale is for 3 or 4."""
+    duel, _ = served("dynasty_tcg", seed=1, seats="links")
+    assert sorted(duel.tokens.values()) == [0, 1] and duel.state.num_players == 2
+    royale, _ = served("dynasty_tcg", seed=1, seats="links", options={"mode": "royale"})
+    assert sorted(royale.tokens.values()) == [0, 1, 2] and royale.state.num_players == 3
+    four, _ = served("dynasty_tcg", seed=1, seats="links", options={"mode": "royale"},
+                     players=4)
+    assert sorted(four.tokens.values()) == [0, 1, 2, 3] and len(four.names) == 4
+    with pytest.raises(SessionError, match="3-4 players, not 2"):
+        served("dynasty_tcg", seats="links", options={"mode": "royale"}, players=2)

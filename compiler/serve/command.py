@@ -43,18 +43,20 @@ def cmd_serve(args: argparse.Namespace, game_name: str, options: dict[str, objec
         return EXIT_FAIL
     from compiler import api
     from compiler.serve.catalogue import Catalogue
-    from compiler.serve.session import HOTSEAT, Session, SessionError
+    from compiler.serve.session import HOTSEAT, Session, SessionError, seat_names
 
     try:
         model, game = api.load_game_model(game_name)
     except api.GameNotFound as error:
         print(error, file=sys.stderr)
         return EXIT_FAIL
-    names = list(game.INFO["player_names"])
     try:
+        players = api.seat_count(game, args.players, options)
+        names = seat_names(game, players, options, decks)
         bots = bot_seats(names, args.bot, args.bot_seats)
         session = Session(game, str(game.INFO["name"]), seed=args.seed, seats=args.seats,
-                          bots=bots, options=options, decks=decks, bot=args.bot or "random")
+                          bots=bots, options=options, decks=decks, bot=args.bot or "random",
+                          players=players)
     except SessionError as error:
         print(f"rulecraft serve: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -116,4 +118,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--bot-seats", metavar="P,P",
                        help="the players the bot plays (default: all but the first)")
     serve.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    serve.add_argument("--players", type=int, default=None, metavar="N",
+                       help="how many play (default: the fewest the game is for)")
     serve.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per player")

@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from compiler import agents
+from compiler.api import seat_count
 from dsl.runtime_base import Action, IllegalAction
 
 HOTSEAT, LINKS = "hotseat", "links"
@@ -34,10 +35,22 @@ class Move:
     by_bot: bool
 
 
+def seat_names(game: ModuleType, players: int, options: dict[str, object],
+               decks: list[str] | None) -> list[str]:
+    """The names of the seats of a game of `players` (a count may name its seats its own way),
+    or SessionError with new_game's message when the count, options or decks do not fit."""
+    try:
+        state = game.new_game(seed=0, players=players, options=options, decks=decks)
+    except ValueError as error:
+        raise SessionError(str(error)) from None
+    return list(state.seats())[:players]
+
+
 class Session:
     def __init__(self, game: ModuleType, name: str, *, seed: int = 0, seats: str = HOTSEAT,
                  bots: frozenset[int] = frozenset(), options: dict[str, object] | None = None,
-                 decks: list[str] | None = None, bot: str = "random") -> None:
+                 decks: list[str] | None = None, bot: str = "random",
+                 players: int | None = None) -> None:
         if seats not in (HOTSEAT, LINKS):
             raise SessionError(f"--seats must be {HOTSEAT} or {LINKS}, not {seats!r}")
         self.game = game
@@ -46,7 +59,8 @@ class Session:
         self.seats = seats
         self.options = dict(options or {})
         self.decks = decks
-        self.names: list[str] = list(game.INFO["player_names"])
+        self.players = seat_count(game, players, self.options)
+        self.names = seat_names(game, self.players, self.options, decks)
         if any(b < 0 or b >= len(self.names) for b in bots):
             raise SessionError("a bot seat that the game does not have")
         if len(bots) == len(self.names):
@@ -205,7 +219,8 @@ class Session:
 
     def _new_state(self) -> Any:
         try:
-            return self.game.new_game(seed=self.seed, options=self.options, decks=self.decks)
+            return self.game.new_game(seed=self.seed, players=self.players, options=self.options,
+                                      decks=self.decks)
         except ValueError as error:
             raise SessionError(str(error)) from None
 
