@@ -18,7 +18,7 @@ setup played to the end through the public API, with the checks of the one-on-on
 
 The default tier plays one short game of a 2v2 and of a 1v1v1 (DEFAULT_SETUPS); the soak tier
 (`-m soak`) SOAK_GAMES a mode (1,000), its seeds alternating between the mode's two setups:
-a quarter of them with every check above, the others with (b), (c) and (e) only.
+every check above at every ply, but (d)'s reading of action texts in a quarter of them.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ SOAK_GAMES = 1000
 # against a mean near 450 and 400), to keep the tier within its minute
 DEFAULT_SETUPS = [("war", 4, 5), ("royale", 3, 9)]
 TEXT_EVERY = 4
-# in the soak tier, the games with every check: two in FULL_EVERY (one of each setup); every
-# game checked fully would take an hour a mode, more than CI's whole budget
+# in the soak tier, the games whose action texts are read (two in FULL_EVERY, one of each
+# setup): reading every game's would take an hour a mode, more than CI's whole budget
 FULL_EVERY = 8
 
 
@@ -148,11 +148,10 @@ def read_by_another_team(state: State, action: Any) -> Callable[[State], None] |
 
 
 def check_ply(state: State, mode: str, decks: dict[str, str], health: dict[str, int],
-              plies: int, full: bool = True) -> None:
-    if full:
-        check_cards(state, decks, seats(state.num_players))
-        check_secrets(state, plies % state.num_players)
+              plies: int) -> None:
+    check_cards(state, decks, seats(state.num_players))
     check_armies(state, mode, health)
+    check_secrets(state, plies % state.num_players)
     if state.is_terminal():
         check_result(state, mode)
     elif mode == "royale":
@@ -161,9 +160,9 @@ def check_ply(state: State, mode: str, decks: dict[str, str], health: dict[str, 
 
 
 def play_one(mode: str, players: int, seed: int, full: bool = True) -> list[str]:
-    """One game, checked at every ply: with `full`, every check above; without it (most soak
-    games, for CI's time) the armies' pools and health, the results and that nobody out acts,
-    which cost a tenth of the rest."""
+    """One game, checked at every ply: (a) to (e); the reading of action texts, (d)'s second
+    half and half of a game's checking time, only with `full` (a quarter of the soak tier's
+    games, for CI's time)."""
     decks = decks_of(seed, players)
     choose = random.Random(seed).choice
     history: list[str] = []
@@ -171,7 +170,7 @@ def play_one(mode: str, players: int, seed: int, full: bool = True) -> list[str]
     health = {p: state.get(f"player.{p}.health") for p in seats(players)}
     with named_failures(f"{mode} {players} players {decks} seed {seed}", history):
         play_checked(state, choose, history,
-                     lambda s: check_ply(s, mode, decks, health, len(history), full), MAX_PLIES,
+                     lambda s: check_ply(s, mode, decks, health, len(history)), MAX_PLIES,
                      read_by_another_team if full else None)
     return history
 
@@ -188,7 +187,7 @@ def test_random_games(mode: str, players: int, seed: int) -> None:
 @pytest.mark.parametrize("seeds", batches(0, SOAK_GAMES), ids=batch_id)
 def test_random_games_soak(mode: str, seeds: range) -> None:
     """1,000 games a mode: the seeds alternate between the mode's two setups; one game in
-    FULL_EVERY gets every check (cards, secrets, action texts), the others the light ones."""
+    FULL_EVERY has its action texts read too."""
     counts = [n for m, n in SETUPS if m == mode]
     for seed in seeds:
         players = counts[seed % len(counts)]
