@@ -15,7 +15,9 @@ text is the same.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from compiler.driver import Sources
 from compiler.fmt import _DECLARATION_WORDS, _OPEN_ENDS, _TOKEN
@@ -23,6 +25,8 @@ from dsl import nodes as n
 from dsl.diagnostics import Diagnostic, Diagnostics
 from dsl.parser import _build, decode_source, parse
 from dsl.source import SourceFile, Span, resolved
+
+T = TypeVar("T")
 
 # The code tokens of each line seen (None: a line the tokenizer cannot read). A keystroke
 # changes one line, so cutting a file again tokenizes one line, not thousands.
@@ -152,24 +156,26 @@ class EditorSources(Sources):
     def card_set(self, source: SourceFile, effect_fields: dict[str, set[str]],
                  diagnostics: Diagnostics) -> n.Module | None:
         key = (source.text, sorted((k, sorted(v)) for k, v in effect_fields.items()))
-        kept = self.card_sets.get(source.name)
-        if kept is None or kept[0] != key:
-            local = Diagnostics()
-            kept = key, super().card_set(source, effect_fields, local), local.items
-            self.card_sets[source.name] = kept
-        diagnostics.extend(kept[2])
-        return kept[1]
+        return _kept(self.card_sets, source.name, key, diagnostics,
+                     lambda local: super(EditorSources, self).card_set(source, effect_fields,
+                                                                       local))
 
     def deck(self, source: SourceFile, name: str, diagnostics: Diagnostics) -> n.DeckList | None:
-        key = (source.text, name)
-        kept = self.decks.get(source.name)
-        if kept is None or kept[0] != key:
-            local = Diagnostics()
-            kept = key, super().deck(source, name, local), local.items
-            self.decks[source.name] = kept
-        diagnostics.extend(kept[2])
-        return kept[1]
+        return _kept(self.decks, source.name, (source.text, name), diagnostics,
+                     lambda local: super(EditorSources, self).deck(source, name, local))
 
+
+def _kept(cache: dict[str, tuple[object, T, list[Diagnostic]]], name: str, key: object,
+          diagnostics: Diagnostics, read: Callable[[Diagnostics], T]) -> T:
+    """What reading a file gave the last time, while its key (text and what the reading
+    depends on) is the same; its diagnostics are added to `diagnostics` either way."""
+    kept = cache.get(name)
+    if kept is None or kept[0] != key:
+        local = Diagnostics()
+        kept = key, read(local), local.items
+        cache[name] = kept
+    diagnostics.extend(kept[2])
+    return kept[1]
 
 def keywords_at(text: str, line: int, column: int) -> frozenset[str] | None:
     """The words of the grammar that may be written at a position (1-based), as the parser
