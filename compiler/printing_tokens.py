@@ -1,7 +1,8 @@
 """The tokens and tiles of a print-and-play PDF, for the games with a board: each card type
-that a zone puts on the board's places (Dynasties' tiles, Dynasty Builder's troops) as
-25 mm square tiles, a set per player, and each player-owned field of a board (a house, a
-land token) as round markers. Cut along the squares; fold nothing."""
+that a zone puts on the board's places (Dynasties' tiles, Dynasty Builder's troops) as 25 mm
+square tiles, a set per player (but the cards of card sets, which are printed as cards), and
+each player-owned field of a board (a house, a land token) as round markers. Cut along the
+squares; fold nothing."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def tokens_of(model: GameModel) -> list[Token]:
     for player in model.player_names:
         for record in kinds:
             for entry in record.entries:
+                if not entry.span.file.endswith(".rules"):
+                    continue  # a card of a card set is printed as a card (Dynasty TCG's units)
                 count = copies_of(record, dict(entry.values))
                 found += [Token(player, entry.name, False)] * count
         for board in model.boards.values():

@@ -4,6 +4,7 @@ hostile card text as inert text, and errors as messages."""
 
 from __future__ import annotations
 
+import importlib
 import math
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from compiler import cli
 from compiler.api import load_game_model
 from compiler.build import build
 from compiler.card_faces import CardFace
-from compiler.printing import Sheet, pdf_text, sheet_of, write_pdf
+from compiler.printing import PAGES, Sheet, pdf_text, sheet_of, write_pdf
 from compiler.printing_tokens import MARKERS, PER_KIND, per_page
 from dsl.diagnostics import Diagnostics
 from tests.cardset_games import hostile_card_set, write_game
@@ -22,6 +23,10 @@ from tests.tiers import soak
 
 RG_DECKS = ["blue_purple_mindgames", "blue_purple_tidewall", "red_green_rush",
             "red_green_stampede", "yellow_orange_crown", "yellow_orange_titans"]
+# every shipped deck of every card game: one in the default tier, the others in the soak tier
+GAME_DECKS = [(game, deck) for game in ("dojo", "dynasty_tcg", "rulers_gambit")
+              for deck in sorted(importlib.import_module(f"generated.{game}").DECKS)]
+DEFAULT_DECK = ("rulers_gambit", RG_DECKS[2])
 
 
 def pages_text(path: Path) -> list[str]:
@@ -44,20 +49,27 @@ def check_cards(path: Path, names: list[str], backs: bool, title: str) -> None:
             assert back.count(pdf_text(title).split()[0]) >= len(names[page * 9:page * 9 + 9])
 
 
-@pytest.mark.parametrize("deck", [RG_DECKS[2], *soak(RG_DECKS[:2] + RG_DECKS[3:])])
-def test_a_deck_prints_every_card_it_lists(tmp_path: Path, deck: str) -> None:
-    model, _ = load_game_model("rulers_gambit")
+@pytest.mark.parametrize(("game", "deck"),
+                         [DEFAULT_DECK, *soak(d for d in GAME_DECKS if d != DEFAULT_DECK)],
+                         ids=lambda value: str(value))
+def test_a_deck_prints_every_card_it_lists(tmp_path: Path, game: str, deck: str) -> None:
+    model, _ = load_game_model(game)
     sheet = sheet_of(model, deck)
     listed = next(d for d in model.decks if d.name == deck)
     assert len(sheet.cards) == sum(e.count for e in (*listed.entries, *listed.side))
     path = tmp_path / "deck.pdf"
     pages = write_pdf(sheet, path, "letter", backs=True)
-    assert pages == 2 * math.ceil(len(sheet.cards) / 9) == len(pages_text(path))
+    columns, rows = per_page(*PAGES["letter"])
+    assert pages == (2 * math.ceil(len(sheet.cards) / 9) + len(sheet.boards)
+                     + math.ceil(len(sheet.tokens) / (columns * rows))) == len(pages_text(path))
+    # the cards of a card set are printed as cards, never again as tiles of the board
+    assert not {token.name for token in sheet.tokens} & {face.name for face in sheet.cards}
     check_cards(path, [face.name for face in sheet.cards], True, model.title)
-    assert "Effect:" in pages_text(path)[0]
+    if game == "rulers_gambit":
+        assert "Effect:" in pages_text(path)[0]
 
 
-@pytest.mark.parametrize("game", soak(["dynasty_tcg", "rulers_gambit", "dynasties"]))
+@pytest.mark.parametrize("game", soak(["dojo", "dynasty_tcg", "rulers_gambit", "dynasties"]))
 def test_a_card_game_prints_each_card_once(tmp_path: Path, game: str) -> None:
     model, _ = load_game_model(game)
     sheet = sheet_of(model)
