@@ -110,7 +110,7 @@ def play_by_clicking(page: Page, session: Session, seed: int, shots: Path, name:
     page.screenshot(path=str(shots / f"{name}-over.png"), full_page=True)
     click(page, "button.prev", 0)
     assert "move" in page.locator(".replay").inner_text()
-    if session.game.INFO.get("name") != "rulers_gambit":  # the games with a board
+    if session.game.INFO.get("name") not in ("rulers_gambit", "dojo"):  # the games with a board
         assert len(boards - {""}) > 1, "the board's picture never changed"
     return clicks
 
@@ -130,7 +130,8 @@ def check_board(page: Page, session: Session, viewer: int) -> str:
 
 @pytest.mark.parametrize(("game", "seats"), [
     ("dynasties", "bot"), ("rulers_gambit", "bot"), ("dynasty_builder", "bot"),
-    ("dynasty_tcg", "bot"), ("dynasties", "hotseat"), ("dynasties", "mcts:iterations=4"),
+    ("dynasty_tcg", "bot"), ("dojo", "bot"), ("dynasties", "hotseat"),
+    ("dynasties", "mcts:iterations=4"),
 ])
 def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
                                                  seats: str) -> None:
@@ -152,7 +153,7 @@ def test_a_game_is_played_to_the_end_by_clicking(browser: object, game: str,
     assert all(m.by_bot == (m.action.actor in bots) for m in session.moves)
 
 
-@pytest.mark.parametrize("game", ["rulers_gambit", "dynasty_tcg"])
+@pytest.mark.parametrize("game", ["rulers_gambit", "dynasty_tcg", "dojo"])
 def test_the_gallery_card_faces_render(browser: object, game: str) -> None:
     """Three card faces of the HTML rulebook's gallery, as Chromium draws them: each a
     poker card's shape, saved as screenshots (docs/gallery/ keeps a copy)."""
