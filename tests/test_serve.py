@@ -364,8 +364,11 @@ def test_a_game_of_more_players_deals_a_link_per_seat_of_its_count() -> None:
     from the largest count the game is for: Dynasty TCG's royale is for 3 or 4."""
     duel, _ = served("dynasty_tcg", seed=1, seats="links")
     assert sorted(duel.tokens.values()) == [0, 1] and duel.state.num_players == 2
-    royale, _ = served("dynasty_tcg", seed=1, seats="links", options={"mode": "royale"})
+    royale, app = served("dynasty_tcg", seed=1, seats="links", options={"mode": "royale"})
     assert sorted(royale.tokens.values()) == [0, 1, 2] and royale.state.num_players == 3
+    client = TestClient(app)
+    for token in royale.tokens:  # the third seat's page too: its board from a game of three
+        assert client.get(f"/play/{token}/view").status_code == 200
     four, _ = served("dynasty_tcg", seed=1, seats="links", options={"mode": "royale"},
                      players=4)
     assert sorted(four.tokens.values()) == [0, 1, 2, 3] and len(four.names) == 4

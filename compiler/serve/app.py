@@ -65,9 +65,7 @@ class Server:
     def boards_at_start(self, viewer: int) -> dict[str, Any]:
         found = self.start_boards.get(viewer)
         if found is None:
-            fresh = self.session.game.new_game(seed=self.session.seed,
-                                               options=self.session.options,
-                                               decks=self.session.decks)
+            fresh = self.session.new_state()
             found = self.start_boards[viewer] = dict(fresh.observation(viewer).get("board", {}))
         return found
 

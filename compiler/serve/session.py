@@ -60,7 +60,9 @@ class Session:
         self.options = dict(options or {})
         self.decks = decks
         self.players = seat_count(game, players, self.options)
-        self.names = seat_names(game, self.players, self.options, decks)
+        self.state: Any = self.new_state()
+        # the seat names of the count played (a count may name its seats its own way)
+        self.names: list[str] = list(self.state.seats())[: self.players]
         if any(b < 0 or b >= len(self.names) for b in bots):
             raise SessionError("a bot seat that the game does not have")
         if len(bots) == len(self.names):
@@ -80,7 +82,6 @@ class Session:
                     self.tokens[secrets.token_urlsafe(24)] = seat
         self.version = 0
         self.moves: list[Move] = []
-        self.state: Any = self._new_state()
         self._play_bots()
         self.shown = self._human_to_act()
         self.revealed = True
@@ -217,7 +218,8 @@ class Session:
             self.shown = actor
             self.revealed = self.seats != HOTSEAT or len(self.names) - len(self.bots) < 2
 
-    def _new_state(self) -> Any:
+    def new_state(self) -> Any:
+        """This session's game at its start: its seed, count of players, options and decks."""
         try:
             return self.game.new_game(seed=self.seed, players=self.players, options=self.options,
                                       decks=self.decks)
@@ -226,7 +228,7 @@ class Session:
 
     def _rebuild(self, actions: list[tuple[int, int, tuple[int, ...]]]) -> None:
         """The game from its start through these moves, each checked by the engine again."""
-        self.state = self._new_state()
+        self.state = self.new_state()
         self.moves = []
         for number, (kind, actor, args) in enumerate(actions, 1):
             found = next((a for a in self.state.legal_actions()
@@ -309,7 +311,7 @@ class Session:
         if not self.state.is_terminal():
             raise SessionError("the replay opens when the game is over")
         step = max(0, min(step, len(self.moves)))
-        state = self._new_state()
+        state = self.new_state()
         for move in self.moves[:step]:
             state.apply_action(move.action)
         return state
