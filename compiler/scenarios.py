@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from compiler.api import seat_count
 from dsl.runtime import IllegalAction, RuleError
 from dsl.runtime_rng import Rng
 from dsl.yaml_limits import crossed_limit
@@ -168,7 +169,8 @@ def run_scenario(
     try:
         state = game.new_game(
             seed=int(data.get("seed", 0)),
-            players=int(data.get("players", game.INFO["players"][0])),
+            players=seat_count(game, int(data["players"]) if "players" in data else None,
+                               data.get("options") or {}),
             options=data.get("options") or None,
             decks=data.get("decks"),
         )

@@ -220,3 +220,17 @@ def test_the_command_line_seats_each_mode(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert cli.main(["play", "dynasty_tcg", "--option", "mode=war", "--as", "D"]) == 0
     assert "D keeps the hand" in capsys.readouterr().out
+
+
+def test_a_scenario_without_players_has_the_fewest_its_options_allow() -> None:
+    """As the commands do: `options: {mode: royale}` alone is a game of three (and a count
+    given that the mode does not allow fails the scenario with new_game's message)."""
+    from compiler.scenarios import run_scenario
+
+    three = {"game": "dynasty_tcg", "name": "three", "seed": 1, "options": {"mode": "royale"},
+             "expect": {"current": "A", "player.C.out": False}}
+    result = run_scenario(game, three, "inline", 1)
+    assert result.passed, result.failures
+    two = dict(three, name="two", players=2)
+    failures = run_scenario(game, two, "inline", 1).failures
+    assert any("is for 3-4 players, not 2" in f for f in failures), failures
