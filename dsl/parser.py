@@ -98,13 +98,16 @@ def parse_effect(
     dsl.effect_parser reads are not given to Lark (the result is the same)."""
     if not text.strip():
         return n.Block((), span=Span.point(source.name, 1 + shift[0], 1 + shift[1]))
+    # The hand-written parser first: it reads a card's text faster than a shape's template is
+    # copied (10,000 varied cards: 607 texts of a shape met before, parsed in 0.018 s, copied in
+    # 0.03 s, after 0.06 s spent finding shapes). Shapes save Lark's parses of the rest.
+    fast = parse_effect_fast(text, source.name, shift)
+    if fast is not None:
+        return fast  # a text that parses cleanly: no diagnostics
     if shapes is not None:
         moved = shapes.block(text, source.name, shift)
         if moved is not None:
             return moved  # a text that parses cleanly: no diagnostics
-    fast = parse_effect_fast(text, source.name, shift)
-    if fast is not None:
-        return fast  # a text that parses cleanly: no diagnostics
     local = Diagnostics()
     own = SourceFile(source.name, text)
     tree = shapes.tree(text) if shapes is not None else None
