@@ -93,9 +93,9 @@ def parse_effect(
     shapes: EffectShapes | None = None,
 ) -> n.Block | None:
     """Parse the statements of an effect held in a data file (a card set). Positions in `text`
-    plus `shift` (lines, columns) are positions in `source`, the data file. With `shapes`, texts
-    that differ only in their numbers share one parse (the result is the same). Texts that
-    dsl.effect_parser reads are not given to Lark (the result is the same)."""
+    plus `shift` (lines, columns) are positions in `source`, the data file. Texts that
+    dsl.effect_parser reads are not given to Lark (the result is the same). With `shapes`, the
+    others that differ only in their numbers share one parse (the result is the same)."""
     if not text.strip():
         return n.Block((), span=Span.point(source.name, 1 + shift[0], 1 + shift[1]))
     # The hand-written parser first: it reads a card's text faster than a shape's template is
