@@ -80,10 +80,30 @@ def deep(value: object) -> object:
 
 
 def both_ways(text: str, shapes: EffectShapes) -> tuple[object, object]:
+    """The text parsed directly, and by shape: copied from its shape's template when it has one
+    (asked first, as parse_effect asks only for texts dsl.effect_parser declines, and the copies
+    must be right for any text), else as parse_effect with shapes reads it."""
     direct, by_shape = Diagnostics(), Diagnostics()
     expected = parse_effect(text, SOURCE, SHIFT, direct)
-    got = parse_effect(text, SOURCE, SHIFT, by_shape, shapes)
+    got = shapes.block(text, SOURCE.name, SHIFT) or parse_effect(
+        text, SOURCE, SHIFT, by_shape, shapes)
     return (deep(expected), direct.items), (deep(got), by_shape.items)
+
+
+def test_parse_effect_asks_shapes_only_for_texts_the_fast_parser_declines() -> None:
+    """dsl.effect_parser reads a card's text faster than a template is copied: the shapes see
+    only the texts it declines (here, annotated ones), and those are still copied."""
+    shapes = EffectShapes()
+    for number in range(3, 9):
+        plain = f"damage(target, {number})"
+        assert parse_effect(plain, SOURCE, SHIFT, Diagnostics(), shapes) == parse_effect(
+            plain, SOURCE, SHIFT, Diagnostics())
+    assert not shapes.rough and not shapes.templates
+    for number in range(3, 9):
+        annotated = f"@combat let x = {number}"
+        direct = parse_effect(annotated, SOURCE, SHIFT, Diagnostics())
+        assert deep(parse_effect(annotated, SOURCE, SHIFT, Diagnostics(), shapes)) == deep(direct)
+    assert any(copy is not None for copy in shapes.templates.values())
 
 
 def test_every_real_effect_text_parses_the_same_by_shape() -> None:
