@@ -241,11 +241,14 @@ def _worker(job: tuple[Setup, int]) -> Record:
 
 
 def run(module: ModuleType, setup: Setup, games: int, jobs: int = 1,
-        chosen_agents: Sequence[Any] | None = None) -> Generator[Record, None, None]:
-    """The records of games 0..games-1, in order. With jobs > 1 they are played by a pool of
+        chosen_agents: Sequence[Any] | None = None,
+        indices: Sequence[int] | None = None) -> Generator[Record, None, None]:
+    """The records of games 0..games-1 (or of the games `indices` of the run: a slice, or
+    those a resumed run misses), in order. With jobs > 1 they are played by a pool of
     processes (agents by spec only); stopping the iteration stops the pool."""
+    wanted = range(games) if indices is None else indices
     if jobs <= 1:
-        for index in range(games):
+        for index in wanted:
             yield play_one(module, setup, index, chosen_agents)
         return
     import multiprocessing
@@ -254,7 +257,7 @@ def run(module: ModuleType, setup: Setup, games: int, jobs: int = 1,
     pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
         jobs, initializer=_ignore_interrupts)
     try:
-        yield from pool.imap(_worker, [(setup, i) for i in range(games)], chunksize=1)
+        yield from pool.imap(_worker, [(setup, i) for i in wanted], chunksize=1)
         pool.close()
     finally:
         pool.terminate()
