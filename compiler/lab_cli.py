@@ -9,7 +9,8 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
@@ -89,10 +90,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         stream = _ray_stream(name, setup, missing, args.jobs, args.address)
     else:
         stream = lab.run(game, setup, len(missing), args.jobs, indices=missing)
-    if writer is not None:
-        stream = _recorded(stream, writer)
     try:
-        played, interrupted, elapsed = _play(stream, len(missing))
+        played, interrupted, elapsed = _play(stream, len(missing), writer)
     except RayUnavailable as error:
         return usage(str(error))
     records = sorted([*done.values(), *played], key=lambda r: r.seed)
@@ -155,18 +154,6 @@ def _open_records(path: Path, game: str, setup: lab.Setup, wanted: range,
     return found, lab_records.Writer(path, head, keep)
 
 
-def _recorded(stream: Generator[Record, None, None],
-              writer: lab_records.Writer) -> Generator[Record, None, None]:
-    """The stream, each record written to the records file as its game ends."""
-    try:
-        for record in stream:
-            writer.add(record)
-            yield record
-    finally:
-        stream.close()
-        writer.close()
-
-
 def _nothing() -> Generator[Record, None, None]:
     yield from ()
 
@@ -212,31 +199,63 @@ def _ray_stream(name: str, setup: lab.Setup, indices: list[int], jobs: int,
                        games=len(indices), jobs=jobs, address=address, indices=indices)
 
 
-def _play(stream: Generator[Record, None, None],
-          games: int) -> tuple[list[Record], bool, float]:
-    """The records, whether Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
+def _play(stream: Generator[Record, None, None], games: int,
+          writer: lab_records.Writer | None = None) -> tuple[list[Record], bool, float]:
+    """The records (each written to the records file, if any, as its game ends), whether
+    Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
     records: list[Record] = []
     interrupted = False
     started = time.perf_counter()
     progress = _Progress(games, sys.stderr)
     # a CI timeout or `kill` stops a long run as Ctrl-C does: with the figures of the games
     # played (a job started in the background by a shell ignores SIGINT)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    stopper = _Stopper()
+    previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         for record in stream:
-            records.append(record)
+            with stopper.held():
+                if writer is not None:
+                    writer.add(record)
+                records.append(record)
             progress.advance(len(records))
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         stream.close()
         progress.close()
+        if writer is not None:
+            writer.close()
     return records, interrupted, time.perf_counter() - started
 
 
-def _interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
+class _Stopper:
+    """Ctrl-C and SIGTERM stop the run, but not between writing a game's record to the file and
+    adding it to the report: the signal then waits to the end of that (a signal during the
+    file's fsync left a game in the file that the stopped run's report missed). A flag, not a
+    signal mask: the pool's threads would take a signal the main thread masks."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending = False
+
+    def __call__(self, _signum: int, _frame: object) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
 
 
 class _Progress:

@@ -98,8 +98,8 @@ def mismatch(head: dict[str, Any], expected: dict[str, Any]) -> str | None:
     """Why a file's header is not this run's, or None."""
     for key in expected:
         if head.get(key) != expected[key]:
-            return (f"its {key} is {json.dumps(head.get(key))}, "
-                    f"this run's {json.dumps(expected[key])}")
+            return (f"{key}: {json.dumps(head.get(key))} there, "
+                    f"{json.dumps(expected[key])} in this run")
     return None
 
 
