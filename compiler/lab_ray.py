@@ -94,7 +94,8 @@ def run(name: str, source: str, setup: lab.Setup, games: int, jobs: int = 1,
                          runtime_env=_local_env())
             else:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as error:
+        except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as error:
+            # RayError: e.g. AuthenticationError, a token-authenticated cluster's token missing
             raise RayUnavailable(f"cannot start or reach Ray ({address or 'local'}): "
                                  f"{error}") from error
     # on a cluster, its CPUs decide how finely the games are cut, not the local --jobs
