@@ -11,7 +11,8 @@ import random
 import signal
 import sys
 from collections import Counter
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType, ModuleType
 from typing import Any
@@ -77,45 +78,40 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     tracer = _tracer(module, state, fired) if setup.coverage else None
     previous_actor = -1
     where = list(state.card_zone)
-    tables = {name: getattr(module, name) for name in setup.keyword_tables
-              if setup.coverage and hasattr(module, name)}
-    keywords_found: set[int] = set()
-    if tracer is not None:
-        sys.setprofile(tracer)
-    try:
-        for name, table in tables.items():
-            setattr(module, name, tuple(_Watched(row, keywords_found) for row in table))
-        while not state.is_terminal():
-            actor = state.current_player()
-            if record.first < 0:
-                record.first = actor
-            if actor != previous_actor:
-                record.turns += 1
-                previous_actor = actor
-            legal = state.legal_actions()
-            for kind in {a.kind for a in legal}:
-                legal_kinds[kinds[kind]] += 1
-            action = made[seats[actor]].step(state, rngs[seats[actor]])
-            chosen_kinds[kinds[action.kind]] += 1
-            params = state.CARD_PARAMS[action.kind] if action.kind < len(state.CARD_PARAMS) else ()
-            if params:
-                picked = state.PICK[action.kind](state, action)
-                if picked is not None:
-                    for i in params:
-                        played[actor].add(def_names[state.card_def[picked[i]]])
-            state.apply_action(action)
-            record.plies += 1
-            now = state.card_zone
-            for card in range(len(now)):
-                if card < len(where) and where[card] != now[card] and hidden[where[card]] \
-                        and not hidden[now[card]]:
-                    drawn[state.card_owner[card]][def_names[state.card_def[card]]] += 1
-            where = list(now)
-    finally:
+    with watching(module, setup.keyword_tables if setup.coverage else []) as keywords_found:
         if tracer is not None:
-            sys.setprofile(None)
-        for name, table in tables.items():
-            setattr(module, name, table)
+            sys.setprofile(tracer)
+        try:
+            while not state.is_terminal():
+                actor = state.current_player()
+                if record.first < 0:
+                    record.first = actor
+                if actor != previous_actor:
+                    record.turns += 1
+                    previous_actor = actor
+                legal = state.legal_actions()
+                for kind in {a.kind for a in legal}:
+                    legal_kinds[kinds[kind]] += 1
+                action = made[seats[actor]].step(state, rngs[seats[actor]])
+                chosen_kinds[kinds[action.kind]] += 1
+                params = (state.CARD_PARAMS[action.kind]
+                          if action.kind < len(state.CARD_PARAMS) else ())
+                if params:
+                    picked = state.PICK[action.kind](state, action)
+                    if picked is not None:
+                        for i in params:
+                            played[actor].add(def_names[state.card_def[picked[i]]])
+                state.apply_action(action)
+                record.plies += 1
+                now = state.card_zone
+                for card in range(len(now)):
+                    if card < len(where) and where[card] != now[card] and hidden[where[card]] \
+                            and not hidden[now[card]]:
+                        drawn[state.card_owner[card]][def_names[state.card_def[card]]] += 1
+                where = list(now)
+        finally:
+            if tracer is not None:
+                sys.setprofile(None)
     keyword_names = getattr(module, "E_KEYWORD_NAMES", ())
     fired |= {f"keyword {keyword_names[k]}" for k in keywords_found if k < len(keyword_names)}
     record.returns = state.returns()
@@ -152,6 +148,21 @@ def _tracer(module: ModuleType, state: Any, fired: set[str]) -> Callable[..., No
                 fired.add(f"ability {state.DEF_NAMES[state.card_def[this]]}: {_field(name)}")
 
     return hook
+
+
+@contextmanager
+def watching(module: ModuleType, tables: Sequence[str]) -> Iterator[set[int]]:
+    """While it lasts, the module's tables of printed keywords named (`keyword_tables`) note
+    in the set it gives each keyword a rule finds on a card."""
+    found: set[int] = set()
+    kept = {name: getattr(module, name) for name in tables if hasattr(module, name)}
+    try:
+        for name, table in kept.items():
+            setattr(module, name, tuple(_Watched(row, found) for row in table))
+        yield found
+    finally:
+        for name, table in kept.items():
+            setattr(module, name, table)
 
 
 class _Watched(list[int]):

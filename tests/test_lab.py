@@ -17,6 +17,7 @@ import pytest
 
 from compiler import agents, api, cli, lab
 from compiler.lab_stats import summarize, wilson
+from compiler.scenarios import load_scenarios, run_scenario
 from tests.playing import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,3 +273,49 @@ def test_coverage_flags_a_keyword_no_rule_finds(tmp_path: Path,
     assert "keyword mystery" not in lab.declared(shipped, {"Ember Scout"}, tables)
     # the tables are the module's own again after the games
     assert type(shipped.C_CARD_KEYWORDS[0]) is list
+
+
+@pytest.mark.parametrize(("scenario", "keyword"), [
+    ("Double Attack: two attacks in one Battle Phase, the second while rested", "double_attack"),
+    ("Recovery Zone, Retain: D higher than A injures the attacker", "retain"),
+])
+def test_keywords_random_play_seldom_reaches_fire_in_their_scenarios(scenario: str,
+                                                                     keyword: str) -> None:
+    """100 random games of the shipped decks (blue-purple, in name order) never fire
+    double_attack or retain: only Nightmare Regent and Storm Leviathan (cost 8) print them there,
+    and random players never held more than 5 mana; what coverage watches does see them fire
+    where the rules use them."""
+    module = load("rulers_gambit")
+    folder = ROOT / "rulebooks" / "rulers_gambit"
+    matches = [(data, line, path) for path in sorted(folder.glob("*.scenario.yaml"))
+               for data, line in load_scenarios(path) if data.get("name") == scenario]
+    assert len(matches) == 1
+    data, line, path = matches[0]
+    tables = lab.keyword_tables(api.load_game_model("rulers_gambit")[0])
+    with lab.watching(module, tables) as found:
+        result = run_scenario(module, data, str(path), line)
+    assert not result.failures
+    assert keyword in {module.E_KEYWORD_NAMES[k] for k in found}
+    assert type(module.C_CARD_KEYWORDS[0]) is list  # the module's own tables again
+
+
+def test_an_equip_printed_with_retain_is_an_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Coral Mail was printed with Retain, which acts only in the Recovery Zone, where no unit
+    keeps an equip (its equips go to the GY as it enters): coverage rightly never saw it fire.
+    The card set's rules now refuse it."""
+    folder = tmp_path / "rulers_gambit"
+    shutil.copytree(ROOT / "rulebooks" / "rulers_gambit", folder)
+    cards = folder / "starter.cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    anchor = "  - name: Coral Mail\n"
+    start = text.index(anchor)
+    end = text.index("    defence: 3\n", start) + len("    defence: 3\n")
+    cards.write_text(text[:end] + "    keywords: [retain]\n" + text[end:], encoding="utf-8")
+    assert cli.main(["check", str(folder / "rulers_gambit.rules")]) == 1
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "error[E0406]: Card 'Coral Mail'" in said
+    assert "an equip's Retain never acts" in said
+    assert cli.main(["check", str(ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules")]) \
+        == 0
