@@ -34,8 +34,10 @@ class Setup:
     decks: list[str] | None = None  # one per agent: the deck travels with its agent
     swap: bool = True
     coverage: bool = False
-    # with coverage: the module's tables of printed keywords (`keyword_tables`)
+    # with coverage: the module's tables of printed keywords (`keyword_tables`), and its tables
+    # of tests made at load that read them, with each test (`keyword_tests`)
     keyword_tables: list[str] = field(default_factory=list)
+    keyword_tests: dict[str, str] = field(default_factory=dict)
 
 
 def agent_decks(module: ModuleType, setup: Setup, players: int) -> list[str] | None:
@@ -78,7 +80,8 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     tracer = _tracer(module, state, fired) if setup.coverage else None
     previous_actor = -1
     where = list(state.card_zone)
-    with watching(module, setup.keyword_tables if setup.coverage else []) as keywords_found:
+    with watching(module, setup.keyword_tables if setup.coverage else [],
+                  setup.keyword_tests if setup.coverage else None) as keywords_found:
         if tracer is not None:
             sys.setprofile(tracer)
         try:
@@ -151,18 +154,70 @@ def _tracer(module: ModuleType, state: Any, fired: set[str]) -> Callable[..., No
 
 
 @contextmanager
-def watching(module: ModuleType, tables: Sequence[str]) -> Iterator[set[int]]:
+def watching(module: ModuleType, tables: Sequence[str],
+             tests: dict[str, str] | None = None) -> Iterator[set[int]]:
     """While it lasts, the module's tables of printed keywords named (`keyword_tables`) note
-    in the set it gives each keyword a rule finds on a card."""
+    in the set it gives each keyword a rule finds on a card, and so do its tables of tests
+    made at load (`keyword_tests`), when a rule reads a definition's answer: a test such as
+    `lifelink in c.keywords` is answered from one of these, never from the keywords."""
     found: set[int] = set()
     kept = {name: getattr(module, name) for name in tables if hasattr(module, name)}
+    answers = {name: getattr(module, name) for name in tests or {} if hasattr(module, name)}
     try:
+        scratch: set[int] = set()
+        for name, table in kept.items():
+            setattr(module, name, tuple(_Watched(row, scratch) for row in table))
+        for name, table in answers.items():
+            test = eval(compile(f"lambda d: {(tests or {})[name]}", f"<{name}>", "eval"),  # noqa: S307
+                        module.__dict__)
+            finds = []
+            for d in range(len(table)):
+                scratch.clear()
+                test(d)
+                finds.append(frozenset(scratch))
+            setattr(module, name, _Answers(table, finds, found))
         for name, table in kept.items():
             setattr(module, name, tuple(_Watched(row, found) for row in table))
         yield found
     finally:
-        for name, table in kept.items():
+        for name, table in (kept | answers).items():
             setattr(module, name, table)
+
+
+class _Answers(tuple[bool, ...]):
+    """A table of tests of a card's definition alone that notes the keywords each answer found
+    (worked out once per definition) whenever a rule reads it."""
+
+    finds: list[frozenset[int]]
+    found: set[int]
+
+    def __new__(cls, answers: Sequence[bool], finds: list[frozenset[int]],
+                found: set[int]) -> _Answers:
+        made = super().__new__(cls, answers)
+        made.finds, made.found = finds, found
+        return made
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int):
+            self.found.update(self.finds[index])
+        return super().__getitem__(index)
+
+
+def keyword_tests(source: str, tables: Sequence[str]) -> dict[str, str]:
+    """The tables of tests of a card's definition alone (`T_CARD_...`, made when the module
+    loads) of a game's generated source that read a table of printed keywords, each with its
+    test of `d` (the definition)."""
+    import ast
+
+    found: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                and node.target.id.startswith("T_CARD_") and isinstance(node.value, ast.Call)
+                and node.value.args and isinstance(node.value.args[0], ast.GeneratorExp)):
+            test = ast.unparse(node.value.args[0].elt)
+            if any(name in test for name in tables):
+                found[node.target.id] = test
+    return found
 
 
 class _Watched(list[int]):

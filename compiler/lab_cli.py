@@ -68,8 +68,9 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if decks is not None and len(decks) != len(specs):
         return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
     setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,
-                      swap=not args.no_swap, coverage=args.coverage,
-                      keyword_tables=_keyword_tables(name) if args.coverage else [])
+                      swap=not args.no_swap, coverage=args.coverage)
+    if args.coverage:
+        setup.keyword_tables, setup.keyword_tests = _keyword_tables(name)
     try:
         first = game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
     except ValueError as error:
@@ -171,7 +172,7 @@ def _merged(args: argparse.Namespace, game: ModuleType, name: str) -> int:
     try:
         setup = lab_records.setup_of(head, name)
         if setup.coverage:
-            setup.keyword_tables = _keyword_tables(name)
+            setup.keyword_tables, _ = _keyword_tables(name)
         first = game.new_game(seed=setup.seed, players=len(setup.agents),
                               options=setup.options, decks=setup.decks)
     except (ValueError, TypeError, KeyError) as error:
@@ -179,13 +180,17 @@ def _merged(args: argparse.Namespace, game: ModuleType, name: str) -> int:
     return _finish(args, game, setup, first, records, False, 0.0, 0)
 
 
-def _keyword_tables(name: str) -> list[str]:
+def _keyword_tables(name: str) -> tuple[list[str], dict[str, str]]:
+    """The game's tables of printed keywords, and its tests made at load that read them."""
     from compiler import api
+    from compiler.pygen import generate_python
 
     try:
-        return lab.keyword_tables(api.load_game_model(name)[0])
+        model = api.load_game_model(name)[0]
     except api.GameNotFound:  # a module not compiled from a rulebook here: keywords unknown
-        return []
+        return [], {}
+    tables = lab.keyword_tables(model)
+    return tables, lab.keyword_tests(generate_python(model), tables) if tables else {}
 
 
 def _ray_stream(name: str, setup: lab.Setup, indices: list[int], jobs: int,
