@@ -70,6 +70,7 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     rngs = [random.Random(seed * 7919 + a) for a in range(players)]
     kinds = state.ACTION_NAMES
     hidden = [v == "hidden" for v in state.SLOT_VISIBILITY]
+    unseen = [v in ("hidden", "owner", "private") for v in state.SLOT_VISIBILITY]
     def_names = state.DEF_NAMES
     record = Record(seed=seed, seats=seats, decks=seat_decks)
     played: list[set[str]] = [set() for _ in range(players)]
@@ -99,12 +100,15 @@ def play_one(module: ModuleType, setup: Setup, index: int,
                 chosen_kinds[kinds[action.kind]] += 1
                 params = (state.CARD_PARAMS[action.kind]
                           if action.kind < len(state.CARD_PARAMS) else ())
-                if params:
-                    picked = state.PICK[action.kind](state, action)
-                    if picked is not None:
-                        for i in params:
-                            played[actor].add(def_names[state.card_def[picked[i]]])
+                picked = state.PICK[action.kind](state, action) if params else None
                 state.apply_action(action)
+                # a card named by the action is played unless the action left it where only
+                # its owner, or nobody, sees it: a mulligan's card put back in the deck, a
+                # unit recovered to the hand, a tile kept in the rack are not played
+                if picked is not None:
+                    for i in params:
+                        if not unseen[state.card_zone[picked[i]]]:
+                            played[actor].add(def_names[state.card_def[picked[i]]])
                 record.plies += 1
                 now = state.card_zone
                 for card in range(len(now)):

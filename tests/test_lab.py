@@ -328,3 +328,26 @@ def test_an_equip_printed_with_retain_is_an_error(tmp_path: Path,
     assert "an equip's Retain never acts" in said
     assert cli.main(["check", str(ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules")]) \
         == 0
+
+
+def test_a_card_put_back_or_kept_in_hand_is_not_played() -> None:
+    """A card named by an action counts as played only if the action leaves it where others
+    can see it: a mulligan's put_back named Nightmare Regent and Storm Leviathan, which random
+    players never call (cost 8), and made them "played" in 15 of 100 games."""
+    module = load("rulers_gambit")
+    said: list[str] = []
+
+    class Noting(agents.RandomAgent):
+        def step(self, state: Any, rng: random.Random) -> Any:
+            action = super().step(state, rng)
+            said.append(state.action_text(action, state.current_player()))
+            return action
+
+    setup = lab.Setup(game="rulers_gambit", seed=0)
+    records = list(lab.run(module, setup, 20, chosen_agents=[Noting(), Noting()]))
+    big = ("Nightmare Regent", "Storm Leviathan")
+    assert any("puts back" in text and any(b in text for b in big) for text in said)
+    assert not any("calls" in text and any(b in text for b in big) for text in said)
+    played = {card for r in records for seat in r.played for card in seat}
+    assert not played & set(big)
+    assert {"Tide Caller", "Frost Wisp"} <= played  # cheap units called, played
