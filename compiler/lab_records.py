@@ -66,9 +66,15 @@ def read(path: Path) -> tuple[dict[str, Any], dict[int, Record], int]:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise RecordsError(f"{path}:1: not a records file of rulecraft simulate "
                            f"(the first line is not a {FORMAT} header)")
+    if not _header_fits(head):
+        raise RecordsError(f"{path}:1: a {FORMAT} header with a field missing or wrong")
+    players = len(head["agents"])
     records: dict[int, Record] = {}
     for number, line in enumerate(whole[1:], start=2):
         record = _record(path, number, _json(path, number, line))
+        if len(record.seats) != players or len(record.returns) != players:
+            raise RecordsError(f"{path}:{number}: a game of {len(record.seats)} players in a "
+                               f"run of {players}")
         index = record.seed - head["seed"]
         if index < 0:
             raise RecordsError(f"{path}:{number}: a game of seed {record.seed} is not a game "
@@ -78,6 +84,19 @@ def read(path: Path) -> tuple[dict[str, Any], dict[int, Record], int]:
         records[index] = record
     _ = cut  # a cut line is dropped; the resumed run truncates the file to its whole lines
     return head, records, len(data) - len(cut)
+
+
+def _header_fits(head: dict[str, Any]) -> bool:
+    agents = head.get("agents")
+    decks = head.get("decks")
+    return (isinstance(head.get("game"), str) and type(head.get("seed")) is int
+            and isinstance(agents, list) and len(agents) > 0
+            and all(isinstance(a, list) and len(a) == 2 and isinstance(a[0], str)
+                    and isinstance(a[1], dict) for a in agents)
+            and isinstance(head.get("options"), dict)
+            and (decks is None or (isinstance(decks, list)
+                                   and all(isinstance(d, str) for d in decks)))
+            and isinstance(head.get("swap"), bool) and isinstance(head.get("coverage"), bool))
 
 
 def _json(path: Path, number: int, line: bytes) -> Any:

@@ -107,9 +107,14 @@ def _files(tmp_path: Path) -> dict[str, Path]:
         made[key] = tmp_path / f"{key}.jsonl"
         assert cli.main(["simulate", "dynasties", "--seed", "1", "--first-game", str(first),
                          "-n", str(n), "--json", "--records", str(made[key])]) == 0
-    (tmp_path / "junk.jsonl").write_text("{\"format\": \"rulecraft-records/1\", \"game\": "
-                                         "\"dynasties\", \"seed\": 1}\n[1, 2]\n", "utf-8")
     (tmp_path / "text.jsonl").write_text("games: 4\n", "utf-8")
+    head, game = made["a"].read_text("utf-8").splitlines()[:2]
+    (tmp_path / "junk.jsonl").write_text(f"{head}\n[1, 2]\n", "utf-8")
+    (tmp_path / "bad-head.jsonl").write_text(head.replace('"seed":1', '"seed":"1"') + "\n",
+                                             "utf-8")
+    record = json.loads(game)
+    record["seats"], record["returns"] = [0], [1.0]
+    (tmp_path / "one-seat.jsonl").write_text(f"{head}\n{json.dumps(record)}\n", "utf-8")
     (tmp_path / "report.jsonl").write_text("{\"games\": 4}\n", "utf-8")
     return made
 
@@ -132,6 +137,10 @@ def _files(tmp_path: Path) -> dict[str, Path]:
     (["--merge", "b.jsonl", "missing-too.jsonl"], "missing-too.jsonl: No such file"),
     (["--merge", "junk.jsonl"], "junk.jsonl:2: not a game's record"),
     (["--merge", "text.jsonl"], "text.jsonl:1: not a JSON line"),
+    (["--merge", "bad-head.jsonl"], "bad-head.jsonl:1: a rulecraft-records/1 header with a"),
+    (["--merge", "one-seat.jsonl"], "one-seat.jsonl:2: a game of 1 players in a run of 2"),
+    (["--merge", "."], "cannot read"),
+    (["-n", "2", "--records", "."], "cannot write"),
     (["--merge", "report.jsonl"], "report.jsonl:1: not a records file of rulecraft simulate"),
     (["--merge", "a.jsonl", "--records", "x.jsonl"], "--merge plays no game"),
 ])
