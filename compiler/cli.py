@@ -458,6 +458,14 @@ def parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, metavar="N",
                           help="how many play (default: the fewest the game is for)")
     simulate.add_argument("--decks", metavar="DECK,DECK", help="shipped decks, one per agent")
+    simulate.add_argument("--records", metavar="F.jsonl",
+                          help="write each finished game's record to F, a line per game")
+    simulate.add_argument("--resume", action="store_true",
+                          help="with --records: play only the games F misses, report them all")
+    simulate.add_argument("--first-game", type=int, default=0, metavar="K",
+                          help="play games K..K+N-1 of the run of --seed (a slice of it)")
+    simulate.add_argument("--merge", nargs="+", metavar="F.jsonl",
+                          help="play nothing: report the run whose slices these records hold")
     simulate.set_defaults(run=cmd_simulate)
 
     new = sub.add_parser("new", help="make a game folder to start from: rules, cards, a deck "

@@ -11,7 +11,8 @@ import random
 import signal
 import sys
 from collections import Counter
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType, ModuleType
 from typing import Any
@@ -33,8 +34,10 @@ class Setup:
     decks: list[str] | None = None  # one per agent: the deck travels with its agent
     swap: bool = True
     coverage: bool = False
-    # with coverage: the module's tables of printed keywords (`keyword_tables`)
+    # with coverage: the module's tables of printed keywords (`keyword_tables`), and its tables
+    # of tests made at load that read them, with each test (`keyword_tests`)
     keyword_tables: list[str] = field(default_factory=list)
+    keyword_tests: dict[str, str] = field(default_factory=dict)
 
 
 def agent_decks(module: ModuleType, setup: Setup, players: int) -> list[str] | None:
@@ -67,6 +70,7 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     rngs = [random.Random(seed * 7919 + a) for a in range(players)]
     kinds = state.ACTION_NAMES
     hidden = [v == "hidden" for v in state.SLOT_VISIBILITY]
+    unseen = [v in ("hidden", "owner", "private") for v in state.SLOT_VISIBILITY]
     def_names = state.DEF_NAMES
     record = Record(seed=seed, seats=seats, decks=seat_decks)
     played: list[set[str]] = [set() for _ in range(players)]
@@ -77,45 +81,44 @@ def play_one(module: ModuleType, setup: Setup, index: int,
     tracer = _tracer(module, state, fired) if setup.coverage else None
     previous_actor = -1
     where = list(state.card_zone)
-    tables = {name: getattr(module, name) for name in setup.keyword_tables
-              if setup.coverage and hasattr(module, name)}
-    keywords_found: set[int] = set()
-    if tracer is not None:
-        sys.setprofile(tracer)
-    try:
-        for name, table in tables.items():
-            setattr(module, name, tuple(_Watched(row, keywords_found) for row in table))
-        while not state.is_terminal():
-            actor = state.current_player()
-            if record.first < 0:
-                record.first = actor
-            if actor != previous_actor:
-                record.turns += 1
-                previous_actor = actor
-            legal = state.legal_actions()
-            for kind in {a.kind for a in legal}:
-                legal_kinds[kinds[kind]] += 1
-            action = made[seats[actor]].step(state, rngs[seats[actor]])
-            chosen_kinds[kinds[action.kind]] += 1
-            params = state.CARD_PARAMS[action.kind] if action.kind < len(state.CARD_PARAMS) else ()
-            if params:
-                picked = state.PICK[action.kind](state, action)
+    with watching(module, setup.keyword_tables if setup.coverage else [],
+                  setup.keyword_tests if setup.coverage else None) as keywords_found:
+        if tracer is not None:
+            sys.setprofile(tracer)
+        try:
+            while not state.is_terminal():
+                actor = state.current_player()
+                if record.first < 0:
+                    record.first = actor
+                if actor != previous_actor:
+                    record.turns += 1
+                    previous_actor = actor
+                legal = state.legal_actions()
+                for kind in {a.kind for a in legal}:
+                    legal_kinds[kinds[kind]] += 1
+                action = made[seats[actor]].step(state, rngs[seats[actor]])
+                chosen_kinds[kinds[action.kind]] += 1
+                params = (state.CARD_PARAMS[action.kind]
+                          if action.kind < len(state.CARD_PARAMS) else ())
+                picked = state.PICK[action.kind](state, action) if params else None
+                state.apply_action(action)
+                # a card named by the action is played unless the action left it where only
+                # its owner, or nobody, sees it: a mulligan's card put back in the deck, a
+                # unit recovered to the hand, a tile kept in the rack are not played
                 if picked is not None:
                     for i in params:
-                        played[actor].add(def_names[state.card_def[picked[i]]])
-            state.apply_action(action)
-            record.plies += 1
-            now = state.card_zone
-            for card in range(len(now)):
-                if card < len(where) and where[card] != now[card] and hidden[where[card]] \
-                        and not hidden[now[card]]:
-                    drawn[state.card_owner[card]][def_names[state.card_def[card]]] += 1
-            where = list(now)
-    finally:
-        if tracer is not None:
-            sys.setprofile(None)
-        for name, table in tables.items():
-            setattr(module, name, table)
+                        if not unseen[state.card_zone[picked[i]]]:
+                            played[actor].add(def_names[state.card_def[picked[i]]])
+                record.plies += 1
+                now = state.card_zone
+                for card in range(len(now)):
+                    if card < len(where) and where[card] != now[card] and hidden[where[card]] \
+                            and not hidden[now[card]]:
+                        drawn[state.card_owner[card]][def_names[state.card_def[card]]] += 1
+                where = list(now)
+        finally:
+            if tracer is not None:
+                sys.setprofile(None)
     keyword_names = getattr(module, "E_KEYWORD_NAMES", ())
     fired |= {f"keyword {keyword_names[k]}" for k in keywords_found if k < len(keyword_names)}
     record.returns = state.returns()
@@ -152,6 +155,73 @@ def _tracer(module: ModuleType, state: Any, fired: set[str]) -> Callable[..., No
                 fired.add(f"ability {state.DEF_NAMES[state.card_def[this]]}: {_field(name)}")
 
     return hook
+
+
+@contextmanager
+def watching(module: ModuleType, tables: Sequence[str],
+             tests: dict[str, str] | None = None) -> Iterator[set[int]]:
+    """While it lasts, the module's tables of printed keywords named (`keyword_tables`) note
+    in the set it gives each keyword a rule finds on a card, and so do its tables of tests
+    made at load (`keyword_tests`), when a rule reads a definition's answer: a test such as
+    `lifelink in c.keywords` is answered from one of these, never from the keywords."""
+    found: set[int] = set()
+    kept = {name: getattr(module, name) for name in tables if hasattr(module, name)}
+    answers = {name: getattr(module, name) for name in tests or {} if hasattr(module, name)}
+    try:
+        scratch: set[int] = set()
+        for name, table in kept.items():
+            setattr(module, name, tuple(_Watched(row, scratch) for row in table))
+        for name, table in answers.items():
+            test = eval(compile(f"lambda d: {(tests or {})[name]}", f"<{name}>", "eval"),  # noqa: S307
+                        module.__dict__)
+            finds = []
+            for d in range(len(table)):
+                scratch.clear()
+                test(d)
+                finds.append(frozenset(scratch))
+            setattr(module, name, _Answers(table, finds, found))
+        for name, table in kept.items():
+            setattr(module, name, tuple(_Watched(row, found) for row in table))
+        yield found
+    finally:
+        for name, table in (kept | answers).items():
+            setattr(module, name, table)
+
+
+class _Answers(tuple[bool, ...]):
+    """A table of tests of a card's definition alone that notes the keywords each answer found
+    (worked out once per definition) whenever a rule reads it."""
+
+    finds: list[frozenset[int]]
+    found: set[int]
+
+    def __new__(cls, answers: Sequence[bool], finds: list[frozenset[int]],
+                found: set[int]) -> _Answers:
+        made = super().__new__(cls, answers)
+        made.finds, made.found = finds, found
+        return made
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int):
+            self.found.update(self.finds[index])
+        return super().__getitem__(index)
+
+
+def keyword_tests(source: str, tables: Sequence[str]) -> dict[str, str]:
+    """The tables of tests of a card's definition alone (`T_CARD_...`, made when the module
+    loads) of a game's generated source that read a table of printed keywords, each with its
+    test of `d` (the definition)."""
+    import ast
+
+    found: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                and node.target.id.startswith("T_CARD_") and isinstance(node.value, ast.Call)
+                and node.value.args and isinstance(node.value.args[0], ast.GeneratorExp)):
+            test = ast.unparse(node.value.args[0].elt)
+            if any(name in test for name in tables):
+                found[node.target.id] = test
+    return found
 
 
 class _Watched(list[int]):
@@ -241,11 +311,14 @@ def _worker(job: tuple[Setup, int]) -> Record:
 
 
 def run(module: ModuleType, setup: Setup, games: int, jobs: int = 1,
-        chosen_agents: Sequence[Any] | None = None) -> Generator[Record, None, None]:
-    """The records of games 0..games-1, in order. With jobs > 1 they are played by a pool of
+        chosen_agents: Sequence[Any] | None = None,
+        indices: Sequence[int] | None = None) -> Generator[Record, None, None]:
+    """The records of games 0..games-1 (or of the games `indices` of the run: a slice, or
+    those a resumed run misses), in order. With jobs > 1 they are played by a pool of
     processes (agents by spec only); stopping the iteration stops the pool."""
+    wanted = range(games) if indices is None else indices
     if jobs <= 1:
-        for index in range(games):
+        for index in wanted:
             yield play_one(module, setup, index, chosen_agents)
         return
     import multiprocessing
@@ -254,7 +327,7 @@ def run(module: ModuleType, setup: Setup, games: int, jobs: int = 1,
     pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
         jobs, initializer=_ignore_interrupts)
     try:
-        yield from pool.imap(_worker, [(setup, i) for i in range(games)], chunksize=1)
+        yield from pool.imap(_worker, [(setup, i) for i in wanted], chunksize=1)
         pool.close()
     finally:
         pool.terminate()

@@ -9,14 +9,16 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from compiler import agents, lab
+from compiler import agents, lab, lab_records
 from compiler.api import seat_count
 from compiler.lab_ray import RayUnavailable
+from compiler.lab_records import RecordsError
 from compiler.lab_stats import Record, summarize
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -29,10 +31,16 @@ def usage(message: str) -> int:
 
 def simulate(args: argparse.Namespace, game: ModuleType, name: str,
              options: dict[str, object], decks: list[str] | None) -> int:
+    if args.merge:
+        return _merged(args, game, name)
     if args.n < 1:
         return usage(f"-n must be at least 1 (got {args.n})")
     if args.jobs < 1:
         return usage(f"--jobs must be at least 1 (got {args.jobs})")
+    if args.first_game < 0:
+        return usage(f"--first-game must be 0 or more (got {args.first_game})")
+    if args.resume and not args.records:
+        return usage("--resume needs --records F.jsonl: the file of the run to resume")
     if args.address is not None and args.backend != "ray":
         return usage("--address is for --backend ray")
     if args.backend == "ray":
@@ -60,29 +68,52 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     if decks is not None and len(decks) != len(specs):
         return usage(f"{len(decks)} decks for {len(specs)} agents: one deck per agent")
     setup = lab.Setup(game=name, seed=args.seed, agents=specs, options=options, decks=decks,
-                      swap=not args.no_swap, coverage=args.coverage,
-                      keyword_tables=_keyword_tables(name) if args.coverage else [])
+                      swap=not args.no_swap, coverage=args.coverage)
+    if args.coverage:
+        setup.keyword_tables, setup.keyword_tests = _keyword_tables(name)
     try:
         first = game.new_game(seed=args.seed, players=len(specs), options=options, decks=decks)
     except ValueError as error:
         return usage(str(error))
-    if args.backend == "ray":
-        stream = _ray_stream(name, setup, args.n, args.jobs, args.address)
+    wanted = range(args.first_game, args.first_game + args.n)
+    done: dict[int, Record] = {}
+    writer = None
+    if args.records:
+        try:
+            done, writer = _open_records(Path(args.records), game.INFO["name"], setup, wanted,
+                                         args.resume)
+        except RecordsError as error:
+            return usage(str(error))
+    missing = [i for i in wanted if i not in done]
+    if not missing:
+        stream = _nothing()
+    elif args.backend == "ray":
+        stream = _ray_stream(name, setup, missing, args.jobs, args.address)
     else:
-        stream = lab.run(game, setup, args.n, args.jobs)
+        stream = lab.run(game, setup, len(missing), args.jobs, indices=missing)
     try:
-        records, interrupted, elapsed = _play(stream, args.n)
+        played, interrupted, elapsed = _play(stream, len(missing), writer)
     except RayUnavailable as error:
         return usage(str(error))
+    records = sorted([*done.values(), *played], key=lambda r: r.seed)
+    return _finish(args, game, setup, first, records, interrupted, elapsed, len(played))
+
+
+def _finish(args: argparse.Namespace, game: ModuleType, setup: lab.Setup, first: Any,
+            records: list[Record], interrupted: bool, elapsed: float, played: int) -> int:
+    """Report the run's records (those played now, and those a records file already held)."""
     # the names of the count played (a game may name its seats per count)
-    seat_names = list(first.seats())[: len(specs)]
+    seat_names = list(first.seats())[: len(setup.agents)]
     declared = None
-    if args.coverage:
+    if setup.coverage:
         owned = {c for r in records for cards in r.owned for c in cards}
         declared = lab.declared(game, owned, setup.keyword_tables)
-    report: dict[str, Any] = {"game": game.INFO["name"], "seed": args.seed,
+    report: dict[str, Any] = {"game": game.INFO["name"], "seed": setup.seed,
                               "seats_swapped": setup.swap, "interrupted": interrupted}
-    report |= summarize(records, seat_names, [agents.label(s) for s in specs], declared)
+    start = records[0].seed - setup.seed if records else args.first_game
+    if start:  # a slice of a run: its games are start, start + 1, ...
+        report["first_game"] = start
+    report |= summarize(records, seat_names, [agents.label(s) for s in setup.agents], declared)
     if args.report:
         from compiler.lab_report import MissingPlots, write_html
 
@@ -94,8 +125,8 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
         print(json.dumps(report, indent=2))
     else:
         print_text(report, sys.stdout)
-        if elapsed > 0:
-            print(f"{len(records) / elapsed:.1f} games/s on {args.jobs} "
+        if elapsed > 0 and played:
+            print(f"{played / elapsed:.1f} games/s on {args.jobs} "
                   f"process{'es' if args.jobs > 1 else ''}")
     if interrupted:
         print(f"interrupted: {len(records)} of {args.n} games played", file=sys.stderr)
@@ -105,51 +136,131 @@ def simulate(args: argparse.Namespace, game: ModuleType, name: str,
     return EXIT_OK
 
 
-def _keyword_tables(name: str) -> list[str]:
+def _open_records(path: Path, game: str, setup: lab.Setup, wanted: range,
+                  resume: bool) -> tuple[dict[int, Record], lab_records.Writer]:
+    """The games a records file already holds of this run (with --resume) and its writer."""
+    head = lab_records.header(game, setup)
+    if not path.is_file() or path.stat().st_size == 0:
+        return {}, lab_records.Writer(path, head, None)
+    if not resume:
+        raise RecordsError(f"{path} exists: --resume plays the games of the run it misses "
+                           f"(or name another file)")
+    found_head, found, keep = lab_records.read(path)
+    if (why := lab_records.mismatch(found_head, head)) is not None:
+        raise RecordsError(f"{path} holds the records of another run: {why}")
+    outside = sorted(i for i in found if i not in wanted)
+    if outside:
+        raise RecordsError(f"{path} holds game {outside[0]}, which is not one of this run's "
+                           f"games {wanted.start}-{wanted.stop - 1} (-n, --first-game)")
+    return found, lab_records.Writer(path, head, keep)
+
+
+def _nothing() -> Generator[Record, None, None]:
+    yield from ()
+
+
+def _merged(args: argparse.Namespace, game: ModuleType, name: str) -> int:
+    """`--merge A.jsonl B.jsonl ...`: the report of the run whose slices the files hold."""
+    if args.records or args.resume or args.first_game:
+        return usage("--merge plays no game: it takes no --records, --resume or --first-game")
+    try:
+        head, records, _ = lab_records.merge([Path(p) for p in args.merge])
+    except RecordsError as error:
+        return usage(str(error))
+    if head["game"] != game.INFO["name"]:
+        return usage(f"the files hold games of {head['game']}, not of {game.INFO['name']}")
+    try:
+        setup = lab_records.setup_of(head, name)
+        if setup.coverage:
+            setup.keyword_tables, _ = _keyword_tables(name)
+        first = game.new_game(seed=setup.seed, players=len(setup.agents),
+                              options=setup.options, decks=setup.decks)
+    except (ValueError, TypeError, KeyError) as error:
+        return usage(f"the files' run does not fit {game.INFO['name']}: {error}")
+    return _finish(args, game, setup, first, records, False, 0.0, 0)
+
+
+def _keyword_tables(name: str) -> tuple[list[str], dict[str, str]]:
+    """The game's tables of printed keywords, and its tests made at load that read them."""
     from compiler import api
+    from compiler.pygen import generate_python
 
     try:
-        return lab.keyword_tables(api.load_game_model(name)[0])
+        model = api.load_game_model(name)[0]
     except api.GameNotFound:  # a module not compiled from a rulebook here: keywords unknown
-        return []
+        return [], {}
+    tables = lab.keyword_tables(model)
+    return tables, lab.keyword_tests(generate_python(model), tables) if tables else {}
 
 
-def _ray_stream(name: str, setup: lab.Setup, games: int, jobs: int,
+def _ray_stream(name: str, setup: lab.Setup, indices: list[int], jobs: int,
                 address: str | None) -> Generator[Record, None, None]:
     """The run on Ray: the game goes to the workers as its generated source."""
     from compiler import api, lab_ray
     from compiler.pygen import generate_python
 
     model, _ = api.load_game_model(name)
-    return lab_ray.run(name=model.name, source=generate_python(model), setup=setup, games=games,
-                       jobs=jobs, address=address)
+    return lab_ray.run(name=model.name, source=generate_python(model), setup=setup,
+                       games=len(indices), jobs=jobs, address=address, indices=indices)
 
 
-def _play(stream: Generator[Record, None, None],
-          games: int) -> tuple[list[Record], bool, float]:
-    """The records, whether Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
+def _play(stream: Generator[Record, None, None], games: int,
+          writer: lab_records.Writer | None = None) -> tuple[list[Record], bool, float]:
+    """The records (each written to the records file, if any, as its game ends), whether
+    Ctrl-C (or SIGTERM) stopped the run, and the seconds it took."""
     records: list[Record] = []
     interrupted = False
     started = time.perf_counter()
     progress = _Progress(games, sys.stderr)
     # a CI timeout or `kill` stops a long run as Ctrl-C does: with the figures of the games
     # played (a job started in the background by a shell ignores SIGINT)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    stopper = _Stopper()
+    previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         for record in stream:
-            records.append(record)
+            with stopper.held():
+                if writer is not None:
+                    writer.add(record)
+                records.append(record)
             progress.advance(len(records))
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         stream.close()
         progress.close()
+        if writer is not None:
+            writer.close()
     return records, interrupted, time.perf_counter() - started
 
 
-def _interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
+class _Stopper:
+    """Ctrl-C and SIGTERM stop the run, but not between writing a game's record to the file and
+    adding it to the report: the signal then waits to the end of that (a signal during the
+    file's fsync left a game in the file that the stopped run's report missed). A flag, not a
+    signal mask: the pool's threads would take a signal the main thread masks."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.pending = False
+
+    def __call__(self, _signum: int, _frame: object) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+            if self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
 
 
 class _Progress:

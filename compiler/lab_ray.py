@@ -9,7 +9,7 @@ rulebook's files), and each worker process compiles it once."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -40,11 +40,13 @@ def available() -> bool:
     return True
 
 
-def blocks(games: int, jobs: int) -> list[range]:
-    """Game indices cut into contiguous blocks: a few per job, so that a slow block does not
-    keep the others idle, and not so many that the tasks' overhead shows."""
-    size = max(1, games // (4 * max(1, jobs)))
-    return [range(start, min(games, start + size)) for start in range(0, games, size)]
+def blocks(games: int | Sequence[int], jobs: int) -> list[Sequence[int]]:
+    """Game indices (0..games-1, or those given) cut into blocks of consecutive ones: a few
+    per job, so that a slow block does not keep the others idle, and not so many that the
+    tasks' overhead shows."""
+    wanted = range(games) if isinstance(games, int) else games
+    size = max(1, len(wanted) // (4 * max(1, jobs)))
+    return [wanted[start:start + size] for start in range(0, len(wanted), size)]
 
 
 _COMPILED: dict[str, ModuleType] = {}
@@ -62,7 +64,8 @@ def _module(name: str, source: str) -> ModuleType:
     return _COMPILED[key]
 
 
-def play_block(name: str, source: str, setup: lab.Setup, indices: range) -> list[Record]:
+def play_block(name: str, source: str, setup: lab.Setup,
+               indices: Sequence[int]) -> list[Record]:
     """What a Ray task runs: the games of one block, in order."""
     module = _module(name, source)
     return [lab.play_one(module, setup, index) for index in indices]
@@ -76,8 +79,10 @@ def _local_env() -> dict[str, Any]:
 
 
 def run(name: str, source: str, setup: lab.Setup, games: int, jobs: int = 1,
-        address: str | None = None) -> Generator[Record, None, None]:
-    """The records of games 0..games-1, in order, played by Ray tasks. Without an address a
+        address: str | None = None,
+        indices: Sequence[int] | None = None) -> Generator[Record, None, None]:
+    """The records of games 0..games-1 (or of the games `indices`), in order, played by Ray
+    tasks. Without an address a
     local Ray instance of `jobs` CPUs is started, and shut down at the end; with one, the games
     are cut for the cluster's CPUs and the driver only disconnects."""
     ray = _ray()
@@ -89,14 +94,16 @@ def run(name: str, source: str, setup: lab.Setup, games: int, jobs: int = 1,
                          runtime_env=_local_env())
             else:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as error:
+        except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as error:
+            # RayError: e.g. AuthenticationError, a token-authenticated cluster's token missing
             raise RayUnavailable(f"cannot start or reach Ray ({address or 'local'}): "
                                  f"{error}") from error
     # on a cluster, its CPUs decide how finely the games are cut, not the local --jobs
     cpus = jobs if address is None else max(jobs, int(ray.cluster_resources().get("CPU", 1)))
     task = ray.remote(play_block)
     source_ref = ray.put(source)
-    pending = [task.remote(name, source_ref, setup, indices) for indices in blocks(games, cpus)]
+    cut = blocks(games if indices is None else indices, cpus)
+    pending = [task.remote(name, source_ref, setup, block) for block in cut]
     done = 0
     try:
         for ref in pending:

@@ -17,6 +17,8 @@ import pytest
 
 from compiler import agents, api, cli, lab
 from compiler.lab_stats import summarize, wilson
+from compiler.pygen import generate_python
+from compiler.scenarios import load_scenarios, run_scenario
 from tests.playing import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,3 +274,80 @@ def test_coverage_flags_a_keyword_no_rule_finds(tmp_path: Path,
     assert "keyword mystery" not in lab.declared(shipped, {"Ember Scout"}, tables)
     # the tables are the module's own again after the games
     assert type(shipped.C_CARD_KEYWORDS[0]) is list
+
+
+@pytest.mark.parametrize(("scenario", "keyword"), [
+    ("Double Attack: two attacks in one Battle Phase, the second while rested", "double_attack"),
+    ("Recovery Zone, Retain: D higher than A injures the attacker", "retain"),
+    ("Lifelink: when the unit is destroyed, its owner takes damage equal to its C", "lifelink"),
+])
+def test_keywords_random_play_seldom_reaches_fire_in_their_scenarios(scenario: str,
+                                                                     keyword: str) -> None:
+    """100 random games of the shipped decks (blue-purple, in name order) never fire
+    double_attack or retain: only Nightmare Regent and Storm Leviathan (cost 8) print them there,
+    and random players never held more than 5 mana; what coverage watches does see them fire
+    where the rules use them. Lifelink's trigger reads a table of answers made at load
+    (`T_CARD_...`, `lifelink in c.keywords` for each definition), which coverage did not watch:
+    it never fired, in any number of games."""
+    module = load("rulers_gambit")
+    folder = ROOT / "rulebooks" / "rulers_gambit"
+    matches = [(data, line, path) for path in sorted(folder.glob("*.scenario.yaml"))
+               for data, line in load_scenarios(path) if data.get("name") == scenario]
+    assert len(matches) == 1
+    data, line, path = matches[0]
+    model = api.load_game_model("rulers_gambit")[0]
+    tables = lab.keyword_tables(model)
+    tests = lab.keyword_tests(generate_python(model), tables)
+    assert any("KEYWORD_LIFELINK" in test for test in tests.values())
+    with lab.watching(module, tables, tests) as found:
+        result = run_scenario(module, data, str(path), line)
+    assert not result.failures
+    assert keyword in {module.E_KEYWORD_NAMES[k] for k in found}
+    # the module's own tables again
+    assert type(module.C_CARD_KEYWORDS[0]) is list
+    assert all(type(getattr(module, name)) is tuple for name in tests)
+
+
+def test_an_equip_printed_with_retain_is_an_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Coral Mail was printed with Retain, which acts only in the Recovery Zone, where no unit
+    keeps an equip (its equips go to the GY as it enters): coverage rightly never saw it fire.
+    The card set's rules now refuse it."""
+    folder = tmp_path / "rulers_gambit"
+    shutil.copytree(ROOT / "rulebooks" / "rulers_gambit", folder)
+    cards = folder / "starter.cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    anchor = "  - name: Coral Mail\n"
+    start = text.index(anchor)
+    end = text.index("    defence: 3\n", start) + len("    defence: 3\n")
+    cards.write_text(text[:end] + "    keywords: [retain]\n" + text[end:], encoding="utf-8")
+    assert cli.main(["check", str(folder / "rulers_gambit.rules")]) == 1
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "error[E0406]: Card 'Coral Mail'" in said
+    assert "an equip's Retain never acts" in said
+    assert cli.main(["check", str(ROOT / "rulebooks" / "rulers_gambit" / "rulers_gambit.rules")]) \
+        == 0
+
+
+def test_a_card_put_back_or_kept_in_hand_is_not_played() -> None:
+    """A card named by an action counts as played only if the action leaves it where others
+    can see it: a mulligan's put_back named Nightmare Regent and Storm Leviathan, which random
+    players never call (cost 8), and made them "played" in 15 of 100 games."""
+    module = load("rulers_gambit")
+    said: list[str] = []
+
+    class Noting(agents.RandomAgent):
+        def step(self, state: Any, rng: random.Random) -> Any:
+            action = super().step(state, rng)
+            said.append(state.action_text(action, state.current_player()))
+            return action
+
+    setup = lab.Setup(game="rulers_gambit", seed=0)
+    records = list(lab.run(module, setup, 20, chosen_agents=[Noting(), Noting()]))
+    big = ("Nightmare Regent", "Storm Leviathan")
+    assert any("puts back" in text and any(b in text for b in big) for text in said)
+    assert not any("calls" in text and any(b in text for b in big) for text in said)
+    played = {card for r in records for seat in r.played for card in seat}
+    assert not played & set(big)
+    assert {"Tide Caller", "Frost Wisp"} <= played  # cheap units called, played
