@@ -204,9 +204,11 @@ def completion(ls: RulecraftServer, params: lsp.CompletionParams) -> lsp.Complet
     document = ls.workspace.get_text_document(params.text_document.uri)
     found = analysis.completions(_path(params.text_document.uri), params.position.line + 1,
                                  params.position.character + 1, document.source)
+    # sort_text keeps the analysis's order: what fits the type expected at the cursor first.
     return lsp.CompletionList(is_incomplete=False, items=[
-        lsp.CompletionItem(label=label, kind=_KINDS.get(kind), detail=detail)
-        for label, kind, detail in found])
+        lsp.CompletionItem(label=label, kind=_KINDS.get(kind), detail=detail,
+                           sort_text=f"{index:05d}")
+        for index, (label, kind, detail) in enumerate(found)])
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
