@@ -226,6 +226,35 @@ async def test_completion_of_the_type_the_place_expects(client: LanguageClient,
 
 
 @pytest.mark.soak  # a server of its own each: the default tier keeps two
+async def test_quick_fix_in_a_card_set_replaces_the_name_alone(client: LanguageClient,
+                                                              game: Path) -> None:
+    """A card set's misspelt field: the diagnostic covers `cot: 5`, the fix only `cot`."""
+    cards = game / "starter.cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    uri = await _open(client, cards)
+    broken = text.replace("    cost: 5", "    cot: 5", 1)
+    await _edit(client, uri, broken, 2)
+    found = [d for d in client.diagnostics[uri] if "did you mean" in d.message]
+    assert [d.code for d in found] == ["E0104"]
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=found[0].range,
+        context=lsp.CodeActionContext(diagnostics=found)))
+    assert actions is not None
+    fixes = {}
+    for action in actions:
+        assert isinstance(action, lsp.CodeAction) and action.edit is not None
+        assert action.edit.changes is not None
+        (edit,) = action.edit.changes[uri]
+        lines = broken.split("\n")
+        start, end = edit.range.start, edit.range.end
+        assert start.line == end.line
+        line = lines[start.line]
+        lines[start.line] = line[:start.character] + edit.new_text + line[end.character:]
+        fixes[action.title] = "\n".join(lines)
+    assert fixes["Change to 'cost'"] == text
+
+
+@pytest.mark.soak  # a server of its own each: the default tier keeps two
 async def test_a_deck_card_jumps_to_its_card_set(client: LanguageClient, game: Path) -> None:
     deck = sorted((game / "decks").glob("*.deck.yaml"))[0]
     text = deck.read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.lsp.analysis import Analysis
+from compiler.lsp.analysis import Analysis, did_you_mean, misspelt_at
 from dsl.source import resolved
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -198,3 +198,47 @@ def test_completion_of_card_set_values() -> None:
     fields = {label for label, _, _ in _completions(analysis, cards, text.replace(
         "    has_ability: true", "    has_", 1), "    has_")}
     assert "ability_cost" in fields and "double_attack" not in fields
+
+
+# (file, what is written, a misspelling of it): a name in the rules, a card set and a deck
+# whose diagnostic offers "did you mean", in each kind of place a span covers more than it.
+MISSPELT = [
+    ("dojo.rules", "c.bonus_attack", "c.bonus_atack"),
+    ("dojo.rules", "raise played(actor, c)", "raise playd(actor, c)"),
+    ("dojo.rules", "goto turn_start", "goto turn_strt"),
+    ("dojo.rules", "@S14\n", "@S14x\n"),
+    ("dojo.rules", 'says "{actor} banks 3 CU"', 'says "{actr} banks 3 CU"'),
+    ("dojo.rules", "health_left(h)", "helth_left(h)"),
+    ("dojo.rules", "move c to discard[", "move c to discrd["),
+    ("dojo.rules", "function max_health(c: Card)", "function max_health(c: Crd)"),
+    ("starter.cards.yaml", "    cost: 5", "    cot: 5"),
+    ("starter.cards.yaml", "    kind: homeland", "    kind: homelnd"),
+    ("starter.cards.yaml", "    caste: water", "    caste: watr"),
+    ("decks/earth_water_stone.deck.yaml", "  Pebble Golem: 2", "  Pebble Golm: 2"),
+]
+
+
+@pytest.mark.parametrize(("name", "written", "misspelt"), MISSPELT)
+def test_did_you_mean_fixes_the_name_alone(dojo: tuple[Path, Analysis], name: str,
+                                           written: str, misspelt: str) -> None:
+    """The quick fix of each "did you mean" diagnostic gives back what was written: it
+    replaces the misspelt name, not all that the diagnostic's span covers."""
+    folder, _ = dojo
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    assert written in text
+    broken = text.replace(written, misspelt, 1)
+    analysis = Analysis.of(folder / "dojo.rules", {resolved(path): broken})
+    found = [d for d in analysis.compilation.diagnostics.sorted() if did_you_mean(d)
+             and resolved(Path(d.span.file)) == resolved(path)]
+    assert found, misspelt
+    lines = broken.split("\n")
+    for diagnostic in found:
+        span = diagnostic.span
+        start = sum(len(line) + 1 for line in lines[:span.line - 1]) + span.column - 1
+        end = sum(len(line) + 1 for line in lines[:span.end_line - 1]) + span.end_column - 1
+        names = did_you_mean(diagnostic)
+        at = misspelt_at(broken[start:end], diagnostic.message, names)
+        assert at is not None
+        fixed = [broken[:start + at[0]] + name + broken[start + at[1]:] for name in names]
+        assert text in fixed, (diagnostic.message, broken[start:end], names)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from compiler import symbols as sym
@@ -532,4 +533,24 @@ def did_you_mean(diagnostic: Diagnostic) -> list[str]:
     return re.findall(r"'([^']+)'", diagnostic.hint)
 
 
-__all__ = ["Analysis", "Location", "TOKEN_TYPES", "did_you_mean", "n", "rulebook_of"]
+def misspelt_at(written: str, message: str, names: list[str]) -> tuple[int, int] | None:
+    """Where, in the text a diagnostic's span covers, is the name its "did you mean" would
+    replace: a span may hold more than the name (`raise playd(actor)`, `cot: 5` in a card set,
+    `@S9x`, `"{actr} banks"`). The name the message quotes, written there as a whole word;
+    else the word most like the names offered. None: nothing there to replace."""
+    for quoted in re.findall(r"'([^'\n]+)'", message.split("\n", 1)[0]):
+        bare = quoted.strip("@{}")
+        if bare and bare not in names:
+            found = _word_matches(written, bare)
+            if found:
+                return found[0], found[0] + len(bare)
+    best: tuple[float, int, int] | None = None
+    for word in re.finditer(r"[A-Za-z_][\w]*", written):
+        score = max(SequenceMatcher(None, word.group(), name).ratio() for name in names)
+        if best is None or score > best[0]:
+            best = score, word.start(), word.end()
+    return None if best is None else (best[1], best[2])
+
+
+__all__ = ["Analysis", "Location", "TOKEN_TYPES", "did_you_mean", "misspelt_at", "n",
+           "rulebook_of"]
