@@ -276,7 +276,8 @@ def test_layout_rules_before_and_after(case: Path) -> None:
 
 
 def test_statements_on_one_line_get_lines_of_their_own() -> None:
-    text = "procedure p() {\n  let a = 1 let b = 2\n  if a > b { a += 1 b += 1 } else { b += 1 }\n}\n"
+    text = ("procedure p() {\n  let a = 1 let b = 2\n"
+            "  if a > b { a += 1 b += 1 } else { b += 1 }\n}\n")
     assert assert_formats_well(text) == (
         "procedure p() {\n  let a = 1\n  let b = 2\n  if a > b {\n    a += 1\n    b += 1\n"
         "  } else { b += 1 }\n}\n")
