@@ -290,6 +290,9 @@ def candidates(model: GameModel, expected: Expected) -> list[Item]:
             params = ", ".join(f"{p}: {ty}" for p, ty in call.params)
             items.append((call.name, "function", f"{call.name}({params}) -> {returns}"))
     if expected.container:
+        items.extend((name, "variable", f"{name}: {info.type}")
+                     for name, info in model.game_fields.items()
+                     if isinstance(info.type, ListT) and _fits(info.type.element, wanted))
         return items
     if isinstance(wanted, EnumT) and wanted.name in model.enums:
         items.extend((m, "enum", f"{wanted.name} member") for m in model.enums[wanted.name].members)
@@ -303,6 +306,8 @@ def candidates(model: GameModel, expected: Expected) -> list[Item]:
             items.append((name, "variable", f"{name}: {info.type}"))
     items.extend((name, "function", signature) for name, signature in BUILTINS.items()
                  if _SIGNATURE_WORDS.get(_returns(signature)) == wanted)
+    if isinstance(wanted, PlayerT):
+        items.extend((name, "variable", "player (a seat)") for name in model.player_names)
     return items
 
 
