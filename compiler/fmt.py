@@ -30,7 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.fmt_lines import cut_statements, own_lines_for_braces, statement_starts
+from compiler.fmt_lines import (
+    cut_statements,
+    else_after_brace,
+    own_lines_for_braces,
+    statement_starts,
+)
 from compiler.project import path_problem
 from dsl import nodes as n
 from dsl.diagnostics import Diagnostics, render
@@ -479,7 +484,7 @@ def layout(text: str, *, breaking: bool = True,
     if lines is None:
         return None
     if breaking:
-        lines = own_lines_for_braces(cut_statements(lines, statements or set()))
+        lines = else_after_brace(own_lines_for_braces(cut_statements(lines, statements or set())))
     laid = _Layout(lines, breaking).run()
     _comment_indents(laid)
     return _render(_spacing(laid))

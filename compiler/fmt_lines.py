@@ -71,3 +71,17 @@ def own_lines_for_braces(lines: list[list[Token]]) -> list[list[Token]]:
         for start, end in zip([0, *at], [*at, len(tokens)], strict=True):
             out.append(tokens[start:end])
     return out
+
+
+def else_after_brace(lines: list[list[Token]]) -> list[list[Token]]:
+    """`else` and `elif` go on the line of the `}` that closes the block before them, when that
+    `}` has a line to itself (a ladder of one-line branches keeps its lines)."""
+    out: list[list[Token]] = []
+    for tokens in lines:
+        before = out[-1] if out else []
+        if tokens and tokens[0].text in ("else", "elif") and tokens[0].kind == "word" \
+                and len(before) == 1 and before[0].kind == "op" and before[0].text == "}":
+            out[-1] = before + tokens
+        else:
+            out.append(tokens)
+    return out
