@@ -213,6 +213,8 @@ MISSPELT = [
     ("dojo.rules", "health_left(h)", "helth_left(h)"),
     ("dojo.rules", "move c to discard[", "move c to discrd["),
     ("dojo.rules", "function max_health(c: Card)", "function max_health(c: Crd)"),
+    ("dojo.rules", "move c to creatures[actor]", "move c to creatures[actr]"),
+    ("dojo.rules", "move c to discard[c.owner]", "move c to discard[c.ownr]"),
     ("starter.cards.yaml", "    cost: 5", "    cot: 5"),
     ("starter.cards.yaml", "    kind: homeland", "    kind: homelnd"),
     ("starter.cards.yaml", "    caste: water", "    caste: watr"),
